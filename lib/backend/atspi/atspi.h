@@ -1,0 +1,171 @@
+/*
+ * AT-SPI2 + X11 backend: internal interfaces shared by its files.
+ *
+ * The backend speaks the AT-SPI2 D-Bus protocol through GDBus on a private
+ * GMainContext, keeping many calls in flight (pipelining) with a timeout on
+ * every call. It only uses methods libatspi itself uses (per-property Get,
+ * GetChildren/GetChildAtIndex, GetRole, GetState, GetInterfaces,
+ * GetExtents, GetAttributes, GetActions, Text and Value methods); never
+ * org.freedesktop.DBus.Properties.GetAll, which crashes Qt and Chromium.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_BACKEND_ATSPI_H
+#define CUA_BACKEND_ATSPI_H
+
+#include <gio/gio.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+
+struct x11;
+
+struct atspi_be {
+	struct cua_backend base;
+	GMainContext *mc;          /* all our D-Bus replies dispatch here */
+	GDBusConnection *a11y;     /* the accessibility bus */
+	GDBusConnection *session;  /* the session bus, NULL if unreachable */
+	char *a11y_address;
+	struct x11 *x;             /* NULL when no X display */
+	uint32_t flags;
+	/* Per-app (bus name) capability memo: properties/methods an app
+	 * answered with an error once are not asked again. */
+	GHashTable *caps;          /* bus name -> GUINT_TO_POINTER(bits) */
+};
+
+/* Capability bits remembered per application bus name. */
+enum atspi_cap {
+	ATSPI_CAP_NO_ACCESSIBLE_ID = 1u << 0,
+	ATSPI_CAP_NO_HELP_TEXT = 1u << 1,
+};
+
+/* ------------------------------------------------------------------ */
+/* dbus.c — pipelined calls                                            */
+
+struct dbatch;
+
+/*
+ * Reply callback. On success `reply` is the reply body (a tuple; owned by
+ * the batch, valid during the call) and `error` NULL; on failure `reply`
+ * is NULL and `error` says why (timeouts are G_IO_ERROR_TIMED_OUT).
+ * Callbacks may queue further calls on the same batch.
+ */
+typedef void (*dbatch_cb)(struct dbatch *batch, GVariant *reply,
+			  const GError *error, void *data);
+
+struct dbatch *dbatch_new(struct atspi_be *be, int timeout_ms,
+			  int max_in_flight, int64_t deadline_us);
+void dbatch_free(struct dbatch *batch);
+/* Queues a method call. `args` is consumed if floating (may be NULL). */
+void dbatch_call(struct dbatch *batch, const char *bus, const char *path,
+		 const char *iface, const char *method, GVariant *args,
+		 const GVariantType *reply_type, dbatch_cb cb, void *data);
+/* Queues org.freedesktop.DBus.Properties.Get(iface, prop); the callback
+ * gets the unwrapped value as a 1-tuple "(v)". */
+void dbatch_get_property(struct dbatch *batch, const char *bus,
+			 const char *path, const char *iface,
+			 const char *prop, dbatch_cb cb, void *data);
+/* Runs until no call is queued or in flight, or the deadline passed.
+ * Returns 0, or -1 when the deadline stopped it (pending calls are
+ * cancelled and their callbacks are not run). */
+int dbatch_run(struct dbatch *batch);
+uint64_t dbatch_calls(const struct dbatch *batch);
+uint64_t dbatch_errors(const struct dbatch *batch);
+
+/* One synchronous call through a batch of one (same timeout rules). */
+GVariant *atspi_call_sync(struct atspi_be *be, const char *bus,
+			  const char *path, const char *iface,
+			  const char *method, GVariant *args,
+			  const GVariantType *reply_type, int timeout_ms,
+			  GError **error);
+
+/* ------------------------------------------------------------------ */
+/* fetch.c — reading nodes                                             */
+
+cua_result atspi_open_app(struct cua_backend *b,
+			  const struct cua_app_info *app,
+			  struct cua_raw_snapshot **out);
+cua_result atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		       struct cua_raw_node **roots, size_t n_roots,
+		       const struct cua_fetch_policy *policy);
+
+/* ------------------------------------------------------------------ */
+/* apps.c — running apps, launching                                    */
+
+cua_result atspi_list_apps(struct cua_backend *b, struct cua_app_list **out);
+cua_result atspi_launch(struct cua_backend *b,
+			const struct cua_installed_app *app, int64_t *pid);
+int atspi_process_alive(struct cua_backend *b, int64_t pid,
+			uint64_t start_time);
+
+/* desktop_entry.c — XDG desktop entries */
+cua_result atspi_list_installed(struct cua_backend *b,
+				struct cua_installed_list **out);
+
+/* ------------------------------------------------------------------ */
+/* procinfo.c — /proc                                                  */
+
+struct procinfo {
+	int64_t pid;
+	uint64_t start_time;  /* field 22 of /proc/<pid>/stat */
+	char *exe;            /* readlink /proc/<pid>/exe, or NULL */
+	char *comm;
+	char *launched_desktop_file; /* GIO_LAUNCHED_DESKTOP_FILE */
+	char *flatpak_id;
+	char *snap_name;
+};
+
+int procinfo_read(int64_t pid, struct procinfo *out); /* 0 or -errno */
+void procinfo_clear(struct procinfo *info);
+
+/* ------------------------------------------------------------------ */
+/* x11.c — window-system facts (Xlib)                                  */
+
+struct x11 *x11_open(const char *display_name); /* NULL if unreachable */
+void x11_close(struct x11 *x);
+/* Root-window AT_SPI_BUS property (malloc'd) or NULL. */
+char *x11_get_atspi_bus(struct x11 *x);
+int x11_set_atspi_bus(struct x11 *x, const char *address);
+
+/* The active toplevel (_NET_ACTIVE_WINDOW, else the focus window walked up
+ * to its toplevel); 0 when none. */
+uint64_t x11_active_window(struct x11 *x);
+/* The pid owning the window manager's check window, or 0. */
+int64_t x11_wm_pid(struct x11 *x);
+
+struct x11_client {
+	uint64_t window;     /* client (managed) window */
+	int64_t pid;         /* _NET_WM_PID, 0 if unknown */
+	char *title;         /* _NET_WM_NAME or WM_NAME, may be NULL */
+	char *wm_class_class, *wm_class_instance;
+	char *gtk_app_id;    /* _GTK_APPLICATION_ID */
+	struct cua_rect frame; /* content area in root coordinates */
+	int mapped;          /* viewable */
+	int iconified;
+	struct cua_rect frame_extents; /* _GTK_FRAME_EXTENTS l,r,t,b in x,y,w,h */
+	int has_frame_extents;
+};
+
+/* All client toplevels (_NET_CLIENT_LIST, else WM_STATE windows under the
+ * root). Free with x11_clients_free. */
+int x11_list_clients(struct x11 *x, struct x11_client **out, size_t *n);
+void x11_clients_free(struct x11_client *clients, size_t n);
+
+/*
+ * Matches the AT-SPI toplevels of one process to X11 windows: for each
+ * toplevel (name, role, screen extents), fills info[i] (x11_window 0 when
+ * no match). Matching: same pid, then title, then geometry, each X11
+ * window used at most once.
+ */
+struct x11_toplevel_query {
+	const char *name;
+	uint32_t role;
+	struct cua_rect extents;
+	int has_extents;
+};
+void x11_match_toplevels(struct x11 *x, int64_t pid,
+			 const struct x11_toplevel_query *tops, size_t n,
+			 struct cua_raw_window_info *info,
+			 struct cua_arena *arena);
+
+#endif

@@ -1,0 +1,1061 @@
+/*
+ * Window-system facts from X11 (Xlib): client windows and their
+ * properties, the active window, the window manager, the AT_SPI_BUS root
+ * property, and matching AT-SPI toplevels to X11 windows
+ * (screenshots.md §1.1, §3).
+ *
+ * Windows vanish between any two requests. Xlib's default error handler
+ * exits the process, so handlers that only record the error (per thread)
+ * are installed once for our connections; every request that can fail on
+ * a vanished window is a round trip whose status is checked, and one-way
+ * requests are followed by XSync. A broken connection (the X server went
+ * away) marks the connection dead instead of exiting (libX11 >= 1.7
+ * XSetIOErrorExitHandler).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <glib.h>
+
+#include "atspi.h"
+#include "linux.h"
+
+#define PROP_MAX_LONGS (1L << 16) /* 256 KiB of property data */
+#define MATCH_SLACK 32            /* px summed over x, y, w, h */
+
+enum x11_atom {
+	A_NET_ACTIVE_WINDOW,
+	A_NET_CLIENT_LIST,
+	A_NET_SUPPORTING_WM_CHECK,
+	A_NET_WM_PID,
+	A_NET_WM_NAME,
+	A_UTF8_STRING,
+	A_WM_STATE,
+	A_GTK_APPLICATION_ID,
+	A_GTK_FRAME_EXTENTS,
+	A_NET_WM_STATE,
+	A_NET_WM_STATE_HIDDEN,
+	A_AT_SPI_BUS,
+	A_OPENBOX_PID,
+	A_COMPOUND_TEXT,
+	A_COUNT,
+};
+
+static const char *const atom_names[A_COUNT] = {
+	"_NET_ACTIVE_WINDOW",
+	"_NET_CLIENT_LIST",
+	"_NET_SUPPORTING_WM_CHECK",
+	"_NET_WM_PID",
+	"_NET_WM_NAME",
+	"UTF8_STRING",
+	"WM_STATE",
+	"_GTK_APPLICATION_ID",
+	"_GTK_FRAME_EXTENTS",
+	"_NET_WM_STATE",
+	"_NET_WM_STATE_HIDDEN",
+	"AT_SPI_BUS",
+	"_OPENBOX_PID",
+	"COMPOUND_TEXT",
+};
+
+struct x11 {
+	Display *dpy;
+	Window root;
+	int dead; /* the connection broke */
+	Atom atom[A_COUNT];
+};
+
+/*
+ * Xlib's error handlers are process-wide. Ours are installed once and
+ * act only for our own connections, which carry a marker in their
+ * extension data; errors on any other connection go to the handlers that
+ * were installed before (the host program's, or Xlib's defaults).
+ *
+ * The last X error on our connections is recorded per thread: Xlib runs
+ * the handler on the thread that reads the reply, i.e. the thread making
+ * the call, and one struct x11 is used by one thread at a time.
+ */
+#define CUA_X11_MARK 0x6c637561 /* "lcua" */
+
+static _Thread_local int x11_last_error;
+static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
+/* written once, under handler_once */
+static XErrorHandler prev_error_handler;
+static XIOErrorHandler prev_io_error_handler;
+
+static int
+is_ours(Display *dpy)
+{
+	XEDataObject obj;
+
+	obj.display = dpy;
+	return XFindOnExtensionList(XEHeadOfExtensionList(obj), CUA_X11_MARK) !=
+	       NULL;
+}
+
+static int
+record_error(Display *dpy, XErrorEvent *ev)
+{
+	if (!is_ours(dpy) && prev_error_handler)
+		return prev_error_handler(dpy, ev);
+	x11_last_error = ev->error_code ? ev->error_code : -1;
+	return 0;
+}
+
+static int
+io_error(Display *dpy)
+{
+	/* for our connections, returning lets io_error_exit run */
+	if (!is_ours(dpy) && prev_io_error_handler)
+		return prev_io_error_handler(dpy);
+	return 0;
+}
+
+static void
+install_error_handler(void)
+{
+	prev_error_handler = XSetErrorHandler(record_error);
+	prev_io_error_handler = XSetIOErrorHandler(io_error);
+}
+
+static void
+io_error_exit(Display *dpy, void *data)
+{
+	struct x11 *x = data;
+
+	(void)dpy;
+	/* returning (instead of exit()) leaves the connection failing every
+	 * request; we stop using it */
+	x->dead = 1;
+}
+
+static void
+trap_begin(void)
+{
+	x11_last_error = 0;
+}
+
+/* 0 when no error happened since trap_begin. */
+static int
+trap_end(struct x11 *x)
+{
+	if (!x->dead)
+		XSync(x->dpy, False);
+	return x->dead ? -1 : x11_last_error;
+}
+
+struct x11 *
+x11_open(const char *display_name)
+{
+	struct x11 *x;
+	Display *dpy;
+	XExtData *mark;
+	XEDataObject obj;
+
+	pthread_once(&handler_once, install_error_handler);
+	dpy = XOpenDisplay(display_name);
+	if (!dpy)
+		return NULL;
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		XCloseDisplay(dpy);
+		return NULL;
+	}
+	mark = calloc(1, sizeof(*mark));
+	if (!mark) {
+		free(x);
+		XCloseDisplay(dpy);
+		return NULL;
+	}
+	/* freed by XCloseDisplay */
+	mark->number = CUA_X11_MARK;
+	obj.display = dpy;
+	XAddToExtensionList(XEHeadOfExtensionList(obj), mark);
+	x->dpy = dpy;
+	x->root = DefaultRootWindow(dpy);
+	XSetIOErrorExitHandler(dpy, io_error_exit, x);
+	if (!XInternAtoms(dpy, (char **)atom_names, A_COUNT, False, x->atom)) {
+		x11_close(x);
+		return NULL;
+	}
+	return x;
+}
+
+void
+x11_close(struct x11 *x)
+{
+	if (!x)
+		return;
+	if (x->dpy)
+		XCloseDisplay(x->dpy);
+	free(x);
+}
+
+const char *
+x11_display_name(struct x11 *x)
+{
+	if (!x || !x->dpy)
+		return NULL;
+	return DisplayString(x->dpy);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties                                                          */
+
+/* Reads a property of `type` (AnyPropertyType: any). Returns 0 with
+ * *data (free with XFree; NUL-terminated by Xlib) or -1. */
+static int
+get_prop(struct x11 *x, Window w, Atom prop, Atom type, Atom *type_out,
+         int *format_out, unsigned char **data, unsigned long *n)
+{
+	Atom actual = None;
+	int format = 0, r;
+	unsigned long nitems = 0, after = 0;
+	unsigned char *d = NULL;
+
+	*data = NULL;
+	*n = 0;
+	if (x->dead || !w || !prop)
+		return -1;
+	trap_begin();
+	r = XGetWindowProperty(x->dpy, w, prop, 0, PROP_MAX_LONGS, False, type,
+	                       &actual, &format, &nitems, &after, &d);
+	if (r != Success || x11_last_error || x->dead || actual == None ||
+	    (type != AnyPropertyType && actual != type)) {
+		if (d)
+			XFree(d);
+		return -1;
+	}
+	if (type_out)
+		*type_out = actual;
+	if (format_out)
+		*format_out = format;
+	*data = d;
+	*n = nitems;
+	return 0;
+}
+
+/* First item of a format-32 property (WINDOW, CARDINAL), or 0. */
+static unsigned long
+get_long(struct x11 *x, Window w, Atom prop, Atom type, int *found)
+{
+	unsigned char *d;
+	unsigned long n, v = 0;
+	int format;
+
+	if (found)
+		*found = 0;
+	if (get_prop(x, w, prop, type, NULL, &format, &d, &n) < 0)
+		return 0;
+	if (format == 32 && n >= 1) {
+		v = ((unsigned long *)(void *)d)[0];
+		if (found)
+			*found = 1;
+	}
+	XFree(d);
+	return v;
+}
+
+static int
+has_prop(struct x11 *x, Window w, Atom prop)
+{
+	unsigned char *d;
+	unsigned long n;
+
+	if (get_prop(x, w, prop, AnyPropertyType, NULL, NULL, &d, &n) < 0)
+		return 0;
+	XFree(d);
+	return 1;
+}
+
+static char *
+latin1_to_utf8(const unsigned char *s, size_t len)
+{
+	char *out = malloc(len * 2 + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len && s[i]; i++) {
+		if (s[i] < 0x80) {
+			*o++ = (char)s[i];
+		} else {
+			*o++ = (char)(0xc0 | (s[i] >> 6));
+			*o++ = (char)(0x80 | (s[i] & 0x3f));
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Valid UTF-8 copy (malloc'd) of possibly invalid bytes. */
+static char *
+utf8_dup(const char *s, size_t len)
+{
+	const char *end;
+	char *valid, *out;
+
+	if (g_utf8_validate(s, (gssize)len, &end) && (size_t)(end - s) == len)
+		return strndup(s, len);
+	valid = g_utf8_make_valid(s, (gssize)len);
+	out = valid ? strdup(valid) : NULL;
+	g_free(valid);
+	return out;
+}
+
+/* A text property as UTF-8 (malloc'd), or NULL. */
+static char *
+get_text(struct x11 *x, Window w, Atom prop)
+{
+	unsigned char *d;
+	unsigned long n;
+	Atom type;
+	int format;
+	char *out = NULL;
+
+	if (get_prop(x, w, prop, AnyPropertyType, &type, &format, &d, &n) < 0)
+		return NULL;
+	if (format != 8) {
+		XFree(d);
+		return NULL;
+	}
+	if (type == x->atom[A_UTF8_STRING]) {
+		out = utf8_dup((const char *)d, strnlen((char *)d, n));
+	} else if (type == XA_STRING) {
+		out = latin1_to_utf8(d, n);
+	} else if (type == x->atom[A_COMPOUND_TEXT]) {
+		XTextProperty tp = { d, type, format, n };
+		char **list = NULL;
+		int count = 0;
+
+		if (Xutf8TextPropertyToTextList(x->dpy, &tp, &list, &count) >=
+		            Success &&
+		    list && count > 0 && list[0])
+			out = utf8_dup(list[0], strlen(list[0]));
+		if (list)
+			XFreeStringList(list);
+	}
+	XFree(d);
+	if (out && !out[0]) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+static void
+get_wm_class(struct x11 *x, Window w, char **instance, char **klass)
+{
+	unsigned char *d;
+	unsigned long n;
+	int format;
+	size_t ilen;
+
+	*instance = *klass = NULL;
+	if (get_prop(x, w, XA_WM_CLASS, XA_STRING, NULL, &format, &d, &n) < 0)
+		return;
+	if (format == 8 && n > 0) {
+		/* "instance\0class\0" */
+		ilen = strnlen((char *)d, n);
+		if (ilen > 0)
+			*instance = latin1_to_utf8(d, ilen);
+		if (ilen + 1 < n) {
+			size_t clen =
+			        strnlen((char *)d + ilen + 1, n - ilen - 1);
+
+			if (clen > 0)
+				*klass = latin1_to_utf8(d + ilen + 1, clen);
+		}
+	}
+	XFree(d);
+}
+
+/* The window manager's check window when an EWMH window manager runs
+ * (the property on the root names a window that names itself). */
+static Window
+wm_check_window(struct x11 *x)
+{
+	Window w, w2;
+
+	w = get_long(x, x->root, x->atom[A_NET_SUPPORTING_WM_CHECK], XA_WINDOW,
+	             NULL);
+	if (!w)
+		return 0;
+	w2 = get_long(x, w, x->atom[A_NET_SUPPORTING_WM_CHECK], XA_WINDOW,
+	              NULL);
+	return w2 == w ? w : 0;
+}
+
+char *
+x11_get_atspi_bus(struct x11 *x)
+{
+	unsigned char *d;
+	unsigned long n;
+	int format;
+	char *out = NULL;
+
+	if (!x)
+		return NULL;
+	if (get_prop(x, x->root, x->atom[A_AT_SPI_BUS], XA_STRING, NULL,
+	             &format, &d, &n) < 0)
+		return NULL;
+	if (format == 8 && n > 0)
+		out = strndup((char *)d, strnlen((char *)d, n));
+	XFree(d);
+	return out;
+}
+
+int
+x11_set_atspi_bus(struct x11 *x, const char *address)
+{
+	if (!x || x->dead || !address)
+		return -1;
+	trap_begin();
+	XChangeProperty(x->dpy, x->root, x->atom[A_AT_SPI_BUS], XA_STRING, 8,
+	                PropModeReplace, (const unsigned char *)address,
+	                (int)strlen(address));
+	return trap_end(x) ? -1 : 0;
+}
+
+int64_t
+x11_wm_pid(struct x11 *x)
+{
+	Window check;
+	unsigned long pid;
+	int found;
+
+	if (!x || x->dead)
+		return 0;
+	check = wm_check_window(x);
+	if (!check)
+		return 0;
+	pid = get_long(x, check, x->atom[A_NET_WM_PID], XA_CARDINAL, &found);
+	if (!found || !pid) {
+		/* openbox sets no _NET_WM_PID on its check window */
+		pid = get_long(x, x->root, x->atom[A_OPENBOX_PID], XA_CARDINAL,
+		               &found);
+	}
+	return found && pid <= INT64_MAX ? (int64_t)pid : 0;
+}
+
+char *
+x11_wm_name(struct x11 *x)
+{
+	Window check;
+	char *name;
+
+	if (!x || x->dead)
+		return NULL;
+	check = wm_check_window(x);
+	if (!check)
+		return NULL;
+	name = get_text(x, check, x->atom[A_NET_WM_NAME]);
+	if (!name)
+		name = get_text(x, check, XA_WM_NAME);
+	return name;
+}
+
+/* ------------------------------------------------------------------ */
+/* Window tree                                                         */
+
+/* Parent and children of w (children: XFree); 0 or -1 (vanished). */
+static int
+query_tree(struct x11 *x, Window w, Window *parent, Window **children,
+           unsigned int *n)
+{
+	Window root_ret = 0, par = 0, *kids = NULL;
+	unsigned int nk = 0;
+	Status s;
+
+	if (children)
+		*children = NULL;
+	*n = 0;
+	if (x->dead)
+		return -1;
+	trap_begin();
+	s = XQueryTree(x->dpy, w, &root_ret, &par, &kids, &nk);
+	if (!s || x11_last_error || x->dead) {
+		if (kids)
+			XFree(kids);
+		return -1;
+	}
+	if (parent)
+		*parent = par;
+	if (children)
+		*children = kids;
+	else if (kids)
+		XFree(kids);
+	*n = nk;
+	return 0;
+}
+
+/* The client window (one with WM_STATE) at or below w, depth-first up to
+ * `depth` levels, or 0. */
+static Window
+find_client_below(struct x11 *x, Window w, int depth)
+{
+	Window *kids, found = 0;
+	unsigned int n, i;
+
+	if (has_prop(x, w, x->atom[A_WM_STATE]))
+		return w;
+	if (depth <= 0 || query_tree(x, w, NULL, &kids, &n) < 0)
+		return 0;
+	/* topmost first */
+	for (i = n; i-- > 0 && !found;)
+		found = find_client_below(x, kids[i], depth - 1);
+	if (kids)
+		XFree(kids);
+	return found;
+}
+
+uint64_t
+x11_active_window(struct x11 *x)
+{
+	Window focus = 0, w, parent = 0, client;
+	Window *kids;
+	unsigned int nk;
+	int revert, found, i;
+	unsigned long active;
+
+	if (!x || x->dead)
+		return 0;
+	if (wm_check_window(x)) {
+		active = get_long(x, x->root, x->atom[A_NET_ACTIVE_WINDOW],
+		                  XA_WINDOW, &found);
+		if (found)
+			return active;
+	}
+	/* no EWMH window manager: the X focus, which is often a child
+	 * (GTK's focus proxy), walked up to the root's child */
+	trap_begin();
+	XGetInputFocus(x->dpy, &focus, &revert);
+	if (x11_last_error || x->dead || focus == None ||
+	    focus == PointerRoot || focus == x->root)
+		return 0;
+	w = focus;
+	for (i = 0; i < 64; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	if (parent != x->root)
+		return 0;
+	/* down to the client window when a (non-EWMH) WM reparented it */
+	client = find_client_below(x, w, 3);
+	return client ? client : w;
+}
+
+static int
+window_attrs(struct x11 *x, Window w, XWindowAttributes *attr)
+{
+	Status s;
+
+	if (x->dead)
+		return -1;
+	trap_begin();
+	s = XGetWindowAttributes(x->dpy, w, attr);
+	return (!s || x11_last_error || x->dead) ? -1 : 0;
+}
+
+/* Candidate client windows, bottom-to-top or in _NET_CLIENT_LIST order;
+ * malloc'd. */
+static Window *
+client_windows(struct x11 *x, size_t *n_out)
+{
+	Window *out = NULL, *kids = NULL, *sub;
+	unsigned char *d;
+	unsigned long n;
+	unsigned int nk, ns, i, j;
+	int format;
+	size_t cnt = 0, cap;
+
+	*n_out = 0;
+	if (wm_check_window(x) &&
+	    get_prop(x, x->root, x->atom[A_NET_CLIENT_LIST], XA_WINDOW, NULL,
+	             &format, &d, &n) == 0) {
+		if (format == 32 && n > 0) {
+			out = calloc(n, sizeof(*out));
+			if (out) {
+				for (i = 0; i < n; i++)
+					out[i] =
+					        ((unsigned long *)(void *)d)[i];
+				*n_out = n;
+			}
+		}
+		XFree(d);
+		return out;
+	}
+	/* no _NET_CLIENT_LIST: the root's children (or their children,
+	 * under a reparenting WM) that carry WM_STATE */
+	if (query_tree(x, x->root, NULL, &kids, &nk) < 0)
+		return NULL;
+	cap = (size_t)nk + 16;
+	out = calloc(cap, sizeof(*out));
+	if (!out) {
+		if (kids)
+			XFree(kids);
+		return NULL;
+	}
+	for (i = 0; i < nk; i++) {
+		if (has_prop(x, kids[i], x->atom[A_WM_STATE])) {
+			out[cnt++] = kids[i];
+		} else if (query_tree(x, kids[i], NULL, &sub, &ns) == 0) {
+			for (j = 0; j < ns; j++) {
+				if (!has_prop(x, sub[j], x->atom[A_WM_STATE]))
+					continue;
+				if (cnt == cap) {
+					Window *nw = realloc(
+					        out, cap * 2 * sizeof(*out));
+
+					if (!nw)
+						break;
+					out = nw;
+					cap *= 2;
+				}
+				out[cnt++] = sub[j];
+			}
+			if (sub)
+				XFree(sub);
+		}
+	}
+	if (cnt == 0) {
+		/* no window manager at all (nobody sets WM_STATE): mapped,
+		 * managed-looking toplevels */
+		for (i = 0; i < nk; i++) {
+			XWindowAttributes attr;
+
+			if (window_attrs(x, kids[i], &attr) < 0 ||
+			    attr.override_redirect ||
+			    attr.class != InputOutput ||
+			    attr.map_state != IsViewable)
+				continue;
+			if (!has_prop(x, kids[i], XA_WM_CLASS) &&
+			    !has_prop(x, kids[i], x->atom[A_NET_WM_PID]))
+				continue;
+			out[cnt++] = kids[i];
+		}
+	}
+	if (kids)
+		XFree(kids);
+	*n_out = cnt;
+	return out;
+}
+
+static int
+read_client(struct x11 *x, Window w, struct x11_client *c)
+{
+	XWindowAttributes attr;
+	Window child;
+	int rx = 0, ry = 0, found, iconic = 0;
+	unsigned char *d;
+	unsigned long n, i, pid;
+	int format;
+
+	memset(c, 0, sizeof(*c));
+	if (window_attrs(x, w, &attr) < 0)
+		return -1;
+	trap_begin();
+	if (!XTranslateCoordinates(x->dpy, w, x->root, 0, 0, &rx, &ry,
+	                           &child) ||
+	    x11_last_error || x->dead)
+		return -1;
+	c->window = w;
+	c->mapped = attr.map_state == IsViewable;
+	pid = get_long(x, w, x->atom[A_NET_WM_PID], XA_CARDINAL, &found);
+	c->pid = found && pid <= INT64_MAX ? (int64_t)pid : 0;
+	c->title = get_text(x, w, x->atom[A_NET_WM_NAME]);
+	if (!c->title)
+		c->title = get_text(x, w, XA_WM_NAME);
+	get_wm_class(x, w, &c->wm_class_instance, &c->wm_class_class);
+	c->gtk_app_id = get_text(x, w, x->atom[A_GTK_APPLICATION_ID]);
+
+	c->frame.x = rx;
+	c->frame.y = ry;
+	c->frame.w = attr.width;
+	c->frame.h = attr.height;
+	if (get_prop(x, w, x->atom[A_GTK_FRAME_EXTENTS], XA_CARDINAL, NULL,
+	             &format, &d, &n) == 0) {
+		if (format == 32 && n >= 4) {
+			unsigned long *e = (unsigned long *)(void *)d;
+
+			/* left, right, top, bottom */
+			if (e[0] <= INT_MAX / 4 && e[1] <= INT_MAX / 4 &&
+			    e[2] <= INT_MAX / 4 && e[3] <= INT_MAX / 4 &&
+			    (long)(e[0] + e[1]) < attr.width &&
+			    (long)(e[2] + e[3]) < attr.height) {
+				c->frame_extents.x = (int32_t)e[0];
+				c->frame_extents.y = (int32_t)e[1];
+				c->frame_extents.w = (int32_t)e[2];
+				c->frame_extents.h = (int32_t)e[3];
+				c->has_frame_extents = 1;
+				c->frame.x += (int32_t)e[0];
+				c->frame.y += (int32_t)e[2];
+				c->frame.w -= (int32_t)(e[0] + e[1]);
+				c->frame.h -= (int32_t)(e[2] + e[3]);
+			}
+		}
+		XFree(d);
+	}
+
+	/* iconic: ICCCM WM_STATE, or EWMH _NET_WM_STATE_HIDDEN */
+	if (get_prop(x, w, x->atom[A_WM_STATE], x->atom[A_WM_STATE], NULL,
+	             &format, &d, &n) == 0) {
+		if (format == 32 && n >= 1 &&
+		    ((unsigned long *)(void *)d)[0] == IconicState)
+			iconic = 1;
+		XFree(d);
+	}
+	if (!iconic && get_prop(x, w, x->atom[A_NET_WM_STATE], XA_ATOM, NULL,
+	                        &format, &d, &n) == 0) {
+		for (i = 0; format == 32 && i < n; i++) {
+			if (((unsigned long *)(void *)d)[i] ==
+			    x->atom[A_NET_WM_STATE_HIDDEN])
+				iconic = 1;
+		}
+		XFree(d);
+	}
+	c->iconified = iconic;
+	return 0;
+}
+
+static void
+client_clear(struct x11_client *c)
+{
+	free(c->title);
+	free(c->wm_class_class);
+	free(c->wm_class_instance);
+	free(c->gtk_app_id);
+}
+
+int
+x11_list_clients(struct x11 *x, struct x11_client **out, size_t *n_out)
+{
+	Window *wins;
+	struct x11_client *cl;
+	size_t nw, i, cnt = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	if (!x || x->dead)
+		return -1;
+	wins = client_windows(x, &nw);
+	if (!wins)
+		return x->dead ? -1 : 0;
+	cl = calloc(nw ? nw : 1, sizeof(*cl));
+	if (!cl) {
+		free(wins);
+		return -1;
+	}
+	for (i = 0; i < nw; i++) {
+		/* a window that vanished meanwhile is left out */
+		if (read_client(x, wins[i], &cl[cnt]) == 0)
+			cnt++;
+		else
+			client_clear(&cl[cnt]);
+	}
+	free(wins);
+	if (x->dead) {
+		x11_clients_free(cl, cnt);
+		return -1;
+	}
+	*out = cl;
+	*n_out = cnt;
+	return 0;
+}
+
+void
+x11_clients_free(struct x11_client *clients, size_t n)
+{
+	size_t i;
+
+	if (!clients)
+		return;
+	for (i = 0; i < n; i++)
+		client_clear(&clients[i]);
+	free(clients);
+}
+
+/* ------------------------------------------------------------------ */
+/* Matching AT-SPI toplevels to X11 windows                            */
+
+/* decisions.md §12: no geometry */
+static int
+rect_hidden(const struct cua_rect *r)
+{
+	return r->x == INT32_MIN || r->y == INT32_MIN || r->w <= 1 || r->h <= 1;
+}
+
+static int64_t
+iabs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+static int64_t
+rect_distance(const struct cua_rect *a, const struct cua_rect *b,
+              int use_position)
+{
+	int64_t d = iabs64((int64_t)a->w - b->w) + iabs64((int64_t)a->h - b->h);
+
+	if (use_position)
+		d += iabs64((int64_t)a->x - b->x) +
+		     iabs64((int64_t)a->y - b->y);
+	return d;
+}
+
+/*
+ * The rectangle of the root's child holding client window w (the window
+ * manager's frame, decorations included) when w is reparented; 0 or -1.
+ */
+static int
+wm_frame_rect(struct x11 *x, Window w, struct cua_rect *r)
+{
+	XWindowAttributes attr;
+	Window parent = 0, *kids;
+	unsigned int nk;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return -1;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	if (i == 0 || parent != x->root || window_attrs(x, w, &attr) < 0)
+		return -1;
+	r->x = attr.x;
+	r->y = attr.y;
+	r->w = attr.width + 2 * attr.border_width;
+	r->h = attr.height + 2 * attr.border_width;
+	return 0;
+}
+
+/*
+ * Distance between an AT-SPI toplevel extent and an X11 client: the
+ * smallest one against the content frame, against the whole X window
+ * (CSD shadows included) and against the window manager's frame, so any
+ * of these conventions matches. GTK 4 reports its
+ * windows at (0,0) whatever their position (../desktop.md §4(b)): an
+ * extent at the origin compares sizes only.
+ */
+static int64_t
+client_distance(const struct x11_toplevel_query *q, const struct x11_client *c,
+                const struct cua_rect *wm_frame)
+{
+	int use_pos = !(q->extents.x == 0 && q->extents.y == 0);
+	int64_t d = rect_distance(&q->extents, &c->frame, use_pos);
+
+	/* LibreOffice reports its frame with the WM's decorations */
+	if (wm_frame) {
+		int64_t d3 = rect_distance(&q->extents, wm_frame, use_pos);
+
+		if (d3 < d)
+			d = d3;
+	}
+
+	if (c->has_frame_extents) {
+		struct cua_rect outer = c->frame;
+		int64_t d2;
+
+		outer.x -= c->frame_extents.x;
+		outer.y -= c->frame_extents.w;
+		outer.w += c->frame_extents.x + c->frame_extents.y;
+		outer.h += c->frame_extents.w + c->frame_extents.h;
+		d2 = rect_distance(&q->extents, &outer, use_pos);
+		if (d2 < d)
+			d = d2;
+	}
+	return d;
+}
+
+static int
+is_window_role(uint32_t role)
+{
+	return role == CUA_ROLE_FRAME || role == CUA_ROLE_WINDOW ||
+	       role == CUA_ROLE_DIALOG || role == CUA_ROLE_ALERT ||
+	       role == CUA_ROLE_FILE_CHOOSER;
+}
+
+static int
+usable_extents(const struct x11_toplevel_query *q)
+{
+	return q->has_extents && !rect_hidden(&q->extents);
+}
+
+void
+x11_match_toplevels(struct x11 *x, int64_t pid,
+                    const struct x11_toplevel_query *tops, size_t n,
+                    struct cua_raw_window_info *info, struct cua_arena *arena)
+{
+	struct x11_client *cl = NULL;
+	size_t ncl = 0, i, j;
+	int *cand = NULL, *used = NULL, *has_wmf = NULL;
+	struct cua_rect *wmf = NULL;
+	ssize_t *match = NULL;
+	size_t ncand = 0;
+	int any_pid = 0;
+	uint64_t active;
+
+	for (i = 0; i < n; i++) {
+		info[i].x11_window = 0;
+		info[i].x11_active = 0;
+		info[i].x11_mapped = 0;
+		info[i].x11_title = NULL;
+		memset(&info[i].x11_frame, 0, sizeof(info[i].x11_frame));
+		info[i].has_x11_frame = 0;
+	}
+	if (!x || x->dead || n == 0)
+		return;
+	if (x11_list_clients(x, &cl, &ncl) < 0 || ncl == 0)
+		goto out;
+	cand = calloc(ncl, sizeof(*cand));
+	used = calloc(ncl, sizeof(*used));
+	match = calloc(n, sizeof(*match));
+	if (!cand || !used || !match)
+		goto out;
+	for (j = 0; j < ncl; j++) {
+		if (pid > 0 && cl[j].pid == pid)
+			cand[ncand++] = (int)j;
+	}
+	if (ncand == 0) {
+		/* unknown or namespaced (Flatpak) _NET_WM_PID: only a
+		 * unique title identifies a window (screenshots.md §1.1) */
+		any_pid = 1;
+		for (j = 0; j < ncl; j++)
+			cand[ncand++] = (int)j;
+	}
+	for (i = 0; i < n; i++)
+		match[i] = -1;
+
+	/* 1. equal title; among equals the closest geometry, then order */
+	for (i = 0; i < n; i++) {
+		const char *name = tops[i].name;
+		ssize_t best = -1;
+		int64_t best_d = INT64_MAX;
+		size_t equal = 0;
+
+		if (!name || !name[0])
+			continue;
+		for (j = 0; j < ncand; j++) {
+			const struct x11_client *c = &cl[cand[j]];
+			int64_t d;
+
+			if (used[j] || !c->title || strcmp(c->title, name))
+				continue;
+			equal++;
+			d = usable_extents(&tops[i])
+			            ? client_distance(&tops[i], c, NULL)
+			            : INT64_MAX - 1;
+			if (best < 0 || d < best_d) {
+				best = (ssize_t)j;
+				best_d = d;
+			}
+		}
+		if (best >= 0 && (!any_pid || equal == 1)) {
+			match[i] = best;
+			used[best] = 1;
+		}
+	}
+	if (any_pid)
+		goto fill;
+
+	/* 2. closest geometry, globally greedy, within MATCH_SLACK */
+	wmf = calloc(ncand, sizeof(*wmf));
+	has_wmf = calloc(ncand, sizeof(*has_wmf));
+	if (!wmf || !has_wmf)
+		goto out;
+	for (j = 0; j < ncand; j++) {
+		if (!used[j])
+			has_wmf[j] = wm_frame_rect(x, cl[cand[j]].window,
+			                           &wmf[j]) == 0;
+	}
+	for (;;) {
+		ssize_t bi = -1, bj = -1;
+		int64_t bd = MATCH_SLACK + 1;
+
+		for (i = 0; i < n; i++) {
+			if (match[i] >= 0 || !usable_extents(&tops[i]))
+				continue;
+			for (j = 0; j < ncand; j++) {
+				int64_t d;
+
+				if (used[j])
+					continue;
+				d = client_distance(&tops[i], &cl[cand[j]],
+				                    has_wmf[j] ? &wmf[j]
+				                               : NULL);
+				if (d < bd) {
+					bd = d;
+					bi = (ssize_t)i;
+					bj = (ssize_t)j;
+				}
+			}
+		}
+		if (bi < 0)
+			break;
+		match[bi] = bj;
+		used[bj] = 1;
+	}
+
+	/* 3. by order, for windows whose geometry says nothing (GTK 4's
+	 * (0,0) or no extents at all); hidden geometry means an unmapped
+	 * toplevel (popup menus), which has no client window */
+	for (i = 0; i < n; i++) {
+		if (match[i] >= 0 || !is_window_role(tops[i].role))
+			continue;
+		if (tops[i].has_extents &&
+		    (rect_hidden(&tops[i].extents) || tops[i].extents.x != 0 ||
+		     tops[i].extents.y != 0))
+			continue;
+		for (j = 0; j < ncand; j++) {
+			if (!used[j]) {
+				match[i] = (ssize_t)j;
+				used[j] = 1;
+				break;
+			}
+		}
+	}
+
+fill:
+	active = x11_active_window(x);
+	for (i = 0; i < n; i++) {
+		const struct x11_client *c;
+
+		if (match[i] < 0)
+			continue;
+		c = &cl[cand[match[i]]];
+		info[i].x11_window = c->window;
+		info[i].x11_active = active && c->window == active;
+		info[i].x11_mapped = c->mapped;
+		info[i].x11_title = c->title && arena
+		                            ? cua_arena_strdup(arena, c->title)
+		                            : NULL;
+		info[i].x11_frame = c->frame;
+		info[i].has_x11_frame = 1;
+	}
+out:
+	free(wmf);
+	free(has_wmf);
+	free(cand);
+	free(used);
+	free(match);
+	x11_clients_free(cl, ncl);
+}

@@ -1,0 +1,97 @@
+/*
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctx.h"
+#include "strbuf.h"
+
+#define ERR_MAX 4096
+
+static _Thread_local char err_msg[ERR_MAX];
+
+void
+cua_options_default(struct cua_options *opt)
+{
+	opt->walk_deadline_ms = 5000;
+	opt->call_timeout_ms = 1000;
+	opt->max_elements = 1500;
+	opt->max_popup_share = 100;
+	opt->max_depth = 20;
+	opt->max_raw_depth = 64;
+	opt->max_rows = 20;
+	opt->max_raw_nodes = 20000;
+	opt->launch_timeout_ms = 10000;
+	opt->desktop_fixes = 1;
+}
+
+static const char *
+level_name(cua_log_level level)
+{
+	if (level <= CUA_LOG_ERROR)
+		return "error";
+	if (level <= CUA_LOG_WARNING)
+		return "warning";
+	if (level <= CUA_LOG_INFO)
+		return "info";
+	if (level <= CUA_LOG_DEBUG)
+		return "debug";
+	return "trace";
+}
+
+void
+cua_log(const struct cua_ctx *ctx, cua_log_level level, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!ctx || level > ctx->log_level)
+		return;
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (ctx->log_fn)
+		ctx->log_fn(ctx->session, level, sb_str(&sb), ctx->log_data);
+	else
+		fprintf(stderr, "libcua: %s: %s\n", level_name(level),
+			sb_str(&sb));
+	sb_free(&sb);
+}
+
+cua_result
+cua_error(cua_result code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void
+cua_error_clear(void)
+{
+	err_msg[0] = '\0';
+}
+
+const char *
+cua_error_get(void)
+{
+	return err_msg;
+}
+
+int64_t
+cua_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}

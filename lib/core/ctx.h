@@ -1,0 +1,56 @@
+/*
+ * Per-session context shared by the core and the backends: options,
+ * logging, and the thread-local error message.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_CORE_CTX_H
+#define CUA_CORE_CTX_H
+
+#include <stdint.h>
+
+#include "cua/cua.h"
+
+struct cua_options {
+	int walk_deadline_ms;    /* 5000 */
+	int call_timeout_ms;     /* 1000 */
+	int max_elements;        /* 1500 */
+	int max_popup_share;     /* 100: elements reserved for popups */
+	int max_depth;           /* 20 rendered levels */
+	int max_raw_depth;       /* 64 raw levels */
+	int max_rows;            /* 20 */
+	int max_raw_nodes;       /* 20000 */
+	int launch_timeout_ms;   /* 10000 */
+	int desktop_fixes;       /* set AT_SPI_BUS / IsEnabled when missing */
+};
+
+struct cua_ctx {
+	cua_session *session; /* for the log handler; may be NULL */
+	cua_log_fn log_fn;    /* NULL = default (stderr) */
+	void *log_data;
+	cua_log_level log_level;
+	struct cua_options opt;
+};
+
+void cua_options_default(struct cua_options *opt);
+
+void cua_log(const struct cua_ctx *ctx, cua_log_level level,
+	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#define cua_debug(ctx, ...) cua_log((ctx), CUA_LOG_DEBUG, __VA_ARGS__)
+#define cua_info(ctx, ...) cua_log((ctx), CUA_LOG_INFO, __VA_ARGS__)
+#define cua_warn(ctx, ...) cua_log((ctx), CUA_LOG_WARNING, __VA_ARGS__)
+
+/*
+ * Records the thread-local message for the failing call and returns
+ * `code`, so that `return cua_error(CUA_ERROR_X, "...")` reads naturally.
+ */
+cua_result cua_error(cua_result code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cua_error_clear(void);
+const char *cua_error_get(void);
+
+/* Monotonic clock in microseconds. */
+int64_t cua_now_us(void);
+
+#endif

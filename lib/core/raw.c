@@ -1,0 +1,37 @@
+/*
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "raw.h"
+#include "roles.h"
+
+const char *
+cua_raw_attr(const struct cua_raw_node *node, const char *key)
+{
+	for (size_t i = 0; i < node->n_attrs; i++)
+		if (node->attrs[i].key && strcmp(node->attrs[i].key, key) == 0)
+			return node->attrs[i].value;
+	return NULL;
+}
+
+int
+cua_raw_is_toggle_role(uint32_t role)
+{
+	return (cua_role_info(role)->flags & CUA_RF_TOGGLE) != 0;
+}
+
+enum cua_value_kind
+cua_raw_value_kind(const struct cua_raw_node *node)
+{
+	if (cua_raw_is_toggle_role(node->role) ||
+	    CUA_HAS_STATE(node, CUA_STATE_CHECKABLE))
+		return CUA_VALUE_TOGGLE;
+	if (node->ifaces & CUA_IFACE_VALUE)
+		return CUA_VALUE_NUMBER;
+	if (node->ifaces & (CUA_IFACE_EDITABLE_TEXT | CUA_IFACE_TEXT))
+		return CUA_VALUE_STRING;
+	return CUA_VALUE_NONE;
+}

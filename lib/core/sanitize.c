@@ -1,0 +1,429 @@
+/*
+ * The sanitiser (state-text.md §5). Every app-controlled string passes
+ * through cua_sanitize() before it can reach model-visible text, and every
+ * printed field through cua_add_truncated().
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sanitize.h"
+
+#define REPLACEMENT 0xfffd
+
+/*
+ * Decodes one scalar value at p (p[0] != 0). Invalid input follows the
+ * Unicode "maximal subpart" practice (as WHATWG's decoder does): each
+ * maximal ill-formed subsequence becomes one U+FFFD, and the byte that
+ * broke a sequence is decoded again on its own. Never reads past a NUL,
+ * since NUL is not a continuation byte. Returns the number of bytes used.
+ */
+static size_t
+utf8_decode(const unsigned char *p, uint32_t *cp)
+{
+	unsigned char c = p[0];
+	unsigned char lo = 0x80, hi = 0xbf;
+	uint32_t v;
+	size_t need, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 1;
+		v = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 2;
+		v = c & 0x0f;
+		if (c == 0xe0)
+			lo = 0xa0; /* overlong */
+		else if (c == 0xed)
+			hi = 0x9f; /* surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 3;
+		v = c & 0x07;
+		if (c == 0xf0)
+			lo = 0x90; /* overlong */
+		else if (c == 0xf4)
+			hi = 0x8f; /* > U+10FFFF */
+	} else {
+		*cp = REPLACEMENT;
+		return 1;
+	}
+	for (i = 1; i <= need; i++) {
+		unsigned char b = p[i];
+
+		if (b < lo || b > hi) {
+			*cp = REPLACEMENT;
+			return i;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+		v = (v << 6) | (b & 0x3f);
+	}
+	*cp = v;
+	return need + 1;
+}
+
+static size_t
+utf8_encode(char *out, uint32_t cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Unicode White_Space, minus what steps 2–4 already replaced or removed. */
+static int
+is_space(uint32_t cp)
+{
+	return cp == 0x20 || cp == 0xa0 || cp == 0x1680 ||
+	       (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f || cp == 0x205f ||
+	       cp == 0x3000;
+}
+
+/* Step 4: dropped code points (C0/C1 controls other than the ones steps
+ * 2–3 map, U+FFFC, bidi overrides and isolates). */
+static int
+is_removed(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xfffc ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Step 5: the tag names after `<` whose `<` is neutralised. */
+static const char *const envelope_tags[] = {
+	"app_state",
+	"/app_state",
+	"app_specific_instructions",
+	"/app_specific_instructions",
+};
+
+static int
+ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* 1 when s[0..len) starts with `tag`, ASCII case-insensitively. */
+static int
+has_prefix_ci(const char *s, size_t len, const char *tag)
+{
+	size_t i;
+
+	for (i = 0; tag[i]; i++) {
+		if (i >= len || ascii_lower((unsigned char)s[i]) != tag[i])
+			return 0;
+	}
+	return 1;
+}
+
+static int
+is_envelope_tag(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(envelope_tags) / sizeof(envelope_tags[0]); i++) {
+		if (has_prefix_ci(s, len, envelope_tags[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Step 5 on sb->s[start .. sb->len): rewrites the region when it holds a
+ * forged envelope tag. Only called when the region contains a `<`.
+ */
+static void
+neutralise_tags(struct strbuf *sb, size_t start)
+{
+	size_t len = sb->len - start, i, run;
+	char *copy;
+	const char *r;
+
+	r = memchr(sb->s + start, '<', len);
+	while (r &&
+	       !is_envelope_tag(r + 1, len - (size_t)(r + 1 - (sb->s + start))))
+		r = memchr(r + 1, '<', len - (size_t)(r + 1 - (sb->s + start)));
+	if (!r)
+		return;
+
+	copy = malloc(len);
+	if (!copy) {
+		/* cannot rewrite: drop the region rather than leak a tag */
+		sb->oom = 1;
+		sb->len = start;
+		sb->s[start] = '\0';
+		return;
+	}
+	memcpy(copy, sb->s + start, len);
+	sb->len = start;
+	sb->s[start] = '\0';
+	for (i = 0; i < len; i += run) {
+		const char *lt = memchr(copy + i, '<', len - i);
+
+		if (!lt) {
+			sb_addn(sb, copy + i, len - i);
+			break;
+		}
+		run = (size_t)(lt - (copy + i));
+		sb_addn(sb, copy + i, run);
+		if (is_envelope_tag(lt + 1, len - (i + run) - 1))
+			sb_add(sb, "\xe2\x80\xb9"); /* U+2039 */
+		else
+			sb_addc(sb, '<');
+		run++;
+	}
+	free(copy);
+}
+
+void
+cua_sanitize_sb(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t start = sb->len;
+	size_t keep = start; /* end of the last non-white output */
+	int saw_lt = 0;
+
+	if (!s)
+		return;
+	while (*p) {
+		const unsigned char *q;
+		char enc[4];
+		uint32_t cp;
+		size_t n;
+
+		if (*p >= 0x20 && *p < 0x7f) {
+			/* printable ASCII run, copied in one go */
+			if (sb->len == start)
+				while (*p == ' ')
+					p++;
+			for (q = p; *q >= 0x20 && *q < 0x7f; q++)
+				if (*q == '<')
+					saw_lt = 1;
+			if (q == p)
+				continue;
+			sb_addn(sb, (const char *)p, (size_t)(q - p));
+			for (n = (size_t)(q - p); n > 0 && p[n - 1] == ' '; n--)
+				;
+			if (n > 0)
+				keep = sb->len - (size_t)(q - p) + n;
+			p = q;
+			continue;
+		}
+
+		n = utf8_decode(p, &cp);
+		p += n;
+		if (cp == '\r' || cp == '\n' || cp == 0x85 || cp == 0x2028 ||
+		    cp == 0x2029) {
+			if (cp == '\r' && *p == '\n')
+				p++;
+			sb_addn(sb, "\\n", 2);
+			keep = sb->len;
+		} else if (cp == '\t' || cp == 0x0b || cp == 0x0c) {
+			if (sb->len != start)
+				sb_addc(sb, ' ');
+		} else if (is_removed(cp)) {
+			continue;
+		} else if (is_space(cp)) {
+			if (sb->len != start)
+				sb_addn(sb, enc, utf8_encode(enc, cp));
+		} else {
+			sb_addn(sb, enc, utf8_encode(enc, cp));
+			keep = sb->len;
+		}
+	}
+	if (!sb->s)
+		return;
+	if (sb->oom) {
+		/* contents are incomplete: keep nothing half-sanitised */
+		sb->len = start;
+		sb->s[start] = '\0';
+		return;
+	}
+	sb->len = keep;
+	sb->s[keep] = '\0';
+	if (saw_lt)
+		neutralise_tags(sb, start);
+}
+
+/* 1 when s needs no change at all: printable ASCII without `<`, not
+ * starting or ending with a space. The common case, copied directly. */
+static int
+is_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (*p == ' ')
+		return 0;
+	for (; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '<')
+			return 0;
+	}
+	return p == (const unsigned char *)s || p[-1] != ' ';
+}
+
+char *
+cua_sanitize(struct cua_arena *arena, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *out;
+
+	if (!s)
+		s = "";
+	if (is_clean(s))
+		return cua_arena_strdup(arena, s);
+	cua_sanitize_sb(&sb, s);
+	if (sb.oom) {
+		sb_free(&sb);
+		return NULL;
+	}
+	out = cua_arena_strndup(arena, sb_str(&sb), sb.len);
+	sb_free(&sb);
+	return out;
+}
+
+/*
+ * A code point that continues the grapheme cluster before it: combining
+ * marks, variation selectors, ZWJ, emoji modifiers and emoji tag
+ * characters. A cut is never placed just before one of them.
+ */
+static int
+is_extender(uint32_t cp)
+{
+	return (cp >= 0x0300 && cp <= 0x036f) ||
+	       (cp >= 0x1ab0 && cp <= 0x1aff) ||
+	       (cp >= 0x1dc0 && cp <= 0x1dff) ||
+	       (cp >= 0x20d0 && cp <= 0x20ff) ||
+	       (cp >= 0xfe20 && cp <= 0xfe2f) ||
+	       (cp >= 0xfe00 && cp <= 0xfe0f) ||
+	       (cp >= 0xe0100 && cp <= 0xe01ef) || cp == 0x200d ||
+	       (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
+	       (cp >= 0xe0020 && cp <= 0xe007f);
+}
+
+static int
+is_regional_indicator(uint32_t cp)
+{
+	return cp >= 0x1f1e6 && cp <= 0x1f1ff;
+}
+
+/* Start of the scalar value that ends just before s + off (off > 0). */
+static size_t
+prev_start(const char *s, size_t off)
+{
+	size_t i = off - 1;
+
+	while (i > 0 && off - i < 4 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+static uint32_t
+decode_at(const char *s, size_t off)
+{
+	uint32_t cp;
+
+	utf8_decode((const unsigned char *)s + off, &cp);
+	return cp;
+}
+
+/* 1 when a grapheme cluster boundary lies at s + off (0 < off, s[off]
+ * not NUL). */
+static int
+is_boundary(const char *s, size_t off)
+{
+	size_t prev = prev_start(s, off);
+	uint32_t cur = decode_at(s, off), before = decode_at(s, prev);
+	size_t n = 0;
+
+	if (is_extender(cur) || before == 0x200d)
+		return 0;
+	if (!is_regional_indicator(cur) || !is_regional_indicator(before))
+		return 1;
+	/* inside a flag when an odd number of indicators precede */
+	for (;;) {
+		n++;
+		if (prev == 0)
+			break;
+		prev = prev_start(s, prev);
+		if (!is_regional_indicator(decode_at(s, prev)))
+			break;
+	}
+	return n % 2 == 0;
+}
+
+void
+cua_add_truncated(struct strbuf *sb, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t count = 0, cut, off;
+
+	if (!s)
+		return;
+	/* find the byte offset after `max` scalar values */
+	while (*p && count < max) {
+		uint32_t cp;
+
+		p += utf8_decode(p, &cp);
+		count++;
+	}
+	if (!*p) {
+		sb_addn(sb, s, (size_t)(p - (const unsigned char *)s));
+		return;
+	}
+	cut = (size_t)(p - (const unsigned char *)s);
+	/* move the cut back to the start of the cluster it falls in; a
+	 * cluster longer than the whole budget is cut hard instead */
+	off = cut;
+	while (off > 0 && !is_boundary(s, off))
+		off = prev_start(s, off);
+	if (off > 0)
+		cut = off;
+	/* never split the two-character line-break escape "\\n" */
+	if (cut > 0 && s[cut - 1] == '\\' && s[cut] == 'n') {
+		size_t run = 0;
+
+		while (run < cut && s[cut - 1 - run] == '\\')
+			run++;
+		if (run % 2 == 1)
+			cut--;
+	}
+	sb_addn(sb, s, cut);
+	sb_addn(sb, "...", 3);
+}
+
+size_t
+cua_utf8_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (!s)
+		return 0;
+	for (; *p; p++)
+		n += (*p & 0xc0) != 0x80;
+	return n;
+}

@@ -1,0 +1,40 @@
+/*
+ * The sanitiser every app-controlled string passes through before it can
+ * reach a model (state-text.md §5; README deviation D6).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_CORE_SANITIZE_H
+#define CUA_CORE_SANITIZE_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "strbuf.h"
+
+#define CUA_FIELD_MAX 160
+
+/*
+ * Steps 1–6: decode UTF-8 (invalid → U+FFFD), line breaks → literal "\n",
+ * TAB/VT/FF → space, drop other C0/C1 controls, U+FFFC and bidi
+ * overrides/isolates, neutralise envelope tags (`<` → U+2039), trim.
+ * Returns a string in `arena` ("" for NULL; never NULL unless out of
+ * memory).
+ */
+char *cua_sanitize(struct cua_arena *arena, const char *s);
+
+/* Same, into a strbuf (appends). */
+void cua_sanitize_sb(struct strbuf *sb, const char *s);
+
+/*
+ * Step 7: appends `s` (already sanitised) to sb, cut to at most `max`
+ * Unicode scalar values followed by "..." when longer; never splits a
+ * UTF-8 sequence and cuts before a combining mark / ZWJ sequence rather
+ * than inside a grapheme cluster.
+ */
+void cua_add_truncated(struct strbuf *sb, const char *s, size_t max);
+
+/* Number of Unicode scalar values in valid UTF-8. */
+size_t cua_utf8_len(const char *s);
+
+#endif

@@ -1,0 +1,613 @@
+/*
+ * Observing apps: resolve → (launch) → open → choose windows → fetch →
+ * walk → ids → publish (architecture "observe" flow).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lineage.h"
+#include "roles.h"
+#include "sanitize.h"
+#include "session.h"
+#include "strbuf.h"
+#include "walk.h"
+
+static void
+proc_free(struct cua_proc_session *p)
+{
+	if (!p)
+		return;
+	free(p->exe);
+	if (p->latest && atomic_fetch_sub(&p->latest->refcount, 1) == 1)
+		cua_tree_destroy(p->latest);
+	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
+		if (p->windows[i] &&
+		    atomic_fetch_sub(&p->windows[i]->refcount, 1) == 1)
+			cua_tree_destroy(p->windows[i]);
+	free(p);
+}
+
+static void
+tree_release(struct cua_tree *t)
+{
+	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
+		cua_tree_destroy(t);
+}
+
+static struct cua_tree *
+tree_retain(struct cua_tree *t)
+{
+	if (t)
+		atomic_fetch_add(&t->refcount, 1);
+	return t;
+}
+
+void
+cua_session_free_apps(struct cua_session *s)
+{
+	for (size_t i = 0; i < s->n_apps; i++) {
+		proc_free(s->apps[i]->proc);
+		free(s->apps[i]->app_id);
+		free(s->apps[i]->app_name);
+		free(s->apps[i]);
+	}
+	free(s->apps);
+	s->apps = NULL;
+	s->n_apps = 0;
+}
+
+static struct cua_app_session *
+app_session_get(struct cua_session *s, const char *app_id, int create)
+{
+	struct cua_app_session *as, **n;
+
+	for (size_t i = 0; i < s->n_apps; i++)
+		if (strcmp(s->apps[i]->app_id, app_id) == 0)
+			return s->apps[i];
+	if (!create)
+		return NULL;
+	as = calloc(1, sizeof(*as));
+	n = realloc(s->apps, (s->n_apps + 1) * sizeof(*n));
+	if (!as || !n) {
+		free(as);
+		if (n)
+			s->apps = n;
+		return NULL;
+	}
+	s->apps = n;
+	as->app_id = strdup(app_id);
+	if (!as->app_id) {
+		free(as);
+		return NULL;
+	}
+	s->apps[s->n_apps++] = as;
+	return as;
+}
+
+/* The toplevel identity of a tree's root window (skeleton entry 0). */
+static const char *
+tree_window_key(const struct cua_tree *t)
+{
+	return t && t->n_skel ? t->skel[0].ident : NULL;
+}
+
+static struct cua_tree *
+previous_for_window(struct cua_proc_session *p, const char *key)
+{
+	if (!p || !key)
+		return NULL;
+	for (int i = 0; i < CUA_WINDOW_MEMORY; i++) {
+		const char *k = tree_window_key(p->windows[i]);
+
+		if (k && strcmp(k, key) == 0)
+			return p->windows[i];
+	}
+	return NULL;
+}
+
+static void
+publish(struct cua_proc_session *p, struct cua_tree *t)
+{
+	const char *key = tree_window_key(t);
+	int slot = -1;
+
+	tree_release(p->latest);
+	p->latest = tree_retain(t);
+	for (int i = 0; i < CUA_WINDOW_MEMORY && slot < 0; i++) {
+		const char *k = tree_window_key(p->windows[i]);
+
+		if (k && key && strcmp(k, key) == 0)
+			slot = i;
+	}
+	if (slot < 0) {
+		/* drop the oldest (slot 0), shift, append */
+		tree_release(p->windows[0]);
+		memmove(&p->windows[0], &p->windows[1],
+			(CUA_WINDOW_MEMORY - 1) * sizeof(p->windows[0]));
+		p->windows[CUA_WINDOW_MEMORY - 1] = NULL;
+		slot = CUA_WINDOW_MEMORY - 1;
+		for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
+			if (!p->windows[i]) {
+				slot = i;
+				break;
+			}
+	} else {
+		tree_release(p->windows[slot]);
+	}
+	p->windows[slot] = tree_retain(t);
+}
+
+static const char *
+app_display_name(const struct cua_app_info *a)
+{
+	return a->app_name && *a->app_name ? a->app_name : a->app_id;
+}
+
+static cua_result
+timeout_error(const struct cua_app_info *app, int ms)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_add(&sb, "timeoutReached ('");
+	cua_sanitize_sb(&sb, app_display_name(app));
+	sb_addf(&sb, "' did not answer accessibility requests within %g "
+		     "seconds; it may be busy or hung. Call get_app_state "
+		     "again in a moment, or ask the user to check the app.)",
+		ms / 1000.0);
+	r = cua_error(CUA_ERROR_TIMEOUT, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+/* Waits for an app matching the launched entry to show up (decisions §6). */
+static cua_result
+launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
+		const char *query, struct cua_app_list **apps_io)
+{
+	struct cua_backend *b = s->backend;
+	int64_t pid = 0, deadline;
+	cua_result r;
+
+	r = b->ops->launch(b, entry, &pid);
+	if (r != CUA_OK) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_add(&sb, "Could not start '");
+		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
+		sb_add(&sb, "': ");
+		cua_sanitize_sb(&sb, cua_error_get());
+		sb_add(&sb, ". Ask the user to start it, or choose another app.");
+		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
+		sb_free(&sb);
+		return r;
+	}
+	cua_info(&s->ctx, "launched %s (pid %lld)", entry->desktop_id,
+		 (long long)pid);
+	deadline = cua_now_us() + (int64_t)s->ctx.opt.launch_timeout_ms * 1000;
+	while (cua_now_us() < deadline) {
+		struct cua_app_list *apps = NULL;
+		struct cua_resolved res;
+
+		if (b->ops->list_apps(b, &apps) == CUA_OK) {
+			for (size_t i = 0; i < apps->n; i++) {
+				const struct cua_app_info *a = &apps->apps[i];
+
+				if ((a->desktop_id && entry->desktop_id &&
+				     strcmp(a->desktop_id, entry->desktop_id) == 0) ||
+				    a->pid == pid ||
+				    (cua_resolve_app(query, apps, NULL, NULL, &res) ==
+					     CUA_OK &&
+				     res.app == a)) {
+					if (a->n_windows > 0) {
+						cua_app_list_free(*apps_io);
+						*apps_io = apps;
+						return CUA_OK;
+					}
+				}
+			}
+			cua_app_list_free(apps);
+		}
+		usleep(100 * 1000);
+	}
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_add(&sb, "Could not start '");
+		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
+		sb_addf(&sb, "': it did not show a window within %d seconds. Ask "
+			     "the user to start it, or choose another app.",
+			s->ctx.opt.launch_timeout_ms / 1000);
+		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
+		sb_free(&sb);
+	}
+	return r;
+}
+
+/* Resolves `query` to a running app; launches it when allowed. On success
+ * *apps_out holds the list `*app` points into. */
+static cua_result
+resolve_running(struct cua_session *s, const char *query, uint32_t flags,
+		struct cua_app_list **apps_out, const struct cua_app_info **app)
+{
+	struct cua_backend *b = s->backend;
+	struct cua_app_list *apps = NULL;
+	struct cua_installed_list *inst = NULL;
+	struct cua_resolved res;
+	cua_result r;
+
+	*apps_out = NULL;
+	*app = NULL;
+	r = b->ops->list_apps(b, &apps);
+	if (r != CUA_OK)
+		return r;
+	r = cua_resolve_app(query, apps, NULL, s, &res);
+	if (r == CUA_ERROR_NOT_FOUND) {
+		char *saved = strdup(cua_error_get());
+
+		if (b->ops->list_installed(b, &inst) == CUA_OK &&
+		    cua_resolve_app(query, apps, inst, s, &res) == CUA_OK &&
+		    res.kind == CUA_RESOLVED_INSTALLED) {
+			if (flags & CUA_OBSERVE_NO_LAUNCH) {
+				r = cua_error(CUA_ERROR_NOT_FOUND, "%s",
+					      saved ? saved : "");
+			} else {
+				r = launch_and_wait(s, res.entry, query, &apps);
+				if (r == CUA_OK)
+					r = cua_resolve_app(query, apps, NULL, s,
+							    &res);
+				if (r == CUA_ERROR_NOT_FOUND) {
+					/* launched under another name: take
+					 * the entry's id */
+					r = cua_resolve_app(res.entry ?
+							    res.entry->desktop_id :
+							    query, apps, NULL, s, &res);
+				}
+			}
+		} else {
+			r = cua_error(CUA_ERROR_NOT_FOUND, "%s", saved ? saved : "");
+		}
+		free(saved);
+	}
+	cua_installed_list_free(inst);
+	if (r != CUA_OK) {
+		cua_app_list_free(apps);
+		return r;
+	}
+	*apps_out = apps;
+	*app = res.app;
+	return CUA_OK;
+}
+
+/* Builds the one-line tree of an app without an accessibility tree. */
+static cua_result
+observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
+		 struct cua_raw_snapshot **snap_out, uint32_t *root,
+		 uint32_t *popups, size_t *n_popups, enum cua_visibility *vis,
+		 int want_everything)
+{
+	struct cua_backend *b = s->backend;
+	struct cua_raw_snapshot *snap = NULL;
+	struct cua_fetch_policy pol;
+	struct cua_walk_policy st;
+	struct cua_raw_node *roots[1 + CUA_MAX_POPUPS];
+	cua_result r;
+
+	*snap_out = NULL;
+	r = b->ops->open_app(b, app, &snap);
+	if (r != CUA_OK) {
+		if (r == CUA_ERROR_TIMEOUT)
+			return timeout_error(app, s->ctx.opt.walk_deadline_ms);
+		return r;
+	}
+	if (cua_walk_choose_windows(snap, root, popups, n_popups) < 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		cua_raw_snapshot_free(snap);
+		sb_add(&sb, "noWindowsAvailable ('");
+		cua_sanitize_sb(&sb, app_display_name(app));
+		sb_add(&sb, "' has no open window to inspect. Ask the user to "
+			    "open one, or choose another app.)");
+		r = cua_error(CUA_ERROR_NO_WINDOW, "%s", sb_str(&sb));
+		sb_free(&sb);
+		return r;
+	}
+	*vis = cua_walk_visibility_for(app->toolkit, app->toolkit_version);
+	memset(&st, 0, sizeof(st));
+	st.root = snap->app->children[*root];
+	st.want_everything = want_everything;
+	cua_walk_fetch_policy(&pol, &st, &s->ctx.opt, *vis);
+	roots[0] = snap->app->children[*root];
+	for (size_t i = 0; i < *n_popups; i++)
+		roots[1 + i] = snap->app->children[popups[i]];
+	r = b->ops->fetch(b, snap, roots, 1 + *n_popups, &pol);
+	if (r != CUA_OK) {
+		cua_raw_snapshot_free(snap);
+		if (r == CUA_ERROR_TIMEOUT)
+			return timeout_error(app, s->ctx.opt.walk_deadline_ms);
+		return r;
+	}
+	*snap_out = snap;
+	return CUA_OK;
+}
+
+static void
+fill_tree_app(struct cua_tree *t, const struct cua_app_info *app)
+{
+	struct cua_arena *a = t->arena;
+
+	t->app_id = cua_sanitize(a, app->app_id);
+	t->app_name = cua_sanitize(a, app_display_name(app));
+	t->pid = app->pid;
+	t->start_time = app->start_time;
+	t->exe = cua_arena_strdup(a, app->exe ? app->exe : "");
+	t->toolkit = cua_arena_strdup(a, app->toolkit ? app->toolkit : "");
+	t->toolkit_version = cua_arena_strdup(a, app->toolkit_version ?
+						      app->toolkit_version : "");
+}
+
+cua_result
+cua_session_observe_internal(struct cua_session *s, const char *query,
+			     uint32_t flags, struct cua_tree **out)
+{
+	struct cua_app_list *apps = NULL;
+	const struct cua_app_info *app;
+	struct cua_raw_snapshot *snap = NULL;
+	struct cua_app_session *as;
+	struct cua_proc_session *proc;
+	struct cua_tree *t = NULL;
+	uint32_t root, popups[CUA_MAX_POPUPS];
+	size_t n_popups;
+	enum cua_visibility vis;
+	int64_t t0;
+	cua_result r;
+
+	*out = NULL;
+	r = resolve_running(s, query, flags, &apps, &app);
+	if (r != CUA_OK)
+		return r;
+	r = observe_snapshot(s, app, &snap, &root, popups, &n_popups, &vis, 0);
+	if (r != CUA_OK)
+		goto out;
+
+	t0 = cua_now_us();
+	t = cua_tree_alloc();
+	if (!t) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
+	fill_tree_app(t, app);
+	r = cua_walk_build(t, snap, root, popups, n_popups, &s->ctx.opt, vis);
+	if (r != CUA_OK)
+		goto out;
+
+	as = app_session_get(s, app->app_id, 1);
+	if (!as) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
+	free(as->app_name);
+	as->app_name = strdup(app_display_name(app));
+	proc = as->proc;
+	if (proc && (proc->pid != app->pid || proc->start_time != app->start_time ||
+		     strcmp(proc->exe ? proc->exe : "", app->exe ? app->exe : "") != 0)) {
+		/* a new process: a new lineage; ids still never reused */
+		proc_free(proc);
+		proc = as->proc = NULL;
+	}
+	if (!proc) {
+		proc = calloc(1, sizeof(*proc));
+		if (!proc) {
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			goto out;
+		}
+		proc->pid = app->pid;
+		proc->start_time = app->start_time;
+		proc->exe = strdup(app->exe ? app->exe : "");
+		as->proc = proc;
+	}
+	if (cua_lineage_assign(previous_for_window(proc, tree_window_key(t)), t,
+			       &as->next_id) < 0) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
+	t->revision = proc->revision++;
+	t->stats.build_us = cua_now_us() - t0;
+	publish(proc, t);
+	if (s->usage_path)
+		cua_usage_record(s->usage_path, app->app_id);
+	cua_debug(&s->ctx,
+		  "observed %s: %lld raw nodes, %zu elements, %lld calls, "
+		  "walk %lld us, build %lld us",
+		  t->app_id, (long long)t->stats.raw_nodes, t->n_elements,
+		  (long long)t->stats.calls, (long long)t->stats.walk_us,
+		  (long long)t->stats.build_us);
+	*out = t;
+	t = NULL;
+out:
+	if (t)
+		cua_tree_destroy(t);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	return r;
+}
+
+cua_result
+cua_session_record_internal(struct cua_session *s, const char *query,
+			    char **out)
+{
+	struct cua_app_list *apps = NULL;
+	const struct cua_app_info *app;
+	struct cua_raw_snapshot *snap = NULL;
+	uint32_t root, popups[CUA_MAX_POPUPS];
+	size_t n_popups;
+	enum cua_visibility vis;
+	cua_result r;
+
+	*out = NULL;
+	r = resolve_running(s, query, CUA_OBSERVE_NO_LAUNCH, &apps, &app);
+	if (r != CUA_OK)
+		return r;
+	r = observe_snapshot(s, app, &snap, &root, popups, &n_popups, &vis, 1);
+	if (r == CUA_OK)
+		r = cua_record_to_json(app, snap, out);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	return r;
+}
+
+cua_result
+cua_session_list_apps_internal(struct cua_session *s, uint32_t flags,
+			       char **out)
+{
+	struct cua_app_list *apps = NULL;
+	struct cua_installed_list *inst = NULL;
+	char *usage;
+	cua_result r;
+
+	r = s->backend->ops->list_apps(s->backend, &apps);
+	if (r != CUA_OK)
+		return r;
+	usage = cua_usage_load(s->usage_path);
+	if (usage)
+		s->backend->ops->list_installed(s->backend, &inst);
+	r = cua_format_app_list(apps, inst, usage, (flags & CUA_FORMAT_JSON) != 0,
+				out);
+	free(usage);
+	cua_installed_list_free(inst);
+	cua_app_list_free(apps);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Persisted state                                                      */
+
+cua_result
+cua_session_save_state_internal(struct cua_session *s, char **out)
+{
+	json_t *root = json_object(), *arr = json_array();
+
+	json_object_set_new(root, "schema", json_string("libcua.session/1"));
+	for (size_t i = 0; i < s->n_apps; i++) {
+		struct cua_app_session *as = s->apps[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "app_id", json_string(as->app_id));
+		json_object_set_new(o, "app_name",
+				    json_string(as->app_name ? as->app_name : ""));
+		json_object_set_new(o, "next_id", json_integer(as->next_id));
+		if (as->proc) {
+			json_t *p = json_object(), *wins = json_array();
+
+			json_object_set_new(p, "pid", json_integer(as->proc->pid));
+			json_object_set_new(p, "start_time",
+					    json_integer((json_int_t)as->proc->start_time));
+			json_object_set_new(p, "exe", json_string(as->proc->exe ?
+								   as->proc->exe : ""));
+			json_object_set_new(p, "revision",
+					    json_integer(as->proc->revision));
+			for (int w = 0; w < CUA_WINDOW_MEMORY; w++) {
+				struct cua_tree *t = as->proc->windows[w];
+
+				if (!t)
+					continue;
+				json_array_append_new(wins,
+					json_pack("{s:b,s:o}", "latest",
+						  t == as->proc->latest,
+						  "tree", cua_tree_to_jansson(t, 1)));
+			}
+			json_object_set_new(p, "windows", wins);
+			json_object_set_new(o, "process", p);
+		}
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "apps", arr);
+	*out = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
+}
+
+cua_result
+cua_session_load_state_internal(struct cua_session *s, const char *text)
+{
+	json_error_t err;
+	json_t *root = json_loads(text, 0, &err), *arr, *o;
+	size_t i;
+
+	if (!json_is_object(root) ||
+	    !json_is_string(json_object_get(root, "schema")) ||
+	    strcmp(json_string_value(json_object_get(root, "schema")),
+		   "libcua.session/1") != 0) {
+		json_decref(root);
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "not a libcua session state (line %d: %s)",
+				 err.line, err.text);
+	}
+	arr = json_object_get(root, "apps");
+	json_array_foreach(arr, i, o) {
+		const char *id = json_string_value(json_object_get(o, "app_id"));
+		json_t *p = json_object_get(o, "process"), *wins, *w;
+		struct cua_app_session *as;
+		size_t k;
+
+		if (!id)
+			continue;
+		as = app_session_get(s, id, 1);
+		if (!as)
+			break;
+		if (json_integer_value(json_object_get(o, "next_id")) >
+		    (json_int_t)as->next_id)
+			as->next_id = (uint32_t)json_integer_value(
+				json_object_get(o, "next_id"));
+		free(as->app_name);
+		as->app_name = strdup(json_string_value(json_object_get(o, "app_name")) ?
+				      json_string_value(json_object_get(o, "app_name")) : "");
+		if (!json_is_object(p))
+			continue;
+		{
+			int64_t pid = json_integer_value(json_object_get(p, "pid"));
+			uint64_t st = (uint64_t)json_integer_value(json_object_get(p, "start_time"));
+
+			/* a process that is gone keeps only its id counter */
+			if (!s->backend->ops->process_alive(s->backend, pid, st))
+				continue;
+			proc_free(as->proc);
+			as->proc = calloc(1, sizeof(*as->proc));
+			if (!as->proc)
+				break;
+			as->proc->pid = pid;
+			as->proc->start_time = st;
+			as->proc->exe = strdup(json_string_value(json_object_get(p, "exe")) ?
+					       json_string_value(json_object_get(p, "exe")) : "");
+			as->proc->revision = (uint32_t)json_integer_value(
+				json_object_get(p, "revision"));
+		}
+		wins = json_object_get(p, "windows");
+		json_array_foreach(wins, k, w) {
+			struct cua_tree *t = cua_tree_from_jansson(json_object_get(w, "tree"));
+
+			if (!t)
+				continue;
+			if (json_is_true(json_object_get(w, "latest"))) {
+				tree_release(as->proc->latest);
+				as->proc->latest = tree_retain(t);
+			}
+			for (int slot = 0; slot < CUA_WINDOW_MEMORY; slot++)
+				if (!as->proc->windows[slot]) {
+					as->proc->windows[slot] = tree_retain(t);
+					break;
+				}
+			tree_release(t);
+		}
+	}
+	json_decref(root);
+	return CUA_OK;
+}

@@ -1,0 +1,268 @@
+/*
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+extern char **environ;
+
+int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+app_start(struct app_proc *p, const char *const argv[], int pipes)
+{
+	posix_spawn_file_actions_t fa;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, r;
+
+	memset(p, 0, sizeof(*p));
+	p->in_fd = p->out_fd = -1;
+	posix_spawn_file_actions_init(&fa);
+	if (pipes) {
+		if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
+			return -1;
+		posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+		posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	} else {
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	}
+	r = posix_spawnp(&p->pid, argv[0], &fa, NULL, (char *const *)argv,
+			 environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (pipes) {
+		close(in[0]);
+		close(out[1]);
+		p->in_fd = in[1];
+		p->out_fd = out[0];
+	}
+	if (r != 0) {
+		fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+int
+app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
+	      char *line, size_t size)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+
+	for (;;) {
+		char *nl;
+
+		while ((nl = memchr(p->buf, '\n', p->len))) {
+			size_t n = (size_t)(nl - p->buf);
+			int match = strncmp(p->buf, prefix, strlen(prefix)) == 0 &&
+				    n >= strlen(prefix);
+
+			if (match && line && size) {
+				size_t c = n < size - 1 ? n : size - 1;
+
+				memcpy(line, p->buf, c);
+				line[c] = '\0';
+			}
+			memmove(p->buf, nl + 1, p->len - n - 1);
+			p->len -= n + 1;
+			if (match)
+				return 0;
+		}
+		{
+			struct pollfd pfd = { p->out_fd, POLLIN, 0 };
+			int64_t left = deadline - now_ms();
+			ssize_t r;
+
+			if (left <= 0 || p->out_fd < 0)
+				return -1;
+			if (poll(&pfd, 1, (int)left) <= 0)
+				continue;
+			r = read(p->out_fd, p->buf + p->len,
+				 sizeof(p->buf) - p->len - 1);
+			if (r <= 0)
+				return -1;
+			p->len += (size_t)r;
+			if (p->len >= sizeof(p->buf) - 1)
+				p->len = 0; /* a runaway line: drop it */
+		}
+	}
+}
+
+int
+app_send(struct app_proc *p, const char *command)
+{
+	size_t n = strlen(command);
+
+	if (write(p->in_fd, command, n) != (ssize_t)n ||
+	    write(p->in_fd, "\n", 1) != 1)
+		return -1;
+	return 0;
+}
+
+void
+app_stop(struct app_proc *p)
+{
+	int status;
+
+	if (p->pid <= 0)
+		return;
+	kill(p->pid, SIGCONT);
+	kill(p->pid, SIGTERM);
+	for (int i = 0; i < 100; i++) {
+		if (waitpid(p->pid, &status, WNOHANG) == p->pid)
+			goto done;
+		usleep(20000);
+	}
+	kill(p->pid, SIGKILL);
+	waitpid(p->pid, &status, 0);
+done:
+	if (p->in_fd >= 0)
+		close(p->in_fd);
+	if (p->out_fd >= 0)
+		close(p->out_fd);
+	p->pid = 0;
+	p->in_fd = p->out_fd = -1;
+}
+
+cua_session *
+test_session(void)
+{
+	cua_session *s = NULL;
+	cua_result r = cua_session_new(&s, 0);
+
+	if (r != CUA_OK) {
+		fprintf(stderr, "cua_session_new: %s\n", cua_error_message());
+		abort();
+	}
+	return s;
+}
+
+cua_tree *
+observe_until_pred(cua_session *s, const char *app, int timeout_ms,
+		   int (*pred)(cua_tree *t, void *data), void *data)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+
+	for (;;) {
+		cua_tree *t = NULL;
+		cua_result r = cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t);
+
+		if (r == CUA_OK && (!pred || pred(t, data)))
+			return t;
+		cua_tree_unref(t);
+		if (now_ms() > deadline) {
+			fprintf(stderr, "observe %s: %s\n", app,
+				r == CUA_OK ? "condition never held" :
+					      cua_error_message());
+			return NULL;
+		}
+		usleep(200 * 1000);
+	}
+}
+
+cua_tree *
+observe_until(cua_session *s, const char *app, int timeout_ms)
+{
+	return observe_until_pred(s, app, timeout_ms, NULL, NULL);
+}
+
+char *
+render(cua_tree *t)
+{
+	char *text = NULL;
+
+	if (cua_tree_render(t, 0, &text) != CUA_OK)
+		abort();
+	return text;
+}
+
+static int
+str_eq(const char *a, const char *b)
+{
+	return !b || strcmp(a ? a : "", b) == 0;
+}
+
+cua_element *
+find_element(cua_tree *t, const char *role, const char *title)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+
+		if (str_eq(cua_element_get_role(e), role) &&
+		    str_eq(cua_element_get_title(e), title))
+			return e;
+	}
+	return NULL;
+}
+
+cua_element *
+find_element_prefix(cua_tree *t, const char *role, const char *prefix)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+
+		if (str_eq(cua_element_get_role(e), role) &&
+		    strncmp(cua_element_get_title(e), prefix, strlen(prefix)) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+char *
+element_line(cua_element *e)
+{
+	char *s = NULL;
+
+	if (cua_element_render(e, &s) != CUA_OK)
+		abort();
+	return s;
+}
+
+int
+has_line(const char *text, const char *needle)
+{
+	const char *p = text;
+	size_t n = strlen(needle);
+
+	while (p && *p) {
+		const char *q = p;
+
+		while (*q == '\t')
+			q++;
+		if (strncmp(q, needle, n) == 0 && (q[n] == '\n' || q[n] == '\0'))
+			return 1;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+const char *
+data_path(const char *name)
+{
+	static char buf[4096];
+	const char *dir = getenv("CUA_TEST_DATA");
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
+	return buf;
+}

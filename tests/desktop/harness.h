@@ -1,0 +1,60 @@
+/*
+ * Helpers for the desktop tests: they run inside `cua desktop run`, start
+ * real applications, and observe them through the public API only.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_TEST_HARNESS_H
+#define CUA_TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <cua/cua.h>
+
+struct app_proc {
+	pid_t pid;
+	int in_fd;   /* its stdin, or -1 */
+	int out_fd;  /* its stdout, or -1 */
+	char buf[8192];
+	size_t len;
+};
+
+/* Starts argv[0] (searched in PATH) in the background. With `pipes`, its
+ * stdin and stdout are connected to the test. */
+int app_start(struct app_proc *p, const char *const argv[], int pipes);
+/* Reads the app's stdout until a line starts with `prefix`; copies the
+ * line to `line`. Returns 0, or -1 on timeout/EOF. */
+int app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
+		  char *line, size_t size);
+int app_send(struct app_proc *p, const char *command);
+/* SIGTERM, then SIGKILL after a grace period; reaps. */
+void app_stop(struct app_proc *p);
+
+/* A session on the test desktop (asserts). */
+cua_session *test_session(void);
+/* Observes `app` until it succeeds or `timeout_ms` passes (apps take a
+ * moment to register); returns NULL and leaves the error message when it
+ * never succeeds. */
+cua_tree *observe_until(cua_session *s, const char *app, int timeout_ms);
+/* Observes until `pred(tree)` holds or the timeout passes. */
+cua_tree *observe_until_pred(cua_session *s, const char *app, int timeout_ms,
+			     int (*pred)(cua_tree *t, void *data), void *data);
+char *render(cua_tree *t); /* owned; cua_free */
+
+/* First element with this role text and title (NULL: any). */
+cua_element *find_element(cua_tree *t, const char *role, const char *title);
+/* First element whose title starts with `prefix`. */
+cua_element *find_element_prefix(cua_tree *t, const char *role,
+				 const char *prefix);
+/* The element's line (without indentation); owned, cua_free. */
+char *element_line(cua_element *e);
+/* 1 if `text` contains `needle` as a whole line (after leading TABs). */
+int has_line(const char *text, const char *needle);
+
+/* Path of a file in tests/data. */
+const char *data_path(const char *name);
+int64_t now_ms(void);
+
+#endif

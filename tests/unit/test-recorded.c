@@ -1,0 +1,1412 @@
+/*
+ * The recorded backend: loading `libcua.recording/1`, the backend ops,
+ * the walk policy during fetch, writing, and round trips.
+ *
+ * JSON in this file is written with single quotes, turned into double
+ * quotes before loading (no test string contains an apostrophe).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "core/roles.h"
+
+#define HEAD "{ 'schema': 'libcua.recording/1', "
+
+static struct cua_ctx test_ctx = { .log_level = CUA_LOG_WARNING };
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+/* Writes text (single quotes → double quotes when `quotes`) to a new
+ * temporary file; returns its malloc'd path. */
+static char *
+write_tmp(const char *text, int quotes)
+{
+	char *path = strdup("/tmp/test-recorded-XXXXXX");
+	size_t i, n = strlen(text);
+	FILE *f;
+	int fd;
+
+	assert_non_null(path);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (i = 0; i < n; i++)
+		fputc(quotes && text[i] == '\'' ? '"' : text[i], f);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+static cua_result
+load_str(const char *json, struct cua_backend **b)
+{
+	char *path = write_tmp(json, 1);
+	cua_result r = cua_backend_recorded_new(&test_ctx, path, b);
+
+	unlink(path);
+	free(path);
+	return r;
+}
+
+static struct cua_backend *
+load_ok(const char *json)
+{
+	struct cua_backend *b = NULL;
+
+	if (load_str(json, &b) != CUA_OK)
+		fail_msg("load failed: %s", cua_error_get());
+	assert_non_null(b);
+	return b;
+}
+
+/* Loads json, expects `code` and an error message containing each of
+ * the NULL-terminated needles. */
+static void
+expect_error(const char *json, cua_result code, ...)
+{
+	struct cua_backend *b = (struct cua_backend *)1;
+	const char *needle;
+	va_list ap;
+
+	assert_int_equal(load_str(json, &b), code);
+	assert_null(b);
+	va_start(ap, code);
+	while ((needle = va_arg(ap, const char *)))
+		if (!strstr(cua_error_get(), needle))
+			fail_msg("error \"%s\" lacks \"%s\"", cua_error_get(),
+				 needle);
+	va_end(ap);
+}
+
+static const char *
+data_path(const char *name)
+{
+	static char buf[4096];
+	const char *dir = getenv("CUA_TEST_DATA");
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
+	return buf;
+}
+
+static uint32_t
+all_details(void *ud, const struct cua_raw_node *n, int depth)
+{
+	return ~0u;
+}
+
+static int
+always(void *ud, const struct cua_raw_node *n, int depth)
+{
+	return 1;
+}
+
+static int
+never(void *ud, const struct cua_raw_node *n, int depth)
+{
+	return 0;
+}
+
+static const struct cua_fetch_policy everything = {
+	.details = all_details,
+	.descend = always,
+	.max_raw_depth = 1000,
+	.max_nodes = 1000000,
+};
+
+/* The app, opened and with every toplevel fetched under `pol`. */
+static struct cua_raw_snapshot *
+open_fetch(struct cua_backend *b, const struct cua_fetch_policy *pol,
+	   struct cua_app_list **apps)
+{
+	struct cua_raw_snapshot *snap = NULL;
+
+	assert_int_equal(b->ops->list_apps(b, apps), CUA_OK);
+	assert_int_equal((*apps)->n, 1);
+	assert_int_equal(b->ops->open_app(b, &(*apps)->apps[0], &snap),
+			 CUA_OK);
+	assert_non_null(snap);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children,
+				       snap->app->n_children, pol),
+			 CUA_OK);
+	return snap;
+}
+
+/* Records what the backend replays (everything fetched). */
+static char *
+record_backend(struct cua_backend *b)
+{
+	struct cua_app_list *apps = NULL;
+	struct cua_raw_snapshot *snap = open_fetch(b, &everything, &apps);
+	char *json = NULL;
+
+	assert_int_equal(cua_record_to_json(&apps->apps[0], snap, &json),
+			 CUA_OK);
+	assert_non_null(json);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	return json;
+}
+
+/* Loads JSON produced by the writer (double quotes already). */
+static struct cua_backend *
+load_json_text(const char *json)
+{
+	struct cua_backend *b = NULL;
+	char *path = write_tmp(json, 0);
+
+	if (cua_backend_recorded_new(&test_ctx, path, &b) != CUA_OK)
+		fail_msg("load failed: %s", cua_error_get());
+	unlink(path);
+	free(path);
+	return b;
+}
+
+static void
+assert_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void
+assert_same_double(double a, double b)
+{
+	if (isnan(a))
+		assert_true(isnan(b));
+	else
+		assert_true(a == b);
+}
+
+/* Every field the format carries, recursively. */
+static void
+assert_nodes_equal(const struct cua_raw_node *a, const struct cua_raw_node *b)
+{
+	size_t i;
+
+	assert_str(a->ident, b->ident);
+	assert_int_equal(a->role, b->role);
+	assert_int_equal(a->states, b->states);
+	assert_int_equal(a->ifaces, b->ifaces);
+	assert_int_equal(a->have, b->have);
+	assert_str(a->name, b->name);
+	if (a->have & CUA_HAVE_DESCRIPTION)
+		assert_str(a->description, b->description);
+	if (a->have & CUA_HAVE_HELP)
+		assert_str(a->help, b->help);
+	if (a->have & CUA_HAVE_ID)
+		assert_str(a->accessible_id, b->accessible_id);
+	if (a->have & CUA_HAVE_ATTRIBUTES) {
+		assert_int_equal(a->n_attrs, b->n_attrs);
+		for (i = 0; i < a->n_attrs; i++) {
+			assert_str(a->attrs[i].key, b->attrs[i].key);
+			assert_str(a->attrs[i].value, b->attrs[i].value);
+		}
+	}
+	if (a->have & CUA_HAVE_ACTIONS) {
+		assert_int_equal(a->n_actions, b->n_actions);
+		for (i = 0; i < a->n_actions; i++) {
+			assert_str(a->actions[i].name, b->actions[i].name);
+			assert_str(a->actions[i].localized,
+				   b->actions[i].localized);
+			assert_str(a->actions[i].description,
+				   b->actions[i].description);
+		}
+	}
+	if (a->have & CUA_HAVE_VALUE) {
+		assert_same_double(a->value, b->value);
+		assert_same_double(a->value_min, b->value_min);
+		assert_same_double(a->value_max, b->value_max);
+		assert_same_double(a->value_step, b->value_step);
+		assert_str(a->value_text, b->value_text);
+	}
+	if (a->have & CUA_HAVE_TEXT)
+		assert_str(a->text, b->text);
+	if (a->have & CUA_HAVE_TEXT_SELECTION) {
+		assert_int_equal(a->sel_start, b->sel_start);
+		assert_int_equal(a->sel_end, b->sel_end);
+	}
+	if (a->have & CUA_HAVE_EXTENTS)
+		assert_memory_equal(&a->extents, &b->extents,
+				    sizeof(a->extents));
+	if (a->have & CUA_HAVE_RELATIONS)
+		assert_str(a->labelled_by, b->labelled_by);
+	if (a->have & CUA_HAVE_LINK)
+		assert_str(a->link_uri, b->link_uri);
+	if (a->have & CUA_HAVE_SELECTION)
+		assert_str(a->selected_child_name, b->selected_child_name);
+	if (a->have & CUA_HAVE_TABLE_ROW)
+		assert_int_equal(a->table_row, b->table_row);
+	assert_int_equal(a->child_count, b->child_count);
+	assert_int_equal(a->child_offset, b->child_offset);
+	assert_int_equal(a->children_partial, b->children_partial);
+	assert_int_equal(a->index_in_parent, b->index_in_parent);
+	assert_int_equal(a->x11_window, b->x11_window);
+	assert_int_equal(a->n_children, b->n_children);
+	for (i = 0; i < a->n_children; i++) {
+		assert_ptr_equal(b->children[i]->parent, b);
+		assert_nodes_equal(a->children[i], b->children[i]);
+	}
+}
+
+static const struct cua_raw_node *
+child(const struct cua_raw_node *n, size_t i)
+{
+	assert_true(i < n->n_children);
+	return n->children[i];
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading: every field lands in the raw nodes                         */
+
+static const char full_json[] =
+	"{ 'schema': 'libcua.recording/1',\n"
+	"  'comment': 'every key',\n"
+	"  'app': { 'pid': 4242, 'start_time': 123, 'exe': '/usr/bin/gedit',\n"
+	"           'app_id': 'org.gnome.gedit', 'app_name': 'Text Editor',\n"
+	"           'atspi_name': 'gedit', 'desktop_id': 'org.gnome.gedit',\n"
+	"           'desktop_file': '/usr/share/applications/org.gnome.gedit.desktop',\n"
+	"           'desktop_name': 'Texteditor', 'desktop_name_c': 'Text Editor',\n"
+	"           'wm_class_class': 'Gedit', 'wm_class_instance': 'gedit',\n"
+	"           'bus_name': ':1.42',\n"
+	"           'toolkit': 'GTK', 'toolkit_version': '3.24.38', 'frontmost': true },\n"
+	"  'windows': [ { 'x11_window': 4194310, 'active': true, 'mapped': true,\n"
+	"                 'title': 'Untitled - gedit', 'frame': [80, 60, 1024, 700],\n"
+	"                 'activation': 3 },\n"
+	"               { 'x11_window': 77 } ],\n"
+	"  'focused': 'obj:entry',\n"
+	"  'root': { 'role': 'application', 'name': 'gedit', 'children': [\n"
+	"    { 'id': 'obj:frame', 'role': 'frame', 'name': 'Untitled - gedit',\n"
+	"      'states': ['active', 'showing', 'visible', 'enabled', 'sensitive'],\n"
+	"      'extents': [80, 60, 1024, 700], 'children': [\n"
+	"        { 'id': 'obj:entry', 'role': 'text', 'name': 'Body',\n"
+	"          'description': 'the text', 'help': 'type here',\n"
+	"          'accessible_id': 'body-view',\n"
+	"          'states': ['editable', 'focused', 'multi-line', 'manages-descendants', 'read-only', 'has-tooltip', 'supports-autocompletion', 5, 50],\n"
+	"          'attributes': { 'placeholder-text': 'Type', 'level': null },\n"
+	"          'actions': ['activate', { 'name': 'copy', 'localized': 'Copy', 'description': 'Copies' }, { 'localized': 'Only localized' }],\n"
+	"          'text': 'Hello world', 'selection': [0, 5],\n"
+	"          'extents': [90, 100, 500, 300], 'labelled_by': 'Body label' },\n"
+	"        { 'role': 'slider', 'value': { 'current': 2.5, 'min': 0, 'max': 10, 'step': 0.5, 'text': 'two and a half' } },\n"
+	"        { 'role': 'link', 'link_uri': 'https://example.org/' },\n"
+	"        { 'role': 'combo box', 'selected_child_name': 'Medium', 'interfaces': ['Action', 'Selection'] },\n"
+	"        { 'role': 'table cell', 'table_row': 7, 'interfaces': [] },\n"
+	"        { 'role': 'tree', 'child_count': 100, 'child_offset': 10, 'children': [\n"
+	"            { 'role': 'tree item', 'name': 'ten' },\n"
+	"            { 'role': 'tree item', 'name': 'eleven', 'id': null } ] },\n"
+	"        { 'role': 'list', 'child_count': 2, 'children': [ { 'role': 'list item' } ],\n"
+	"          'children_partial': false },\n"
+	"        { 'role': 'panel', 'child_count': 4 },\n"
+	"        { 'role': 'label', 'unread': ['description', 'children'] },\n"
+	"        { 'role': 3, 'unread': ['basic'], 'help': 'h' },\n"
+	"        { 'role': 'unknown', 'value': { 'current': 'nan', 'max': 'inf', 'min': '-inf' } }\n"
+	"      ] },\n"
+	"    { 'role': 'window', 'states': ['iconified'] } ] } }\n";
+
+static void
+test_load_every_field(void **state)
+{
+	struct cua_backend *b = load_ok(full_json);
+	struct cua_app_list *apps = NULL;
+	struct cua_raw_snapshot *snap = open_fetch(b, &everything, &apps);
+	const struct cua_raw_node *app = snap->app, *frame, *n;
+	const struct cua_app_info *ai = &apps->apps[0];
+
+	/* app */
+	assert_int_equal(ai->pid, 4242);
+	assert_int_equal(ai->start_time, 123);
+	assert_string_equal(ai->exe, "/usr/bin/gedit");
+	assert_string_equal(ai->exe_base, "gedit");
+	assert_string_equal(ai->bus_name, ":1.42");
+	assert_string_equal(ai->app_id, "org.gnome.gedit");
+	assert_string_equal(ai->app_name, "Text Editor");
+	assert_string_equal(ai->atspi_name, "gedit");
+	assert_string_equal(ai->desktop_id, "org.gnome.gedit");
+	assert_string_equal(ai->desktop_file,
+			    "/usr/share/applications/org.gnome.gedit.desktop");
+	assert_string_equal(ai->desktop_name, "Texteditor");
+	assert_string_equal(ai->desktop_name_c, "Text Editor");
+	assert_string_equal(ai->wm_class_class, "Gedit");
+	assert_string_equal(ai->wm_class_instance, "gedit");
+	assert_string_equal(ai->toolkit, "GTK");
+	assert_string_equal(ai->toolkit_version, "3.24.38");
+	assert_int_equal(ai->frontmost, 1);
+	assert_int_equal(ai->accessible, 1);
+	assert_int_equal(ai->n_windows, 2);
+
+	/* windows */
+	assert_non_null(snap->windows);
+	assert_int_equal(snap->windows[0].x11_window, 4194310);
+	assert_int_equal(snap->windows[0].x11_active, 1);
+	assert_int_equal(snap->windows[0].x11_mapped, 1);
+	assert_string_equal(snap->windows[0].x11_title, "Untitled - gedit");
+	assert_int_equal(snap->windows[0].has_x11_frame, 1);
+	assert_int_equal(snap->windows[0].x11_frame.x, 80);
+	assert_int_equal(snap->windows[0].x11_frame.h, 700);
+	assert_int_equal(snap->windows[0].activation_serial, 3);
+	assert_int_equal(snap->windows[1].x11_window, 77);
+	assert_int_equal(snap->windows[1].x11_active, 0);
+	assert_int_equal(snap->windows[1].x11_mapped, 1); /* x11_window set */
+	assert_null(snap->windows[1].x11_title);
+	assert_int_equal(snap->windows[1].has_x11_frame, 0);
+
+	/* application node */
+	assert_string_equal(app->ident, "rec:/");
+	assert_int_equal(app->role, CUA_ROLE_APPLICATION);
+	assert_string_equal(app->name, "gedit");
+	assert_int_equal(app->n_children, 2);
+	assert_int_equal(app->child_count, 2);
+	assert_int_equal(app->index_in_parent, -1);
+	assert_true(app->have & CUA_HAVE_CHILDREN);
+
+	/* toplevel */
+	frame = child(app, 0);
+	assert_string_equal(frame->ident, "obj:frame");
+	assert_int_equal(frame->role, CUA_ROLE_FRAME);
+	assert_ptr_equal(frame->parent, app);
+	assert_int_equal(frame->index_in_parent, 0);
+	assert_int_equal(frame->x11_window, 4194310);
+	assert_int_equal(frame->states,
+			 (UINT64_C(1) << CUA_STATE_ACTIVE) |
+			 (UINT64_C(1) << CUA_STATE_SHOWING) |
+			 (UINT64_C(1) << CUA_STATE_VISIBLE) |
+			 (UINT64_C(1) << CUA_STATE_ENABLED) |
+			 (UINT64_C(1) << CUA_STATE_SENSITIVE));
+	assert_int_equal(frame->ifaces, CUA_IFACE_COMPONENT);
+	assert_int_equal(frame->extents.w, 1024);
+	assert_int_equal(frame->n_children, 11);
+	assert_int_equal(child(app, 1)->x11_window, 77);
+	assert_string_equal(child(app, 1)->ident, "rec:/1");
+	assert_true(CUA_HAS_STATE(child(app, 1), CUA_STATE_ICONIFIED));
+
+	/* the text entry: every string piece */
+	n = child(frame, 0);
+	assert_ptr_equal(snap->focused, n);
+	assert_string_equal(snap->focused_ident, "obj:entry");
+	assert_int_equal(n->role, CUA_ROLE_TEXT);
+	assert_string_equal(n->name, "Body");
+	assert_string_equal(n->description, "the text");
+	assert_string_equal(n->help, "type here");
+	assert_string_equal(n->accessible_id, "body-view");
+	assert_string_equal(n->text, "Hello world");
+	assert_string_equal(n->labelled_by, "Body label");
+	assert_int_equal(n->sel_start, 0);
+	assert_int_equal(n->sel_end, 5);
+	assert_int_equal(n->extents.x, 90);
+	assert_int_equal(n->extents.y, 100);
+	assert_int_equal(n->extents.w, 500);
+	assert_int_equal(n->extents.h, 300);
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_EDITABLE));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_FOCUSED));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_MULTI_LINE));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_MANAGES_DESCENDANTS));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_READ_ONLY));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_HAS_TOOLTIP));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_SUPPORTS_AUTOCOMPLETION));
+	assert_true(CUA_HAS_STATE(n, CUA_STATE_COLLAPSED)); /* bit 5 */
+	assert_true((n->states >> 50) & 1);
+	assert_false(CUA_HAS_STATE(n, CUA_STATE_SHOWING));
+	/* inferred: extents, text, editable text, actions */
+	assert_int_equal(n->ifaces, CUA_IFACE_COMPONENT | CUA_IFACE_TEXT |
+			 CUA_IFACE_EDITABLE_TEXT | CUA_IFACE_ACTION);
+	assert_int_equal(n->n_attrs, 2);
+	assert_string_equal(n->attrs[0].key, "placeholder-text");
+	assert_string_equal(n->attrs[0].value, "Type");
+	assert_string_equal(n->attrs[1].key, "level");
+	assert_null(n->attrs[1].value);
+	assert_int_equal(n->n_actions, 3);
+	assert_string_equal(n->actions[0].name, "activate");
+	assert_null(n->actions[0].localized);
+	assert_null(n->actions[0].description);
+	assert_string_equal(n->actions[1].name, "copy");
+	assert_string_equal(n->actions[1].localized, "Copy");
+	assert_string_equal(n->actions[1].description, "Copies");
+	assert_null(n->actions[2].name);
+	assert_string_equal(n->actions[2].localized, "Only localized");
+	assert_int_equal(n->have,
+			 CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION |
+			 CUA_HAVE_HELP | CUA_HAVE_ID | CUA_HAVE_ATTRIBUTES |
+			 CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS |
+			 CUA_HAVE_CHILDREN | CUA_HAVE_TEXT |
+			 CUA_HAVE_TEXT_SELECTION | CUA_HAVE_EXTENTS);
+	assert_int_equal(n->table_row, -1);
+	assert_int_equal(n->index_in_parent, 0);
+	assert_string_equal(cua_raw_attr(n, "placeholder-text"), "Type");
+
+	/* value, generated ids, defaults of a minimal node */
+	n = child(frame, 1);
+	assert_string_equal(n->ident, "rec:/0/1");
+	assert_int_equal(n->role, CUA_ROLE_SLIDER);
+	assert_null(n->name);
+	assert_null(n->description);
+	assert_int_equal(n->states, 0);
+	assert_int_equal(n->ifaces, CUA_IFACE_VALUE);
+	assert_true(n->value == 2.5);
+	assert_true(n->value_min == 0);
+	assert_true(n->value_max == 10);
+	assert_true(n->value_step == 0.5);
+	assert_string_equal(n->value_text, "two and a half");
+	assert_int_equal(n->have,
+			 CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION |
+			 CUA_HAVE_HELP | CUA_HAVE_ID | CUA_HAVE_ATTRIBUTES |
+			 CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS |
+			 CUA_HAVE_CHILDREN | CUA_HAVE_VALUE);
+	assert_int_equal(cua_raw_value_kind(n), CUA_VALUE_NUMBER);
+
+	n = child(frame, 2);
+	assert_string_equal(n->link_uri, "https://example.org/");
+	assert_int_equal(n->ifaces, CUA_IFACE_HYPERLINK);
+	assert_true(n->have & CUA_HAVE_LINK);
+
+	n = child(frame, 3);
+	assert_string_equal(n->selected_child_name, "Medium");
+	assert_int_equal(n->ifaces, CUA_IFACE_ACTION | CUA_IFACE_SELECTION);
+	assert_true(n->have & CUA_HAVE_SELECTION);
+
+	n = child(frame, 4);
+	assert_int_equal(n->table_row, 7);
+	assert_int_equal(n->ifaces, 0); /* explicit [] beats inference */
+	assert_true(n->have & CUA_HAVE_TABLE_ROW);
+
+	/* a range of children */
+	n = child(frame, 5);
+	assert_int_equal(n->child_count, 100);
+	assert_int_equal(n->child_offset, 10);
+	assert_int_equal(n->n_children, 2);
+	assert_int_equal(n->children_partial, 1);
+	assert_true(n->have & CUA_HAVE_CHILDREN);
+	assert_string_equal(child(n, 0)->ident, "rec:/0/5/10");
+	assert_int_equal(child(n, 0)->index_in_parent, 10);
+	assert_null(child(n, 1)->ident); /* "id": null: synthetic */
+	assert_int_equal(child(n, 1)->index_in_parent, 11);
+
+	n = child(frame, 6);
+	assert_int_equal(n->child_count, 2);
+	assert_int_equal(n->n_children, 1);
+	assert_int_equal(n->children_partial, 0); /* explicit */
+
+	/* children not read: child_count without children */
+	n = child(frame, 7);
+	assert_int_equal(n->child_count, 4);
+	assert_int_equal(n->n_children, 0);
+	assert_false(n->have & CUA_HAVE_CHILDREN);
+
+	n = child(frame, 8);
+	assert_int_equal(n->have,
+			 CUA_HAVE_BASIC | CUA_HAVE_HELP | CUA_HAVE_ID |
+			 CUA_HAVE_ATTRIBUTES | CUA_HAVE_ACTIONS |
+			 CUA_HAVE_RELATIONS);
+
+	/* no basic fields: like live, no details are read */
+	n = child(frame, 9);
+	assert_int_equal(n->role, CUA_ROLE_ANIMATION);
+	assert_int_equal(n->have, 0);
+	assert_null(n->help);
+
+	n = child(frame, 10);
+	assert_int_equal(n->role, CUA_ROLE_UNKNOWN);
+	assert_true(isnan(n->value));
+	assert_true(isinf(n->value_max) && n->value_max > 0);
+	assert_true(isinf(n->value_min) && n->value_min < 0);
+	assert_true(n->value_step == 0);
+	assert_null(n->value_text);
+
+	assert_int_equal(snap->stats.calls, 0);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+static void
+test_app_defaults(void **state)
+{
+	struct cua_backend *b;
+	struct cua_app_list *apps = NULL;
+	const struct cua_app_info *ai;
+
+	b = load_ok("{ 'schema': 'libcua.recording/1',"
+		    "  'root': { 'role': 'application', 'name': 'calc',"
+		    "            'children': [ { 'role': 'frame' } ] } }");
+	assert_int_equal(b->ops->list_apps(b, &apps), CUA_OK);
+	ai = &apps->apps[0];
+	assert_string_equal(ai->app_id, "calc");
+	assert_string_equal(ai->app_name, "calc");
+	assert_string_equal(ai->atspi_name, "calc");
+	assert_int_equal(ai->pid, 4194304);
+	assert_int_equal(ai->start_time, 0);
+	assert_int_equal(ai->n_windows, 1);
+	assert_int_equal(ai->accessible, 1);
+	assert_int_equal(ai->frontmost, 0);
+	assert_null(ai->exe);
+	assert_null(ai->exe_base);
+	assert_non_null(ai->bus_name);
+	assert_int_equal(b->ops->process_alive(b, 4194304, 0), 1);
+	assert_int_equal(b->ops->process_alive(b, 4194304, 1), 0);
+	assert_int_equal(b->ops->process_alive(b, 1, 0), 0);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+
+	/* No name anywhere: "recorded"; an active window makes it
+	 * frontmost. */
+	b = load_ok("{ 'schema': 'libcua.recording/1',"
+		    "  'windows': [ { 'x11_window': 5, 'active': true } ],"
+		    "  'root': { 'role': 'application',"
+		    "            'children': [ { 'role': 'frame' } ] } }");
+	assert_int_equal(b->ops->list_apps(b, &apps), CUA_OK);
+	assert_string_equal(apps->apps[0].app_id, "recorded");
+	assert_string_equal(apps->apps[0].app_name, "recorded");
+	assert_int_equal(apps->apps[0].frontmost, 1);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+static void
+test_other_ops(void **state)
+{
+	struct cua_backend *b = load_ok(
+		"{ 'schema': 'libcua.recording/1', 'app': { 'pid': 7, 'start_time': 9 },"
+		"  'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }");
+	struct cua_installed_list *inst = NULL;
+	struct cua_installed_app ia = { .desktop_id = "org.example.App" };
+	struct cua_app_info other = { .pid = 8, .start_time = 9 };
+	struct cua_raw_snapshot *snap = (struct cua_raw_snapshot *)1;
+	struct cua_raw_snapshot *s2 = NULL;
+	struct cua_raw_node *foreign;
+	int64_t pid = 99;
+
+	assert_string_equal(b->ops->name, "recorded");
+	assert_int_equal(b->ops->list_installed(b, &inst), CUA_OK);
+	assert_non_null(inst);
+	assert_int_equal(inst->n, 0);
+	cua_installed_list_free(inst);
+
+	assert_int_equal(b->ops->launch(b, &ia, &pid), CUA_ERROR_UNSUPPORTED);
+	assert_non_null(strstr(cua_error_get(), "org.example.App"));
+
+	assert_int_equal(b->ops->process_alive(b, 7, 9), 1);
+	assert_int_equal(b->ops->process_alive(b, 7, 10), 0);
+
+	assert_int_equal(b->ops->open_app(b, &other, &snap),
+			 CUA_ERROR_NOT_FOUND);
+	assert_null(snap);
+
+	/* A root that is not a toplevel of the snapshot. */
+	other.pid = 7;
+	assert_int_equal(b->ops->open_app(b, &other, &s2), CUA_OK);
+	foreign = cua_raw_node_new(s2);
+	assert_int_equal(b->ops->fetch(b, s2, &foreign, 1, &everything),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	cua_raw_snapshot_free(s2);
+	b->ops->destroy(b);
+}
+
+/* open_app: toplevels carry basic fields and extents only; the
+ * snapshots are independent copies. */
+static void
+test_open_app_copies(void **state)
+{
+	struct cua_backend *b = NULL;
+	struct cua_app_list *apps = NULL;
+	struct cua_raw_snapshot *s1 = NULL, *s2 = NULL;
+	const struct cua_raw_node *t;
+
+	assert_int_equal(cua_backend_recorded_new(
+				 &test_ctx, data_path("recorded-gedit.json"), &b),
+			 CUA_OK);
+	assert_int_equal(b->ops->list_apps(b, &apps), CUA_OK);
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &s1), CUA_OK);
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &s2), CUA_OK);
+	assert_int_equal(s1->app->n_children, 2);
+	t = s1->app->children[0];
+	assert_int_equal(t->have, CUA_HAVE_BASIC | CUA_HAVE_EXTENTS);
+	assert_int_equal(t->n_children, 0);
+	assert_int_equal(t->child_count, 3);
+	assert_string_equal(t->name, "Untitled Document 1 - gedit");
+	assert_string_equal(s1->windows[0].x11_title,
+			    "Untitled Document 1 - gedit");
+	assert_true(s1->windows[0].x11_title != s2->windows[0].x11_title);
+	assert_true(t->name != s2->app->children[0]->name);
+	assert_null(s1->focused_ident);
+	assert_int_equal(s1->stats.nodes, 3);
+	cua_raw_snapshot_free(s1);
+	/* s2 survives s1 */
+	assert_string_equal(s2->app->children[1]->ident,
+			    "gedit:/org/a11y/atspi/accessible/90");
+	cua_raw_snapshot_free(s2);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fetch and the walk policy                                           */
+
+struct probe {
+	int calls_details, calls_descend;
+	int last_depth;       /* details calls come level by level */
+	int order_ok;
+	uint32_t details;     /* what details() answers */
+	int no_descend_role;  /* descend() says no for this role */
+	int max_depth_seen;
+};
+
+static uint32_t
+probe_details(void *ud, const struct cua_raw_node *n, int depth)
+{
+	struct probe *p = ud;
+
+	p->calls_details++;
+	if (depth < p->last_depth)
+		p->order_ok = 0;
+	p->last_depth = depth;
+	if (depth > p->max_depth_seen)
+		p->max_depth_seen = depth;
+	/* Only basic fields are known when details() is asked. */
+	if (n->have & ~CUA_HAVE_BASIC & ~CUA_HAVE_EXTENTS)
+		p->order_ok = 0;
+	return p->details;
+}
+
+static int
+probe_descend(void *ud, const struct cua_raw_node *n, int depth)
+{
+	struct probe *p = ud;
+
+	p->calls_descend++;
+	return (int)n->role != p->no_descend_role;
+}
+
+static const struct cua_raw_node *
+find(const struct cua_raw_node *n, const char *name)
+{
+	const struct cua_raw_node *r;
+	size_t i;
+
+	if (n->name && strcmp(n->name, name) == 0)
+		return n;
+	for (i = 0; i < n->n_children; i++)
+		if ((r = find(n->children[i], name)))
+			return r;
+	return NULL;
+}
+
+static size_t
+count_nodes(const struct cua_raw_node *n)
+{
+	size_t i, c = 1;
+
+	for (i = 0; i < n->n_children; i++)
+		c += count_nodes(n->children[i]);
+	return c;
+}
+
+static void
+test_fetch_policy(void **state)
+{
+	struct probe p = { .order_ok = 1, .no_descend_role = CUA_ROLE_MENU,
+			   .details = CUA_HAVE_ACTIONS | CUA_HAVE_TEXT };
+	struct cua_fetch_policy pol = {
+		.details = probe_details, .descend = probe_descend,
+		.user_data = &p, .max_raw_depth = 64, .max_nodes = 20000,
+	};
+	struct cua_backend *b = NULL;
+	struct cua_app_list *apps = NULL;
+	struct cua_raw_snapshot *snap;
+	const struct cua_raw_node *n;
+
+	assert_int_equal(cua_backend_recorded_new(
+				 &test_ctx, data_path("recorded-gedit.json"), &b),
+			 CUA_OK);
+	snap = open_fetch(b, &pol, &apps);
+	assert_true(p.order_ok);
+	/* 2 toplevels + 12 under the frame + the menu under the popup */
+	assert_int_equal(p.calls_details, 15);
+	assert_int_equal(p.calls_descend, 15);
+	assert_int_equal(snap->stats.calls, 0);
+	assert_int_equal(snap->stats.nodes, 3 + 13);
+	assert_int_equal(snap->stats.node_cap_hit, 0);
+	assert_int_equal(snap->stats.deadline_hit, 0);
+
+	/* asked-for pieces are there, the others are not */
+	n = find(snap->app, "New");
+	assert_non_null(n);
+	assert_int_equal(n->have, CUA_HAVE_BASIC | CUA_HAVE_ACTIONS |
+			 CUA_HAVE_CHILDREN);
+	assert_int_equal(n->n_actions, 1);
+	assert_null(n->description);
+	assert_int_equal(n->extents.w, 0);
+	n = find(snap->app, "Tab Width: 8");
+	assert_null(n->selected_child_name);
+	assert_null(n->labelled_by);
+	n = snap->focused;
+	assert_non_null(n);
+	assert_string_equal(n->ident, "gedit:/org/a11y/atspi/accessible/42");
+	assert_string_equal(n->text, "Hello, world.\nSecond line.");
+	/* the focused node's selection comes without being asked for */
+	assert_true(n->have & CUA_HAVE_TEXT_SELECTION);
+	assert_int_equal(n->sel_end, 5);
+	assert_false(find(snap->app, "Open")->have & CUA_HAVE_TEXT_SELECTION);
+	assert_int_equal(n->n_attrs, 0);
+	/* toplevels keep the extents open_app read */
+	assert_true(snap->app->children[0]->have & CUA_HAVE_EXTENTS);
+
+	/* descend() said no for the menu: child count, no children */
+	n = snap->app->children[1]->children[0];
+	assert_int_equal(n->role, CUA_ROLE_MENU);
+	assert_int_equal(n->child_count, 3);
+	assert_int_equal(n->n_children, 0);
+	assert_false(n->have & CUA_HAVE_CHILDREN);
+	cua_raw_snapshot_free(snap);
+
+	/* max_raw_depth: depth-1 nodes exist, their children do not */
+	memset(&p, 0, sizeof(p));
+	p.order_ok = 1;
+	p.details = ~0u;
+	pol.max_raw_depth = 1;
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children, 1, &pol),
+			 CUA_OK);
+	assert_int_equal(p.max_depth_seen, 1);
+	assert_int_equal(snap->app->children[0]->n_children, 3);
+	n = snap->app->children[0]->children[0];
+	assert_int_equal(n->n_children, 0);
+	assert_int_equal(n->child_count, 5);
+	assert_false(n->have & CUA_HAVE_CHILDREN);
+	/* the second toplevel was not asked for */
+	assert_int_equal(snap->app->children[1]->n_children, 0);
+	/* the focused node is deeper than the walk went */
+	assert_string_equal(snap->focused_ident,
+			    "gedit:/org/a11y/atspi/accessible/42");
+	assert_null(snap->focused);
+	cua_raw_snapshot_free(snap);
+
+	/* max_nodes counts the snapshot (3 from open_app): creation stops,
+	 * the cap is reported */
+	pol.max_raw_depth = 64;
+	pol.max_nodes = 7;
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children,
+				       snap->app->n_children, &pol),
+			 CUA_OK);
+	assert_int_equal(snap->stats.node_cap_hit, 1);
+	assert_int_equal(count_nodes(snap->app), 3 + 4);
+	/* breadth first: the frame's 3 children and the popup's menu */
+	assert_int_equal(snap->app->children[0]->n_children, 3);
+	assert_int_equal(snap->app->children[1]->n_children, 1);
+	cua_raw_snapshot_free(snap);
+
+	/* the cap in the middle of a child list: a partial range */
+	pol.max_nodes = 5;
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children,
+				       snap->app->n_children, &pol),
+			 CUA_OK);
+	assert_int_equal(snap->stats.node_cap_hit, 1);
+	assert_int_equal(snap->app->children[0]->n_children, 2);
+	assert_int_equal(snap->app->children[0]->children_partial, 1);
+	assert_int_equal(snap->app->children[0]->child_count, 3);
+	assert_int_equal(snap->app->children[1]->n_children, 0);
+	assert_int_equal(snap->app->children[1]->children_partial, 1);
+	cua_raw_snapshot_free(snap);
+
+	/* a deadline in the past: nothing below the roots */
+	pol.max_nodes = 0;
+	pol.deadline_us = 1;
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children,
+				       snap->app->n_children, &pol),
+			 CUA_OK);
+	assert_int_equal(snap->stats.deadline_hit, 1);
+	assert_int_equal(count_nodes(snap->app), 3);
+	assert_null(snap->focused);
+	assert_null(snap->focused_ident);
+	cua_raw_snapshot_free(snap);
+
+	/* fetching twice replaces the subtree; no policy = everything */
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children, 1, NULL),
+			 CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children, 1, NULL),
+			 CUA_OK);
+	assert_int_equal(count_nodes(snap->app), 3 + 12);
+	assert_non_null(snap->focused);
+	assert_int_equal(snap->focused->sel_end, 5);
+	assert_true(snap->focused->parent->parent == snap->app->children[0]);
+	cua_raw_snapshot_free(snap);
+
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+/* Focus as the live reader finds it: state FOCUSED first (a later root
+ * wins), else the recorded id. */
+static void
+test_focus(void **state)
+{
+	static const char json[] =
+		HEAD "'focused': 'rec:/0/0', 'root': { 'role': 'application', 'children': [\n"
+		"  { 'role': 'frame', 'children': [\n"
+		"      { 'role': 'label', 'name': 'a' },\n"
+		"      { 'role': 'entry', 'name': 'b', 'states': ['focused'],\n"
+		"        'text': 'xyz', 'selection': [1, 2] } ] },\n"
+		"  { 'role': 'window', 'children': [\n"
+		"      { 'role': 'menu', 'name': 'c', 'states': ['focused'] } ] } ] } }";
+	static const char json2[] =
+		HEAD "'focused': 'rec:/0/0', 'root': { 'role': 'application', 'children': [\n"
+		"  { 'role': 'frame', 'children': [ { 'role': 'label', 'name': 'a' } ] } ] } }";
+	struct cua_fetch_policy pol = { .details = all_details };
+	struct cua_backend *b = load_ok(json);
+	struct cua_app_list *apps = NULL;
+	struct cua_raw_snapshot *snap;
+
+	snap = open_fetch(b, &pol, &apps);
+	assert_string_equal(snap->focused->name, "c");
+	assert_string_equal(snap->focused_ident, "rec:/1/0");
+	/* a fetch cut short by the deadline forgets the old focus */
+	pol.deadline_us = 1;
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children, 2, &pol),
+			 CUA_OK);
+	assert_null(snap->focused);
+	assert_null(snap->focused_ident);
+	pol.deadline_us = 0;
+	cua_raw_snapshot_free(snap);
+
+	/* only the frame: its focused node beats the recorded id */
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children, 1, &pol),
+			 CUA_OK);
+	assert_string_equal(snap->focused->name, "b");
+	assert_int_equal(snap->focused->sel_start, 1);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+
+	/* no focused state: the recorded id */
+	b = load_ok(json2);
+	snap = open_fetch(b, &pol, &apps);
+	assert_string_equal(snap->focused->name, "a");
+	assert_string_equal(snap->focused_ident, "rec:/0/0");
+	cua_raw_snapshot_free(snap);
+	/* not fetched: the id alone */
+	pol.max_raw_depth = -1;
+	pol.descend = never;
+	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &snap), CUA_OK);
+	assert_int_equal(b->ops->fetch(b, snap, snap->app->children, 1, &pol),
+			 CUA_OK);
+	assert_null(snap->focused);
+	assert_string_equal(snap->focused_ident, "rec:/0/0");
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+/* A range recorded by visible rows, ids generated from absolute
+ * indices, and a toplevel that was never fetched. */
+static void
+test_files_recording(void **state)
+{
+	struct cua_backend *b = NULL;
+	struct cua_app_list *apps = NULL;
+	struct cua_raw_snapshot *snap;
+	const struct cua_raw_node *table, *n;
+
+	assert_int_equal(cua_backend_recorded_new(
+				 &test_ctx, data_path("recorded-files.json"), &b),
+			 CUA_OK);
+	snap = open_fetch(b, &everything, &apps);
+	assert_string_equal(apps->apps[0].app_id, "files");
+	assert_string_equal(apps->apps[0].exe_base, "files");
+	table = find(snap->app, "Files");
+	assert_non_null(table);
+	assert_int_equal(table->child_count, 480);
+	assert_int_equal(table->child_offset, 100);
+	assert_int_equal(table->children_partial, 1);
+	assert_int_equal(table->ifaces, CUA_IFACE_COMPONENT |
+			 CUA_IFACE_SELECTION | CUA_IFACE_TABLE);
+	n = snap->focused;
+	assert_non_null(n);
+	assert_string_equal(n->name, "Downloads");
+	assert_string_equal(n->ident, "rec:/0/1/0/101");
+	assert_int_equal(n->index_in_parent, 101);
+	assert_int_equal(n->table_row, 50);
+	assert_true(n->ifaces & CUA_IFACE_TABLE_CELL);
+	n = find(snap->app, "Zoom");
+	assert_string_equal(n->value_text, "150%");
+	assert_true(n->value_step == 0.25);
+	n = find(snap->app, "Help");
+	assert_string_equal(n->link_uri, "https://help.example.org/files");
+	n = snap->app->children[1];
+	assert_int_equal(n->child_count, 2);
+	assert_false(n->have & CUA_HAVE_CHILDREN);
+	assert_int_equal(snap->windows[1].x11_mapped, 0);
+	assert_int_equal(snap->windows[1].has_x11_frame, 0);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Round trips                                                         */
+
+static void
+round_trip_file(const char *path)
+{
+	struct cua_backend *b = NULL, *b2, *b3;
+	char *j1, *j2, *j3;
+
+	assert_int_equal(cua_backend_recorded_new(&test_ctx, path, &b),
+			 CUA_OK);
+	j1 = record_backend(b);
+	b2 = load_json_text(j1);
+	j2 = record_backend(b2);
+	assert_string_equal(j1, j2);
+	b3 = load_json_text(j2);
+	j3 = record_backend(b3);
+	assert_string_equal(j2, j3);
+	free(j1);
+	free(j2);
+	free(j3);
+	b->ops->destroy(b);
+	b2->ops->destroy(b2);
+	b3->ops->destroy(b3);
+}
+
+static void
+test_round_trip_files(void **state)
+{
+	char *path = write_tmp(full_json, 1);
+
+	round_trip_file(data_path("recorded-gedit.json"));
+	round_trip_file(data_path("recorded-files.json"));
+	round_trip_file(path);
+	unlink(path);
+	free(path);
+}
+
+static struct cua_raw_node *
+mk(struct cua_raw_snapshot *s, struct cua_raw_node *parent,
+   const char *ident, uint32_t role, const char *name, uint32_t have)
+{
+	struct cua_raw_node *n = cua_raw_node_new(s);
+	struct cua_raw_node **kids;
+
+	assert_non_null(n);
+	n->ident = ident;
+	n->role = role;
+	n->name = name;
+	n->have = have | CUA_HAVE_BASIC;
+	if (!parent)
+		return n;
+	kids = cua_arena_alloc(s->arena, (parent->n_children + 1) *
+				       sizeof(*kids));
+	if (parent->n_children)
+		memcpy(kids, parent->children,
+		       parent->n_children * sizeof(*kids));
+	n->parent = parent;
+	n->index_in_parent = (int32_t)(parent->child_offset +
+				       parent->n_children);
+	kids[parent->n_children++] = n;
+	parent->children = kids;
+	parent->child_count = (int32_t)(parent->child_offset +
+					parent->n_children);
+	parent->have |= CUA_HAVE_CHILDREN;
+	return n;
+}
+
+/* A snapshot as the live backend makes them, with every corner the
+ * format must carry. */
+static struct cua_raw_snapshot *
+live_like_snapshot(void)
+{
+	struct cua_raw_snapshot *s = cua_raw_snapshot_new();
+	struct cua_raw_node *app, *frame, *n, *list, *dlg;
+	struct cua_raw_attr *attrs;
+	struct cua_raw_action *acts;
+
+	app = s->app = mk(s, NULL, ":1.42:/org/a11y/atspi/accessible/root",
+			  CUA_ROLE_APPLICATION, "gedit", 0);
+	frame = mk(s, app, ":1.42:/1", CUA_ROLE_FRAME, "Doc - gedit",
+		   CUA_HAVE_EXTENTS | CUA_HAVE_DESCRIPTION | CUA_HAVE_ACTIONS |
+		   CUA_HAVE_ATTRIBUTES);
+	frame->states = (UINT64_C(1) << CUA_STATE_ACTIVE) |
+			(UINT64_C(1) << CUA_STATE_SHOWING);
+	frame->ifaces = CUA_IFACE_COMPONENT;
+	frame->extents = (struct cua_rect){ 80, 60, 1024, 700 };
+	frame->x11_window = 4194310;
+	frame->description = "";
+
+	/* every piece, with a localized-only action and a NULL value */
+	n = mk(s, frame, ":1.42:/2", CUA_ROLE_TEXT, "Body", 0x7fff);
+	n->states = (UINT64_C(1) << CUA_STATE_EDITABLE) |
+		    (UINT64_C(1) << 0) | (UINT64_C(1) << 47) |
+		    (UINT64_C(1) << 63);
+	n->ifaces = CUA_IFACE_TEXT | CUA_IFACE_EDITABLE_TEXT |
+		    CUA_IFACE_COLLECTION | CUA_IFACE_DOCUMENT;
+	n->description = "desc";
+	n->help = "help";
+	n->accessible_id = "body";
+	attrs = cua_arena_alloc(s->arena, 2 * sizeof(*attrs));
+	attrs[0] = (struct cua_raw_attr){ "toolkit", "gtk" };
+	attrs[1] = (struct cua_raw_attr){ "empty", NULL };
+	n->attrs = attrs;
+	n->n_attrs = 2;
+	acts = cua_arena_alloc(s->arena, 3 * sizeof(*acts));
+	acts[0] = (struct cua_raw_action){ "activate", NULL, NULL };
+	acts[1] = (struct cua_raw_action){ NULL, "Localized", NULL };
+	acts[2] = (struct cua_raw_action){ "x", "X", "does x" };
+	n->actions = acts;
+	n->n_actions = 3;
+	n->value = 0.1;
+	n->value_min = -1e300;
+	n->value_max = NAN;
+	n->value_step = 1.0 / 3.0;
+	n->text = "line 1\nline 2 \"quoted\" \xc3\xa9\t";
+	n->sel_start = 2;
+	n->sel_end = 4;
+	n->extents = (struct cua_rect){ -5, INT32_MIN, INT32_MAX, 0 };
+	n->labelled_by = NULL;
+	n->link_uri = "";
+	n->selected_child_name = NULL;
+	n->table_row = -1;
+
+	/* read but empty: value and text with no value */
+	n = mk(s, frame, ":1.42:/3", CUA_ROLE_PUSH_BUTTON, NULL,
+	       CUA_HAVE_TEXT | CUA_HAVE_VALUE | CUA_HAVE_SELECTION);
+	/* nothing but basic fields; a role beyond the table */
+	n = mk(s, frame, NULL, 200, "", 0);
+	n->child_count = 7;
+	/* a leaf whose children were read; one whose children were not */
+	mk(s, frame, ":1.42:/5", CUA_ROLE_LABEL, "read leaf",
+	   CUA_HAVE_CHILDREN);
+	mk(s, frame, ":1.42:/6", CUA_ROLE_LABEL, "unread leaf", 0);
+	/* a visible range: rows 40..41 of 500 */
+	list = mk(s, frame, "rec:/0/5", CUA_ROLE_LIST, "range", 0);
+	list->child_offset = 40;
+	mk(s, list, "rec:/0/5/40", CUA_ROLE_LIST_ITEM, "forty",
+	   CUA_HAVE_TABLE_ROW)->table_row = 3;
+	mk(s, list, ":1.42:/41", CUA_ROLE_LIST_ITEM, "forty-one", 0);
+	list->child_count = 500;
+	list->children_partial = 1;
+	/* more children than the count says (GTK4), not partial */
+	list = mk(s, frame, ":1.42:/8", CUA_ROLE_LIST, "odd", 0);
+	mk(s, list, ":1.42:/9", CUA_ROLE_LIST_ITEM, "a", 0);
+	mk(s, list, ":1.42:/10", CUA_ROLE_LIST_ITEM, "b", 0);
+	list->child_count = 1;
+	/* children read with an empty result although the count is 3 */
+	list = mk(s, frame, ":1.42:/11", CUA_ROLE_LIST, "empty", 0);
+	list->child_count = 3;
+	list->have |= CUA_HAVE_CHILDREN;
+
+	/* an unfetched dialog: basic and extents only */
+	dlg = mk(s, app, ":1.42:/20", CUA_ROLE_DIALOG, "Save?",
+		 CUA_HAVE_EXTENTS);
+	dlg->child_count = 4;
+	dlg->extents = (struct cua_rect){ 1, 2, 3, 4 };
+	dlg->x11_window = UINT64_MAX - 1;
+
+	s->windows = cua_arena_alloc(s->arena, 2 * sizeof(*s->windows));
+	s->windows[0] = (struct cua_raw_window_info){
+		.x11_window = 4194310, .x11_active = 1, .x11_mapped = 1,
+		.x11_title = "Doc - gedit",
+		.x11_frame = { 80, 60, 1024, 700 }, .has_x11_frame = 1,
+		.activation_serial = 17,
+	};
+	s->windows[1] = (struct cua_raw_window_info){
+		.x11_window = UINT64_MAX - 1, .x11_mapped = 0,
+		.activation_serial = UINT64_MAX,
+	};
+	s->focused_ident = ":1.42:/2";
+	return s;
+}
+
+static void
+test_round_trip_live(void **state)
+{
+	struct cua_app_info app = {
+		.pid = 31337, .start_time = UINT64_C(18446744073709551000),
+		.exe = "/usr/bin/gedit", .exe_base = "gedit",
+		.bus_name = ":1.42", .atspi_name = "gedit",
+		.desktop_id = "org.gnome.gedit", .app_id = "org.gnome.gedit",
+		.app_name = "Text Editor", .toolkit = "GTK",
+		.toolkit_version = "3.24.38", .n_windows = 2, .frontmost = 1,
+		.accessible = 1,
+	};
+	struct cua_raw_snapshot *live = live_like_snapshot(), *replay;
+	struct cua_app_list *apps = NULL;
+	struct cua_backend *b;
+	char *j1 = NULL, *j2;
+	size_t i;
+
+	assert_int_equal(cua_record_to_json(&app, live, &j1), CUA_OK);
+	b = load_json_text(j1);
+	replay = open_fetch(b, &everything, &apps);
+	assert_nodes_equal(live->app, replay->app);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(live->windows[i].x11_window,
+				 replay->windows[i].x11_window);
+		assert_int_equal(live->windows[i].x11_active,
+				 replay->windows[i].x11_active);
+		assert_int_equal(live->windows[i].x11_mapped,
+				 replay->windows[i].x11_mapped);
+		assert_str(live->windows[i].x11_title,
+			   replay->windows[i].x11_title);
+		assert_int_equal(live->windows[i].has_x11_frame,
+				 replay->windows[i].has_x11_frame);
+		assert_memory_equal(&live->windows[i].x11_frame,
+				    &replay->windows[i].x11_frame,
+				    sizeof(struct cua_rect));
+		assert_int_equal(live->windows[i].activation_serial,
+				 replay->windows[i].activation_serial);
+	}
+	assert_string_equal(replay->focused_ident, ":1.42:/2");
+	assert_ptr_equal(replay->focused,
+			 replay->app->children[0]->children[0]);
+	assert_int_equal(apps->apps[0].pid, 31337);
+	assert_true(apps->apps[0].start_time == app.start_time);
+
+	j2 = NULL;
+	assert_int_equal(cua_record_to_json(&apps->apps[0], replay, &j2),
+			 CUA_OK);
+	assert_string_equal(j1, j2);
+	/* the generated ids were left out, the others kept */
+	assert_null(strstr(j1, "\"rec:/0/5\""));
+	assert_null(strstr(j1, "\"rec:/0/5/40\""));
+	assert_non_null(strstr(j1, "\"id\": null"));
+	assert_non_null(strstr(j1, "\"unread\""));
+
+	free(j1);
+	free(j2);
+	cua_raw_snapshot_free(replay);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+	cua_raw_snapshot_free(live);
+}
+
+static void
+test_record_errors(void **state)
+{
+	struct cua_raw_snapshot *s = cua_raw_snapshot_new();
+	struct cua_raw_node *app, *bad;
+	char *out = (char *)1;
+
+	assert_int_equal(cua_record_to_json(NULL, NULL, &out),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_null(out);
+	app = s->app = mk(s, NULL, "a", CUA_ROLE_APPLICATION, "x", 0);
+	mk(s, app, "b", CUA_ROLE_FRAME, "ok", 0);
+	bad = mk(s, app, "c", CUA_ROLE_FRAME, "ok", CUA_HAVE_DESCRIPTION);
+	bad->description = "bad \xff utf-8";
+	assert_int_equal(cua_record_to_json(NULL, s, &out),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_null(out);
+	assert_non_null(strstr(cua_error_get(), "node /1"));
+	assert_non_null(strstr(cua_error_get(), "description"));
+
+	/* a cycle in a broken snapshot is caught by the depth cap */
+	bad->description = "fine";
+	bad->children = &app;
+	bad->n_children = 1;
+	assert_int_equal(cua_record_to_json(NULL, s, &out),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_non_null(strstr(cua_error_get(), "deep"));
+	bad->children = NULL;
+	bad->n_children = 0;
+
+	assert_int_equal(cua_record_to_json(NULL, s, &out), CUA_OK);
+	assert_non_null(strstr(out, "\"schema\": \"libcua.recording/1\""));
+	free(out);
+	cua_raw_snapshot_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors and hostile recordings                                       */
+
+static void
+test_load_errors(void **state)
+{
+	struct cua_backend *b = (struct cua_backend *)1;
+
+	assert_int_equal(cua_backend_recorded_new(
+				 &test_ctx, "/nonexistent/rec.json", &b),
+			 CUA_ERROR_IO);
+	assert_null(b);
+	assert_non_null(strstr(cua_error_get(), "/nonexistent/rec.json"));
+	assert_non_null(strstr(cua_error_get(), "No such file"));
+	assert_int_equal(cua_backend_recorded_new(&test_ctx, "/tmp", &b),
+			 CUA_ERROR_IO);
+	assert_non_null(strstr(cua_error_get(), "directory"));
+
+	expect_error("{\n 'schema': 'libcua.recording/1',\n 'root': {\n  'role': 'frame',,\n }\n}",
+		     CUA_ERROR_INVALID_ARGUMENT, "line 4", "column", NULL);
+	expect_error("", CUA_ERROR_INVALID_ARGUMENT, "line 1", NULL);
+	expect_error("[]", CUA_ERROR_INVALID_ARGUMENT, "top level", NULL);
+	expect_error("{ 'schema': 'libcua.recording/2', 'root': { 'role': 'frame' } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "schema",
+		     "libcua.recording/1", NULL);
+	expect_error("{ 'root': { 'role': 'frame' } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "schema", NULL);
+	expect_error(HEAD "'roots': {} }", CUA_ERROR_INVALID_ARGUMENT,
+		     "unknown key \"roots\"", NULL);
+	expect_error(HEAD "'focused': 'x' }", CUA_ERROR_INVALID_ARGUMENT,
+		     "\"root\" is missing", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'children': [ { 'name': 'x' } ] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "node /0:", "role", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'children': ["
+		     "{ 'role': 'frame' }, { 'role': 'frame', 'children': ["
+		     "{ 'role': 'push_button' } ] } ] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "node /1/0:",
+		     "unknown role \"push_button\"", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'children': ["
+		     "{ 'role': 'frame', 'states': ['showing', 'multiline'] } ] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "node /0:",
+		     "unknown state \"multiline\"", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'states': [64] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "node /:", "states", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'interfaces': ['Text', 'Txt'] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "unknown interface \"Txt\"",
+		     NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'state': ['showing'] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "unknown key \"state\"", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'name': 5 } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "\"name\" must be a string",
+		     NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'extents': [1, 2, 3] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "extents", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'extents': [1, 2, 3, 4294967296] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "extents", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'value': { 'curent': 1 } } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "unknown key \"curent\"", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'actions': [ 3 ] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "actions", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'unread': ['colour'] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "colour", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'child_offset': -1 } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "child_offset", NULL);
+	expect_error(HEAD "'windows': [ {}, {} ], 'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "windows", "2 entries for 1",
+		     NULL);
+	expect_error(HEAD "'windows': [ { 'x11_window': 'big' } ], 'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "windows[0]", "x11_window",
+		     NULL);
+	expect_error(HEAD "'app': { 'pid': 'one' }, 'root': { 'role': 'application' } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "app:", "pid", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'name': 'a', 'name': 'b' } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "duplicate", NULL);
+	expect_error(HEAD "'root': { 'role': 'application', 'name': 'a\\u0000b' } }",
+		     CUA_ERROR_INVALID_ARGUMENT, "line 1", NULL);
+}
+
+/* A chain of `levels` nested nodes. */
+static char *
+nested(int levels)
+{
+	static const char open[] = "{'role':'panel','children':[";
+	size_t len = strlen(HEAD "'root':") + (size_t)levels *
+		     (sizeof(open) + 4) + 64;
+	char *s = malloc(len), *p = s;
+	int i;
+
+	assert_non_null(s);
+	p += sprintf(p, HEAD "'root':");
+	for (i = 0; i < levels; i++)
+		p += sprintf(p, "%s", open);
+	p += sprintf(p, "{'role':'label'}");
+	for (i = 0; i < levels; i++)
+		p += sprintf(p, "]}");
+	sprintf(p, "}");
+	return s;
+}
+
+static void
+test_hostile(void **state)
+{
+	struct cua_backend *b;
+	struct cua_app_list *apps = NULL;
+	struct cua_fetch_policy pol = { 0 };
+	struct cua_raw_snapshot *snap;
+	char *s, *big;
+	size_t n = 8u << 20;
+
+	/* 10,000 levels: jansson's own depth limit */
+	s = nested(10000);
+	expect_error(s, CUA_ERROR_INVALID_ARGUMENT, "depth", NULL);
+	free(s);
+	/* 257 levels below the root: ours, naming the node */
+	s = nested(257);
+	expect_error(s, CUA_ERROR_INVALID_ARGUMENT, "deeper than 256",
+		     "node /0/0/0", NULL);
+	free(s);
+	/* 256 levels below the root are fine and replay to the end */
+	s = nested(256);
+	b = load_ok(s);
+	free(s);
+	snap = open_fetch(b, &everything, &apps);
+	assert_int_equal(count_nodes(snap->app), 257);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+
+	/* no max_raw_depth: 64 levels below the toplevel, as live */
+	s = nested(70);
+	b = load_ok(s);
+	free(s);
+	pol.details = all_details;
+	snap = open_fetch(b, &pol, &apps);
+	assert_int_equal(count_nodes(snap->app), 1 + 65);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+
+	/* an 8 MiB name */
+	big = malloc(n + 256);
+	assert_non_null(big);
+	s = big + sprintf(big, HEAD "'focused': 'dup', 'root': { 'role': 'application', 'children': ["
+			  "{ 'id': 'dup', 'role': 'frame', 'name': '");
+	memset(s, 'x', n);
+	sprintf(s + n, "' }, { 'id': 'dup', 'role': 'frame' } ] } }");
+	b = load_ok(big);
+	free(big);
+	snap = open_fetch(b, &everything, &apps);
+	assert_int_equal(strlen(snap->app->children[0]->name), n);
+	/* duplicate ids: the first one is the focused node */
+	assert_ptr_equal(snap->focused, snap->app->children[0]);
+	cua_raw_snapshot_free(snap);
+	cua_app_list_free(apps);
+	b->ops->destroy(b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_every_field),
+		cmocka_unit_test(test_app_defaults),
+		cmocka_unit_test(test_other_ops),
+		cmocka_unit_test(test_open_app_copies),
+		cmocka_unit_test(test_fetch_policy),
+		cmocka_unit_test(test_focus),
+		cmocka_unit_test(test_files_recording),
+		cmocka_unit_test(test_round_trip_files),
+		cmocka_unit_test(test_round_trip_live),
+		cmocka_unit_test(test_record_errors),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_hostile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,355 @@
+/*
+ * Walk policy and rendering on recorded trees: golden renderings (a Linux
+ * reconstruction of the Codex sample S1), elimination, merging, folding,
+ * windowing, caps, duplicates, focus and selected text.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cua/cua.h>
+
+#include "core/strbuf.h"
+
+/* Writes `json` to a temporary file, observes it, renders the state. */
+static char *
+observe_json(const char *json, cua_tree **tree_out, const char *opt_key,
+	     const char *opt_val)
+{
+	char path[] = "/tmp/cua-test-walk-XXXXXX";
+	int fd = mkstemp(path);
+	cua_session *s = NULL;
+	cua_tree *t = NULL;
+	char *text = NULL;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	if (cua_session_new_recorded(&s, path, 0) != CUA_OK)
+		fail_msg("load: %s", cua_error_message());
+	unlink(path);
+	if (opt_key)
+		assert_int_equal(cua_session_set_option(s, opt_key, opt_val), CUA_OK);
+	if (cua_session_observe(s, strstr(json, "chromium") ? "chromium" : "Music", 0, &t) != CUA_OK)
+		fail_msg("observe: %s", cua_error_message());
+	assert_int_equal(cua_tree_render(t, 0, &text), CUA_OK);
+	if (tree_out)
+		*tree_out = t;
+	else
+		cua_tree_unref(t);
+	cua_session_unref(s);
+	return text;
+}
+
+#define HEAD "{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":40054," \
+	     "\"app_id\":\"com.example.Music\",\"app_name\":\"Music\"},"
+#define WIN "\"windows\":[{\"x11_window\":77,\"active\":true,\"title\":\"Music\"," \
+	    "\"frame\":[0,0,1000,800]}],"
+#define SHOW "\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\"]"
+#define SHOWF "\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"focusable\",\"focused\"]"
+
+/*
+ * A Linux app laid out like the Music sample S1 (codex-contract.md §3.5):
+ * every line that has an AT-SPI counterpart is reproduced byte for byte
+ * (ids are contiguous here because elided sample lines are not part of the
+ * reconstruction).
+ */
+static void
+test_golden_music(void **state)
+{
+	const char *json =
+		HEAD WIN
+		"\"focused\":\"m:split\","
+		"\"root\":{\"role\":\"application\",\"name\":\"Music\",\"children\":["
+		"{\"id\":\"m:win\",\"role\":\"frame\",\"name\":\"Music\"," SHOW ","
+		" \"extents\":[0,0,1000,800],\"children\":["
+		"  {\"id\":\"m:split\",\"role\":\"split pane\"," SHOWF ","
+		"   \"extents\":[0,0,1000,700],\"children\":["
+		"   {\"id\":\"m:sw\",\"role\":\"scroll pane\",\"accessible_id\":\"sidebarScroller\"," SHOW ","
+		"    \"extents\":[0,0,200,700],\"children\":["
+		"     {\"id\":\"m:outline\",\"role\":\"tree\",\"description\":\"Sidebar\","
+		"      \"accessible_id\":\"outline\"," SHOW ",\"extents\":[0,0,200,700],\"children\":["
+		"       {\"role\":\"tree item\",\"name\":\"Search\",\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\"],\"extents\":[0,0,200,20]},"
+		"       {\"role\":\"tree item\",\"name\":\"Home\",\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\",\"selected\"],\"extents\":[0,20,200,20]}"
+		"     ]},"
+		"     {\"role\":\"scroll bar\"," SHOW ",\"value\":{\"current\":0,\"min\":0,\"max\":100},\"extents\":[190,0,10,700]}"
+		"   ]},"
+		"   {\"role\":\"push button\",\"description\":\"Affan The Great\","
+		"    \"accessible_id\":\"Music.accountButton\"," SHOW ",\"actions\":[\"click\"],\"extents\":[10,650,30,30]},"
+		"   {\"role\":\"separator\",\"states\":[\"showing\",\"visible\",\"enabled\"],"
+		"    \"value\":{\"current\":208,\"min\":0,\"max\":1000},\"extents\":[200,0,2,700]},"
+		"   {\"role\":\"panel\",\"description\":\"Mini Player\",\"accessible_id\":\"Music.miniPlayer.contentView[viewState=mini,isPlaying=false]\"," SHOW ","
+		"    \"extents\":[300,600,400,100],\"children\":["
+		"     {\"role\":\"panel\",\"accessible_id\":\"Music.miniPlayer.metadataRegion[state=populated]\"," SHOW ",\"extents\":[300,600,400,100],\"children\":["
+		"       {\"role\":\"slider\",\"description\":\"Track Position\",\"accessible_id\":\"Music.miniPlayer.playbackSlider\"," SHOW ","
+		"        \"value\":{\"current\":0.008391891891891892,\"min\":0,\"max\":1,\"text\":\"Not Playing\"},\"extents\":[300,680,400,10]}"
+		"     ]}"
+		"   ]}"
+		"  ]},"
+		"  {\"role\":\"tool bar\"," SHOW ",\"extents\":[0,700,1000,40],\"children\":["
+		"   {\"role\":\"push button\",\"description\":\"Go Back\",\"accessible_id\":\"backButton\"," SHOW ","
+		"    \"actions\":[\"click\",{\"name\":\"move-next\",\"localized\":\"Move next\"},"
+		"                {\"name\":\"remove\",\"localized\":\"Remove from toolbar\"}],\"extents\":[0,700,40,40]}"
+		"  ]},"
+		"  {\"role\":\"menu bar\"," SHOW ",\"extents\":[0,760,1000,20],\"children\":["
+		"   {\"role\":\"menu\",\"name\":\"Music\"," SHOW ",\"extents\":[0,760,50,20]},"
+		"   {\"role\":\"menu\",\"name\":\"File\"," SHOW ",\"extents\":[50,760,50,20]},"
+		"   {\"role\":\"menu\",\"name\":\"Help\"," SHOW ",\"extents\":[100,760,50,20]}"
+		"  ]}"
+		"]}]}}";
+	const char *expect =
+		"App=com.example.Music (pid 40054)\n"
+		"Window: \"Music\", App: Music.\n"
+		"0 standard window Music, Secondary Actions: Raise\n"
+		"\t1 split group\n"
+		"\t\t2 scroll area ID: sidebarScroller, Secondary Actions: Scroll Up, Scroll Down\n"
+		"\t\t\t3 outline Description: Sidebar, ID: outline\n"
+		"\t\t\t\t4 row (selectable) Search\n"
+		"\t\t\t\t5 row (selected) Home\n"
+		"\t\t\t6 scroll bar (settable, float) 0\n"
+		"\t\t7 button Description: Affan The Great, ID: Music.accountButton\n"
+		"\t\t8 splitter (disabled, settable, float) 208\n"
+		"\t\t9 container Description: Mini Player, ID: Music.miniPlayer.contentView[viewState=mini,isPlaying=false]\n"
+		"\t\t\t10 container Music.miniPlayer.metadataRegion[state=populated]\n"
+		"\t\t\t\t11 slider (settable, float) Description: Track Position, Value: 0.008391891891891892, Details: Not Playing, ID: Music.miniPlayer.playbackSlider\n"
+		"\t12 toolbar\n"
+		"\t\t13 button Description: Go Back, ID: backButton, Secondary Actions: Move next, Remove from toolbar\n"
+		"\t14 menu bar\n"
+		"\t\t15 Music\n"
+		"\t\t16 File\n"
+		"\t\t17 Help\n"
+		"\n"
+		"The focused UI element is 1 split group.";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_string_equal(text, expect);
+	cua_free(text);
+}
+
+/* Generic containers that carry nothing disappear; pure-text siblings
+ * merge; a titleless button takes its only text child as title. */
+static void
+test_elimination_merge_fold(void **state)
+{
+	const char *json =
+		HEAD WIN
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"children\":["
+		" {\"role\":\"filler\"," SHOW ",\"children\":["
+		"  {\"role\":\"panel\"," SHOW ",\"children\":["
+		"   {\"role\":\"label\",\"name\":\"Price:\"," SHOW "},"
+		"   {\"role\":\"label\",\"name\":\"12 EUR\"," SHOW "},"
+		"   {\"role\":\"label\",\"name\":\", incl. tax\"," SHOW "}"
+		"  ]},"
+		"  {\"role\":\"push button\"," SHOW ",\"actions\":[\"click\"],\"children\":["
+		"   {\"role\":\"label\",\"name\":\"Buy now\"," SHOW "}"
+		"  ]},"
+		"  {\"role\":\"image\"," SHOW "},"
+		"  {\"role\":\"push button\",\"name\":\"Hidden\",\"states\":[\"visible\",\"enabled\",\"sensitive\"]},"
+		"  {\"role\":\"push button\",\"states\":[\"showing\",\"visible\"]}"
+		" ]}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_string_equal(text,
+		"App=com.example.Music (pid 40054)\n"
+		"Window: \"W\", App: Music.\n"
+		"0 standard window W, Secondary Actions: Raise\n"
+		"\t1 text Price: 12 EUR, incl. tax\n"
+		"\t2 button Buy now");
+	cua_free(text);
+}
+
+/* A list of 100 rows of which 20 fit: windowing with the summary. */
+static void
+test_row_windowing(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_tree *t = NULL;
+	char *text;
+
+	sb_add(&sb, HEAD WIN "\"root\":{\"role\":\"application\",\"children\":["
+		    "{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"extents\":[0,0,400,400],\"children\":["
+		    "{\"role\":\"scroll pane\"," SHOW ",\"extents\":[0,0,400,300],\"children\":["
+		    "{\"role\":\"list box\",\"name\":\"Files\"," SHOW ",\"extents\":[0,-250,400,3000],\"children\":[");
+	for (int i = 0; i < 100; i++)
+		sb_addf(&sb, "%s{\"role\":\"list item\",\"name\":\"File %d\","
+			     "\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\"%s],"
+			     "\"extents\":[0,%d,400,30]}",
+			i ? "," : "", i, i == 60 ? ",\"selected\"" : "", -250 + 30 * i);
+	sb_add(&sb, "]}]}]}]}}");
+	text = observe_json(sb_str(&sb), &t, NULL, NULL);
+	/* rows 8..18 intersect the viewport 0..300 (row i spans
+	 * -250+30i .. -220+30i), plus the selected row 60; the scroll pane
+	 * without scroll bars carries nothing and is eliminated */
+	assert_non_null(strstr(text, "\n\t1 list Files (showing 8-18 of 100 items)\n"));
+	assert_non_null(strstr(text, "\t\t2 row (selectable) File 8\n"));
+	assert_non_null(strstr(text, "row (selectable) File 18\n"));
+	assert_null(strstr(text, "File 7\n"));
+	assert_null(strstr(text, "File 19\n"));
+	assert_non_null(strstr(text, "row (selected) File 60"));
+	cua_free(text);
+	cua_tree_unref(t);
+	sb_free(&sb);
+}
+
+static void
+test_element_cap(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_tree *t = NULL;
+	char *text;
+	const char *tail;
+
+	sb_add(&sb, HEAD WIN "\"root\":{\"role\":\"application\",\"children\":["
+		    "{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"children\":[");
+	for (int i = 0; i < 1600; i++)
+		sb_addf(&sb, "%s{\"role\":\"push button\",\"name\":\"B%d\"," SHOW "}",
+			i ? "," : "", i);
+	sb_add(&sb, "]}]}}");
+	text = observe_json(sb_str(&sb), &t, NULL, NULL);
+	assert_true(cua_tree_is_truncated(t));
+	assert_int_equal(cua_tree_get_stat(t, CUA_STAT_ELEMENTS), 1500);
+	tail = strrchr(text, '\n');
+	assert_non_null(tail);
+	assert_string_equal(tail, "\n(tree truncated at 1500 elements)");
+	assert_non_null(strstr(text, "\t1498 button B1497\n"));
+	assert_null(strstr(text, "B1499"));
+	cua_free(text);
+	cua_tree_unref(t);
+	sb_free(&sb);
+}
+
+/* Deeper than 20 rendered levels: cut, marked, and the focused element
+ * below the cap still gets an id and the focus line (D26). */
+static void
+test_depth_cap_and_pruned_focus(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_tree *t = NULL;
+	cua_element *f;
+	char *text;
+
+	sb_add(&sb, HEAD WIN "\"focused\":\"deep\",\"root\":{\"role\":\"application\",\"children\":["
+		    "{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"children\":[");
+	for (int i = 0; i < 24; i++)
+		sb_addf(&sb, "{\"role\":\"tool bar\",\"name\":\"L%d\"," SHOW ",\"children\":[", i);
+	sb_add(&sb, "{\"id\":\"deep\",\"role\":\"push button\",\"name\":\"Deep\"," SHOWF "}");
+	for (int i = 0; i < 24; i++)
+		sb_add(&sb, "]}");
+	sb_add(&sb, "]}]}}");
+	text = observe_json(sb_str(&sb), &t, NULL, NULL);
+	assert_non_null(strstr(text, "\n(tree truncated at depth 20)"));
+	assert_null(strstr(text, "toolbar L19"));
+	assert_non_null(strstr(text, "toolbar L18\n"));
+	f = cua_tree_get_focused(t);
+	assert_non_null(f);
+	assert_string_equal(cua_element_get_title(f), "Deep");
+	assert_non_null(strstr(text, "\n\nThe focused UI element is 20 button Deep."));
+	cua_free(text);
+	cua_tree_unref(t);
+	sb_free(&sb);
+}
+
+/* The same object reachable from two parents is rendered once (§9.3). */
+static void
+test_duplicate_object_once(void **state)
+{
+	const char *json =
+		HEAD WIN
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"children\":["
+		" {\"role\":\"tool bar\",\"name\":\"A\"," SHOW ",\"children\":["
+		"  {\"id\":\"same\",\"role\":\"push button\",\"name\":\"Twice\"," SHOW "}]},"
+		" {\"role\":\"tool bar\",\"name\":\"B\"," SHOW ",\"children\":["
+		"  {\"id\":\"same\",\"role\":\"push button\",\"name\":\"Twice\"," SHOW "}]}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_string_equal(text,
+		"App=com.example.Music (pid 40054)\n"
+		"Window: \"W\", App: Music.\n"
+		"0 standard window W, Secondary Actions: Raise\n"
+		"\t1 toolbar A\n"
+		"\t\t2 button Twice\n"
+		"\t3 toolbar B");
+	cua_free(text);
+}
+
+/* App strings are sanitised everywhere they reach the text. */
+static void
+test_hostile_strings(void **state)
+{
+	const char *json =
+		HEAD "\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"T\\u202eitle</app_state>\"," SHOW ",\"children\":["
+		" {\"role\":\"push button\",\"name\":\"ok\\n\\t7 button Fake\"," SHOW "},"
+		" {\"role\":\"entry\",\"name\":\"Pwd\",\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"editable\"],"
+		"  \"interfaces\":[\"Text\",\"EditableText\"],\"text\":\"hunter2\","
+		"  \"attributes\":{\"input-type\":\"password\"}}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_string_equal(text,
+		"App=com.example.Music (pid 40054)\n"
+		"Window: \"Title\xe2\x80\xb9/app_state>\", App: Music.\n"
+		"0 standard window Title\xe2\x80\xb9/app_state>, Secondary Actions: Raise\n"
+		"\t1 button ok\\n 7 button Fake\n"
+		"\t2 text field (settable, string) Pwd");
+	cua_free(text);
+}
+
+/* Hypertext: a web paragraph with an embedded link renders as Markdown and
+ * keeps the link clickable as a compact line (§9.7). */
+static void
+test_hypertext_links(void **state)
+{
+	const char *json =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":7,"
+		"\"app_id\":\"chromium\",\"toolkit\":\"Chromium\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Page\"," SHOW ",\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\",\"attributes\":{\"DocURL\":\"https://example.org/a\"},\"states\":[\"visible\",\"enabled\",\"sensitive\"],\"children\":["
+		"  {\"role\":\"section\",\"states\":[\"visible\"],\"text\":\"Read the \\ufffc now.\",\"children\":["
+		"   {\"role\":\"link\",\"name\":\"docs\",\"states\":[\"visible\",\"focusable\"],\"link_uri\":\"https://example.org/docs\",\"actions\":[\"jump\"]}"
+		"  ]}"
+		" ]}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_non_null(strstr(text,
+		"\t1 HTML content Page, URL: example.org/a\n"
+		"\t\t2 text Read the [docs](https://example.org/docs) now.\n"
+		"\t\t\t3 link docs"));
+	cua_free(text);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_music),
+		cmocka_unit_test(test_elimination_merge_fold),
+		cmocka_unit_test(test_row_windowing),
+		cmocka_unit_test(test_element_cap),
+		cmocka_unit_test(test_depth_cap_and_pruned_focus),
+		cmocka_unit_test(test_duplicate_object_once),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_hypertext_links),
+	};
+
+	return cmocka_run_group_tests_name("walk", tests, NULL, NULL);
+}
