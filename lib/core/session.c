@@ -192,30 +192,40 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 	}
 	cua_info(&s->ctx, "launched %s (pid %lld)", entry->desktop_id,
 		 (long long)pid);
+	/* Wait for the app to register on the accessibility bus with a
+	 * window. An app that only shows an X11 window is taken at the
+	 * deadline (degraded: coordinates and keys only). Matching is by
+	 * desktop id, pid or the query, not only the spawned pid: wrapper
+	 * scripts and single-instance apps hand over to another process. */
 	deadline = cua_now_us() + (int64_t)s->ctx.opt.launch_timeout_ms * 1000;
-	while (cua_now_us() < deadline) {
+	for (;;) {
 		struct cua_app_list *apps = NULL;
 		struct cua_resolved res;
+		int last = cua_now_us() >= deadline, found = 0;
 
 		if (b->ops->list_apps(b, &apps) == CUA_OK) {
-			for (size_t i = 0; i < apps->n; i++) {
+			for (size_t i = 0; i < apps->n && !found; i++) {
 				const struct cua_app_info *a = &apps->apps[i];
 
-				if ((a->desktop_id && entry->desktop_id &&
-				     strcmp(a->desktop_id, entry->desktop_id) == 0) ||
-				    a->pid == pid ||
-				    (cua_resolve_app(query, apps, NULL, NULL, &res) ==
-					     CUA_OK &&
-				     res.app == a)) {
-					if (a->n_windows > 0) {
-						cua_app_list_free(*apps_io);
-						*apps_io = apps;
-						return CUA_OK;
-					}
-				}
+				if (!((a->desktop_id && entry->desktop_id &&
+				       strcmp(a->desktop_id, entry->desktop_id) == 0) ||
+				      a->pid == pid ||
+				      (cua_resolve_app(query, apps, NULL, NULL, &res) ==
+					       CUA_OK &&
+				       res.app == a)))
+					continue;
+				if (a->n_windows > 0 && (a->accessible || last))
+					found = 1;
+			}
+			if (found) {
+				cua_app_list_free(*apps_io);
+				*apps_io = apps;
+				return CUA_OK;
 			}
 			cua_app_list_free(apps);
 		}
+		if (last)
+			break;
 		usleep(100 * 1000);
 	}
 	{
@@ -287,7 +297,7 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 	return CUA_OK;
 }
 
-/* Builds the one-line tree of an app without an accessibility tree. */
+/* Opens the app, chooses its windows and reads them (walk policy). */
 static cua_result
 observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 		 struct cua_raw_snapshot **snap_out, uint32_t *root,

@@ -86,6 +86,26 @@ cua_action_is_hidden(const char *norm)
 	return 0;
 }
 
+/*
+ * GTK 4 exposes a widget's GAction muxer as AT-SPI actions: detailed names
+ * such as `clipboard.copy`, `win.print`, `menu.popup` on every label and
+ * window. They are menu plumbing, not accessibility actions, and would add
+ * a dozen names to most lines; they are hidden like focus plumbing.
+ */
+static int
+is_gaction_name(const char *raw)
+{
+	const char *dot = strchr(raw, '.');
+
+	if (!dot || dot == raw || !dot[1] || strchr(dot + 1, '.'))
+		return 0;
+	for (const char *p = raw; *p; p++)
+		if (!islower((unsigned char)*p) && *p != '.' && *p != '-' &&
+		    !isdigit((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
 /* Fixed labels for known verbs (§11.6 table); NULL if none. */
 static const char *
 known_label(const char *norm, int expanded)
@@ -185,6 +205,23 @@ is_visible(const struct cua_raw_node *n, enum cua_visibility vis)
 	return CUA_HAS_STATE(n, CUA_STATE_SHOWING);
 }
 
+struct walk;
+static int walk_uses_enabled(const struct walk *w);
+
+/*
+ * Missing ENABLED or SENSITIVE means disabled (§11.3) — for toolkits that
+ * set ENABLED at all: GTK 4.8 never sets it and marks disabled widgets
+ * only by the missing SENSITIVE. Whether the toolkit uses ENABLED is read
+ * from the window, which every toolkit that uses it marks enabled.
+ */
+static int
+is_disabled(const struct walk *w, const struct cua_raw_node *n)
+{
+	if (!CUA_HAS_STATE(n, CUA_STATE_SENSITIVE))
+		return 1;
+	return walk_uses_enabled(w) && !CUA_HAS_STATE(n, CUA_STATE_ENABLED);
+}
+
 static int
 nonempty(const char *s)
 {
@@ -239,7 +276,8 @@ static int
 has_action_iface_actions(const struct cua_raw_node *n)
 {
 	for (size_t i = 0; i < n->n_actions; i++)
-		if (nonempty(n->actions[i].name))
+		if (nonempty(n->actions[i].name) &&
+		    !is_gaction_name(n->actions[i].name))
 			return 1;
 	return 0;
 }
@@ -330,6 +368,11 @@ policy_descend(void *ud, const struct cua_raw_node *n, int depth)
 	if (n == st->root || depth == 0)
 		return 1;
 	if (st->want_everything)
+		return 1;
+	/* a combo box's (hidden) list holds its selected value */
+	if (n->role == CUA_ROLE_COMBO_BOX ||
+	    (n->parent && n->parent->role == CUA_ROLE_COMBO_BOX &&
+	     n->child_count <= 200))
 		return 1;
 	if (!is_visible(n, st->vis))
 		return 0;
@@ -490,6 +533,7 @@ enum proto_flags {
 	P_TEXT_AS_TITLE = 1u << 4, /* proto->text is the title */
 	P_POPUP = 1u << 5,
 	P_AS_TEXT = 1u << 6,      /* a container with own text renders as text */
+	P_EMPTY = 1u << 7,        /* text with no text: dropped */
 };
 
 struct proto {
@@ -508,6 +552,7 @@ struct proto {
 
 struct walk {
 	const struct cua_options *opt;
+	int uses_enabled; /* the toolkit sets ENABLED (see is_disabled) */
 	const struct cua_raw_snapshot *snap;
 	struct cua_tree *tree;
 	struct cua_arena *tmp;   /* protos and scratch */
@@ -528,6 +573,12 @@ struct walk {
 	size_t n_els, cap_els;
 	int failed;
 };
+
+static int
+walk_uses_enabled(const struct walk *w)
+{
+	return w->uses_enabled;
+}
 
 static struct proto *
 proto_new(struct walk *w, const struct cua_raw_node *raw)
@@ -580,6 +631,42 @@ seen_add(struct walk *w, const struct cua_raw_node *n)
 static const char *
 link_text(const struct cua_raw_node *n, struct strbuf *sb);
 
+/* Text leaves: their text is part of the parent's text, not an embedded
+ * object (Chromium exposes them as children beside the embedded ones). */
+static int
+is_text_leaf(const struct cua_raw_node *c)
+{
+	return c->n_children == 0 && c->role != CUA_ROLE_LINK &&
+	       (c->role == CUA_ROLE_STATIC ||
+		(cua_role_info(c->role)->flags & CUA_RF_TEXT));
+}
+
+/*
+ * The object behind the k-th U+FFFC of a hypertext's text. Toolkits that
+ * expose only embedded objects as children map one to one; Chromium also
+ * lists text leaves, which own no U+FFFC, so they are skipped when there
+ * are more children than placeholders.
+ */
+static const struct cua_raw_node *
+embedded_child(const struct cua_raw_node *n, size_t k)
+{
+	size_t m = 0, j = 0;
+
+	for (const char *p = n->text; p && (p = strstr(p, FFFC)); p += 3)
+		m++;
+	if (n->n_children <= m)
+		return k < n->n_children ? n->children[k] : NULL;
+	for (size_t i = 0; i < n->n_children; i++) {
+		const struct cua_raw_node *c = n->children[i];
+
+		if (!c || is_text_leaf(c))
+			continue;
+		if (j++ == k)
+			return c;
+	}
+	return NULL;
+}
+
 /* Plain text of a node for embedding: its name, or its text with embedded
  * objects expanded. */
 static void
@@ -609,10 +696,11 @@ node_plain_text(const struct cua_raw_node *n, struct strbuf *sb, int depth)
 
 		for (const char *p = n->text; *p;) {
 			if (strncmp(p, FFFC, 3) == 0) {
-				if (k < n->n_children && n->children[k])
-					node_plain_text(n->children[k], sb,
-							depth + 1);
-				k++;
+				const struct cua_raw_node *c =
+					embedded_child(n, k++);
+
+				if (c)
+					node_plain_text(c, sb, depth + 1);
 				p += 3;
 				continue;
 			}
@@ -659,6 +747,29 @@ link_text(const struct cua_raw_node *n, struct strbuf *sb)
 		node_plain_text(n->children[i], sb, 1);
 	}
 	return sb_str(sb);
+}
+
+/* The name of the first selected item in a combo box's list. */
+static const char *
+selected_descendant_name(const struct cua_raw_node *n, int depth)
+{
+	if (depth > 2)
+		return NULL;
+	for (size_t i = 0; i < n->n_children; i++) {
+		const struct cua_raw_node *c = n->children[i];
+		const char *r;
+
+		if (!c)
+			continue;
+		if (depth > 0 || c->role != CUA_ROLE_TEXT) {
+			if (CUA_HAS_STATE(c, CUA_STATE_SELECTED) && nonempty(c->name))
+				return c->name;
+		}
+		r = selected_descendant_name(c, depth + 1);
+		if (r)
+			return r;
+	}
+	return NULL;
 }
 
 static int
@@ -950,9 +1061,7 @@ build_children(struct walk *w, const struct cua_raw_node *raw,
 		return;
 	}
 	/* disabled elements that carry nothing else are pruned */
-	if (!(ri->flags & CUA_RF_TOPLEVEL) &&
-	    (!CUA_HAS_STATE(raw, CUA_STATE_ENABLED) ||
-	     !CUA_HAS_STATE(raw, CUA_STATE_SENSITIVE)) &&
+	if (!(ri->flags & CUA_RF_TOPLEVEL) && is_disabled(w, raw) &&
 	    (ri->flags & CUA_RF_INTERACTIVE) && !nonempty(raw->name) &&
 	    !nonempty(raw->description) && !has_real_text(raw->text) &&
 	    !(raw->have & CUA_HAVE_VALUE) && raw->n_children == 0 &&
@@ -982,7 +1091,9 @@ build_children(struct walk *w, const struct cua_raw_node *raw,
 		return;
 	}
 embedded:
-	if ((raw->have & CUA_HAVE_TEXT) && raw->text && strstr(raw->text, FFFC) &&
+	if ((raw->have & CUA_HAVE_TEXT) && raw->text &&
+	    (strstr(raw->text, FFFC) || has_real_text(raw->text)) &&
+	    raw->n_children &&
 	    ((ri->flags & (CUA_RF_TEXT | CUA_RF_ELIDE)) ||
 	     raw->role == CUA_ROLE_HEADING || raw->role == CUA_ROLE_LIST_ITEM ||
 	     raw->role == CUA_ROLE_TABLE_CELL)) {
@@ -1066,6 +1177,22 @@ merge_and_fold(struct walk *w, struct proto *p)
 	for (size_t i = 0; i < p->n_kids; i++)
 		merge_and_fold(w, p->kids[i]);
 
+	/* text without text says nothing */
+	for (size_t i = 0; i < p->n_kids; i++) {
+		struct proto *k = p->kids[i];
+
+		if (k->raw && !k->n_kids && !(k->flags & P_LINK_COMPACT) &&
+		    (cua_role_info(k->raw->role)->flags & CUA_RF_TEXT) &&
+		    !has_action_iface_actions(k->raw) &&
+		    !CUA_HAS_STATE(k->raw, CUA_STATE_FOCUSED) &&
+		    !nonempty(proto_plain(w, k)))
+			k->flags |= P_EMPTY;
+		if (!(k->flags & P_EMPTY))
+			p->kids[out++] = k;
+	}
+	p->n_kids = out;
+	out = 0;
+
 	/* merge runs of pure text (§9.5) */
 	for (size_t i = 0; i < p->n_kids;) {
 		size_t j = i;
@@ -1093,6 +1220,15 @@ merge_and_fold(struct walk *w, struct proto *p)
 	}
 	p->n_kids = out;
 
+	/* a single pure-text child that repeats the parent's title is
+	 * redundant (a GTK 4 check box and its label) */
+	if (p->raw && p->n_kids == 1 && proto_is_pure_text(p->kids[0]) &&
+	    nonempty(p->raw->name)) {
+		const char *t = proto_plain(w, p->kids[0]);
+
+		if (t && strcmp(t, p->raw->name) == 0)
+			p->n_kids = 0;
+	}
 	/* fold a single pure-text child into a titleless parent (§9.4) */
 	if (p->raw && p->n_kids == 1 && proto_is_pure_text(p->kids[0]) &&
 	    !nonempty(p->raw->name) && !nonempty(p->raw->labelled_by) &&
@@ -1206,8 +1342,8 @@ url_for(const struct cua_raw_node *n)
 }
 
 static void
-fill_traits(struct cua_element *e, const struct cua_raw_node *n,
-	    int has_actions_any)
+fill_traits(struct walk *w, struct cua_element *e,
+	    const struct cua_raw_node *n, int has_actions_any)
 {
 	uint32_t f = cua_role_info(n->role)->flags;
 	uint32_t t = 0;
@@ -1234,8 +1370,7 @@ fill_traits(struct cua_element *e, const struct cua_raw_node *n,
 		t |= CUA_TRAIT_SETTABLE | CUA_TRAIT_STRING;
 	/* disabled: interactive elements only (§11.3); a settable element is
 	 * interactive (Codex: `splitter (disabled, settable, float) 208`) */
-	if ((!CUA_HAS_STATE(n, CUA_STATE_ENABLED) ||
-	     !CUA_HAS_STATE(n, CUA_STATE_SENSITIVE)) &&
+	if (is_disabled(w, n) &&
 	    ((f & CUA_RF_INTERACTIVE) || has_actions_any ||
 	     (t & CUA_TRAIT_SETTABLE)))
 		t |= CUA_TRAIT_DISABLED;
@@ -1279,9 +1414,12 @@ role_text_for(const struct walk *w, const struct proto *p,
 		return ri->text;
 	}
 	case CUA_ROLE_TEXT:
-		if (CUA_HAS_STATE(n, CUA_STATE_SINGLE_LINE))
-			return "text field";
-		return "text entry area";
+		/* GTK 4 and Qt line edits set neither SINGLE_LINE nor
+		 * MULTI_LINE: only MULTI_LINE makes an entry area */
+		if (CUA_HAS_STATE(n, CUA_STATE_MULTI_LINE) &&
+		    !CUA_HAS_STATE(n, CUA_STATE_SINGLE_LINE))
+			return "text entry area";
+		return "text field";
 	case CUA_ROLE_FILE_CHOOSER:
 		return n == w->root ? "dialog" : ri->text;
 	case CUA_ROLE_LIST_ITEM:
@@ -1322,7 +1460,7 @@ fill_actions(struct walk *w, struct cua_element *e,
 			continue;
 		cua_action_normalise(norm, sizeof(norm), raw);
 		if (cua_action_is_primary(norm, n->role) ||
-		    cua_action_is_hidden(norm))
+		    cua_action_is_hidden(norm) || is_gaction_name(raw))
 			continue;
 		if (strcmp(norm, "expand") == 0 || strcmp(norm, "collapse") == 0 ||
 		    strcmp(norm, "expandorcontract") == 0 ||
@@ -1551,6 +1689,9 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	} else if (n->role == CUA_ROLE_COMBO_BOX) {
 		const char *v = n->selected_child_name;
 
+		if (!nonempty(v))
+			v = selected_descendant_name(n, 0);
+
 		if (!nonempty(v) && has_real_text(n->text))
 			v = n->text;
 		if (!nonempty(v))
@@ -1581,7 +1722,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	/* GTK describes sliders by their value text: not a description */
 	if (*e->description && strcmp(e->description, e->value) == 0)
 		e->description = "";
-	fill_traits(e, n, has_action_iface_actions(n));
+	fill_traits(w, e, n, has_action_iface_actions(n));
 	fill_actions(w, e, n, n == w->root);
 	fill_frame(w, e, n);
 }
@@ -1803,6 +1944,7 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	rootn = snap->app->children[root];
 	w.root = rootn;
+	w.uses_enabled = CUA_HAS_STATE(rootn, CUA_STATE_ENABLED);
 	w.focused = snap->focused;
 	tree->window_index = root;
 	if (snap->windows) {

@@ -1378,9 +1378,9 @@ job_finish(struct job *job, int64_t t0)
 {
 	struct cua_raw_stats *st = &job->snap->stats;
 
-	dbatch_free(job->batch);
 	st->calls += dbatch_calls(job->batch);
 	st->call_errors += dbatch_errors(job->batch);
+	dbatch_free(job->batch);
 	st->elapsed_us += (uint64_t)(cua_now_us() - t0);
 	g_hash_table_destroy(job->seen);
 	cua_arena_free(job->tmp);

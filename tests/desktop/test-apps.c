@@ -1,0 +1,298 @@
+/*
+ * Desktop tests on real applications: GTK 3 and GTK 4 widget factories
+ * (started by libcua itself from their desktop entries, as get_app_state
+ * does), FeatherPad (Qt 5) and Chromium on a local form. Each test checks
+ * particular elements with their role text, traits and values, that no
+ * raw AT-SPI role name leaks, and the focus trailer.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static cua_session *session;
+
+static int
+setup(void **state)
+{
+	session = test_session();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	session = cua_session_unref(session);
+	return 0;
+}
+
+/* Asserts that `needle` occurs in `text`, printing the text if not. */
+#define assert_contains(text, needle)                                        \
+	do {                                                                 \
+		if (!strstr((text), (needle)))                               \
+			fail_msg("'%s' not found in:\n%s", (needle), (text)); \
+	} while (0)
+
+#define assert_lacks(text, needle)                                           \
+	do {                                                                 \
+		if (strstr((text), (needle)))                                \
+			fail_msg("'%s' found in:\n%s", (needle), (text));    \
+	} while (0)
+
+static void
+assert_no_raw_roles(const char *text)
+{
+	static const char *const raw[] = {
+		" push button", " page tab", " filler", " panel", " check box",
+		" spin button", " scroll pane", " table cell", " tree table",
+		" label", " frame", " static", " section", " document web",
+	};
+
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+		/* a role text follows the id: "<tabs><id><raw>" */
+		for (const char *p = text; (p = strstr(p, raw[i])); p++) {
+			const char *q = p;
+
+			while (q > text && q[-1] >= '0' && q[-1] <= '9')
+				q--;
+			if (q < p && (q == text || q[-1] == '\t' || q[-1] == '\n'))
+				fail_msg("raw role '%s' leaked:\n%s", raw[i], text);
+		}
+	}
+}
+
+/* The focus trailer names the element the tree says is focused. */
+static void
+assert_focus_trailer(cua_tree *t, const char *text)
+{
+	cua_element *f = cua_tree_get_focused(t);
+	char *line, expect[1024];
+
+	if (!f)
+		return; /* nothing focused: no trailer is correct */
+	line = element_line(f);
+	if (strstr(text, "\n\nSelected text: ```\n")) {
+		cua_free(line);
+		return;
+	}
+	snprintf(expect, sizeof(expect), "\n\nThe focused UI element is %s.", line);
+	assert_contains(text, expect);
+	cua_free(line);
+}
+
+static void
+stop_app(cua_tree *t)
+{
+	pid_t pid = (pid_t)cua_tree_get_pid(t);
+
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
+			usleep(100 * 1000);
+		kill(pid, SIGKILL);
+	}
+}
+
+static int
+gtk3_ready(cua_tree *t, void *data)
+{
+	return find_element(t, "checkbox", "checkbutton") != NULL;
+}
+
+static void
+test_gtk3_widget_factory(void **state)
+{
+	cua_tree *t = NULL;
+	char *text;
+	cua_result r;
+
+	/* not running yet: observing launches it from its desktop entry */
+	r = cua_session_observe(session, "gtk3-widget-factory", 0, &t);
+	if (r != CUA_OK)
+		fail_msg("launch and observe: %s", cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, "gtk3-widget-factory", 15000,
+			       gtk3_ready, NULL);
+	assert_non_null(t);
+	text = render(t);
+	assert_contains(text, "App=gtk3-widget-factory (pid ");
+	assert_contains(text, "\nWindow: \"gtk3-widget-factory\", App: Widget Factory.\n"
+			      "0 standard window gtk3-widget-factory, Secondary Actions: Raise\n");
+	assert_contains(text, " checkbox checkbutton, Value: on\n");
+	assert_contains(text, " checkbox checkbutton, Value: off\n");
+	assert_contains(text, " checkbox (disabled) checkbutton, Value: mixed\n");
+	assert_contains(text, " radio button radiobutton, Value: on\n");
+	assert_contains(text, " toggle button togglebutton, Value: off\n");
+	assert_contains(text, " slider (settable, float) 50\n");
+	assert_contains(text, " slider (disabled, settable, float) 50\n");
+	assert_contains(text, " text field (settable, string) Value: entry, "
+			      "Secondary Actions: Activate\n");
+	assert_contains(text, " text field (disabled, settable, string) Value: entry");
+	assert_contains(text, " tab (selected) page 1\n");
+	assert_contains(text, " tab (selectable) page 2\n");
+	assert_contains(text, " text entry area (settable, string) Lorem ipsum");
+	assert_no_raw_roles(text);
+	assert_focus_trailer(t, text);
+	cua_free(text);
+	stop_app(t);
+	cua_tree_unref(t);
+}
+
+static int
+gtk4_ready(cua_tree *t, void *data)
+{
+	return find_element(t, "checkbox", "checkbutton") != NULL;
+}
+
+static void
+test_gtk4_widget_factory(void **state)
+{
+	cua_tree *t = NULL;
+	char *text;
+
+	if (cua_session_observe(session, "gtk4-widget-factory", 0, &t) != CUA_OK)
+		fail_msg("launch and observe: %s", cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, "gtk4-widget-factory", 15000,
+			       gtk4_ready, NULL);
+	assert_non_null(t);
+	text = render(t);
+	assert_contains(text, "App=org.gtk.WidgetFactory4 (pid ");
+	assert_contains(text, "0 standard window GTK Widget Factory, Secondary Actions: Raise\n");
+	/* GTK 4.8 marks enabled widgets only with SENSITIVE */
+	assert_contains(text, " checkbox checkbutton, Value: on\n");
+	assert_contains(text, " checkbox (disabled) checkbutton, Value: off\n");
+	assert_contains(text, " slider (settable, float) 50\n");
+	assert_contains(text, " stepper (settable, float) 50\n");
+	assert_contains(text, " text field (settable, string) Value: entry, "
+			      "Secondary Actions: Activate\n");
+	assert_contains(text, " secure text field (settable, string) "
+			      "Placeholder: Password");
+	/* GType names and GAction plumbing do not reach the text */
+	assert_lacks(text, " Gtk");
+	assert_lacks(text, "Clipboard.copy");
+	assert_lacks(text, "Win.");
+	assert_no_raw_roles(text);
+	assert_focus_trailer(t, text);
+	cua_free(text);
+	stop_app(t);
+	cua_tree_unref(t);
+}
+
+static int
+featherpad_ready(cua_tree *t, void *data)
+{
+	return find_element(t, "menu bar", NULL) != NULL;
+}
+
+static void
+test_featherpad_qt(void **state)
+{
+	cua_tree *t = NULL;
+	char *text;
+
+	if (cua_session_observe(session, "featherpad", 0, &t) != CUA_OK)
+		fail_msg("launch and observe: %s", cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, "featherpad", 15000, featherpad_ready,
+			       NULL);
+	assert_non_null(t);
+	text = render(t);
+	assert_contains(text, "App=featherpad (pid ");
+	assert_contains(text, "\nWindow: \"Untitled\", App: FeatherPad.\n");
+	assert_contains(text, " button New, Description: New tab\n");
+	assert_contains(text, " button (disabled) Save, Description: Save the current tab\n");
+	/* menu-bar items have no role text (§4.3); Qt's ShowMenu action */
+	assert_contains(text, " File, Secondary Actions: Show Menu\n");
+	assert_contains(text, " checkbox Description: Match Case (F5), Value: off\n");
+	assert_contains(text, " text entry area (settable, string)");
+	assert_contains(text, "\n\nThe focused UI element is ");
+	assert_no_raw_roles(text);
+	assert_focus_trailer(t, text);
+	cua_free(text);
+	stop_app(t);
+	cua_tree_unref(t);
+}
+
+static int
+page_ready(cua_tree *t, void *data)
+{
+	return find_element(t, "button", "Submit order") != NULL;
+}
+
+static void
+test_chromium_form(void **state)
+{
+	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
+	const char *argv[] = {
+		"chromium", "--force-renderer-accessibility", "--no-sandbox",
+		"--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
+	};
+	struct app_proc app;
+	cua_tree *t;
+	char *text;
+
+	assert_non_null(mkdtemp(profile));
+	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
+	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
+	assert_int_equal(app_start(&app, argv, 0), 0);
+	/* Chromium builds its tree after accessibility is enabled */
+	t = observe_until_pred(session, "chromium", 30000, page_ready, NULL);
+	assert_non_null(t);
+	text = render(t);
+	assert_contains(text, "\nWindow: \"libcua form - Chromium\", App: ");
+	assert_contains(text, " HTML content libcua form");
+	assert_contains(text, " heading Order form, Value: 1\n");
+	/* links in text become Markdown and stay clickable */
+	assert_contains(text, " text Read the [terms](https://example.org/terms) "
+			      "before ordering.\n");
+	assert_contains(text, " link terms\n");
+	assert_contains(text, " text field Name, Value: Alice, ID: name\n");
+	assert_contains(text, " checkbox Gift wrap, Value: on, ID: gift\n");
+	assert_contains(text, " slider (settable, float) Quantity, Value: 3, ID: qty\n");
+	assert_contains(text, " pop up button (collapsed) Color, Value: Green, ID: color\n");
+	assert_contains(text, " button Submit order\n");
+	assert_contains(text, " button (disabled) Cancel order\n");
+	assert_contains(text, " column header Fruit\n");
+	assert_contains(text, " cell Apple\n");
+	assert_no_raw_roles(text);
+	assert_focus_trailer(t, text);
+	cua_free(text);
+	cua_tree_unref(t);
+	app_stop(&app);
+	{
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gtk3_widget_factory),
+		cmocka_unit_test(test_gtk4_widget_factory),
+		cmocka_unit_test(test_featherpad_qt),
+		cmocka_unit_test(test_chromium_form),
+	};
+
+	return cmocka_run_group_tests_name("apps", tests, setup, teardown);
+}
