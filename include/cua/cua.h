@@ -74,7 +74,12 @@ extern "C" {
  * The soname is `libcua.so.0` and is never bumped. Symbols are versioned
  * (`LIBCUA_0.1`, …); a symbol never changes its signature or its node.
  * There are no public struct layouts: configuration goes through flags and
- * setters.
+ * setters. @ref abi_guard describes how `meson test --suite abi` holds
+ * the library to this.
+ *
+ * @section bindings Other languages
+ * @ref python wraps this API with ctypes; any language with a C FFI can
+ * do the same (owned strings are freed with cua_free()).
  */
 
 /**
@@ -142,6 +147,14 @@ typedef enum cua_result {
 	CUA_ERROR_LAUNCH = -12,
 	/** Reading or writing a file failed. */
 	CUA_ERROR_IO = -13,
+	/** An action on an app that no observation in this session started
+	 *  (call cua_session_observe() first). */
+	CUA_ERROR_NO_SESSION = -14,
+	/** The observed app's process is gone or was replaced. */
+	CUA_ERROR_PROCESS_GONE = -15,
+	/** Input cannot reach the target: its window is covered, minimised
+	 *  or off-screen, or it did not take keyboard focus. */
+	CUA_ERROR_INPUT_BLOCKED = -16,
 } cua_result;
 
 /**
@@ -208,6 +221,22 @@ cua_error_message(void);
  */
 CUA_EXPORT void
 cua_free(void *ptr);
+
+/**
+ * Sanitises a string for model-visible text, the way libcua treats every
+ * app-controlled string (state text §5): invalid UTF-8 becomes U+FFFD,
+ * line breaks a literal `\n`, other controls, U+FFFC and bidi overrides
+ * are dropped, envelope tags are neutralised, the ends are trimmed; then
+ * it is cut to @p max_chars characters followed by `...` (0: no cut).
+ * For callers that echo text to a model (for example an MCP server
+ * quoting the model's own arguments in an error).
+ *
+ * @param[out] out owned string, free with cua_free().
+ * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT, ::CUA_ERROR_NOMEM.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_sanitize_text(const char *text, size_t max_chars, char **out);
 
 /** @} */
 
@@ -290,6 +319,27 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * `max_elements` (1500), `max_depth` (20), `max_rows` (20),
  * `launch_timeout_ms` (10000).
  *
+ * Screenshot and settle keys (screenshots.md §10): `settle_quiet_ms`
+ * (250), `settle_cap_ms` (1000), `settle_busy_cap_ms` (5000),
+ * `settle_probe_ms` (40), `warmup_cap_ms` (1200), `capture_timeout_ms`
+ * (2500), `capture_fallback_timeout_ms` (3000),
+ * `screenshot_max_long_edge` (2048), `screenshot_max_short_edge` (768),
+ * `jpeg_quality` (80).
+ *
+ * Diff keys (identity.md §7; they apply to observations made after the
+ * call): `diff_mode` (`auto`: ::CUA_RENDER_DIFF renders a diff when a
+ * valid baseline exists; `off`: it always renders the full tree),
+ * `diff_removed_style` (`ranges`: removed elements as
+ * `Removed element IDs:` ranges; `lines`: as `-` lines, see
+ * ::CUA_DIFF_REMOVED_LINES), `diff_baseline_max_age_s` (300; a baseline
+ * older than this many seconds is not diffed against),
+ * `ignore_difference_line_budget` (0 or 1, see
+ * ::CUA_DIFF_IGNORE_LINE_BUDGET; not for models).
+ *
+ * Action keys: `locator_strict_siblings` (0 or 1), `focus_timeout_ms`
+ * (500), `restore_pointer` (1), `always_simulate_click` (0),
+ * `keymap_delay_ms` (50), `type_text_keys` (0); see cua_session_click().
+ *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
  *         malformed value.
  * @since 0.1
@@ -323,14 +373,51 @@ cua_session_list_apps(cua_session *session, uint32_t flags, char **out);
 #define CUA_OBSERVE_NO_LAUNCH (1u << 0)
 
 /**
+ * Observe flag (`disable_diff`): this observation renders as the full
+ * tree even with ::CUA_RENDER_DIFF. Ids are still inherited and the
+ * observation becomes the next diff baseline as usual.
+ * @since 0.1
+ */
+#define CUA_OBSERVE_DISABLE_DIFF (1u << 1)
+
+/**
+ * Observe flag: take no screenshot (the text and the element frames only;
+ * cua_tree_get_screenshot() then fails).
+ * @since 0.1
+ */
+#define CUA_OBSERVE_NO_SCREENSHOT (1u << 8)
+
+/**
+ * Observe flag: the caller sent input to the app since the previous
+ * observation by its own means (libcua's own actions are known), so the
+ * UI settle waits for the quiet interval even if no event announced a
+ * change yet.
+ * @since 0.1
+ */
+#define CUA_OBSERVE_AFTER_ACTION (1u << 9)
+
+/**
  * Observes an app: resolves @p app to exactly one running app (launching an
  * installed one in the background unless ::CUA_OBSERVE_NO_LAUNCH), chooses
  * its window, reads its tree, assigns element ids (inherited from the
  * previous observation of the same app in this session, never reused) and
  * publishes the result as the session's latest observation of that app.
  *
+ * The observation remembers its diff baseline: the previous published
+ * observation of the same window of the same process, so that
+ * cua_tree_render() with ::CUA_RENDER_DIFF renders what changed since then.
+ *
+ * Before reading, the UI is given time to settle: until the app has sent
+ * no accessibility event and its window no damage for `settle_quiet_ms`
+ * (250), at most `settle_cap_ms` (1000), `settle_busy_cap_ms` (5000)
+ * while the app says it is busy; an idle app that was observed before is
+ * read at once. Right after the tree, the same window is captured (see
+ * cua_tree_get_screenshot()); a failed capture never fails the
+ * observation.
+ *
  * @param app an app name, app id, desktop-file id, executable or `pid:N`.
- * @param flags 0 or ::CUA_OBSERVE_NO_LAUNCH.
+ * @param flags 0, ::CUA_OBSERVE_NO_LAUNCH, ::CUA_OBSERVE_DISABLE_DIFF,
+ *        ::CUA_OBSERVE_NO_SCREENSHOT, ::CUA_OBSERVE_AFTER_ACTION.
  * @param[out] out new reference, release with cua_tree_unref().
  * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND, ::CUA_ERROR_AMBIGUOUS,
  *         ::CUA_ERROR_NO_WINDOW, ::CUA_ERROR_TIMEOUT, ::CUA_ERROR_LAUNCH,
@@ -341,6 +428,40 @@ cua_session_list_apps(cua_session *session, uint32_t flags, char **out);
 CUA_EXPORT cua_result
 cua_session_observe(cua_session *session, const char *app, uint32_t flags,
 		    cua_tree **out);
+
+/**
+ * Resolves @p app to exactly one target, the way cua_session_observe()
+ * does, without launching or reading anything else: a running app (an
+ * app of this session whose process still runs, then every running app by
+ * desktop-file id, name, AT-SPI name, `WM_CLASS` or executable), else an
+ * installed desktop entry. A caller decides its app policy on this
+ * result and then observes the same process with `pid:N` (or launches the
+ * entry by its desktop-file path), so that nothing is re-resolved by name.
+ *
+ * The result is a JSON object (`libcua.app/1`); every app-controlled
+ * string is sanitised:
+ * - `running` (boolean);
+ * - `id` (canonical app id), `name` (display name);
+ * - running apps: `pid`, `start_time`, `executable` (path),
+ *   `executable_name` (its basename), `atspi_name`, `desktop_id`,
+ *   `desktop_file`, `wm_class` (`[class, instance]`), `toolkit`,
+ *   `accessible`, `windows`;
+ * - installed entries: `desktop_id`, `desktop_file`, `executable_name`
+ *   (the program of its `Exec=` line).
+ * Absent strings are `null`.
+ *
+ * @param app an app name, app id, desktop-file id, executable, absolute
+ *        path or `pid:N`.
+ * @param flags 0.
+ * @param[out] out owned string, free with cua_free().
+ * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND, ::CUA_ERROR_AMBIGUOUS,
+ *         ::CUA_ERROR_INVALID_ARGUMENT, ::CUA_ERROR_BACKEND with the
+ *         model-facing sentence in cua_error_message().
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_resolve_app(cua_session *session, const char *app,
+			uint32_t flags, char **out);
 
 /**
  * Reads the raw accessibility tree of @p app's observed window and popups
@@ -375,6 +496,37 @@ cua_session_save_state(cua_session *session, char **out);
 CUA_EXPORT cua_result
 cua_session_load_state(cua_session *session, const char *json);
 
+/**
+ * Expires the diff baseline of every app session, as at the start of a new
+ * turn of the host conversation (identity.md §7.4): the next observation of
+ * each app renders as the full tree under ::CUA_RENDER_DIFF. Lineages and
+ * element ids are kept. The mark survives cua_session_save_state().
+ * @since 0.1
+ */
+CUA_EXPORT void
+cua_session_expire_baselines(cua_session *session);
+
+/**
+ * Waits until the app that @p tree observed reports a change of its
+ * accessibility tree (an AT-SPI event: children, names, values, states,
+ * text, windows), or until @p timeout_ms passes. Nothing is polled; events
+ * that arrived since the observation count. Observe again (with
+ * ::CUA_RENDER_DIFF) to see what changed; an event does not guarantee a
+ * visible change. This is what `cua watch` runs.
+ *
+ * @param tree an observation made by this session.
+ * @param timeout_ms the longest wait; -1 waits without limit.
+ * @param[out] changed 1 when an event arrived, 0 when the time ran out.
+ * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND when the observed process is
+ *         gone or was not observed by this session;
+ *         ::CUA_ERROR_UNSUPPORTED when the backend cannot watch apps
+ *         (recorded trees).
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_wait_for_change(cua_session *session, cua_tree *tree,
+			    int timeout_ms, int *changed);
+
 /** @} */
 
 /** @name Trees */
@@ -397,11 +549,46 @@ CUA_EXPORT cua_tree *
 cua_tree_unref(cua_tree *tree);
 
 /**
+ * Render flag: render the observation as a diff against its baseline (the
+ * previous published observation of the same window in the same app
+ * session), as `get_app_state` does by default: the
+ * `The following is a diff from the previous accessibility tree …`
+ * sentence, `Removed element IDs:` ranges, `~` (changed) and `+` (added)
+ * lines, and the trailer; or `There has been no change …` when nothing
+ * changed. The full tree is rendered instead (ids still inherited) on the
+ * first observation, with ::CUA_OBSERVE_DISABLE_DIFF, when the root window
+ * changed, when the baseline expired (cua_session_expire_baselines(),
+ * `diff_baseline_max_age_s`), when either tree is truncated, with
+ * `diff_mode` `off`, and when the diff has more lines than the full tree
+ * (the line budget).
+ * @since 0.1
+ */
+#define CUA_RENDER_DIFF (1u << 0)
+
+/**
+ * Diff flag: print removed elements as `-` lines (their previous lines, in
+ * the previous tree's order, before the `~`/`+` lines) instead of the
+ * `Removed element IDs:` ranges. Also set by the session option
+ * `diff_removed_style` = `lines`.
+ * @since 0.1
+ */
+#define CUA_DIFF_REMOVED_LINES (1u << 1)
+
+/**
+ * Diff flag: render the diff even when it has more lines than the full
+ * tree. Also set by the session option `ignore_difference_line_budget`.
+ * @since 0.1
+ */
+#define CUA_DIFF_IGNORE_LINE_BUDGET (1u << 2)
+
+/**
  * Renders the state text of the observation (the body inside
  * `<app_state>`): the `App=` and `Window:` lines, one line per element,
- * and the focus or selected-text trailer.
+ * and the focus or selected-text trailer; with ::CUA_RENDER_DIFF the diff
+ * against the observation's baseline when one applies.
  *
- * @param flags 0.
+ * @param flags 0 (the full tree), or ::CUA_RENDER_DIFF with optionally
+ *        ::CUA_DIFF_REMOVED_LINES and ::CUA_DIFF_IGNORE_LINE_BUDGET.
  * @param[out] out owned string, free with cua_free().
  * @since 0.1
  */
@@ -410,10 +597,13 @@ cua_tree_render(cua_tree *tree, uint32_t flags, char **out);
 
 /**
  * The structured form of the observation (`libcua.app_state/1`): app,
- * window, revision, the state text and every element with its traits,
- * frame and locator.
+ * window, revision (`number`, `kind`: `full`, `diff` or `no_change`,
+ * `root_changed`, `truncated`), the state text and every element with its
+ * traits, frame and locator, and `removed_ids` (the ids the diff reports
+ * removed; empty for a full tree).
  *
- * @param flags 0.
+ * @param flags as for cua_tree_render(): they choose `state_text` and
+ *        `revision.kind`.
  * @param[out] out owned string, free with cua_free().
  * @since 0.1
  */
@@ -475,6 +665,19 @@ typedef enum cua_tree_stat {
 	CUA_STAT_WALK_US = 4,     /**< time spent reading the tree, µs */
 	CUA_STAT_BUILD_US = 5,    /**< time spent in walk policy and ids, µs */
 	CUA_STAT_CALL_ERRORS = 6, /**< backend calls that failed */
+	/** time spent comparing the tree with its diff baseline, µs (part of
+	 *  ::CUA_STAT_BUILD_US) */
+	CUA_STAT_DIFF_US = 7,
+	/** time spent waiting for the UI to settle before reading, µs */
+	CUA_STAT_SETTLE_US = 20,
+	/** time spent in the once-per-process warm-up, µs */
+	CUA_STAT_WARMUP_US = 21,
+	/** time spent capturing the screenshot, µs */
+	CUA_STAT_CAPTURE_US = 22,
+	/** time spent scaling and encoding the screenshot, µs */
+	CUA_STAT_ENCODE_US = 23,
+	/** 1 when the settle stopped at its cap, else 0 */
+	CUA_STAT_SETTLE_CAPPED = 24,
 } cua_tree_stat;
 
 /**
@@ -517,6 +720,221 @@ cua_tree_find_element(cua_tree *tree, uint32_t id);
  */
 CUA_EXPORT cua_element *
 cua_tree_get_focused(cua_tree *tree);
+
+/** @} */
+
+/** @name Diffs */
+/** @{ */
+
+/**
+ * The difference between two observations of one app session: elements
+ * whose line changed or that moved (`~`), elements with fresh ids (`+`)
+ * and ids that are no longer shown (removed), identity.md §7. Immutable
+ * and reference-counted; it keeps the newer tree alive.
+ * @since 0.1
+ */
+typedef struct cua_tree_diff cua_tree_diff;
+
+/**
+ * Compares @p new_tree with @p old_tree. Elements are matched by element
+ * id, so both trees should come from one app session (ids are inherited
+ * along its lineage and never reused); @p old_tree is usually an earlier
+ * observation of the same window.
+ *
+ * @param flags 0.
+ * @param[out] out new reference, release with cua_tree_diff_unref().
+ * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT, ::CUA_ERROR_NOMEM.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_diff_new(cua_tree *old_tree, cua_tree *new_tree, uint32_t flags,
+		  cua_tree_diff **out);
+
+/**
+ * The diff of an observation against its baseline, the one
+ * ::CUA_RENDER_DIFF renders (whether or not a rule of identity.md §7.4
+ * makes that rendering a full tree).
+ *
+ * @param[out] out new reference, release with cua_tree_diff_unref().
+ * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND when the observation has no
+ *         baseline (first observation of its process, or its root window
+ *         differs from the previous observation's).
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_get_diff(cua_tree *tree, cua_tree_diff **out);
+
+/**
+ * Takes a reference.
+ * @return @p diff.
+ * @since 0.1
+ */
+CUA_EXPORT cua_tree_diff *
+cua_tree_diff_ref(cua_tree_diff *diff);
+
+/**
+ * Releases a reference. NULL is allowed.
+ * @return NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_tree_diff *
+cua_tree_diff_unref(cua_tree_diff *diff);
+
+/**
+ * The newer tree of the diff. @return borrowed, valid while @p diff lives.
+ * @since 0.1
+ */
+CUA_EXPORT cua_tree *
+cua_tree_diff_get_tree(cua_tree_diff *diff);
+
+/**
+ * Ids of the changed elements (`~`: line changed, or moved to another
+ * parent, depth or sibling position), in the newer tree's order.
+ *
+ * @param[out] ids borrowed array, valid while @p diff lives (may be NULL
+ *             when the count is 0); NULL is allowed.
+ * @return the number of ids.
+ * @since 0.1
+ */
+CUA_EXPORT size_t
+cua_tree_diff_get_changed(cua_tree_diff *diff, const uint32_t **ids);
+
+/**
+ * Ids of the added elements (`+`: fresh ids, every element of an added
+ * subtree), in the newer tree's order. Same conventions as
+ * cua_tree_diff_get_changed().
+ * @since 0.1
+ */
+CUA_EXPORT size_t
+cua_tree_diff_get_added(cua_tree_diff *diff, const uint32_t **ids);
+
+/**
+ * Ids of the older tree that the newer one no longer shows, ascending.
+ * Same conventions as cua_tree_diff_get_changed().
+ * @since 0.1
+ */
+CUA_EXPORT size_t
+cua_tree_diff_get_removed(cua_tree_diff *diff, const uint32_t **ids);
+
+/**
+ * Non-zero when nothing changed (same ids, same lines, same order); focus
+ * moves alone are not changes.
+ * @since 0.1
+ */
+CUA_EXPORT int
+cua_tree_diff_is_empty(cua_tree_diff *diff);
+
+/**
+ * Renders the diff body (identity.md §7.1): the `App=` line, the diff
+ * sentence naming the window, `Removed element IDs:`, the `~`/`+` lines
+ * with their indentation, and the newer tree's trailer; or the no-change
+ * sentence; or the newer tree's full state text when either tree is
+ * truncated or the diff exceeds the full tree's line budget.
+ *
+ * @param flags 0, ::CUA_DIFF_REMOVED_LINES, ::CUA_DIFF_IGNORE_LINE_BUDGET.
+ * @param[out] out owned string, free with cua_free().
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_diff_render(cua_tree_diff *diff, uint32_t flags, char **out);
+
+/** @} */
+
+/** @name Screenshots */
+/** @{ */
+
+/**
+ * The observation's screenshot: the observed window alone (covered or
+ * partly off-screen windows included, never raised), normalised to its
+ * size in points, then scaled so that the long edge is at most 2048 and
+ * the short edge at most 768 pixels (never upscaled, sizes rounded up),
+ * encoded as JPEG at quality 80.
+ *
+ * Screenshot pixel (x, y) is window point (x / pixels_per_point,
+ * y / pixels_per_point); element frames (cua_element_get_frame()) are in
+ * the same window points.
+ *
+ * @param[out] data borrowed, valid while @p tree lives.
+ * @param[out] size bytes.
+ * @param[out] mime_type borrowed static string: `image/jpeg`.
+ * @param[out] width image width in pixels (may be NULL).
+ * @param[out] height image height in pixels (may be NULL).
+ * @param[out] pixels_per_point the one scale factor from window points to
+ *             image pixels, computed before rounding (may be NULL).
+ * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND when the observation has no
+ *         screenshot (cua_tree_get_screenshot_error() says why).
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_get_screenshot(cua_tree *tree, const void **data, size_t *size,
+			const char **mime_type, uint32_t *width,
+			uint32_t *height, double *pixels_per_point);
+
+/**
+ * Why the observation has no screenshot.
+ *
+ * One of the phrases of the `Screenshot unavailable: <reason>.` line
+ * (`the window is minimized`, `the capture timed out`, …), without the
+ * final period.
+ * @return borrowed; NULL when there is a screenshot.
+ * @since 0.1
+ */
+CUA_EXPORT const char *
+cua_tree_get_screenshot_error(cua_tree *tree);
+
+/**
+ * Screenshot rendering flag: draw each rendered element's box and id
+ * ("set of marks").
+ * @since 0.1
+ */
+#define CUA_SCREENSHOT_MARKS (1u << 0)
+
+/**
+ * Screenshot rendering flag: encode as PNG instead of JPEG.
+ * @since 0.1
+ */
+#define CUA_SCREENSHOT_PNG (1u << 1)
+
+/**
+ * Renders the observation's screenshot as a new image: with
+ * ::CUA_SCREENSHOT_MARKS each rendered element's box and id drawn on it;
+ * with ::CUA_SCREENSHOT_PNG as PNG (of the same pixels), else JPEG.
+ *
+ * @param flags ::CUA_SCREENSHOT_MARKS, ::CUA_SCREENSHOT_PNG.
+ * @param[out] out owned buffer, free with cua_free().
+ * @param[out] size bytes.
+ * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND without a screenshot,
+ *         ::CUA_ERROR_UNSUPPORTED for PNG in a build without libpng.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_render_screenshot(cua_tree *tree, uint32_t flags, void **out,
+			   size_t *size);
+
+/**
+ * The screenshot with marks: cua_tree_render_screenshot() with
+ * ::CUA_SCREENSHOT_MARKS added to @p flags.
+ *
+ * @param[out] out owned buffer, free with cua_free().
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_render_marks(cua_tree *tree, uint32_t flags, void **out,
+		      size_t *size);
+
+/**
+ * Maps a screenshot pixel to a screen (X11 root) pixel through the
+ * window's position at capture time: window point = pixel /
+ * pixels_per_point; screen = frame origin + point × device pixels per
+ * point.
+ *
+ * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND without a screenshot,
+ *         ::CUA_ERROR_INVALID_ARGUMENT for a pixel outside the image.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_tree_screenshot_to_screen(cua_tree *tree, double x, double y,
+			      int32_t *screen_x, int32_t *screen_y);
 
 /** @} */
 
@@ -683,6 +1101,241 @@ cua_element_get_locator(cua_element *element, size_t *window_index,
  */
 CUA_EXPORT cua_result
 cua_element_render(cua_element *element, char **out);
+
+/** @} */
+
+/** @name Actions
+ *
+ * Acting on an app by element number (from the latest observation of
+ * that app in this session) or by screenshot pixel. Every action:
+ *
+ * - runs the staleness guards first, in order: @p app resolves to exactly
+ *   one running app (actions never launch), this session observed it
+ *   with cua_session_observe(), and its process is the same one (pid,
+ *   start time, executable); then, for element actions, the element is
+ *   **found again in the live tree** from the application root with
+ *   semantic fingerprint checks (a cached handle is never trusted), or by
+ *   an equivalence search that succeeds only on a unique match. The
+ *   first failing check is the error and nothing is sent;
+ * - never falls back to another element, window or app, and sends
+ *   synthetic input only when it can prove it reaches the target (the
+ *   point belongs to the app's window; the window holds keyboard focus);
+ * - returns without waiting for the app to redraw and never re-observes:
+ *   call cua_session_observe() to see the effect. Toolkits that apply
+ *   actions late (Chromium, Firefox) show the effect in a later
+ *   observation.
+ *
+ * On failure cua_error_message() holds the model-facing sentence of the
+ * libcua specification (for example `The element ID is no longer valid.
+ * Try to get the on-screen content again and see if that resolves the
+ * issue.`), and the result is one of: ::CUA_ERROR_INVALID_ARGUMENT (bad
+ * arguments, unknown key names, text not found), ::CUA_ERROR_NOT_FOUND
+ * (no such app, or an element number this app never had),
+ * ::CUA_ERROR_AMBIGUOUS, ::CUA_ERROR_NO_SESSION, ::CUA_ERROR_PROCESS_GONE,
+ * ::CUA_ERROR_STALE (the element, window or screenshot changed),
+ * ::CUA_ERROR_UNSUPPORTED (the element cannot do this, or the backend
+ * cannot act), ::CUA_ERROR_INPUT_BLOCKED, ::CUA_ERROR_PERMISSION (a
+ * refused system shortcut, or input that would reach a security
+ * prompt), ::CUA_ERROR_TIMEOUT (the app did not answer: the result is
+ * unknown, nothing is retried) or ::CUA_ERROR (the app refused: an
+ * `Accessibility error: …` sentence).
+ *
+ * @p outcome may be NULL. On success it receives an owned JSON object
+ * (`libcua.action/1`, free with cua_free()): `tool`, `app` (`id`, `pid`),
+ * `element` (or null), `route` (how the action was carried out:
+ * `selection`, `focus`, `action:<raw action name>`, `descendant`,
+ * `hit-test`, `activate-window`, `synthetic`, `menu-key`, `value`,
+ * `wheel`, `raise`, `editable-text`, `keys`, `text-selection`),
+ * `refetched` (the element was found by the equivalence search),
+ * `timings_ms`, and per action `before`/`after` (set_value),
+ * `pages_applied` and `at_limit` (scroll), `range` (select_text).
+ *
+ * Options (cua_session_set_option()): `locator_strict_siblings` (0; 1
+ * compares every sibling's title at every step), `focus_timeout_ms`
+ * (500), `restore_pointer` (1), `always_simulate_click` (0),
+ * `keymap_delay_ms` (50; the wait after remapping a spare keycode for a
+ * character the keymap lacks), `type_text_keys` (0; 1 types with key
+ * events even where the text could be inserted directly).
+ */
+/** @{ */
+
+/**
+ * Mouse buttons for cua_session_click() and cua_session_click_at().
+ * @since 0.1
+ */
+enum cua_mouse_button {
+	CUA_BUTTON_LEFT = 1,   /**< the primary button */
+	CUA_BUTTON_MIDDLE = 2, /**< the middle button */
+	CUA_BUTTON_RIGHT = 3,  /**< the secondary (context menu) button */
+};
+
+/**
+ * What cua_session_select_text() does with the text it finds.
+ * @since 0.1
+ */
+enum cua_selection_mode {
+	CUA_SELECTION_TEXT = 0,          /**< select it */
+	CUA_SELECTION_CURSOR_BEFORE = 1, /**< put the caret before it */
+	CUA_SELECTION_CURSOR_AFTER = 2,  /**< put the caret after it */
+};
+
+/**
+ * Clicks an element. The left single click tries, in order: selecting a
+ * row, list item, cell or tab through its container; focusing a text
+ * field; the element's press action (toolkit names such as `click`,
+ * `press`, `Press`, `activate`, `doDefault`, `Toggle`, `check` count); a
+ * descendant's press action; the object under its centre; activating a
+ * window; and only then a synthetic click at its centre, after checking
+ * that the point belongs to the app's window. The right button uses the
+ * element's context-menu action, else a right click, else the Menu key;
+ * the middle button clicks synthetically. Several clicks are a real
+ * double (triple, …) click at the centre where the pointer can reach it.
+ *
+ * @param app the app as for cua_session_observe().
+ * @param element_id an element number of the app's latest observation.
+ * @param button a ::cua_mouse_button.
+ * @param click_count 1 to 100.
+ * @param[out] outcome owned JSON string or NULL (see the Actions group).
+ * @return ::CUA_OK or an error, see the group description.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_click(cua_session *session, const char *app, uint32_t element_id,
+		  uint32_t button, uint32_t click_count, char **outcome);
+
+/**
+ * Clicks at a pixel of the app's latest screenshot (origin at its
+ * top-left corner; through its pixels-per-point, or the window's frame at
+ * one pixel per point when the observation has no screenshot). Fails when
+ * the window changed size since, is minimised, hidden or covered at that
+ * point (a covered window is raised once per session), or the point lies
+ * outside the screenshot.
+ *
+ * @param x, y screenshot pixels.
+ * @param button a ::cua_mouse_button.
+ * @param click_count 1 to 100.
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_click_at(cua_session *session, const char *app, double x,
+		     double y, uint32_t button, uint32_t click_count,
+		     char **outcome);
+
+/**
+ * Sets the value of a settable element: the text of a text field
+ * (`value` may be empty) or the number of a slider, spin button or
+ * scroll bar (a locale-independent decimal within its range). Never
+ * focuses the element and never types. The outcome carries the value
+ * `before` and `after` (null for password fields); an app that keeps the
+ * old value is an error.
+ *
+ * @param value UTF-8, not NULL.
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_set_value(cua_session *session, const char *app,
+		      uint32_t element_id, const char *value, char **outcome);
+
+/**
+ * Types text into the app's focused element: inserted at the caret
+ * (replacing a selection) through the accessibility interface where the
+ * toolkit supports it, else as key events after making sure the app's
+ * window holds keyboard focus. Any Unicode character can be typed: those
+ * the keymap lacks are written into a spare keycode for the moment.
+ * `\n` is Return, `\t` is Tab.
+ *
+ * @param text UTF-8, not empty.
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_type_text(cua_session *session, const char *app,
+		      const char *text, char **outcome);
+
+/**
+ * Presses a key or key combination in xdotool `key` syntax (`Return`,
+ * `ctrl+a`, `ctrl+shift+t`, `ctrl+a BackSpace`, `KP_0`, a single
+ * character). `super`, `cmd` and `command` mean Control (Linux shortcuts
+ * for copy, paste, save…); `Super_L` is the real Super key. Shortcuts
+ * that kill the X server, switch terminals, lock the screen or change
+ * the power state are refused. Keys are sent only after the app's
+ * window holds keyboard focus.
+ *
+ * @param key the key argument; an unknown name fails with
+ *        `keyNotFound("<token>")`.
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_press_key(cua_session *session, const char *app,
+		      const char *key, char **outcome);
+
+/**
+ * Scrolls an element by @p pages times its height (up, down) or width
+ * (left, right): exactly, through its scroll bar's value where it has
+ * one, else with wheel clicks at its centre. Scrolling at the end of the
+ * range succeeds with `at_limit` in the outcome.
+ *
+ * @param direction `up`, `down`, `left`, `right` (or `u`, `d`, `l`, `r`;
+ *        any case).
+ * @param pages a finite number > 0; fractions are kept.
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_scroll(cua_session *session, const char *app,
+		   uint32_t element_id, const char *direction, double pages,
+		   char **outcome);
+
+/**
+ * Drags with the left button from one screenshot pixel to another:
+ * press at the start, moves to the start, the midpoint and the end,
+ * release at the end. The start must lie on the app's window.
+ *
+ * @param from_x, from_y, to_x, to_y screenshot pixels.
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_drag(cua_session *session, const char *app, double from_x,
+		 double from_y, double to_x, double to_y, char **outcome);
+
+/**
+ * Performs one of the element's secondary actions, named as its line
+ * shows them after `Secondary Actions:` (`Show Menu`, `Expand`, `Raise`,
+ * `Scroll Down`, …; the raw toolkit name is accepted too). An unknown
+ * name fails with a sentence listing the valid ones.
+ *
+ * @param action the action name (surrounding white space ignored).
+ * @param[out] outcome owned JSON string or NULL.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_perform_action(cua_session *session, const char *app,
+			   uint32_t element_id, const char *action,
+			   char **outcome);
+
+/**
+ * Selects text in a text element, or puts the caret before or after it.
+ * @p text is matched exactly as the element's line shows it (embedded
+ * links as Markdown, line breaks as `\n`); when it occurs more than once,
+ * @p prefix (text right before it) or @p suffix (right after it) choose
+ * the occurrence. The element is focused first.
+ *
+ * @param text not empty.
+ * @param prefix, suffix NULL or "" when not used.
+ * @param mode a ::cua_selection_mode.
+ * @param[out] outcome owned JSON string or NULL; `range` is the selected
+ *        character range.
+ * @since 0.1
+ */
+CUA_EXPORT cua_result
+cua_session_select_text(cua_session *session, const char *app,
+			uint32_t element_id, const char *text,
+			const char *prefix, const char *suffix, uint32_t mode,
+			char **outcome);
 
 /** @} */
 

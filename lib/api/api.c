@@ -11,9 +11,13 @@
 #include <strings.h>
 
 #include "cua/cua.h"
+#include "core/act.h"
+#include "core/diff.h"
 #include "core/render.h"
 #include "core/roles.h"
+#include "core/sanitize.h"
 #include "core/session.h"
+#include "core/shot.h"
 #include "core/strbuf.h"
 
 #define CHECK_ARG(cond, ...)                                                 \
@@ -67,6 +71,12 @@ cua_result_to_string(cua_result result)
 		return "launch failed";
 	case CUA_ERROR_IO:
 		return "input/output error";
+	case CUA_ERROR_NO_SESSION:
+		return "no active session";
+	case CUA_ERROR_PROCESS_GONE:
+		return "process gone";
+	case CUA_ERROR_INPUT_BLOCKED:
+		return "input blocked";
 	}
 	return "unknown error";
 }
@@ -141,6 +151,7 @@ static void
 session_destroy(struct cua_session *s)
 {
 	cua_session_free_apps(s);
+	cua_settle_free_all(s);
 	if (s->backend)
 		s->backend->ops->destroy(s->backend);
 	free(s->usage_path);
@@ -256,11 +267,50 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		{ "max_depth", offsetof(struct cua_options, max_depth), 1, 1000 },
 		{ "max_rows", offsetof(struct cua_options, max_rows), 1, 100000 },
 		{ "launch_timeout_ms", offsetof(struct cua_options, launch_timeout_ms), 1, 600000 },
+		{ "settle_quiet_ms", offsetof(struct cua_options, settle_quiet_ms), 0, 60000 },
+		{ "settle_cap_ms", offsetof(struct cua_options, settle_cap_ms), 0, 600000 },
+		{ "settle_busy_cap_ms", offsetof(struct cua_options, settle_busy_cap_ms), 0, 600000 },
+		{ "settle_probe_ms", offsetof(struct cua_options, settle_probe_ms), 0, 60000 },
+		{ "warmup_cap_ms", offsetof(struct cua_options, warmup_cap_ms), 0, 600000 },
+		{ "capture_timeout_ms", offsetof(struct cua_options, capture_timeout_ms), 1, 600000 },
+		{ "capture_fallback_timeout_ms", offsetof(struct cua_options, capture_fallback_timeout_ms), 1, 600000 },
+		{ "screenshot_max_long_edge", offsetof(struct cua_options, shot_max_long_edge), 16, 65536 },
+		{ "screenshot_max_short_edge", offsetof(struct cua_options, shot_max_short_edge), 16, 65536 },
+		{ "jpeg_quality", offsetof(struct cua_options, jpeg_quality), 1, 100 },
+		{ "diff_baseline_max_age_s", offsetof(struct cua_options, diff_max_age_s), 0, 86400 * 365 },
+		{ "ignore_difference_line_budget", offsetof(struct cua_options, diff_ignore_budget), 0, 1 },
+		{ "locator_strict_siblings", offsetof(struct cua_options, locator_strict_siblings), 0, 1 },
+		{ "focus_timeout_ms", offsetof(struct cua_options, focus_timeout_ms), 1, 60000 },
+		{ "restore_pointer", offsetof(struct cua_options, restore_pointer), 0, 1 },
+		{ "always_simulate_click", offsetof(struct cua_options, always_simulate_click), 0, 1 },
+		{ "keymap_delay_ms", offsetof(struct cua_options, keymap_delay_ms), 0, 5000 },
+		{ "type_text_keys", offsetof(struct cua_options, type_text_keys), 0, 1 },
+	};
+	/* keywords: value 0 for the first word, 1 for the second */
+	static const struct {
+		const char *key, *words[2];
+		size_t off;
+	} kw[] = {
+		{ "diff_mode", { "auto", "off" }, offsetof(struct cua_options, diff_off) },
+		{ "diff_removed_style", { "ranges", "lines" },
+		  offsetof(struct cua_options, diff_removed_lines) },
 	};
 	char *end;
 	long v;
 
 	CHECK_ARG(s && key && value, "cua_session_set_option: NULL argument");
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		if (strcmp(key, kw[i].key) != 0)
+			continue;
+		for (int w = 0; w < 2; w++)
+			if (strcmp(value, kw[i].words[w]) == 0) {
+				*(int *)((char *)&s->ctx.opt + kw[i].off) = w;
+				return CUA_OK;
+			}
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "option %s: '%s' is neither '%s' nor '%s'", key,
+				 value, kw[i].words[0], kw[i].words[1]);
+	}
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (strcmp(key, opts[i].key) != 0)
 			continue;
@@ -295,6 +345,35 @@ cua_session_observe(cua_session *s, const char *app, uint32_t flags,
 }
 
 CUA_EXPORT cua_result
+cua_sanitize_text(const char *text, size_t max_chars, char **out)
+{
+	struct strbuf clean = STRBUF_INIT, cut = STRBUF_INIT;
+
+	CHECK_ARG(out, "cua_sanitize_text: out is NULL");
+	*out = NULL;
+	CHECK_ARG(text, "cua_sanitize_text: text is NULL");
+	cua_sanitize_sb(&clean, text);
+	if (max_chars) {
+		cua_add_truncated(&cut, sb_str(&clean), max_chars);
+		sb_free(&clean);
+		clean = cut;
+	}
+	*out = sb_steal(&clean);
+	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
+}
+
+CUA_EXPORT cua_result
+cua_session_resolve_app(cua_session *s, const char *app, uint32_t flags,
+			char **out)
+{
+	CHECK_ARG(out, "cua_session_resolve_app: out is NULL");
+	*out = NULL;
+	CHECK_ARG(s, "cua_session_resolve_app: session is NULL");
+	CHECK_ARG(app && *app, "Missing required argument: app");
+	return cua_session_resolve_internal(s, app, out);
+}
+
+CUA_EXPORT cua_result
 cua_session_record(cua_session *s, const char *app, uint32_t flags,
 		   char **out)
 {
@@ -319,6 +398,23 @@ cua_session_load_state(cua_session *s, const char *json)
 {
 	CHECK_ARG(s && json, "cua_session_load_state: NULL argument");
 	return cua_session_load_state_internal(s, json);
+}
+
+CUA_EXPORT void
+cua_session_expire_baselines(cua_session *s)
+{
+	if (s)
+		cua_session_expire_baselines_internal(s);
+}
+
+CUA_EXPORT cua_result
+cua_session_wait_for_change(cua_session *s, cua_tree *t, int timeout_ms,
+			    int *changed)
+{
+	CHECK_ARG(changed, "cua_session_wait_for_change: changed is NULL");
+	*changed = 0;
+	CHECK_ARG(s && t, "cua_session_wait_for_change: NULL argument");
+	return cua_session_wait_internal(s, t, timeout_ms, changed);
 }
 
 /* ------------------------------------------------------------------ */
@@ -348,7 +444,7 @@ cua_tree_render(cua_tree *t, uint32_t flags, char **out)
 	CHECK_ARG(out, "cua_tree_render: out is NULL");
 	*out = NULL;
 	CHECK_ARG(t, "cua_tree_render: tree is NULL");
-	cua_render_state(&sb, t);
+	cua_render_observation(&sb, t, flags);
 	*out = sb_steal(&sb);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
 }
@@ -359,7 +455,140 @@ cua_tree_to_json(cua_tree *t, uint32_t flags, char **out)
 	CHECK_ARG(out, "cua_tree_to_json: out is NULL");
 	*out = NULL;
 	CHECK_ARG(t, "cua_tree_to_json: tree is NULL");
-	return cua_tree_json(t, 0, out);
+	return cua_tree_json(t, 0, flags, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Diffs                                                                */
+
+struct cua_tree_diff {
+	atomic_int refcount;
+	struct cua_tree *tree;         /* the newer tree (a reference) */
+	const struct cua_delta *delta;
+	struct cua_arena *arena;       /* owns delta; NULL: delta is the tree's */
+};
+
+static cua_tree_diff *
+diff_alloc(struct cua_tree *t)
+{
+	cua_tree_diff *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	atomic_init(&d->refcount, 1);
+	d->tree = cua_tree_ref(t);
+	return d;
+}
+
+CUA_EXPORT cua_result
+cua_tree_diff_new(cua_tree *old_tree, cua_tree *new_tree, uint32_t flags,
+		  cua_tree_diff **out)
+{
+	cua_tree_diff *d;
+
+	CHECK_ARG(out, "cua_tree_diff_new: out is NULL");
+	*out = NULL;
+	CHECK_ARG(old_tree && new_tree, "cua_tree_diff_new: tree is NULL");
+	d = diff_alloc(new_tree);
+	if (!d || !(d->arena = cua_arena_new()) ||
+	    !(d->delta = cua_delta_compute(old_tree, new_tree, d->arena))) {
+		cua_tree_diff_unref(d);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	*out = d;
+	return CUA_OK;
+}
+
+CUA_EXPORT cua_result
+cua_tree_get_diff(cua_tree *t, cua_tree_diff **out)
+{
+	cua_tree_diff *d;
+
+	CHECK_ARG(out, "cua_tree_get_diff: out is NULL");
+	*out = NULL;
+	CHECK_ARG(t, "cua_tree_get_diff: tree is NULL");
+	if (!t->delta)
+		return cua_error(CUA_ERROR_NOT_FOUND,
+				 "the observation has no diff baseline");
+	d = diff_alloc(t);
+	if (!d)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	d->delta = t->delta;
+	*out = d;
+	return CUA_OK;
+}
+
+CUA_EXPORT cua_tree_diff *
+cua_tree_diff_ref(cua_tree_diff *d)
+{
+	if (d)
+		atomic_fetch_add(&d->refcount, 1);
+	return d;
+}
+
+CUA_EXPORT cua_tree_diff *
+cua_tree_diff_unref(cua_tree_diff *d)
+{
+	if (d && atomic_fetch_sub(&d->refcount, 1) == 1) {
+		cua_tree_unref(d->tree);
+		cua_arena_free(d->arena);
+		free(d);
+	}
+	return NULL;
+}
+
+CUA_EXPORT cua_tree *
+cua_tree_diff_get_tree(cua_tree_diff *d)
+{
+	return d ? d->tree : NULL;
+}
+
+static size_t
+id_list(const uint32_t *a, size_t n, const uint32_t **ids)
+{
+	if (ids)
+		*ids = n ? a : NULL;
+	return n;
+}
+
+CUA_EXPORT size_t
+cua_tree_diff_get_changed(cua_tree_diff *d, const uint32_t **ids)
+{
+	return d ? id_list(d->delta->changed, d->delta->n_changed, ids) :
+		   id_list(NULL, 0, ids);
+}
+
+CUA_EXPORT size_t
+cua_tree_diff_get_added(cua_tree_diff *d, const uint32_t **ids)
+{
+	return d ? id_list(d->delta->added, d->delta->n_added, ids) :
+		   id_list(NULL, 0, ids);
+}
+
+CUA_EXPORT size_t
+cua_tree_diff_get_removed(cua_tree_diff *d, const uint32_t **ids)
+{
+	return d ? id_list(d->delta->removed, d->delta->n_removed, ids) :
+		   id_list(NULL, 0, ids);
+}
+
+CUA_EXPORT int
+cua_tree_diff_is_empty(cua_tree_diff *d)
+{
+	return d ? cua_delta_is_empty(d->delta) : 0;
+}
+
+CUA_EXPORT cua_result
+cua_tree_diff_render(cua_tree_diff *d, uint32_t flags, char **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_ARG(out, "cua_tree_diff_render: out is NULL");
+	*out = NULL;
+	CHECK_ARG(d, "cua_tree_diff_render: diff is NULL");
+	cua_render_delta(&sb, d->tree, d->delta, flags);
+	*out = sb_steal(&sb);
+	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
 }
 
 CUA_EXPORT const char *
@@ -416,6 +645,18 @@ cua_tree_get_stat(cua_tree *t, cua_tree_stat stat)
 		return t->stats.build_us;
 	case CUA_STAT_CALL_ERRORS:
 		return t->stats.call_errors;
+	case CUA_STAT_DIFF_US:
+		return t->stats.diff_us;
+	case CUA_STAT_SETTLE_US:
+		return t->shot_stats.settle_us;
+	case CUA_STAT_WARMUP_US:
+		return t->shot_stats.warmup_us;
+	case CUA_STAT_CAPTURE_US:
+		return t->shot_stats.capture_us;
+	case CUA_STAT_ENCODE_US:
+		return t->shot_stats.encode_us;
+	case CUA_STAT_SETTLE_CAPPED:
+		return t->shot_stats.settle_capped;
 	}
 	return -1;
 }
@@ -589,4 +830,172 @@ cua_element_render(cua_element *e, char **out)
 	cua_render_line(&sb, e, 0);
 	*out = sb_steal(&sb);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------------------ */
+/* Screenshots                                                          */
+
+CUA_EXPORT cua_result
+cua_tree_get_screenshot(cua_tree *t, const void **data, size_t *size,
+			const char **mime_type, uint32_t *width,
+			uint32_t *height, double *pixels_per_point)
+{
+	CHECK_ARG(t && data && size && mime_type,
+		  "cua_tree_get_screenshot: NULL argument");
+	*data = NULL;
+	*size = 0;
+	*mime_type = NULL;
+	if (!t->shot_data)
+		return cua_error(CUA_ERROR_NOT_FOUND, "Screenshot unavailable: %s.",
+				 t->shot_error ? t->shot_error
+					       : "no screenshot was taken");
+	*data = t->shot_data;
+	*size = t->shot_size;
+	*mime_type = t->shot_mime;
+	if (width)
+		*width = t->shot.width;
+	if (height)
+		*height = t->shot.height;
+	if (pixels_per_point)
+		*pixels_per_point = t->shot.ppp;
+	return CUA_OK;
+}
+
+CUA_EXPORT const char *
+cua_tree_get_screenshot_error(cua_tree *t)
+{
+	if (!t || t->shot_data)
+		return NULL;
+	return t->shot_error ? t->shot_error : "no screenshot was taken";
+}
+
+CUA_EXPORT cua_result
+cua_tree_render_screenshot(cua_tree *t, uint32_t flags, void **out,
+			   size_t *size)
+{
+	CHECK_ARG(out && size, "cua_tree_render_screenshot: out is NULL");
+	*out = NULL;
+	*size = 0;
+	CHECK_ARG(t, "cua_tree_render_screenshot: tree is NULL");
+	CHECK_ARG(!(flags & ~(CUA_SCREENSHOT_MARKS | CUA_SCREENSHOT_PNG)),
+		  "cua_tree_render_screenshot: unknown flags 0x%x",
+		  (unsigned)flags);
+	return cua_shot_render(t, (flags & CUA_SCREENSHOT_MARKS) != 0,
+			       (flags & CUA_SCREENSHOT_PNG) != 0, out, size);
+}
+
+CUA_EXPORT cua_result
+cua_tree_render_marks(cua_tree *t, uint32_t flags, void **out, size_t *size)
+{
+	return cua_tree_render_screenshot(t, flags | CUA_SCREENSHOT_MARKS, out,
+					  size);
+}
+
+CUA_EXPORT cua_result
+cua_tree_screenshot_to_screen(cua_tree *t, double x, double y,
+			      int32_t *screen_x, int32_t *screen_y)
+{
+	CHECK_ARG(t && screen_x && screen_y,
+		  "cua_tree_screenshot_to_screen: NULL argument");
+	if (!t->has_shot)
+		return cua_error(CUA_ERROR_NOT_FOUND, "Screenshot unavailable: %s.",
+				 t->shot_error ? t->shot_error
+					       : "no screenshot was taken");
+	CHECK_ARG(cua_geom_pixel_in_image(&t->shot, x, y),
+		  "(%g, %g) is outside the %ux%u screenshot", x, y,
+		  t->shot.width, t->shot.height);
+	cua_geom_pixel_to_root(&t->shot, t->shot.frame.x, t->shot.frame.y, x,
+			       y, screen_x, screen_y);
+	return CUA_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                              */
+
+#define ACT_ARGS(fn)                                                         \
+	do {                                                                 \
+		if (outcome)                                                 \
+			*outcome = NULL;                                     \
+		CHECK_ARG(s, #fn ": session is NULL");                       \
+		CHECK_ARG(app && *app, "Missing required argument: app");   \
+	} while (0)
+
+CUA_EXPORT cua_result
+cua_session_click(cua_session *s, const char *app, uint32_t element_id,
+		  uint32_t button, uint32_t click_count, char **outcome)
+{
+	ACT_ARGS(cua_session_click);
+	return cua_do_click(s, app, element_id, button, click_count, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_click_at(cua_session *s, const char *app, double x, double y,
+		     uint32_t button, uint32_t click_count, char **outcome)
+{
+	ACT_ARGS(cua_session_click_at);
+	return cua_do_click_at(s, app, x, y, button, click_count, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_set_value(cua_session *s, const char *app, uint32_t element_id,
+		      const char *value, char **outcome)
+{
+	ACT_ARGS(cua_session_set_value);
+	CHECK_ARG(value, "Missing required argument: value");
+	return cua_do_set_value(s, app, element_id, value, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_type_text(cua_session *s, const char *app, const char *text,
+		      char **outcome)
+{
+	ACT_ARGS(cua_session_type_text);
+	CHECK_ARG(text && *text, "Missing required argument: text");
+	return cua_do_type_text(s, app, text, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_press_key(cua_session *s, const char *app, const char *key,
+		      char **outcome)
+{
+	ACT_ARGS(cua_session_press_key);
+	CHECK_ARG(key && *key, "Missing required argument: key");
+	return cua_do_press_key(s, app, key, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_scroll(cua_session *s, const char *app, uint32_t element_id,
+		   const char *direction, double pages, char **outcome)
+{
+	ACT_ARGS(cua_session_scroll);
+	return cua_do_scroll(s, app, element_id, direction, pages, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_drag(cua_session *s, const char *app, double from_x,
+		 double from_y, double to_x, double to_y, char **outcome)
+{
+	ACT_ARGS(cua_session_drag);
+	return cua_do_drag(s, app, from_x, from_y, to_x, to_y, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_perform_action(cua_session *s, const char *app,
+			   uint32_t element_id, const char *action,
+			   char **outcome)
+{
+	ACT_ARGS(cua_session_perform_action);
+	return cua_do_perform_action(s, app, element_id, action, outcome);
+}
+
+CUA_EXPORT cua_result
+cua_session_select_text(cua_session *s, const char *app, uint32_t element_id,
+			const char *text, const char *prefix,
+			const char *suffix, uint32_t mode, char **outcome)
+{
+	ACT_ARGS(cua_session_select_text);
+	return cua_do_select_text(s, app, element_id, text,
+				  prefix && *prefix ? prefix : NULL,
+				  suffix && *suffix ? suffix : NULL, mode,
+				  outcome);
 }

@@ -17,6 +17,7 @@
 #include "cua/cua.h"
 #include "core/arena.h"
 #include "core/ctx.h"
+#include "core/image.h"
 #include "core/raw.h"
 
 /* One running process that shows an app (state-text.md §11.8). */
@@ -90,6 +91,128 @@ struct cua_fetch_policy {
 };
 
 struct cua_backend;
+struct cua_key_chord; /* core/keys.h */
+
+/* Requests on one live object (backend call()). */
+enum cua_live_op {
+	CUA_LIVE_DO_ACTION = 1,     /* Action.DoAction(a) -> ok */
+	CUA_LIVE_SET_VALUE,         /* Value.CurrentValue = v */
+	CUA_LIVE_SET_TEXT,          /* EditableText.SetTextContents(text) -> ok */
+	CUA_LIVE_DELETE_TEXT,       /* EditableText.DeleteText(a, b) -> ok */
+	CUA_LIVE_GRAB_FOCUS,        /* Component.GrabFocus() -> ok */
+	CUA_LIVE_SCROLL_TO,         /* Component.ScrollTo(anywhere) -> ok */
+	CUA_LIVE_GET_TEXT,          /* ret_text = GetText(0, count); ret[0] =
+				     * CharacterCount; ret[1] = CaretOffset */
+	CUA_LIVE_SET_CARET,         /* Text.SetCaretOffset(a) -> ok */
+	CUA_LIVE_GET_SELECTION,     /* ret[0] = NSelections; ret[1], ret[2] =
+				     * selection 0 (start, end) */
+	CUA_LIVE_ADD_SELECTION,     /* Text.AddSelection(a, b) -> ok */
+	CUA_LIVE_SET_SELECTION,     /* Text.SetSelection(a, b, c) -> ok */
+	CUA_LIVE_SELECT_CHILD,      /* Selection.SelectChild(a) -> ok */
+	CUA_LIVE_CLEAR_SELECTION,   /* Selection.ClearSelection() -> ok */
+	CUA_LIVE_ADD_ROW_SELECTION, /* Table.AddRowSelection(a) -> ok */
+	CUA_LIVE_TABLE_CELL,        /* ret_ident = Table.GetAccessibleAt(a, b) */
+	CUA_LIVE_HIT_TEST,          /* ret_ident = GetAccessibleAtPoint(a, b),
+				     * screen coordinates; NULL when none */
+	CUA_LIVE_PARENT,            /* ret_ident = Parent */
+	CUA_LIVE_FOCUSED,           /* ret_ident = the focused descendant, by
+				     * Collection; NULL when none */
+	CUA_LIVE_LINK,              /* ret[0..1] = Hyperlink a's start, end
+				     * offsets; ret_ident = its object */
+};
+
+struct cua_live_call {
+	enum cua_live_op op;
+	const char *ident;
+	int32_t a, b, c;
+	double v;
+	const char *text;
+	/* results */
+	int ok;          /* the method's boolean answer */
+	int32_t ret[3];
+	char *ret_text;  /* malloc'd, caller frees */
+	char *ret_ident; /* malloc'd, caller frees */
+};
+
+/* A toplevel window as the window system sees it. */
+struct cua_win {
+	uint64_t window;      /* client window; 0 = none */
+	int64_t pid;          /* 0 unknown */
+	char process[64];     /* process name (comm), "" unknown */
+	struct cua_rect origin; /* x, y: the window's own origin (root) */
+	struct cua_rect frame;  /* content frame (CSD shadows removed) */
+	int mapped;
+	int iconified;
+	int override_redirect; /* menus, drop-downs, tooltips */
+	uint64_t transient_for;
+};
+
+enum cua_pointer_kind {
+	CUA_POINTER_MOVE = 1,
+	CUA_POINTER_PRESS = 2,
+	CUA_POINTER_RELEASE = 3,
+};
+
+struct cua_pointer_event {
+	enum cua_pointer_kind kind;
+	int32_t x, y;    /* MOVE: root pixels */
+	uint32_t button; /* PRESS/RELEASE: 1..7 */
+};
+
+/* A captured window (screenshots.md §2): the pixels of the window's frame
+ * (the client window minus client-side-decoration margins) as the window
+ * system holds them. */
+struct cua_capture {
+	struct cua_pixels px;   /* owned; free with cua_capture_free */
+	struct cua_rect frame;  /* root position of px's pixel (0,0) and its
+				 * size: the content frame */
+	struct cua_rect window; /* the whole client window, root coordinates */
+	int64_t capture_us;     /* time spent capturing */
+	int route;              /* enum cua_capture_route */
+};
+
+enum cua_capture_route {
+	CUA_CAPTURE_COMPOSITE = 0, /* the window's own pixmap */
+	CUA_CAPTURE_SUBPROCESS = 1,/* xwd after a hung capture */
+};
+
+/* Why there is no capture (model-facing words: screenshots.md §7). */
+enum cua_capture_status {
+	CUA_CAPTURE_OK = 0,
+	CUA_CAPTURE_MINIMIZED,
+	CUA_CAPTURE_HIDDEN,
+	CUA_CAPTURE_OFFSCREEN,
+	CUA_CAPTURE_COVERED,
+	CUA_CAPTURE_UNIDENTIFIED,
+	CUA_CAPTURE_TIMEOUT,
+	CUA_CAPTURE_REFUSED,
+	CUA_CAPTURE_NO_DISPLAY,
+};
+
+struct cua_capture_request {
+	uint64_t window;         /* X11 client window (tree->x11_window) */
+	int timeout_ms;          /* capture_timeout_ms: 2500 */
+	int fallback_timeout_ms; /* capture_fallback_timeout_ms: 3000 */
+};
+
+void cua_capture_free(struct cua_capture *c);
+
+/* One event from an app or the window system (strings valid during the
+ * callback only). */
+struct cua_event {
+	const char *bus_name; /* sender; NULL for window-system events */
+	const char *path;     /* object path; NULL for window-system events */
+	const char *type;     /* "object:state-changed:busy",
+			       * "object:children-changed:add",
+			       * "window:activate", "x11:damage", ... */
+	int32_t detail1, detail2;
+	uint64_t window;      /* x11:damage: the window */
+	struct cua_rect area; /* x11:damage: the damaged box (window px) */
+	int64_t time_us;      /* cua_now_us() when it arrived */
+};
+
+/* A watch callback; a non-zero return ends the current watch_dispatch(). */
+typedef int (*cua_event_fn)(void *user_data, const struct cua_event *ev);
 
 struct cua_backend_ops {
 	const char *name;
@@ -119,6 +242,98 @@ struct cua_backend_ops {
 	/* 1 if the process with this pid and start time still runs. */
 	int (*process_alive)(struct cua_backend *b, int64_t pid,
 			     uint64_t start_time);
+
+	/* ---- Acting (actions.md). Every member below may be NULL: the
+	 * core then fails with CUA_ERROR_UNSUPPORTED. Live objects are named
+	 * by their identity string (cua_raw_node.ident). ---- */
+
+	/* Re-reads live nodes: nodes[i]->ident is set by the caller (nodes
+	 * from cua_raw_node_new(snap)); fills the basic fields (role,
+	 * states, interfaces, name, cleaned as the walk cleans them), the
+	 * child count and the pieces in `want` (enum cua_raw_have, never
+	 * CUA_HAVE_CHILDREN). An object that is gone keeps CUA_HAVE_BASIC
+	 * clear. Fails only when the app does not answer at all. */
+	cua_result (*read_nodes)(struct cua_backend *b,
+				 struct cua_raw_snapshot *snap,
+				 struct cua_raw_node **nodes, size_t n,
+				 uint32_t want);
+	/* Reads the live child count of each parent and its children number
+	 * first .. first + count - 1 (count UINT32_MAX: to the end) by the
+	 * walk's child rule (decisions.md §2), each child read as by
+	 * read_nodes(want). Sets parent->children, n_children,
+	 * child_offset, child_count and CUA_HAVE_CHILDREN. */
+	cua_result (*read_children)(struct cua_backend *b,
+				    struct cua_raw_snapshot *snap,
+				    struct cua_raw_node **parents, size_t n,
+				    uint32_t first, uint32_t count,
+				    uint32_t want);
+	/* One accessibility request (struct cua_live_call). */
+	cua_result (*call)(struct cua_backend *b, struct cua_live_call *c);
+
+	/* Window-system facts and input (X11 on Linux). */
+	cua_result (*window_query)(struct cua_backend *b, uint64_t window,
+				   struct cua_win *out);
+	/* The topmost client (or override-redirect) window at a root point. */
+	cua_result (*window_at)(struct cua_backend *b, int32_t x, int32_t y,
+				struct cua_win *out);
+	/* The toplevel that holds keyboard focus (window 0 when none). */
+	cua_result (*focus_window)(struct cua_backend *b, struct cua_win *out);
+	/* Activates `window` (EWMH _NET_ACTIVE_WINDOW, else raise + input
+	 * focus) and waits at most timeout_ms until it holds input focus.
+	 * *confirmed = 1 when it does. */
+	cua_result (*activate_window)(struct cua_backend *b, uint64_t window,
+				      int timeout_ms, int *confirmed);
+	/* Synthetic pointer events at root pixels, no delays. With
+	 * `restore`, the pointer goes back to where it was unless the user
+	 * moved it meanwhile. Buttons pressed here are released on error. */
+	cua_result (*pointer)(struct cua_backend *b,
+			      const struct cua_pointer_event *ev, size_t n,
+			      int restore);
+	/* Synthetic key chords (struct cua_key_chord, core/keys.h) realised
+	 * on the current keymap; keysyms on no key are typed through spare
+	 * keycodes, after the app with accessibility bus name `app_bus`
+	 * (may be NULL) answered a request sent after the remapping, and
+	 * keymap_delay_ms. Toolkits translate a key with the mapping of the
+	 * moment they process it, so the spare keycodes must stay mapped
+	 * until the app has: with `kept` NULL they are restored after the
+	 * app answered again and a short grace period; otherwise they stay
+	 * mapped (*kept = 1) until keys_restore(), which the caller calls
+	 * once it saw the keys' effect. Keys pressed here are released on
+	 * error. */
+	cua_result (*keys)(struct cua_backend *b,
+			   const struct cua_key_chord *chords, size_t n,
+			   int keymap_delay_ms, const char *app_bus,
+			   int *kept);
+	cua_result (*keys_restore)(struct cua_backend *b);
+
+	/* ---- Screenshots and events (screenshots.md). Every member below
+	 * may be NULL: no screenshot, no settle. ---- */
+
+	/* Starts tracking a window for capture and damage (X11: the
+	 * Composite redirect and a Damage object, made on the capture
+	 * worker without waiting). Cheap; idempotent. */
+	void (*track_window)(struct cua_backend *b, uint64_t window);
+	/* Captures one window (struct cua_capture_request). Never raises,
+	 * maps or otherwise changes it. CUA_OK with *out, or an error with
+	 * *status saying why (the core words the reason). */
+	cua_result (*capture)(struct cua_backend *b,
+			      const struct cua_capture_request *req,
+			      struct cua_capture **out,
+			      enum cua_capture_status *status);
+	/* Event watching, a general facility (settle, `cua watch`):
+	 * watch_add() delivers the events of one app (its bus name; NULL =
+	 * every app) and the damage of one window (0 = none) to `fn`,
+	 * which runs only inside watch_dispatch(), on the calling thread.
+	 * Events that arrive between two dispatches are queued with their
+	 * arrival time. */
+	cua_result (*watch_add)(struct cua_backend *b, const char *bus_name,
+				uint64_t window, cua_event_fn fn,
+				void *user_data, uint32_t *id_out);
+	void (*watch_remove)(struct cua_backend *b, uint32_t id);
+	/* Delivers what arrived, waiting until `deadline_us` (cua_now_us()
+	 * clock; 0 = do not wait) or until a callback returns non-zero.
+	 * Returns the number of events delivered. */
+	int (*watch_dispatch)(struct cua_backend *b, int64_t deadline_us);
 };
 
 struct cua_backend {
@@ -137,6 +352,11 @@ cua_result cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 				 struct cua_backend **out);
 cua_result cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
 				    struct cua_backend **out);
+/* Replays another recording from now on (tests: a second revision of the
+ * same app in one session). The recording's process identity decides
+ * whether the session sees the same process. */
+cua_result cua_backend_recorded_replace(struct cua_backend *b,
+					const char *path);
 
 /* Recording format (recorded backend; also written by cua record). */
 cua_result cua_record_to_json(const struct cua_app_info *app,

@@ -216,6 +216,69 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 	return not_found(query);
 }
 
+static json_t *
+sanitized_json(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	if (!s || !*s)
+		return json_null();
+	cua_sanitize_sb(&sb, s);
+	j = json_string(sb_str(&sb));
+	sb_free(&sb);
+	return j ? j : json_null();
+}
+
+json_t *
+cua_resolved_to_jansson(const struct cua_resolved *res)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "schema", json_string("libcua.app/1"));
+	if (res->kind == CUA_RESOLVED_RUNNING) {
+		const struct cua_app_info *a = res->app;
+
+		json_object_set_new(o, "running", json_true());
+		json_object_set_new(o, "id", sanitized_json(a->app_id));
+		json_object_set_new(o, "name", sanitized_json(a->app_name));
+		json_object_set_new(o, "pid", json_integer(a->pid));
+		json_object_set_new(o, "start_time",
+				    json_integer((json_int_t)a->start_time));
+		json_object_set_new(o, "executable", sanitized_json(a->exe));
+		json_object_set_new(o, "executable_name",
+				    sanitized_json(a->exe_base));
+		json_object_set_new(o, "atspi_name",
+				    sanitized_json(a->atspi_name));
+		json_object_set_new(o, "desktop_id",
+				    sanitized_json(a->desktop_id));
+		json_object_set_new(o, "desktop_file",
+				    sanitized_json(a->desktop_file));
+		json_object_set_new(o, "wm_class",
+				    json_pack("[o,o]",
+					      sanitized_json(a->wm_class_class),
+					      sanitized_json(a->wm_class_instance)));
+		json_object_set_new(o, "toolkit", sanitized_json(a->toolkit));
+		json_object_set_new(o, "accessible",
+				    json_boolean(a->accessible));
+		json_object_set_new(o, "windows", json_integer(a->n_windows));
+	} else {
+		const struct cua_installed_app *e = res->entry;
+		char prog[256];
+
+		exec_program(e->exec, prog, sizeof(prog));
+		json_object_set_new(o, "running", json_false());
+		json_object_set_new(o, "id", sanitized_json(e->desktop_id));
+		json_object_set_new(o, "name", sanitized_json(e->name ? e->name :
+								e->desktop_id));
+		json_object_set_new(o, "desktop_id",
+				    sanitized_json(e->desktop_id));
+		json_object_set_new(o, "desktop_file", sanitized_json(e->path));
+		json_object_set_new(o, "executable_name", sanitized_json(prog));
+	}
+	return o;
+}
+
 /* ------------------------------------------------------------------ */
 /* list_apps                                                            */
 

@@ -29,6 +29,22 @@ cua_options_default(struct cua_options *opt)
 	opt->max_raw_nodes = 20000;
 	opt->launch_timeout_ms = 10000;
 	opt->desktop_fixes = 1;
+	opt->settle_quiet_ms = 250;
+	opt->settle_cap_ms = 1000;
+	opt->settle_busy_cap_ms = 5000;
+	opt->settle_probe_ms = 40;
+	opt->warmup_cap_ms = 1200;
+	opt->capture_timeout_ms = 2500;
+	opt->capture_fallback_timeout_ms = 3000;
+	opt->shot_max_long_edge = 2048;
+	opt->shot_max_short_edge = 768;
+	opt->jpeg_quality = 80;
+	opt->diff_max_age_s = 300;
+	opt->locator_strict_siblings = 0;
+	opt->focus_timeout_ms = 500;
+	opt->restore_pointer = 1;
+	opt->always_simulate_click = 0;
+	opt->keymap_delay_ms = 50;
 }
 
 static const char *

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "render.h"
 #include "roles.h"
 #include "session.h"
@@ -116,11 +117,90 @@ element_json(const struct cua_tree *t, const struct cua_element *e,
 	return o;
 }
 
-json_t *
-cua_tree_to_jansson(const struct cua_tree *t, int internal)
+static double
+ms(int64_t us)
 {
-	json_t *o = json_object(), *els = json_array();
+	return (double)((us + 50) / 100) / 10.0;
+}
+
+/* "screenshot", "screenshot_error" and "timings_ms" (tools.md §3.3); the
+ * internal form keeps the geometry (not the image) for coordinate actions
+ * in a later process. */
+static void
+shot_json(json_t *o, const struct cua_tree *t, int internal)
+{
+	const struct cua_shot_geom *g = &t->shot;
+
+	if (t->shot_data && !internal)
+		json_object_set_new(o, "screenshot",
+				    json_pack("{s:s,s:i,s:i,s:f}", "mime_type",
+					      t->shot_mime, "width",
+					      (int)g->width, "height",
+					      (int)g->height, "pixels_per_point",
+					      g->ppp));
+	else if (!internal)
+		json_object_set_new(o, "screenshot", json_null());
+	if (!internal)
+		json_object_set_new(o, "screenshot_error",
+				    t->shot_data || !t->shot_error
+					    ? json_null()
+					    : json_string(t->shot_error));
+	if (internal && t->has_shot)
+		json_object_set_new(
+			o, "screenshot_geometry",
+			json_pack("{s:I,s:o,s:f,s:f,s:i,s:i,s:f,s:f}",
+				  "x11_window", (json_int_t)g->x11_window,
+				  "frame", rect_json(&g->frame), "device_ppp",
+				  g->device_ppp, "ppp", g->ppp, "width",
+				  (int)g->width, "height", (int)g->height,
+				  "elem_dx", g->elem_dx, "elem_dy", g->elem_dy));
+	if (!internal)
+		json_object_set_new(
+			o, "timings_ms",
+			json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "settle",
+				  ms(t->shot_stats.settle_us), "warmup",
+				  ms(t->shot_stats.warmup_us), "walk",
+				  ms(t->stats.walk_us), "build",
+				  ms(t->stats.build_us), "capture",
+				  ms(t->shot_stats.capture_us), "encode",
+				  ms(t->shot_stats.encode_us)));
+}
+
+static void
+shot_from_json(struct cua_tree *t, json_t *g)
+{
+	json_t *f;
+
+	if (!json_is_object(g))
+		return;
+	f = json_object_get(g, "frame");
+	t->shot.x11_window = (uint64_t)json_integer_value(
+		json_object_get(g, "x11_window"));
+	if (json_is_object(f)) {
+		t->shot.frame.x = (int32_t)json_integer_value(json_object_get(f, "x"));
+		t->shot.frame.y = (int32_t)json_integer_value(json_object_get(f, "y"));
+		t->shot.frame.w =
+			(int32_t)json_integer_value(json_object_get(f, "width"));
+		t->shot.frame.h =
+			(int32_t)json_integer_value(json_object_get(f, "height"));
+	}
+	t->shot.device_ppp = json_number_value(json_object_get(g, "device_ppp"));
+	t->shot.ppp = json_number_value(json_object_get(g, "ppp"));
+	t->shot.width = (uint32_t)json_integer_value(json_object_get(g, "width"));
+	t->shot.height =
+		(uint32_t)json_integer_value(json_object_get(g, "height"));
+	t->shot.elem_dx = json_number_value(json_object_get(g, "elem_dx"));
+	t->shot.elem_dy = json_number_value(json_object_get(g, "elem_dy"));
+	t->has_shot = t->shot.ppp > 0 && t->shot.width && t->shot.height;
+}
+
+json_t *
+cua_tree_to_jansson(const struct cua_tree *t, int internal,
+		    uint32_t render_flags)
+{
+	json_t *o = json_object(), *els = json_array(), *removed = json_array();
 	struct strbuf sb = STRBUF_INIT;
+	enum cua_render_kind kind = cua_observation_kind(t, render_flags, NULL);
 
 	json_object_set_new(o, "schema", json_string(internal ?
 							   "libcua.tree/1" :
@@ -141,17 +221,22 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal)
 					      json_null()));
 	json_object_set_new(o, "revision",
 			    json_pack("{s:i,s:s,s:b,s:b}", "number",
-				      (int)t->revision, "kind", "full",
-				      "root_changed", 0, "truncated",
-				      t->truncated));
-	cua_render_state(&sb, t);
+				      (int)t->revision, "kind",
+				      cua_render_kind_name(kind),
+				      "root_changed", t->root_changed,
+				      "truncated", t->truncated));
+	cua_render_observation(&sb, t, render_flags);
 	json_object_set_new(o, "state_text", json_string(sb_str(&sb)));
 	sb_free(&sb);
 	for (size_t i = 0; i < t->n_elements; i++)
 		json_array_append_new(els, element_json(t, &t->elements[i],
 							internal));
 	json_object_set_new(o, "elements", els);
-	json_object_set_new(o, "removed_ids", json_array());
+	if (kind != CUA_KIND_FULL)
+		for (size_t i = 0; i < t->delta->n_removed; i++)
+			json_array_append_new(removed,
+					      json_integer(t->delta->removed[i]));
+	json_object_set_new(o, "removed_ids", removed);
 	json_object_set_new(o, "focused_element",
 			    t->focused >= 0 ?
 				    json_integer(t->elements[t->focused].id) :
@@ -166,6 +251,7 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal)
 				      (json_int_t)t->stats.call_errors, "walk_us",
 				      (json_int_t)t->stats.walk_us, "build_us",
 				      (json_int_t)t->stats.build_us));
+	shot_json(o, t, internal);
 	if (internal) {
 		json_t *skel = json_array(), *markers = json_array();
 
@@ -199,9 +285,10 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal)
 }
 
 cua_result
-cua_tree_json(const struct cua_tree *t, int internal, char **out)
+cua_tree_json(const struct cua_tree *t, int internal, uint32_t render_flags,
+	      char **out)
 {
-	json_t *o = cua_tree_to_jansson(t, internal);
+	json_t *o = cua_tree_to_jansson(t, internal, render_flags);
 
 	*out = o ? json_dumps(o, JSON_INDENT(internal ? 0 : 2) |
 				       JSON_PRESERVE_ORDER | JSON_COMPACT * !!internal) :
@@ -273,6 +360,7 @@ cua_tree_from_jansson(json_t *o)
 	t->revision = (uint32_t)jint(json_object_get(json_object_get(o, "revision"),
 						     "number"));
 	t->truncated = json_is_true(json_object_get(o, "truncated"));
+	shot_from_json(t, json_object_get(o, "screenshot_geometry"));
 	t->n_lines = (size_t)jint(json_object_get(o, "n_lines"));
 	v = json_object_get(o, "selected_text");
 	t->selected_text = json_is_string(v) ? astr(a, v) : NULL;

@@ -48,21 +48,44 @@ elements_similar(const struct cua_tree *pt, const struct cua_element *a,
 
 	if ((a->flags ^ b->flags) & CUA_ELEM_SYNTHETIC_ROW)
 		return 0;
+	/* A synthetic row has no object of its own (§2.2 c): it is the same
+	 * row only at the same row index with the same first cell. The row
+	 * index alone would hand a row inserted above the window's first row
+	 * the id of the row it pushed down. */
 	if (a->flags & CUA_ELEM_SYNTHETIC_ROW)
-		return a->row_index == b->row_index;
+		return a->row_index == b->row_index && fa && fb &&
+		       cua_fingerprint_equal(fa, fb);
 	if (!fa || !fb)
 		return a->role == b->role && strcmp(a->title, b->title) == 0;
+	/* Two objects with different identities whose fingerprint is not
+	 * unique among their siblings are told apart only by identity: their
+	 * locators are pinned to it (§3.3, D4). Aligning them by fingerprint
+	 * would hand a new row the id of another row that merely left the
+	 * row window (untitled list rows all look alike). */
+	if (pt->skel[a->skel].ident && nt->skel[b->skel].ident &&
+	    (pt->skel[a->skel].pinned || nt->skel[b->skel].pinned))
+		return 0;
 	return cua_fingerprint_equal(fa, fb);
 }
 
-/* Aligns the unmatched children of a matched pair by LCS. */
+static void
+inherit(const struct cua_tree *prev, uint32_t pi, struct cua_tree *next,
+	uint32_t ni, uint8_t *prev_used)
+{
+	next->elements[ni].id = prev->elements[pi].id;
+	prev_used[pi] = 1;
+}
+
+/* Aligns the unmatched children of a matched pair by LCS. Common prefix
+ * and suffix are matched first, so the quadratic table only covers the
+ * part that changed (a row inserted into a long list costs nothing). */
 static int
 align_children(const struct cua_tree *prev, const struct cua_element *pe,
 	       struct cua_tree *next, const struct cua_element *ne,
 	       uint8_t *prev_used)
 {
 	uint32_t *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0;
+	size_t na = 0, nb = 0, lo = 0;
 	uint16_t *dp = NULL;
 	int r = 0;
 
@@ -78,8 +101,23 @@ align_children(const struct cua_tree *prev, const struct cua_element *pe,
 	for (size_t i = 0; i < ne->n_children; i++)
 		if (next->elements[ne->children[i]].id == CUA_NO_ID)
 			b[nb++] = ne->children[i];
+#define SIMILAR(i, j) elements_similar(prev, &prev->elements[a[i]], next, \
+				       &next->elements[b[j]])
+	while (lo < na && lo < nb && SIMILAR(lo, lo)) {
+		inherit(prev, a[lo], next, b[lo], prev_used);
+		lo++;
+	}
+	while (na > lo && nb > lo && SIMILAR(na - 1, nb - 1)) {
+		inherit(prev, a[na - 1], next, b[nb - 1], prev_used);
+		na--;
+		nb--;
+	}
+	na -= lo;
+	nb -= lo;
 	if (!na || !nb || na > 4000 || nb > 4000)
 		goto out;
+	memmove(a, a + lo, na * sizeof(*a));
+	memmove(b, b + lo, nb * sizeof(*b));
 	dp = calloc((na + 1) * (nb + 1), sizeof(*dp));
 	if (!dp) {
 		r = -1;
@@ -88,8 +126,7 @@ align_children(const struct cua_tree *prev, const struct cua_element *pe,
 #define DP(i, j) dp[(i) * (nb + 1) + (j)]
 	for (size_t i = na; i-- > 0;)
 		for (size_t j = nb; j-- > 0;) {
-			if (elements_similar(prev, &prev->elements[a[i]], next,
-					     &next->elements[b[j]]))
+			if (SIMILAR(i, j))
 				DP(i, j) = (uint16_t)(DP(i + 1, j + 1) + 1);
 			else
 				DP(i, j) = DP(i + 1, j) > DP(i, j + 1) ?
@@ -97,10 +134,8 @@ align_children(const struct cua_tree *prev, const struct cua_element *pe,
 						   DP(i, j + 1);
 		}
 	for (size_t i = 0, j = 0; i < na && j < nb;) {
-		if (elements_similar(prev, &prev->elements[a[i]], next,
-				     &next->elements[b[j]])) {
-			next->elements[b[j]].id = prev->elements[a[i]].id;
-			prev_used[a[i]] = 1;
+		if (SIMILAR(i, j)) {
+			inherit(prev, a[i], next, b[j], prev_used);
 			i++;
 			j++;
 		} else if (DP(i + 1, j) >= DP(i, j + 1)) {
@@ -110,6 +145,7 @@ align_children(const struct cua_tree *prev, const struct cua_element *pe,
 		}
 	}
 #undef DP
+#undef SIMILAR
 out:
 	free(a);
 	free(b);

@@ -13,9 +13,11 @@
 
 /*
  * Assigns ids to every element of `next`: inherited from `prev` (may be
- * NULL) by object identity, then by structure (LCS over fingerprints
- * under parents that inherited), else fresh from *counter, which is
- * advanced. Returns 0, or -1 when out of memory.
+ * NULL) by object identity (synthetic rows: row index + first cell), then
+ * by structure (LCS over fingerprints under parents that inherited; rows
+ * only at the same row index; look-alike siblings with different object
+ * identities never), else fresh from *counter, which is advanced.
+ * Returns 0, or -1 when out of memory.
  */
 int cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
 		       uint32_t *counter);

@@ -10,9 +10,11 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "diff.h"
 #include "lineage.h"
 #include "roles.h"
 #include "sanitize.h"
@@ -26,6 +28,7 @@ proc_free(struct cua_proc_session *p)
 	if (!p)
 		return;
 	free(p->exe);
+	free(p->bus_name);
 	if (p->latest && atomic_fetch_sub(&p->latest->refcount, 1) == 1)
 		cua_tree_destroy(p->latest);
 	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
@@ -33,6 +36,16 @@ proc_free(struct cua_proc_session *p)
 		    atomic_fetch_sub(&p->windows[i]->refcount, 1) == 1)
 			cua_tree_destroy(p->windows[i]);
 	free(p);
+}
+
+void
+cua_app_session_drop_process(struct cua_app_session *as)
+{
+	if (!as || !as->proc)
+		return;
+	proc_free(as->proc);
+	as->proc = NULL;
+	as->proc_gone = 1;
 }
 
 static void
@@ -113,36 +126,93 @@ previous_for_window(struct cua_proc_session *p, const char *key)
 	return NULL;
 }
 
+static int64_t
+realtime_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Appends t to the window memory, most recently published last: the
+ * window's previous revision leaves its slot, and when all slots are
+ * taken the least recently published window is forgotten. */
 static void
-publish(struct cua_proc_session *p, struct cua_tree *t)
+remember_window(struct cua_proc_session *p, struct cua_tree *t)
 {
 	const char *key = tree_window_key(t);
-	int slot = -1;
+	int n = 0;
 
-	tree_release(p->latest);
-	p->latest = tree_retain(t);
-	for (int i = 0; i < CUA_WINDOW_MEMORY && slot < 0; i++) {
+	for (int i = 0; i < CUA_WINDOW_MEMORY; i++) {
 		const char *k = tree_window_key(p->windows[i]);
 
-		if (k && key && strcmp(k, key) == 0)
-			slot = i;
+		if (p->windows[i] && (!key || !k || strcmp(k, key) != 0))
+			p->windows[n++] = p->windows[i];
+		else
+			tree_release(p->windows[i]);
 	}
-	if (slot < 0) {
-		/* drop the oldest (slot 0), shift, append */
+	for (int i = n; i < CUA_WINDOW_MEMORY; i++)
+		p->windows[i] = NULL;
+	if (n == CUA_WINDOW_MEMORY) {
 		tree_release(p->windows[0]);
 		memmove(&p->windows[0], &p->windows[1],
 			(CUA_WINDOW_MEMORY - 1) * sizeof(p->windows[0]));
-		p->windows[CUA_WINDOW_MEMORY - 1] = NULL;
-		slot = CUA_WINDOW_MEMORY - 1;
-		for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
-			if (!p->windows[i]) {
-				slot = i;
-				break;
-			}
-	} else {
-		tree_release(p->windows[slot]);
+		n--;
 	}
-	p->windows[slot] = tree_retain(t);
+	p->windows[n] = tree_retain(t);
+}
+
+static void
+publish(struct cua_proc_session *p, struct cua_tree *t)
+{
+	tree_release(p->latest);
+	p->latest = tree_retain(t);
+	p->latest_at_us = realtime_us();
+	p->baseline_expired = 0;
+	remember_window(p, t);
+}
+
+/* The diff baseline of t (identity.md §7.4): the delta against the
+ * previous published revision when it shows the same window, and why the
+ * diff rendering is a full tree anyway, if it is. */
+static cua_result
+set_baseline(struct cua_session *s, struct cua_proc_session *p,
+	     struct cua_tree *t, uint32_t flags)
+{
+	const struct cua_options *o = &s->ctx.opt;
+	const struct cua_tree *prev = p->latest;
+	const char *pk = tree_window_key(prev), *nk = tree_window_key(t);
+	int same_root = pk && nk && strcmp(pk, nk) == 0;
+	int64_t age = prev ? realtime_us() - p->latest_at_us : 0;
+
+	t->diff_opts = (o->diff_removed_lines ? CUA_DIFF_REMOVED_LINES : 0) |
+		       (o->diff_ignore_budget ? CUA_DIFF_IGNORE_LINE_BUDGET : 0);
+	t->root_changed = prev && !same_root;
+	if (same_root) {
+		int64_t t0 = cua_now_us();
+
+		t->delta = cua_delta_compute(prev, t, t->arena);
+		if (!t->delta)
+			return cua_error(CUA_ERROR_NOMEM, "out of memory");
+		t->stats.diff_us = cua_now_us() - t0;
+	}
+	if (!prev)
+		t->full_reason = CUA_FULL_FIRST;
+	else if (!same_root)
+		t->full_reason = CUA_FULL_ROOT_CHANGED;
+	else if (flags & CUA_OBSERVE_DISABLE_DIFF)
+		t->full_reason = CUA_FULL_DISABLED;
+	else if (p->baseline_expired || age < 0 ||
+		 age > (int64_t)o->diff_max_age_s * 1000000)
+		t->full_reason = CUA_FULL_EXPIRED;
+	else if (t->delta->truncated)
+		t->full_reason = CUA_FULL_TRUNCATED;
+	else if (o->diff_off)
+		t->full_reason = CUA_FULL_MODE_OFF;
+	if (t->full_reason == CUA_FULL_NONE)
+		cua_observation_kind(t, CUA_RENDER_DIFF, &s->ctx); /* logs §7.5 */
+	return CUA_OK;
 }
 
 static const char *
@@ -334,6 +404,9 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	memset(&st, 0, sizeof(st));
 	st.root = snap->app->children[*root];
 	st.want_everything = want_everything;
+	st.prune_hidden_geometry =
+		app->toolkit && strcasecmp(app->toolkit, "GTK") == 0 &&
+		app->toolkit_version && app->toolkit_version[0] == '4';
 	cua_walk_fetch_policy(&pol, &st, &s->ctx.opt, *vis);
 	roots[0] = snap->app->children[*root];
 	for (size_t i = 0; i < *n_popups; i++)
@@ -364,6 +437,157 @@ fill_tree_app(struct cua_tree *t, const struct cua_app_info *app)
 						      app->toolkit_version : "");
 }
 
+/* The live process session of `app`, if this session has one. */
+static struct cua_proc_session *
+live_proc(struct cua_session *s, const struct cua_app_info *app)
+{
+	struct cua_app_session *as = app_session_get(s, app->app_id, 0);
+	struct cua_proc_session *p = as ? as->proc : NULL;
+
+	if (p && p->pid == app->pid && p->start_time == app->start_time)
+		return p;
+	return NULL;
+}
+
+/* A window that looks like an empty shell: few elements, or a web
+ * document without children (screenshots.md §6.3). */
+static int
+raw_has_empty_document(const struct cua_raw_node *n, int depth)
+{
+	if (!n || depth > 64)
+		return 0;
+	if ((n->role == CUA_ROLE_DOCUMENT_WEB ||
+	     n->role == CUA_ROLE_DOCUMENT_FRAME) &&
+	    (n->have & CUA_HAVE_CHILDREN) && n->n_children == 0)
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (raw_has_empty_document(n->children[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+static int
+looks_like_shell(const struct cua_tree *t, const struct cua_raw_snapshot *snap,
+		 uint32_t root)
+{
+	return t->n_lines < 6 ||
+	       raw_has_empty_document(snap->app->children[root], 0);
+}
+
+static void
+note_atspi_window(struct cua_tree *t, const struct cua_raw_snapshot *snap,
+		  uint32_t root)
+{
+	const struct cua_raw_node *w = snap->app->children[root];
+
+	if ((w->have & CUA_HAVE_EXTENTS) && w->extents.w > 0 &&
+	    w->extents.h > 0) {
+		t->atspi_window = w->extents;
+		t->has_atspi_window = 1;
+	}
+}
+
+/*
+ * Element frames in window points relative to the window's frame, the
+ * image's origin (screenshots.md §3): the walk measured them from the
+ * accessibility window's own origin, which is the frame for GTK 3 (CSD),
+ * Qt and Chromium, the frame less an undeclared resize margin for GTK 4,
+ * and the window manager's frame for GTK 3 windows with server-side
+ * decorations.
+ */
+static void
+normalise_frames(struct cua_tree *t)
+{
+	double dppp, dx, dy;
+	int32_t ix, iy;
+
+	if (!t->has_atspi_window || !t->has_window_frame || !t->x11_window)
+		return;
+	dppp = cua_geom_device_ppp(t->window_frame.w, 0, t->atspi_window.w);
+	cua_geom_element_origin(&t->atspi_window, &t->window_frame, dppp, &dx,
+				&dy);
+	ix = (int32_t)(dx < 0 ? dx - 0.5 : dx + 0.5);
+	iy = (int32_t)(dy < 0 ? dy - 0.5 : dy + 0.5);
+	t->frames_normalised = 1;
+	if (ix == 0 && iy == 0)
+		return;
+	for (size_t i = 0; i < t->n_elements; i++) {
+		if (!t->elements[i].has_frame)
+			continue;
+		t->elements[i].frame.x += ix;
+		t->elements[i].frame.y += iy;
+	}
+}
+
+/*
+ * The once-per-process warm-up (screenshots.md §6.3): toolkits that build
+ * their tree after the first query (Chromium) are sampled every 100 ms
+ * until two samples agree and the window is no longer an empty shell, or
+ * warmup_cap_ms passed. Replaces *snap and *t with the last sample.
+ */
+static cua_result
+warm_up(struct cua_session *s, const struct cua_app_info *app,
+	struct cua_raw_snapshot **snap, struct cua_tree **t, uint32_t *root,
+	uint32_t *popups, size_t *n_popups, enum cua_visibility *vis)
+{
+	int64_t t0 = cua_now_us(),
+		cap = (int64_t)s->ctx.opt.warmup_cap_ms * 1000;
+	size_t prev = (*t)->n_elements;
+	struct cua_backend *b = s->backend;
+	cua_result r = CUA_OK;
+
+	if (!looks_like_shell(*t, *snap, *root) &&
+	    !cua_settle_recent_children(s, app->bus_name, 100))
+		return CUA_OK;
+	while (cua_now_us() - t0 < cap) {
+		struct cua_raw_snapshot *snap2 = NULL;
+		struct cua_tree *t2;
+		uint32_t root2, popups2[CUA_MAX_POPUPS];
+		size_t n2;
+		enum cua_visibility vis2;
+		int64_t next = cua_now_us() + 100 * 1000;
+
+		if (b->ops->watch_dispatch)
+			b->ops->watch_dispatch(b, next);
+		else
+			usleep(100 * 1000);
+		r = observe_snapshot(s, app, &snap2, &root2, popups2, &n2, &vis2,
+				     0);
+		if (r != CUA_OK)
+			break;
+		t2 = cua_tree_alloc();
+		if (!t2) {
+			cua_raw_snapshot_free(snap2);
+			return cua_error(CUA_ERROR_NOMEM, "out of memory");
+		}
+		fill_tree_app(t2, app);
+		r = cua_walk_build(t2, snap2, root2, popups2, n2, &s->ctx.opt,
+				   vis2);
+		if (r != CUA_OK) {
+			cua_tree_destroy(t2);
+			cua_raw_snapshot_free(snap2);
+			break;
+		}
+		cua_tree_destroy(*t);
+		cua_raw_snapshot_free(*snap);
+		*t = t2;
+		*snap = snap2;
+		*root = root2;
+		memcpy(popups, popups2, n2 * sizeof(*popups));
+		*n_popups = n2;
+		*vis = vis2;
+		/* two equal samples, and no web document still empty */
+		if (t2->n_elements == prev &&
+		    !raw_has_empty_document(snap2->app->children[root2], 0))
+			break;
+		prev = t2->n_elements;
+	}
+	cua_debug(&s->ctx, "warm-up %s: %lld us, %zu elements", app->app_id,
+		  (long long)(cua_now_us() - t0), (*t)->n_elements);
+	/* a walk that failed during the warm-up keeps the first sample */
+	return CUA_OK;
+}
+
 cua_result
 cua_session_observe_internal(struct cua_session *s, const char *query,
 			     uint32_t flags, struct cua_tree **out)
@@ -377,13 +601,21 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups;
 	enum cua_visibility vis;
-	int64_t t0;
+	struct cua_settle_result settled;
+	int64_t t0, t_warm;
+	int warmed;
 	cua_result r;
 
 	*out = NULL;
 	r = resolve_running(s, query, flags, &apps, &app);
 	if (r != CUA_OK)
 		return r;
+	/* settle -> walk -> capture (screenshots.md §6.2) */
+	proc = live_proc(s, app);
+	cua_settle(s, app->bus_name,
+		   proc && proc->latest ? proc->latest->x11_window : 0,
+		   (flags & CUA_OBSERVE_AFTER_ACTION) != 0, &settled);
+	warmed = proc && proc->warmed_up;
 	r = observe_snapshot(s, app, &snap, &root, popups, &n_popups, &vis, 0);
 	if (r != CUA_OK)
 		goto out;
@@ -398,6 +630,19 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	r = cua_walk_build(t, snap, root, popups, n_popups, &s->ctx.opt, vis);
 	if (r != CUA_OK)
 		goto out;
+	t_warm = cua_now_us();
+	if (!warmed) {
+		r = warm_up(s, app, &snap, &t, &root, popups, &n_popups, &vis);
+		if (r != CUA_OK)
+			goto out;
+	}
+	t->shot_stats.warmup_us = cua_now_us() - t_warm;
+	t->shot_stats.settle_us = settled.settle_us;
+	t->shot_stats.settle_capped = settled.capped;
+	note_atspi_window(t, snap, root);
+	normalise_frames(t);
+	if (!(flags & CUA_OBSERVE_NO_SCREENSHOT))
+		cua_shot_take(s, t);
 
 	as = app_session_get(s, app->app_id, 1);
 	if (!as) {
@@ -423,14 +668,26 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		proc->start_time = app->start_time;
 		proc->exe = strdup(app->exe ? app->exe : "");
 		as->proc = proc;
+		as->proc_gone = 0;
+	}
+	proc->warmed_up = 1;
+	if (app->bus_name && (!proc->bus_name ||
+			      strcmp(proc->bus_name, app->bus_name) != 0)) {
+		free(proc->bus_name);
+		proc->bus_name = strdup(app->bus_name);
 	}
 	if (cua_lineage_assign(previous_for_window(proc, tree_window_key(t)), t,
 			       &as->next_id) < 0) {
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
 	}
+	r = set_baseline(s, proc, t, flags);
+	if (r != CUA_OK)
+		goto out;
 	t->revision = proc->revision++;
-	t->stats.build_us = cua_now_us() - t0;
+	/* the warm-up and the screenshot are counted on their own */
+	t->stats.build_us = cua_now_us() - t0 - t->shot_stats.warmup_us -
+			    t->shot_stats.capture_us - t->shot_stats.encode_us;
 	publish(proc, t);
 	if (s->usage_path)
 		cua_usage_record(s->usage_path, app->app_id);
@@ -475,6 +732,42 @@ cua_session_record_internal(struct cua_session *s, const char *query,
 }
 
 cua_result
+cua_session_resolve_internal(struct cua_session *s, const char *query,
+			     char **out)
+{
+	struct cua_app_list *apps = NULL;
+	struct cua_installed_list *inst = NULL;
+	struct cua_resolved res;
+	json_t *j;
+	cua_result r;
+
+	*out = NULL;
+	r = s->backend->ops->list_apps(s->backend, &apps);
+	if (r != CUA_OK)
+		return r;
+	r = cua_resolve_app(query, apps, NULL, s, &res);
+	if (r == CUA_ERROR_NOT_FOUND) {
+		char *saved = strdup(cua_error_get());
+
+		if (s->backend->ops->list_installed(s->backend, &inst) == CUA_OK)
+			r = cua_resolve_app(query, apps, inst, s, &res);
+		if (r == CUA_ERROR_NOT_FOUND && saved)
+			r = cua_error(CUA_ERROR_NOT_FOUND, "%s", saved);
+		free(saved);
+	}
+	if (r == CUA_OK) {
+		j = cua_resolved_to_jansson(&res);
+		*out = j ? json_dumps(j, JSON_COMPACT) : NULL;
+		json_decref(j);
+		if (!*out)
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	cua_installed_list_free(inst);
+	cua_app_list_free(apps);
+	return r;
+}
+
+cua_result
 cua_session_list_apps_internal(struct cua_session *s, uint32_t flags,
 			       char **out)
 {
@@ -514,6 +807,8 @@ cua_session_save_state_internal(struct cua_session *s, char **out)
 		json_object_set_new(o, "app_name",
 				    json_string(as->app_name ? as->app_name : ""));
 		json_object_set_new(o, "next_id", json_integer(as->next_id));
+		if (!as->proc && as->proc_gone)
+			json_object_set_new(o, "process_gone", json_true());
 		if (as->proc) {
 			json_t *p = json_object(), *wins = json_array();
 
@@ -524,6 +819,11 @@ cua_session_save_state_internal(struct cua_session *s, char **out)
 								   as->proc->exe : ""));
 			json_object_set_new(p, "revision",
 					    json_integer(as->proc->revision));
+			json_object_set_new(p, "latest_at_us",
+					    json_integer(as->proc->latest_at_us));
+			json_object_set_new(p, "baseline_expired",
+					    json_boolean(as->proc->baseline_expired));
+			/* least recently published first, as in memory */
 			for (int w = 0; w < CUA_WINDOW_MEMORY; w++) {
 				struct cua_tree *t = as->proc->windows[w];
 
@@ -532,7 +832,7 @@ cua_session_save_state_internal(struct cua_session *s, char **out)
 				json_array_append_new(wins,
 					json_pack("{s:b,s:o}", "latest",
 						  t == as->proc->latest,
-						  "tree", cua_tree_to_jansson(t, 1)));
+						  "tree", cua_tree_to_jansson(t, 1, 0)));
 			}
 			json_object_set_new(p, "windows", wins);
 			json_object_set_new(o, "process", p);
@@ -543,6 +843,14 @@ cua_session_save_state_internal(struct cua_session *s, char **out)
 	*out = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
+}
+
+void
+cua_session_expire_baselines_internal(struct cua_session *s)
+{
+	for (size_t i = 0; i < s->n_apps; i++)
+		if (s->apps[i]->proc)
+			s->apps[i]->proc->baseline_expired = 1;
 }
 
 cua_result
@@ -580,15 +888,22 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 		free(as->app_name);
 		as->app_name = strdup(json_string_value(json_object_get(o, "app_name")) ?
 				      json_string_value(json_object_get(o, "app_name")) : "");
+		if (json_is_true(json_object_get(o, "process_gone")) && !as->proc)
+			as->proc_gone = 1;
 		if (!json_is_object(p))
 			continue;
 		{
 			int64_t pid = json_integer_value(json_object_get(p, "pid"));
 			uint64_t st = (uint64_t)json_integer_value(json_object_get(p, "start_time"));
 
-			/* a process that is gone keeps only its id counter */
-			if (!s->backend->ops->process_alive(s->backend, pid, st))
+			/* a process that is gone keeps only its id counter
+			 * (and the next action says it is gone) */
+			if (!s->backend->ops->process_alive(s->backend, pid, st)) {
+				if (!as->proc)
+					as->proc_gone = 1;
 				continue;
+			}
+			as->proc_gone = 0;
 			proc_free(as->proc);
 			as->proc = calloc(1, sizeof(*as->proc));
 			if (!as->proc)
@@ -599,6 +914,10 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 					       json_string_value(json_object_get(p, "exe")) : "");
 			as->proc->revision = (uint32_t)json_integer_value(
 				json_object_get(p, "revision"));
+			as->proc->latest_at_us = json_integer_value(
+				json_object_get(p, "latest_at_us"));
+			as->proc->baseline_expired = json_is_true(
+				json_object_get(p, "baseline_expired"));
 		}
 		wins = json_object_get(p, "windows");
 		json_array_foreach(wins, k, w) {

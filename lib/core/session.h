@@ -7,6 +7,7 @@
 #ifndef CUA_CORE_SESSION_H
 #define CUA_CORE_SESSION_H
 
+#include <jansson.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -21,11 +22,17 @@ struct cua_proc_session {
 	int64_t pid;
 	uint64_t start_time;
 	char *exe;
+	char *bus_name;              /* AT-SPI bus name at the last observation */
 	uint32_t revision;           /* next revision number */
 	struct cua_tree *latest;     /* latest published observation */
-	/* last revision per root window, for id survival (§2.3) */
+	int64_t latest_at_us;        /* when it was published (CLOCK_REALTIME) */
+	int baseline_expired;        /* a new turn began since (§7.4 4) */
+	/* last revision per root window, for id survival (§2.3), least
+	 * recently published first */
 	struct cua_tree *windows[CUA_WINDOW_MEMORY];
 	int warmed_up;
+	int point_recovered;         /* a covered window was raised once
+				      * (actions.md §2.3) */
 };
 
 /* Everything libcua keeps for one app id. */
@@ -34,6 +41,8 @@ struct cua_app_session {
 	char *app_name;
 	uint32_t next_id;            /* ids are never reused for this app id */
 	struct cua_proc_session *proc; /* NULL when no live process bound */
+	int proc_gone;               /* the bound process went away (the next
+				      * action says so, identity.md §1) */
 };
 
 struct cua_session {
@@ -43,6 +52,7 @@ struct cua_session {
 	struct cua_app_session **apps;
 	size_t n_apps;
 	char *usage_path;  /* NULL: don't record usage */
+	struct cua_settle *settle; /* per-app event watches (settle.c) */
 };
 
 /* Observe (cua_session_observe); publishes the tree. */
@@ -52,13 +62,55 @@ cua_result cua_session_observe_internal(struct cua_session *s,
 /* The raw tree as JSON (cua_session_record). */
 cua_result cua_session_record_internal(struct cua_session *s,
 				       const char *app, char **out);
+/* The target `app` resolves to, as JSON (cua_session_resolve_app). */
+cua_result cua_session_resolve_internal(struct cua_session *s,
+					const char *app, char **out);
 cua_result cua_session_list_apps_internal(struct cua_session *s,
 					  uint32_t flags, char **out);
 cua_result cua_session_save_state_internal(struct cua_session *s,
 					   char **out);
 cua_result cua_session_load_state_internal(struct cua_session *s,
 					   const char *json);
+void cua_session_expire_baselines_internal(struct cua_session *s);
+/* watch.c (cua_session_wait_for_change) */
+cua_result cua_session_wait_internal(struct cua_session *s,
+				     const struct cua_tree *tree,
+				     int timeout_ms, int *changed);
 void cua_session_free_apps(struct cua_session *s);
+/* Forgets the app session's process (its process identity changed or it
+ * is gone); the id counter stays, and proc_gone is set (identity.md §1). */
+void cua_app_session_drop_process(struct cua_app_session *as);
+
+/*
+ * settle.c: the UI settle before an observation (screenshots.md §6).
+ * Waits, event-driven, until the app has been quiet for settle_quiet_ms
+ * (at most settle_cap_ms, settle_busy_cap_ms while it signals BUSY);
+ * returns at once for an app that was watched, idle and not acted on.
+ * `window` (0: unknown) also counts its damage. Fills the tree's
+ * shot_stats.settle_us / settle_capped when `t` is not NULL.
+ */
+struct cua_settle_result {
+	int64_t settle_us;
+	int capped;
+	int busy;
+	int events;
+};
+void cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
+		int acted, struct cua_settle_result *res);
+/* Records that input was sent to the app with this bus name (the next
+ * settle waits for the quiet interval). Actions call this. */
+void cua_settle_note_action(struct cua_session *s, const char *bus_name);
+/* Whether the app's tree grew or shrank (children-changed events) in the
+ * last `ms` (0 when unknown). */
+int cua_settle_recent_children(struct cua_session *s, const char *bus_name,
+			       int ms);
+void cua_settle_free_all(struct cua_session *s);
+
+/* shot.c: the screenshot of an observation (screenshots.md §2–§5, §7);
+ * never fails: on failure t->shot_error holds the reason. */
+void cua_shot_take(struct cua_session *s, struct cua_tree *t);
+/* The §7 reason for a capture status (static string). */
+const char *cua_shot_reason(int status);
 
 /* apps.c: resolving the model's app string (safety.md §1). */
 enum cua_resolve_kind {
@@ -71,6 +123,10 @@ struct cua_resolved {
 	const struct cua_app_info *app;          /* RUNNING */
 	const struct cua_installed_app *entry;   /* INSTALLED */
 };
+
+/* The resolved target as a `libcua.app/1` object (sanitised strings). */
+json_t *cua_resolved_to_jansson(const struct cua_resolved *res);
+
 
 /*
  * Resolves `query` against the running apps (and, when `installed` is
@@ -95,11 +151,11 @@ char *cua_usage_load(const char *path); /* malloc'd JSON or NULL */
 
 /* json.c */
 cua_result cua_tree_json(const struct cua_tree *t, int with_internal,
-			 char **out);
+			 uint32_t render_flags, char **out);
 /* jansson-free API for session state: */
 struct json_t;
 struct json_t *cua_tree_to_jansson(const struct cua_tree *t,
-				   int with_internal);
+				   int with_internal, uint32_t render_flags);
 struct cua_tree *cua_tree_from_jansson(struct json_t *j);
 
 /* Atomic file replace (write to a temp file, fsync, rename). */

@@ -14,9 +14,12 @@
 
 #include "cua/cua.h"
 #include "arena.h"
+#include "geometry.h"
 #include "raw.h"
 
 #define CUA_NO_ID UINT32_MAX
+
+struct cua_delta;
 
 /* A fingerprint (identity.md §3.2). Strings are raw (unsanitised). */
 struct cua_fingerprint {
@@ -137,8 +140,35 @@ struct cua_tree {
 	size_t n_markers;
 	int truncated;
 
+	/* Against the diff baseline (identity.md §7), set when published:
+	 * the previous published revision of the same window, if any. */
+	const struct cua_delta *delta; /* in arena; NULL = no baseline */
+	uint8_t full_reason;    /* enum cua_full_reason */
+	uint8_t root_changed;   /* the previous revision had another root */
+	uint32_t diff_opts;     /* CUA_DIFF_* from the session options */
+
+	/* The screenshot taken right after the walk (screenshots.md): the
+	 * encoded image in the arena, or the reason there is none. */
+	const void *shot_data;     /* NULL: no image */
+	size_t shot_size;
+	const char *shot_mime;     /* "image/jpeg" */
+	struct cua_shot_geom shot; /* valid when has_shot */
+	int has_shot;              /* geometry known (also after reloading
+				    * saved state, without the bytes) */
+	const char *shot_error;    /* §7 reason, no final period; or NULL */
+	struct cua_rect atspi_window; /* the window's own extents (AT-SPI) */
+	int has_atspi_window;
+	int frames_normalised;     /* element frames are relative to the
+				    * frame (image) origin, see session.c */
+
+	struct {
+		int64_t settle_us, warmup_us, capture_us, encode_us;
+		int settle_capped;
+	} shot_stats;
+
 	struct {
 		int64_t raw_nodes, calls, call_errors, walk_us, build_us;
+		int64_t diff_us; /* computing the delta (part of build_us) */
 	} stats;
 };
 

@@ -272,13 +272,39 @@ raw_identifier(const struct cua_raw_node *n)
 	return cua_raw_attr(n, "id");
 }
 
+/* Context-menu verbs: Chromium offers showContextMenu on every node. */
+static int
+is_menu_action(const char *norm)
+{
+	return strcmp(norm, "showcontextmenu") == 0 ||
+	       strcmp(norm, "showmenu") == 0 || strcmp(norm, "menu") == 0 ||
+	       strcmp(norm, "contextmenu") == 0 || strcmp(norm, "popup") == 0;
+}
+
+/*
+ * Does the node have an action that makes it interactive? A context-menu
+ * verb or doDefault alone does not (Chromium gives both to every text run
+ * and wrapper), nor does focus/scroll plumbing or GTK 4's GAction muxer.
+ */
 static int
 has_action_iface_actions(const struct cua_raw_node *n)
 {
-	for (size_t i = 0; i < n->n_actions; i++)
-		if (nonempty(n->actions[i].name) &&
-		    !is_gaction_name(n->actions[i].name))
+	char norm[64];
+
+	for (size_t i = 0; i < n->n_actions; i++) {
+		const char *a = n->actions[i].name;
+
+		if (!nonempty(a) || is_gaction_name(a))
+			continue;
+		cua_action_normalise(norm, sizeof(norm), a);
+		/* Chromium gives doDefault to every node and click-ancestor
+		 * to text inside links: neither makes a node interactive */
+		if (strcmp(norm, "dodefault") == 0 ||
+		    strcmp(norm, "clickancestor") == 0)
+			continue;
+		if (!is_menu_action(norm) && !cua_action_is_hidden(norm))
 			return 1;
+	}
 	return 0;
 }
 
@@ -376,7 +402,11 @@ policy_descend(void *ud, const struct cua_raw_node *n, int depth)
 		return 1;
 	if (!is_visible(n, st->vis))
 		return 0;
-	/* links swallow their content, but the content gives the title */
+	/* GTK 4 keeps the pages of a stack VISIBLE when they are not shown;
+	 * their geometry says so (no extents): do not read them */
+	if (st->prune_hidden_geometry && (n->ifaces & CUA_IFACE_COMPONENT) &&
+	    !(n->have & CUA_HAVE_EXTENTS))
+		return 0;
 	return 1;
 }
 
@@ -1091,8 +1121,7 @@ build_children(struct walk *w, const struct cua_raw_node *raw,
 		return;
 	}
 embedded:
-	if ((raw->have & CUA_HAVE_TEXT) && raw->text &&
-	    (strstr(raw->text, FFFC) || has_real_text(raw->text)) &&
+	if ((raw->have & CUA_HAVE_TEXT) && has_real_text(raw->text) &&
 	    raw->n_children &&
 	    ((ri->flags & (CUA_RF_TEXT | CUA_RF_ELIDE)) ||
 	     raw->role == CUA_ROLE_HEADING || raw->role == CUA_ROLE_LIST_ITEM ||
@@ -1440,6 +1469,12 @@ static void
 fill_actions(struct walk *w, struct cua_element *e,
 	     const struct cua_raw_node *n, int is_root)
 {
+	uint32_t rf = cua_role_info(n->role)->flags;
+	int text_like = (rf & (CUA_RF_TEXT | CUA_RF_ELIDE | CUA_RF_IMAGE)) ||
+			n->role == CUA_ROLE_HEADING ||
+			n->role == CUA_ROLE_DOCUMENT_WEB ||
+			n->role == CUA_ROLE_DOCUMENT_FRAME ||
+			strcmp(e->role_text, "text") == 0;
 	struct cua_arena *a = w->tree->arena;
 	const char *labels[64];
 	const char *raws[64];
@@ -1461,6 +1496,9 @@ fill_actions(struct walk *w, struct cua_element *e,
 		cua_action_normalise(norm, sizeof(norm), raw);
 		if (cua_action_is_primary(norm, n->role) ||
 		    cua_action_is_hidden(norm) || is_gaction_name(raw))
+			continue;
+		/* text and wrappers: a context menu is not what they are for */
+		if (is_menu_action(norm) && text_like)
 			continue;
 		if (strcmp(norm, "expand") == 0 || strcmp(norm, "collapse") == 0 ||
 		    strcmp(norm, "expandorcontract") == 0 ||

@@ -41,6 +41,7 @@ struct cua_walk_policy {
 	enum cua_visibility vis;
 	const struct cua_raw_node *root;
 	int want_everything; /* cua record: read every optional field */
+	int prune_hidden_geometry; /* GTK 4: hidden pages stay VISIBLE */
 };
 
 void cua_walk_fetch_policy(struct cua_fetch_policy *pol,

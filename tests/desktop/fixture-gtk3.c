@@ -13,8 +13,16 @@
  *   insert NAME           add a button NAME at the start of the button row
  *   append NAME           add a button NAME at the end of the button row
  *   reverse               reverse the order of the button row
+ *   move NAME INDEX       move the button called NAME to position INDEX
  *   focus-entry           give the entry keyboard focus
  *   select-entry A B      select characters A..B of the entry
+ *   toggle NAME           toggle the check box called NAME
+ *   add-row TEXT          insert a row TEXT at the top of the list box
+ *   sheet-open            show an in-window "Confirm" panel (a dialog
+ *                         inside the main window, like a macOS sheet)
+ *   sheet-close           remove it
+ *   dialog-open           open a modal "Settings" dialog (a toplevel)
+ *   dialog-close          close it
  *   quit                  exit 0
  *
  * SPDX-License-Identifier: MIT
@@ -24,7 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static GtkWidget *window, *button_box, *entry;
+static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
+static GtkWidget *sheet, *dialog;
 
 static void
 say(const char *fmt, ...)
@@ -38,10 +47,19 @@ say(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* Every button of the button row has a serial number, printed with its
+ * clicks, so a test knows which object was clicked whatever its label. */
+static int next_serial = 1;
+
 static void
 on_clicked(GtkButton *b, gpointer data)
 {
-	say("clicked %s", gtk_button_get_label(b));
+	int serial = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "serial"));
+
+	if (serial)
+		say("clicked %s #%d", gtk_button_get_label(b), serial);
+	else
+		say("clicked %s", gtk_button_get_label(b));
 }
 
 static void
@@ -74,6 +92,7 @@ add_button(const char *label, int at_start)
 {
 	GtkWidget *b = gtk_button_new_with_label(label);
 
+	g_object_set_data(G_OBJECT(b), "serial", GINT_TO_POINTER(next_serial++));
 	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
 	gtk_box_pack_start(GTK_BOX(button_box), b, FALSE, FALSE, 0);
 	if (at_start)
@@ -94,6 +113,47 @@ find_button(const char *label)
 			found = l->data;
 	g_list_free(kids);
 	return found;
+}
+
+static GtkWidget *
+find_check(const char *label)
+{
+	GList *kids = gtk_container_get_children(GTK_CONTAINER(grid));
+	GtkWidget *found = NULL;
+
+	for (GList *l = kids; l; l = l->next)
+		if (GTK_IS_CHECK_BUTTON(l->data) &&
+		    g_strcmp0(gtk_button_get_label(l->data), label) == 0)
+			found = l->data;
+	g_list_free(kids);
+	return found;
+}
+
+static void
+sheet_open(void)
+{
+	GtkWidget *box, *row;
+	AtkObject *acc;
+
+	if (sheet)
+		return;
+	sheet = gtk_frame_new(NULL);
+	acc = gtk_widget_get_accessible(sheet);
+	atk_object_set_role(acc, ATK_ROLE_DIALOG);
+	atk_object_set_name(acc, "Confirm");
+	box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
+	gtk_container_add(GTK_CONTAINER(sheet), box);
+	gtk_box_pack_start(GTK_BOX(box), gtk_label_new("Delete all items?"),
+			   FALSE, FALSE, 0);
+	row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
+	gtk_box_pack_start(GTK_BOX(box), row, FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(row), gtk_button_new_with_label("Yes"),
+			   FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(row), gtk_button_new_with_label("No"),
+			   FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(vbox), sheet, FALSE, FALSE, 0);
+	gtk_box_reorder_child(GTK_BOX(vbox), sheet, 1);
+	gtk_widget_show_all(sheet);
 }
 
 static gboolean
@@ -133,6 +193,11 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		add_button(w[1], 1);
 	} else if (strcmp(w[0], "append") == 0 && w[1]) {
 		add_button(w[1], 0);
+	} else if (strcmp(w[0], "move") == 0 && w[1] && w[2]) {
+		GtkWidget *b = find_button(w[1]);
+
+		if (b)
+			gtk_box_reorder_child(GTK_BOX(button_box), b, atoi(w[2]));
 	} else if (strcmp(w[0], "reverse") == 0) {
 		GList *kids = gtk_container_get_children(GTK_CONTAINER(button_box));
 		int i = 0;
@@ -147,6 +212,40 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		gtk_widget_grab_focus(entry);
 		gtk_editable_select_region(GTK_EDITABLE(entry), atoi(w[1]),
 					   atoi(w[2]));
+	} else if (strcmp(w[0], "toggle") == 0 && w[1]) {
+		gchar *name = g_strjoin(" ", w[1], w[2], NULL);
+		GtkWidget *c = find_check(name);
+
+		if (c)
+			gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(c),
+				!gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(c)));
+		g_free(name);
+	} else if (strcmp(w[0], "add-row") == 0 && w[1]) {
+		gchar *text = g_strjoin(" ", w[1], w[2], NULL);
+		GtkWidget *label = gtk_label_new(text);
+
+		gtk_list_box_insert(GTK_LIST_BOX(list_box), label, 0);
+		gtk_widget_show(label);
+		g_free(text);
+	} else if (strcmp(w[0], "sheet-open") == 0) {
+		sheet_open();
+	} else if (strcmp(w[0], "sheet-close") == 0) {
+		if (sheet)
+			gtk_widget_destroy(sheet);
+		sheet = NULL;
+	} else if (strcmp(w[0], "dialog-open") == 0) {
+		if (!dialog) {
+			dialog = gtk_dialog_new_with_buttons("Settings",
+				GTK_WINDOW(window),
+				GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+				"OK", GTK_RESPONSE_OK, "Cancel",
+				GTK_RESPONSE_CANCEL, NULL);
+			gtk_widget_show_all(dialog);
+		}
+	} else if (strcmp(w[0], "dialog-close") == 0) {
+		if (dialog)
+			gtk_widget_destroy(dialog);
+		dialog = NULL;
 	} else if (strcmp(w[0], "quit") == 0) {
 		gtk_main_quit();
 	}
@@ -184,10 +283,115 @@ make_tree(void)
 	return sw;
 }
 
+/* Actions tests: a tree with expandable rows, and a canvas that logs the
+ * pointer events it receives (press, motion while pressed, release). */
+static void
+on_row_expanded(GtkTreeView *tv, GtkTreeIter *it, GtkTreePath *path,
+		gpointer data)
+{
+	gchar *name = NULL;
+
+	gtk_tree_model_get(gtk_tree_view_get_model(tv), it, 0, &name, -1);
+	say("%s %s", data ? "expanded" : "collapsed", name);
+	g_free(name);
+}
+
+static gboolean
+on_canvas_button(GtkWidget *w, GdkEventButton *ev, gpointer data)
+{
+	say("canvas %s %d %.0f %.0f",
+	    ev->type == GDK_BUTTON_PRESS ? "press" :
+	    ev->type == GDK_BUTTON_RELEASE ? "release" : "multi-press",
+	    ev->button, ev->x, ev->y);
+	return TRUE;
+}
+
+static gboolean
+on_canvas_motion(GtkWidget *w, GdkEventMotion *ev, gpointer data)
+{
+	if (ev->state & (GDK_BUTTON1_MASK | GDK_BUTTON2_MASK | GDK_BUTTON3_MASK))
+		say("canvas motion %.0f %.0f", ev->x, ev->y);
+	return TRUE;
+}
+
+static gboolean
+on_canvas_scroll(GtkWidget *w, GdkEventScroll *ev, gpointer data)
+{
+	say("canvas scroll %d", (int)ev->direction);
+	return TRUE;
+}
+
+/* every motion event counts: no compression (the drag test checks the
+ * midpoint of the gesture) */
+static void
+on_canvas_realize(GtkWidget *w, gpointer data)
+{
+	gdk_window_set_event_compression(gtk_widget_get_window(w), FALSE);
+	gdk_window_set_event_compression(
+		gtk_widget_get_window(gtk_widget_get_toplevel(w)), FALSE);
+}
+
+static GtkWidget *
+make_extras(void)
+{
+	GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
+	GtkTreeStore *store = gtk_tree_store_new(1, G_TYPE_STRING);
+	GtkTreeIter parent, child;
+	GtkWidget *tree, *canvas, *frame;
+
+	for (int i = 0; i < 3; i++) {
+		gchar *name = g_strdup_printf("Folder %d", i + 1);
+
+		gtk_tree_store_append(store, &parent, NULL);
+		gtk_tree_store_set(store, &parent, 0, name, -1);
+		g_free(name);
+		for (int k = 0; k < 2; k++) {
+			name = g_strdup_printf("File %d.%d", i + 1, k + 1);
+			gtk_tree_store_append(store, &child, &parent);
+			gtk_tree_store_set(store, &child, 0, name, -1);
+			g_free(name);
+		}
+	}
+	tree = gtk_tree_view_new_with_model(GTK_TREE_MODEL(store));
+	g_object_unref(store);
+	gtk_tree_view_append_column(GTK_TREE_VIEW(tree),
+		gtk_tree_view_column_new_with_attributes("Folders",
+			gtk_cell_renderer_text_new(), "text", 0, NULL));
+	g_signal_connect(tree, "row-expanded", G_CALLBACK(on_row_expanded),
+			 GINT_TO_POINTER(1));
+	g_signal_connect(tree, "row-collapsed", G_CALLBACK(on_row_expanded),
+			 NULL);
+	gtk_widget_set_size_request(tree, 160, 150);
+	gtk_box_pack_start(GTK_BOX(box), tree, FALSE, FALSE, 0);
+
+	canvas = gtk_drawing_area_new();
+	gtk_widget_set_size_request(canvas, 160, 120);
+	gtk_widget_add_events(canvas, GDK_BUTTON_PRESS_MASK |
+				      GDK_BUTTON_RELEASE_MASK |
+				      GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);
+	g_signal_connect(canvas, "button-press-event",
+			 G_CALLBACK(on_canvas_button), NULL);
+	g_signal_connect(canvas, "button-release-event",
+			 G_CALLBACK(on_canvas_button), NULL);
+	g_signal_connect(canvas, "motion-notify-event",
+			 G_CALLBACK(on_canvas_motion), NULL);
+	g_signal_connect(canvas, "scroll-event", G_CALLBACK(on_canvas_scroll),
+			 NULL);
+	g_signal_connect_after(canvas, "realize", G_CALLBACK(on_canvas_realize),
+			       NULL);
+	atk_object_set_name(gtk_widget_get_accessible(canvas), "Canvas");
+	frame = gtk_frame_new(NULL);
+	gtk_container_add(GTK_CONTAINER(frame), canvas);
+	gtk_box_pack_start(GTK_BOX(box), frame, FALSE, FALSE, 0);
+	return box;
+}
+
 static GtkWidget *
 make_listbox(void)
 {
 	GtkWidget *lb = gtk_list_box_new(), *sw;
+
+	list_box = lb;
 
 	for (int i = 0; i < 100; i++) {
 		gchar *t = g_strdup_printf("Row %02d", i);
@@ -204,7 +408,7 @@ make_listbox(void)
 int
 main(int argc, char **argv)
 {
-	GtkWidget *vbox, *grid, *w, *lists;
+	GtkWidget *w, *lists;
 	GIOChannel *ch;
 
 	gtk_init(&argc, &argv);
@@ -268,6 +472,7 @@ main(int argc, char **argv)
 	gtk_box_pack_start(GTK_BOX(vbox), lists, TRUE, TRUE, 0);
 	gtk_box_pack_start(GTK_BOX(lists), make_tree(), TRUE, TRUE, 0);
 	gtk_box_pack_start(GTK_BOX(lists), make_listbox(), TRUE, TRUE, 0);
+	gtk_box_pack_start(GTK_BOX(lists), make_extras(), FALSE, FALSE, 0);
 
 	gtk_widget_show_all(window);
 

@@ -259,18 +259,25 @@ test_chromium_form(void **state)
 	assert_contains(text, "\nWindow: \"libcua form - Chromium\", App: ");
 	assert_contains(text, " HTML content libcua form");
 	assert_contains(text, " heading Order form, Value: 1\n");
-	/* links in text become Markdown and stay clickable */
+	/* links in text become Markdown and stay clickable; Chromium's
+	 * universal doDefault and context-menu verbs do not stop text and
+	 * wrappers from merging and disappearing */
 	assert_contains(text, " text Read the [terms](https://example.org/terms) "
 			      "before ordering.\n");
 	assert_contains(text, " link terms\n");
-	assert_contains(text, " text field Name, Value: Alice, ID: name\n");
-	assert_contains(text, " checkbox Gift wrap, Value: on, ID: gift\n");
-	assert_contains(text, " slider (settable, float) Quantity, Value: 3, ID: qty\n");
-	assert_contains(text, " pop up button (collapsed) Color, Value: Green, ID: color\n");
-	assert_contains(text, " button Submit order\n");
-	assert_contains(text, " button (disabled) Cancel order\n");
-	assert_contains(text, " column header Fruit\n");
-	assert_contains(text, " cell Apple\n");
+	assert_contains(text, " text field Name, Value: Alice, ID: name, "
+			      "Secondary Actions: Activate, Show Menu\n");
+	assert_contains(text, " checkbox Gift wrap, Value: on, ID: gift, "
+			      "Secondary Actions: Show Menu\n");
+	assert_contains(text, " slider (settable, float) Quantity, Value: 3, ID: qty, "
+			      "Secondary Actions: Show Menu, Decrement, Increment\n");
+	assert_contains(text, " pop up button (collapsed) Color, Value: Green, ID: color, "
+			      "Secondary Actions: Show Menu\n");
+	assert_contains(text, " button Submit order, Secondary Actions: Show Menu\n");
+	assert_contains(text, " button (disabled) Cancel order, "
+			      "Secondary Actions: Show Menu\n");
+	assert_contains(text, " column header Fruit, Secondary Actions: Show Menu\n");
+	assert_contains(text, " cell Apple, Secondary Actions: Show Menu\n");
 	assert_no_raw_roles(text);
 	assert_focus_trailer(t, text);
 	cua_free(text);

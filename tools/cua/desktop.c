@@ -123,6 +123,7 @@ struct desktop {
 	const char *screen;
 	int no_wm;
 	int run_mode;
+	pid_t owner; /* start_owned: the supervisor dies with this process */
 
 	/* paths */
 	char *xdg_runtime;
@@ -2019,6 +2020,12 @@ supervisor_main(struct desktop *d, int report_fd)
 
 	setsid();
 	prctl(PR_SET_NAME, SUPERVISOR_NAME, 0, 0, 0);
+	if (d->owner) {
+		/* the owner's exit (even SIGKILL) stops the desktop */
+		prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+		if (getppid() != d->owner)
+			return 1;
+	}
 	/* our stdout is the caller's $(...): let go of it at once */
 	d->report_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 3);
 	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -2072,8 +2079,10 @@ supervisor_main(struct desktop *d, int report_fd)
 	return 0;
 }
 
+/* Forks the supervisor and waits until it reports; *env_text receives
+ * the export lines (g_free). */
 static int
-cmd_start(struct desktop *d)
+start_detached(struct desktop *d, char **env_text)
 {
 	long long deadline;
 	GString *buf = g_string_new(NULL);
@@ -2145,8 +2154,7 @@ cmd_start(struct desktop *d)
 				result = 1;
 				break;
 			} else if (rec[0] == 'R') {
-				fputs(rec + 1, stdout);
-				fflush(stdout);
+				*env_text = g_strdup(rec + 1);
 				result = 0;
 				break;
 			}
@@ -2155,6 +2163,19 @@ cmd_start(struct desktop *d)
 	close(fds[0]);
 	g_string_free(buf, TRUE);
 	return result;
+}
+
+static int
+cmd_start(struct desktop *d)
+{
+	char *text = NULL;
+
+	if (start_detached(d, &text) != 0)
+		return 1;
+	fputs(text, stdout);
+	fflush(stdout);
+	g_free(text);
+	return 0;
 }
 
 static int
@@ -2311,6 +2332,48 @@ cmd_run(struct desktop *d, char **cmd_argv)
 	return status;
 }
 
+static void
+desktop_init(struct desktop *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->sigfd = -1;
+	d->report_fd = -1;
+	d->screen = "1280x1024x24";
+}
+
+int
+cua_desktop_start_owned(char **env)
+{
+	struct desktop d;
+	char *text = NULL;
+	int r;
+
+	*env = NULL;
+	desktop_init(&d);
+	d.owner = getpid();
+	r = start_detached(&d, &text);
+	desktop_free(&d);
+	if (r != 0)
+		return -1;
+	*env = strdup(text);
+	g_free(text);
+	return *env ? 0 : -1;
+}
+
+int
+cua_desktop_stop_dir(const char *dir)
+{
+	struct desktop d;
+	int r;
+
+	desktop_init(&d);
+	d.dir = g_strdup(dir);
+	d.user_dir = 1;
+	r = cmd_stop(&d);
+	desktop_free(&d);
+	return r == 0 ? 0 : -1;
+}
+
 int
 cua_desktop_main(int argc, char **argv)
 {
@@ -2318,10 +2381,7 @@ cua_desktop_main(int argc, char **argv)
 	const char *sub;
 	int first, r;
 
-	memset(&d, 0, sizeof(d));
-	d.sigfd = -1;
-	d.report_fd = -1;
-	d.screen = "1280x1024x24";
+	desktop_init(&d);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -21,4 +21,23 @@
 int
 cua_desktop_main(int argc, char **argv);
 
+/*
+ * The calling process's own headless desktop (`cua-mcp --headless`): what
+ * `cua desktop start` does, without printing. *env receives the export
+ * lines (`export NAME='value'` lines, then one `unset ...` line; free()).
+ * The supervisor also stops the desktop when the thread that called this
+ * exits, so call it from the main thread. Returns 0, or -1 after printing
+ * the reason on stderr.
+ */
+int
+cua_desktop_start_owned(char **env);
+
+/*
+ * Stops the desktop whose state directory ($CUA_DESKTOP_DIR) is dir, as
+ * `cua desktop stop --dir DIR` does; the calling process and its
+ * ancestors survive. Returns 0, or -1 after printing the reason.
+ */
+int
+cua_desktop_stop_dir(const char *dir);
+
 #endif /* CUA_TOOLS_DESKTOP_H */

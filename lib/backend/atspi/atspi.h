@@ -19,6 +19,8 @@
 #include "backend/backend.h"
 
 struct x11;
+struct shots;
+struct events;
 
 struct atspi_be {
 	struct cua_backend base;
@@ -31,6 +33,14 @@ struct atspi_be {
 	/* Per-app (bus name) capability memo: properties/methods an app
 	 * answered with an error once are not asked again. */
 	GHashTable *caps;          /* bus name -> GUINT_TO_POINTER(bits) */
+	/* Screenshots and events (shots.h): NULL until used. */
+	struct shots *shots;       /* capture worker; NULL without X */
+	struct events *events;     /* AT-SPI event subscription */
+	/* Spare keycodes input.c left mapped until the app has read the
+	 * keys typed with them (atspi_keys_restore; at the latest on
+	 * destroy). */
+	unsigned char kept_keycodes[64];
+	size_t n_kept;
 };
 
 /* Capability bits remembered per application bus name. */
@@ -69,6 +79,16 @@ void dbatch_get_property(struct dbatch *batch, const char *bus,
  * Returns 0, or -1 when the deadline stopped it (pending calls are
  * cancelled and their callbacks are not run). */
 int dbatch_run(struct dbatch *batch);
+/* Gives up the batch from inside a callback (as the deadline does). */
+void dbatch_cancel(struct dbatch *batch);
+/* Sends calls for `bus` over a peer-to-peer connection to the app. */
+void dbatch_set_peer(struct dbatch *batch, const char *bus,
+		     GDBusConnection *peer);
+/* Connects to the app's own socket (GetApplicationBusAddress), as
+ * libatspi does for ATK-bridge apps; NULL when it has none. */
+GDBusConnection *atspi_peer_connect(struct atspi_be *be, const char *bus,
+				    int timeout_ms, uint64_t *calls,
+				    int *timed_out);
 uint64_t dbatch_calls(const struct dbatch *batch);
 uint64_t dbatch_errors(const struct dbatch *batch);
 
@@ -167,5 +187,53 @@ void x11_match_toplevels(struct x11 *x, int64_t pid,
 			 const struct x11_toplevel_query *tops, size_t n,
 			 struct cua_raw_window_info *info,
 			 struct cua_arena *arena);
+
+/* Input support (x11.c). */
+struct _XDisplay *x11_display(struct x11 *x); /* NULL when dead */
+void x11_trap_begin(void);
+int x11_trap_end(struct x11 *x); /* 0: no X error since begin */
+int x11_has_wm(struct x11 *x);
+int x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out);
+/* The client (or override-redirect) window at a root point; window 0 when
+ * only the root is there. 0 or -1. */
+int x11_window_at(struct x11 *x, int32_t rx, int32_t ry, struct cua_win *out);
+/* The client window of the toplevel holding input focus (window 0 when
+ * none). 0 or -1. */
+int x11_focus_toplevel(struct x11 *x, struct cua_win *out);
+/* 1 when `window` or another window of `pid` holds input focus (and is
+ * the active window under an EWMH window manager). */
+int x11_focus_holds(struct x11 *x, uint64_t window, int64_t pid);
+/* Activates (actions.md §1.4 step 2) and waits for the confirmation:
+ * 1 confirmed, 0 not within timeout_ms, -1 error. */
+int x11_activate(struct x11 *x, uint64_t window, int timeout_ms);
+
+/* ------------------------------------------------------------------ */
+/* live.c — live reads and requests for actions                        */
+
+cua_result atspi_read_nodes(struct cua_backend *b,
+			    struct cua_raw_snapshot *snap,
+			    struct cua_raw_node **nodes, size_t n,
+			    uint32_t want);
+cua_result atspi_read_children(struct cua_backend *b,
+			       struct cua_raw_snapshot *snap,
+			       struct cua_raw_node **parents, size_t n,
+			       uint32_t first, uint32_t count, uint32_t want);
+cua_result atspi_live_call(struct cua_backend *b, struct cua_live_call *c);
+
+/* input.c — XTEST input and window operations */
+cua_result atspi_window_query(struct cua_backend *b, uint64_t window,
+			      struct cua_win *out);
+cua_result atspi_window_at(struct cua_backend *b, int32_t x, int32_t y,
+			   struct cua_win *out);
+cua_result atspi_focus_window(struct cua_backend *b, struct cua_win *out);
+cua_result atspi_activate_window(struct cua_backend *b, uint64_t window,
+				 int timeout_ms, int *confirmed);
+cua_result atspi_pointer(struct cua_backend *b,
+			 const struct cua_pointer_event *ev, size_t n,
+			 int restore);
+cua_result atspi_keys(struct cua_backend *b,
+		      const struct cua_key_chord *chords, size_t n,
+		      int keymap_delay_ms, const char *app_bus, int *kept);
+cua_result atspi_keys_restore(struct cua_backend *b);
 
 #endif

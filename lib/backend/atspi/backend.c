@@ -18,6 +18,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "shots.h"
 
 /*
  * raw.h numbers roles and states as the AT-SPI2 protocol does; check it
@@ -26,106 +27,118 @@
 #define SAME(a, b) ((int)(a) == (int)(b))
 _Static_assert(SAME(CUA_ROLE_INVALID, ATSPI_ROLE_INVALID), "role numbering");
 _Static_assert(SAME(CUA_ROLE_ALERT, ATSPI_ROLE_ALERT), "role numbering");
-_Static_assert(SAME(CUA_ROLE_CHECK_BOX, ATSPI_ROLE_CHECK_BOX), "role numbering");
-_Static_assert(SAME(CUA_ROLE_COMBO_BOX, ATSPI_ROLE_COMBO_BOX), "role numbering");
+_Static_assert(SAME(CUA_ROLE_CHECK_BOX, ATSPI_ROLE_CHECK_BOX),
+               "role numbering");
+_Static_assert(SAME(CUA_ROLE_COMBO_BOX, ATSPI_ROLE_COMBO_BOX),
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_DIALOG, ATSPI_ROLE_DIALOG), "role numbering");
 _Static_assert(SAME(CUA_ROLE_FILE_CHOOSER, ATSPI_ROLE_FILE_CHOOSER),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_FRAME, ATSPI_ROLE_FRAME), "role numbering");
 _Static_assert(SAME(CUA_ROLE_LABEL, ATSPI_ROLE_LABEL), "role numbering");
 _Static_assert(SAME(CUA_ROLE_LIST, ATSPI_ROLE_LIST), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MENU, ATSPI_ROLE_MENU), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MENU_BAR, ATSPI_ROLE_MENU_BAR), "role numbering");
-_Static_assert(SAME(CUA_ROLE_MENU_ITEM, ATSPI_ROLE_MENU_ITEM), "role numbering");
+_Static_assert(SAME(CUA_ROLE_MENU_ITEM, ATSPI_ROLE_MENU_ITEM),
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_PAGE_TAB, ATSPI_ROLE_PAGE_TAB), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PANEL, ATSPI_ROLE_PANEL), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PASSWORD_TEXT, ATSPI_ROLE_PASSWORD_TEXT),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_POPUP_MENU, ATSPI_ROLE_POPUP_MENU),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_PUSH_BUTTON, ATSPI_ROLE_PUSH_BUTTON),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_RADIO_BUTTON, ATSPI_ROLE_RADIO_BUTTON),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_SCROLL_PANE, ATSPI_ROLE_SCROLL_PANE),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_SLIDER, ATSPI_ROLE_SLIDER), "role numbering");
 _Static_assert(SAME(CUA_ROLE_SPIN_BUTTON, ATSPI_ROLE_SPIN_BUTTON),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_TABLE, ATSPI_ROLE_TABLE), "role numbering");
 _Static_assert(SAME(CUA_ROLE_TABLE_CELL, ATSPI_ROLE_TABLE_CELL),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_TEXT, ATSPI_ROLE_TEXT), "role numbering");
 _Static_assert(SAME(CUA_ROLE_TOGGLE_BUTTON, ATSPI_ROLE_TOGGLE_BUTTON),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_TREE_TABLE, ATSPI_ROLE_TREE_TABLE),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_WINDOW, ATSPI_ROLE_WINDOW), "role numbering");
-_Static_assert(SAME(CUA_ROLE_PARAGRAPH, ATSPI_ROLE_PARAGRAPH), "role numbering");
+_Static_assert(SAME(CUA_ROLE_PARAGRAPH, ATSPI_ROLE_PARAGRAPH),
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_APPLICATION, ATSPI_ROLE_APPLICATION),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_ENTRY, ATSPI_ROLE_ENTRY), "role numbering");
 _Static_assert(SAME(CUA_ROLE_DOCUMENT_FRAME, ATSPI_ROLE_DOCUMENT_FRAME),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_LINK, ATSPI_ROLE_LINK), "role numbering");
-_Static_assert(SAME(CUA_ROLE_TABLE_ROW, ATSPI_ROLE_TABLE_ROW), "role numbering");
-_Static_assert(SAME(CUA_ROLE_TREE_ITEM, ATSPI_ROLE_TREE_ITEM), "role numbering");
+_Static_assert(SAME(CUA_ROLE_TABLE_ROW, ATSPI_ROLE_TABLE_ROW),
+               "role numbering");
+_Static_assert(SAME(CUA_ROLE_TREE_ITEM, ATSPI_ROLE_TREE_ITEM),
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_DOCUMENT_WEB, ATSPI_ROLE_DOCUMENT_WEB),
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_LIST_BOX, ATSPI_ROLE_LIST_BOX), "role numbering");
-_Static_assert(SAME(CUA_ROLE_LEVEL_BAR, ATSPI_ROLE_LEVEL_BAR), "role numbering");
+_Static_assert(SAME(CUA_ROLE_LEVEL_BAR, ATSPI_ROLE_LEVEL_BAR),
+               "role numbering");
 _Static_assert(SAME(CUA_ROLE_STATIC, ATSPI_ROLE_STATIC), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MARK, ATSPI_ROLE_MARK), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PUSH_BUTTON_MENU, ATSPI_ROLE_PUSH_BUTTON_MENU),
-	       "role numbering");
+               "role numbering");
 /* SWITCH follows PUSH_BUTTON_MENU; at-spi2-core 2.46 does not have it yet
  * (LAST_DEFINED is then its number), newer versions do. */
 _Static_assert(CUA_ROLE_SWITCH == CUA_ROLE_PUSH_BUTTON_MENU + 1,
-	       "role numbering");
+               "role numbering");
 _Static_assert(SAME(ATSPI_ROLE_LAST_DEFINED, CUA_ROLE_SWITCH) ||
-		       SAME(ATSPI_ROLE_LAST_DEFINED, CUA_ROLE_COUNT),
-	       "role numbering: libatspi has roles raw.h does not know");
+                       SAME(ATSPI_ROLE_LAST_DEFINED, CUA_ROLE_COUNT),
+               "role numbering: libatspi has roles raw.h does not know");
 
 _Static_assert(SAME(CUA_STATE_ACTIVE, ATSPI_STATE_ACTIVE), "state numbering");
 _Static_assert(SAME(CUA_STATE_CHECKED, ATSPI_STATE_CHECKED), "state numbering");
 _Static_assert(SAME(CUA_STATE_DEFUNCT, ATSPI_STATE_DEFUNCT), "state numbering");
-_Static_assert(SAME(CUA_STATE_EDITABLE, ATSPI_STATE_EDITABLE), "state numbering");
+_Static_assert(SAME(CUA_STATE_EDITABLE, ATSPI_STATE_EDITABLE),
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_ENABLED, ATSPI_STATE_ENABLED), "state numbering");
-_Static_assert(SAME(CUA_STATE_EXPANDED, ATSPI_STATE_EXPANDED), "state numbering");
+_Static_assert(SAME(CUA_STATE_EXPANDED, ATSPI_STATE_EXPANDED),
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_FOCUSED, ATSPI_STATE_FOCUSED), "state numbering");
 _Static_assert(SAME(CUA_STATE_ICONIFIED, ATSPI_STATE_ICONIFIED),
-	       "state numbering");
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_MODAL, ATSPI_STATE_MODAL), "state numbering");
 _Static_assert(SAME(CUA_STATE_PRESSED, ATSPI_STATE_PRESSED), "state numbering");
-_Static_assert(SAME(CUA_STATE_SELECTED, ATSPI_STATE_SELECTED), "state numbering");
+_Static_assert(SAME(CUA_STATE_SELECTED, ATSPI_STATE_SELECTED),
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_SENSITIVE, ATSPI_STATE_SENSITIVE),
-	       "state numbering");
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_SHOWING, ATSPI_STATE_SHOWING), "state numbering");
 _Static_assert(SAME(CUA_STATE_SINGLE_LINE, ATSPI_STATE_SINGLE_LINE),
-	       "state numbering");
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_VISIBLE, ATSPI_STATE_VISIBLE), "state numbering");
-_Static_assert(SAME(CUA_STATE_MANAGES_DESCENDANTS, ATSPI_STATE_MANAGES_DESCENDANTS),
-	       "state numbering");
+_Static_assert(SAME(CUA_STATE_MANAGES_DESCENDANTS,
+                    ATSPI_STATE_MANAGES_DESCENDANTS),
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_INDETERMINATE, ATSPI_STATE_INDETERMINATE),
-	       "state numbering");
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_CHECKABLE, ATSPI_STATE_CHECKABLE),
-	       "state numbering");
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_HAS_POPUP, ATSPI_STATE_HAS_POPUP),
-	       "state numbering");
+               "state numbering");
 _Static_assert(SAME(CUA_STATE_READ_ONLY, ATSPI_STATE_READ_ONLY),
-	       "state numbering");
+               "state numbering");
 _Static_assert((int)ATSPI_STATE_LAST_DEFINED >= (int)CUA_STATE_COUNT,
-	       "state numbering");
+               "state numbering");
 _Static_assert(ATSPI_RELATION_LABELLED_BY == 2, "relation numbering");
 _Static_assert(ATSPI_COORD_TYPE_SCREEN == 0, "coordinate type numbering");
 
-#define NOT_GRANTED_BUS                                                      \
-	"Computer Use permissions are not granted. The accessibility bus "     \
-	"(AT-SPI) is not running in this session; the user needs "            \
-	"at-spi2-core installed and a D-Bus session bus that can start "       \
+#define NOT_GRANTED_BUS                                                    \
+	"Computer Use permissions are not granted. The accessibility bus " \
+	"(AT-SPI) is not running in this session; the user needs "         \
+	"at-spi2-core installed and a D-Bus session bus that can start "   \
 	"org.a11y.Bus."
 
-static void atspi_destroy(struct cua_backend *b);
+static void
+atspi_destroy(struct cua_backend *b);
 
 static const struct cua_backend_ops atspi_ops = {
 	.name = "atspi",
@@ -136,6 +149,21 @@ static const struct cua_backend_ops atspi_ops = {
 	.fetch = atspi_fetch,
 	.launch = atspi_launch,
 	.process_alive = atspi_process_alive,
+	.read_nodes = atspi_read_nodes,
+	.read_children = atspi_read_children,
+	.call = atspi_live_call,
+	.window_query = atspi_window_query,
+	.window_at = atspi_window_at,
+	.focus_window = atspi_focus_window,
+	.activate_window = atspi_activate_window,
+	.pointer = atspi_pointer,
+	.keys = atspi_keys,
+	.keys_restore = atspi_keys_restore,
+	.track_window = atspi_track_window,
+	.capture = atspi_capture,
+	.watch_add = atspi_watch_add,
+	.watch_remove = atspi_watch_remove,
+	.watch_dispatch = atspi_watch_dispatch,
 };
 
 static int
@@ -155,13 +183,14 @@ connect_bus(struct atspi_be *be, const char *address, const char *what)
 	GError *error = NULL;
 
 	c = g_dbus_connection_new_for_address_sync(
-		address,
-		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-		NULL, NULL, &error);
+	        address,
+	        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+	                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+	        NULL, NULL, &error);
 	if (!c) {
-		cua_debug(be->base.ctx, "atspi: cannot connect to the %s (%s): %s",
-			  what, address, error->message);
+		cua_debug(be->base.ctx,
+		          "atspi: cannot connect to the %s (%s): %s", what,
+		          address, error->message);
 		g_error_free(error);
 		return NULL;
 	}
@@ -179,15 +208,13 @@ session_a11y_address(struct atspi_be *be)
 	if (!be->session)
 		return NULL;
 	/* may D-Bus-activate at-spi-bus-launcher, which is what we want */
-	r = g_dbus_connection_call_sync(be->session, "org.a11y.Bus",
-					"/org/a11y/bus", "org.a11y.Bus",
-					"GetAddress", NULL,
-					G_VARIANT_TYPE("(s)"),
-					G_DBUS_CALL_FLAGS_NONE,
-					call_timeout(be) * 5, NULL, &error);
+	r = g_dbus_connection_call_sync(
+	        be->session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+	        "GetAddress", NULL, G_VARIANT_TYPE("(s)"),
+	        G_DBUS_CALL_FLAGS_NONE, call_timeout(be) * 5, NULL, &error);
 	if (!r) {
 		cua_debug(be->base.ctx, "atspi: org.a11y.Bus.GetAddress: %s",
-			  error->message);
+		          error->message);
 		g_error_free(error);
 		return NULL;
 	}
@@ -257,26 +284,28 @@ desktop_fixes(struct atspi_be *be)
 		prop = x11_get_atspi_bus(be->x);
 		if (!prop || !*prop) {
 			if (x11_set_atspi_bus(be->x, be->a11y_address) == 0)
-				cua_info(ctx,
-					 "set the root window's AT_SPI_BUS property to %s",
-					 be->a11y_address);
+				cua_info(
+				        ctx,
+				        "set the root window's AT_SPI_BUS property to %s",
+				        be->a11y_address);
 			else
-				cua_debug(ctx,
-					  "atspi: could not set AT_SPI_BUS on the root window");
+				cua_debug(
+				        ctx,
+				        "atspi: could not set AT_SPI_BUS on the root window");
 		}
 		free(prop);
 	}
 	if (!be->session)
 		return;
 	r = g_dbus_connection_call_sync(
-		be->session, "org.a11y.Bus", "/org/a11y/bus",
-		"org.freedesktop.DBus.Properties", "Get",
-		g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
-		G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-		call_timeout(be), NULL, &error);
+	        be->session, "org.a11y.Bus", "/org/a11y/bus",
+	        "org.freedesktop.DBus.Properties", "Get",
+	        g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
+	        G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+	        call_timeout(be), NULL, &error);
 	if (!r) {
 		cua_debug(ctx, "atspi: org.a11y.Status.IsEnabled: %s",
-			  error->message);
+		          error->message);
 		g_error_free(error);
 		return;
 	}
@@ -285,18 +314,18 @@ desktop_fixes(struct atspi_be *be)
 	if (v && g_variant_is_of_type(v, G_VARIANT_TYPE_BOOLEAN) &&
 	    !g_variant_get_boolean(v)) {
 		r = g_dbus_connection_call_sync(
-			be->session, "org.a11y.Bus", "/org/a11y/bus",
-			"org.freedesktop.DBus.Properties", "Set",
-			g_variant_new("(ssv)", "org.a11y.Status", "IsEnabled",
-				      g_variant_new_boolean(TRUE)),
-			NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, call_timeout(be),
-			NULL, &error);
+		        be->session, "org.a11y.Bus", "/org/a11y/bus",
+		        "org.freedesktop.DBus.Properties", "Set",
+		        g_variant_new("(ssv)", "org.a11y.Status", "IsEnabled",
+		                      g_variant_new_boolean(TRUE)),
+		        NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, call_timeout(be),
+		        NULL, &error);
 		if (r) {
 			cua_info(ctx, "turned org.a11y.Status.IsEnabled on");
 			g_variant_unref(r);
 		} else {
 			cua_debug(ctx, "atspi: setting IsEnabled: %s",
-				  error->message);
+			          error->message);
 			g_error_free(error);
 		}
 	}
@@ -321,10 +350,19 @@ atspi_destroy(struct cua_backend *b)
 
 	if (!be)
 		return;
+	/* spare keycodes still mapped for keys typed earlier */
+	atspi_keys_restore(b);
+	/* the capture worker first: it wakes be->mc */
+	shots_free(be->shots);
+	be->shots = NULL;
+	events_detach(be->events);
 	if (be->mc)
 		g_main_context_push_thread_default(be->mc);
 	close_connection(be->a11y);
 	close_connection(be->session);
+	/* the GDBus worker is done with the filter once the bus is closed */
+	events_free(be->events);
+	be->events = NULL;
 	if (be->mc) {
 		/* let the connections' last idle callbacks run and let go */
 		while (g_main_context_iteration(be->mc, FALSE))
@@ -342,7 +380,7 @@ atspi_destroy(struct cua_backend *b)
 
 cua_result
 cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
-		      struct cua_backend **out)
+                      struct cua_backend **out)
 {
 	struct atspi_be *be;
 	const char *session_addr;
@@ -353,8 +391,7 @@ cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 	be->base.ctx = ctx;
 	be->flags = flags;
 	be->mc = g_main_context_new();
-	be->caps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					 NULL);
+	be->caps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	/* whatever the connections attach while being set up belongs to
 	 * our context, not to the host program's */
 	g_main_context_push_thread_default(be->mc);
@@ -374,6 +411,7 @@ cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 	cua_debug(ctx, "atspi: accessibility bus %s", be->a11y_address);
 	if (ctx->opt.desktop_fixes && !(flags & CUA_SESSION_NO_DESKTOP_FIXES))
 		desktop_fixes(be);
+	be->shots = shots_new(be);
 	g_main_context_pop_thread_default(be->mc);
 	*out = &be->base;
 	return CUA_OK;

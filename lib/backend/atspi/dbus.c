@@ -11,7 +11,12 @@
  * the cancellations are drained from be->mc (they complete locally, the
  * app is not needed for that) and dbatch_run() returns -1. So a stopped
  * or hung app costs at most the deadline, and a single call at most its
- * timeout.
+ * timeout. dbatch_cancel() gives up the same way from inside a callback
+ * (the reader calls it when an app has stopped answering).
+ *
+ * Calls for one bus name can go over a peer-to-peer connection to the app
+ * instead of the bus (dbatch_set_peer, atspi_peer_connect), as libatspi
+ * does for ATK-bridge apps; that spares the bus daemon two hops per call.
  *
  * Memory: a call in flight holds a reference on its batch, so a batch
  * freed while GDBus still owes it a callback stays valid until that
@@ -21,9 +26,21 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <gio/gio.h>
 
 #include "atspi.h"
+
+/* Not declared in atspi.h yet (that header has another owner); fetch.c
+ * declares them too. */
+void
+dbatch_set_peer(struct dbatch *batch, const char *bus, GDBusConnection *peer);
+void
+dbatch_cancel(struct dbatch *batch);
+GDBusConnection *
+atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
+                   uint64_t *calls, int *timed_out);
 
 #define DBATCH_DEFAULT_TIMEOUT_MS 1000
 #define DBATCH_DEFAULT_IN_FLIGHT 256
@@ -34,6 +51,7 @@
 
 struct dcall {
 	struct dbatch *batch;
+	GDBusConnection *conn; /* borrowed from the batch */
 	GDBusMessage *msg;
 	GVariantType *reply_type; /* NULL: any */
 	dbatch_cb cb;
@@ -46,12 +64,14 @@ struct dbatch {
 	unsigned int max_in_flight;
 	int64_t deadline_us; /* 0: none */
 	GCancellable *cancel;
-	GQueue queue;        /* struct dcall, not sent yet */
+	GQueue queue; /* struct dcall, not sent yet */
 	unsigned int in_flight;
 	uint64_t calls;
 	uint64_t errors;
-	unsigned int refs;   /* the owner, plus one per call in flight */
-	int stopped;         /* no more sends, no more callbacks */
+	unsigned int refs; /* the owner, plus one per call in flight */
+	int stopped;       /* no more sends, no more callbacks */
+	char *peer_bus;    /* calls to this bus name go to `peer` */
+	GDBusConnection *peer;
 	int deadline_fired;
 };
 
@@ -75,6 +95,11 @@ dbatch_unref(struct dbatch *b)
 	while ((c = g_queue_pop_head(&b->queue)))
 		dcall_free(c);
 	g_object_unref(b->cancel);
+	if (b->peer) {
+		g_dbus_connection_close(b->peer, NULL, NULL, NULL);
+		g_object_unref(b->peer);
+	}
+	g_free(b->peer_bus);
 	g_free(b);
 }
 
@@ -96,7 +121,8 @@ pop_mc(GMainContext *mc, int pushed)
 		g_main_context_pop_thread_default(mc);
 }
 
-static void on_reply(GObject *source, GAsyncResult *res, gpointer user);
+static void
+on_reply(GObject *source, GAsyncResult *res, gpointer user);
 
 /* Sends one call; be->mc must be the thread-default context. */
 static void
@@ -107,10 +133,9 @@ dcall_send(struct dcall *c)
 	b->in_flight++;
 	b->refs++;
 	b->calls++;
-	g_dbus_connection_send_message_with_reply(b->be->a11y, c->msg,
-						  G_DBUS_SEND_MESSAGE_FLAGS_NONE,
-						  b->timeout_ms, NULL,
-						  b->cancel, on_reply, c);
+	g_dbus_connection_send_message_with_reply(
+	        c->conn, c->msg, G_DBUS_SEND_MESSAGE_FLAGS_NONE, b->timeout_ms,
+	        NULL, b->cancel, on_reply, c);
 }
 
 /* Sends queued calls while there is room. */
@@ -141,33 +166,32 @@ on_reply(GObject *source, GAsyncResult *res, gpointer user)
 	GError *error = NULL;
 
 	reply = g_dbus_connection_send_message_with_reply_finish(
-		G_DBUS_CONNECTION(source), res, &error);
+	        G_DBUS_CONNECTION(source), res, &error);
 	b->in_flight--;
 
 	if (reply && !g_dbus_message_to_gerror(reply, &error)) {
 		body = g_dbus_message_get_body(reply);
 		if (!body) {
-			empty = g_variant_ref_sink(g_variant_new_tuple(NULL, 0));
+			empty = g_variant_ref_sink(
+			        g_variant_new_tuple(NULL, 0));
 			body = empty;
 		}
 		if (c->reply_type &&
 		    !g_variant_is_of_type(body, c->reply_type)) {
-			g_set_error(&error, G_IO_ERROR,
-				    G_IO_ERROR_INVALID_DATA,
-				    "%s.%s: reply of type %s, expected %.*s",
-				    g_dbus_message_get_interface(c->msg),
-				    g_dbus_message_get_member(c->msg),
-				    g_variant_get_type_string(body),
-				    (int)g_variant_type_get_string_length(
-					    c->reply_type),
-				    g_variant_type_peek_string(c->reply_type));
+			g_set_error(&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+			            "%s.%s: reply of type %s, expected %.*s",
+			            g_dbus_message_get_interface(c->msg),
+			            g_dbus_message_get_member(c->msg),
+			            g_variant_get_type_string(body),
+			            (int)g_variant_type_get_string_length(
+			                    c->reply_type),
+			            g_variant_type_peek_string(c->reply_type));
 			body = NULL;
 		}
 	}
 
-	if (!b->stopped &&
-	    !(error && g_error_matches(error, G_IO_ERROR,
-				       G_IO_ERROR_CANCELLED))) {
+	if (!b->stopped && !(error && g_error_matches(error, G_IO_ERROR,
+	                                              G_IO_ERROR_CANCELLED))) {
 		if (error)
 			b->errors++;
 		c->cb(b, error ? NULL : body, error, c->data);
@@ -185,15 +209,14 @@ on_reply(GObject *source, GAsyncResult *res, gpointer user)
 
 struct dbatch *
 dbatch_new(struct atspi_be *be, int timeout_ms, int max_in_flight,
-	   int64_t deadline_us)
+           int64_t deadline_us)
 {
 	struct dbatch *b = g_new0(struct dbatch, 1);
 
 	b->be = be;
-	b->timeout_ms = timeout_ms > 0 ? timeout_ms
-					: DBATCH_DEFAULT_TIMEOUT_MS;
+	b->timeout_ms = timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS;
 	b->max_in_flight = max_in_flight > 0 ? (unsigned int)max_in_flight
-					     : DBATCH_DEFAULT_IN_FLIGHT;
+	                                     : DBATCH_DEFAULT_IN_FLIGHT;
 	b->deadline_us = deadline_us;
 	b->cancel = g_cancellable_new();
 	g_queue_init(&b->queue);
@@ -242,15 +265,15 @@ dbatch_free(struct dbatch *batch)
 {
 	if (!batch)
 		return;
-	if (!batch->stopped)
+	if (!batch->stopped || batch->in_flight > 0)
 		stop(batch);
 	dbatch_unref(batch);
 }
 
 void
 dbatch_call(struct dbatch *batch, const char *bus, const char *path,
-	    const char *iface, const char *method, GVariant *args,
-	    const GVariantType *reply_type, dbatch_cb cb, void *data)
+            const char *iface, const char *method, GVariant *args,
+            const GVariantType *reply_type, dbatch_cb cb, void *data)
 {
 	struct dcall *c;
 	int pushed;
@@ -262,6 +285,9 @@ dbatch_call(struct dbatch *batch, const char *bus, const char *path,
 	}
 	c = g_new0(struct dcall, 1);
 	c->batch = batch;
+	c->conn = batch->be->a11y;
+	if (batch->peer && bus && strcmp(bus, batch->peer_bus) == 0)
+		c->conn = batch->peer;
 	c->msg = g_dbus_message_new_method_call(bus, path, iface, method);
 	if (args)
 		g_dbus_message_set_body(c->msg, args);
@@ -282,12 +308,31 @@ dbatch_call(struct dbatch *batch, const char *bus, const char *path,
 
 void
 dbatch_get_property(struct dbatch *batch, const char *bus, const char *path,
-		    const char *iface, const char *prop, dbatch_cb cb,
-		    void *data)
+                    const char *iface, const char *prop, dbatch_cb cb,
+                    void *data)
 {
 	dbatch_call(batch, bus, path, "org.freedesktop.DBus.Properties", "Get",
-		    g_variant_new("(ss)", iface, prop), G_VARIANT_TYPE("(v)"),
-		    cb, data);
+	            g_variant_new("(ss)", iface, prop), G_VARIANT_TYPE("(v)"),
+	            cb, data);
+}
+
+/*
+ * Gives up on the batch from inside a callback (the app stopped answering):
+ * nothing queued is sent, what is in flight is cancelled, no callback runs
+ * any more, and dbatch_run() returns -1 as soon as the cancellations are
+ * back.
+ */
+void
+dbatch_cancel(struct dbatch *batch)
+{
+	struct dcall *c;
+
+	if (batch->stopped)
+		return;
+	batch->stopped = 1;
+	while ((c = g_queue_pop_head(&batch->queue)))
+		dcall_free(c);
+	g_cancellable_cancel(batch->cancel);
 }
 
 static gboolean
@@ -317,20 +362,21 @@ dbatch_run(struct dbatch *batch)
 			batch->deadline_fired = 1;
 		} else {
 			timer = g_timeout_source_new(
-				(guint)((left + 999) / 1000));
+			        (guint)((left + 999) / 1000));
 			g_source_set_callback(timer, on_deadline, batch, NULL);
 			g_source_attach(timer, mc);
 		}
 	}
 	pump(batch);
-	while (!batch->deadline_fired &&
+	while (!batch->deadline_fired && !batch->stopped &&
 	       (batch->in_flight > 0 || !g_queue_is_empty(&batch->queue))) {
 		g_main_context_iteration(mc, TRUE);
 		pump(batch);
 		if (batch->deadline_us && cua_now_us() >= batch->deadline_us)
 			batch->deadline_fired = 1;
 	}
-	if (batch->in_flight > 0 || !g_queue_is_empty(&batch->queue)) {
+	if (batch->stopped || batch->in_flight > 0 ||
+	    !g_queue_is_empty(&batch->queue)) {
 		stop(batch);
 		r = -1;
 	}
@@ -340,6 +386,137 @@ dbatch_run(struct dbatch *batch)
 	}
 	pop_mc(mc, pushed);
 	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Peer-to-peer connections                                            */
+
+/*
+ * ATK-bridge apps (GTK 3, LibreOffice, Firefox, Java) also listen on a
+ * private socket, named by Application.GetApplicationBusAddress; libatspi
+ * talks to them there, past the bus daemon. A batch can route the calls
+ * for one bus name over such a connection (dbatch_set_peer).
+ */
+
+/* Capability bit (be->caps): the app has no peer-to-peer socket. */
+#define CAP_NO_PEER (1u << 17)
+
+void
+dbatch_set_peer(struct dbatch *batch, const char *bus, GDBusConnection *peer)
+{
+	g_free(batch->peer_bus);
+	if (batch->peer)
+		g_object_unref(batch->peer);
+	batch->peer_bus = g_strdup(bus);
+	batch->peer = g_object_ref(peer);
+}
+
+struct peer_wait {
+	GDBusConnection *conn;
+	int done;
+};
+
+static void
+on_peer_ready(GObject *source, GAsyncResult *res, gpointer user)
+{
+	struct peer_wait *w = user;
+
+	(void)source;
+	w->conn = g_dbus_connection_new_for_address_finish(res, NULL);
+	w->done = 1;
+}
+
+static gboolean
+on_peer_timeout(gpointer user)
+{
+	int *fired = user;
+
+	*fired = 1;
+	return G_SOURCE_REMOVE;
+}
+
+/* Only local sockets: the address comes from the app. */
+static int
+is_local_address(const char *a)
+{
+	return (g_str_has_prefix(a, "unix:path=") ||
+	        g_str_has_prefix(a, "unix:abstract=")) &&
+	       !strchr(a, ';');
+}
+
+/* The app's peer-to-peer connection, or NULL; *calls counts the round
+ * trips made, *timed_out says that the app did not answer at all. */
+GDBusConnection *
+atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
+                   uint64_t *calls, int *timed_out)
+{
+	uint32_t caps = GPOINTER_TO_UINT(g_hash_table_lookup(be->caps, bus));
+	struct peer_wait w = { NULL, 0 };
+	GCancellable *cancel;
+	GSource *timer;
+	GVariant *r;
+	GError *error = NULL;
+	const char *addr;
+	int fired = 0, pushed;
+
+	*timed_out = 0;
+	if (caps & CAP_NO_PEER)
+		return NULL;
+	(*calls)++;
+	r = atspi_call_sync(be, bus, "/org/a11y/atspi/accessible/root",
+	                    "org.a11y.atspi.Application",
+	                    "GetApplicationBusAddress", NULL,
+	                    G_VARIANT_TYPE("(s)"), timeout_ms, &error);
+	if (!r) {
+		/* GTK 4 and Qt have no such method */
+		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+			*timed_out = 1;
+		else
+			g_hash_table_replace(
+			        be->caps, g_strdup(bus),
+			        GUINT_TO_POINTER(caps | CAP_NO_PEER));
+		g_error_free(error);
+		return NULL;
+	}
+	g_variant_get(r, "(&s)", &addr);
+	if (!is_local_address(addr)) {
+		if (*addr)
+			cua_debug(be->base.ctx,
+			          "atspi: %s: ignoring peer address %s", bus,
+			          addr);
+		g_variant_unref(r);
+		return NULL;
+	}
+
+	/* asynchronous, so that an app that stopped before answering the
+	 * authentication cannot hold us past the timeout */
+	pushed = push_mc(be->mc);
+	cancel = g_cancellable_new();
+	g_dbus_connection_new_for_address(
+	        addr, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT, NULL,
+	        cancel, on_peer_ready, &w);
+	timer = g_timeout_source_new(
+	        timeout_ms > 0 ? (guint)timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS);
+	g_source_set_callback(timer, on_peer_timeout, &fired, NULL);
+	g_source_attach(timer, be->mc);
+	while (!w.done && !fired)
+		g_main_context_iteration(be->mc, TRUE);
+	if (!w.done) {
+		g_cancellable_cancel(cancel);
+		while (!w.done)
+			g_main_context_iteration(be->mc, TRUE);
+	}
+	g_source_destroy(timer);
+	g_source_unref(timer);
+	g_object_unref(cancel);
+	pop_mc(be->mc, pushed);
+	if (w.conn)
+		g_dbus_connection_set_exit_on_close(w.conn, FALSE);
+	else
+		cua_debug(be->base.ctx, "atspi: %s: cannot connect to %s", bus,
+		          addr);
+	g_variant_unref(r);
+	return w.conn;
 }
 
 uint64_t
@@ -361,7 +538,7 @@ struct sync_result {
 
 static void
 on_sync_reply(struct dbatch *batch, GVariant *reply, const GError *error,
-	      void *data)
+              void *data)
 {
 	struct sync_result *s = data;
 
@@ -374,8 +551,8 @@ on_sync_reply(struct dbatch *batch, GVariant *reply, const GError *error,
 
 GVariant *
 atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
-		const char *iface, const char *method, GVariant *args,
-		const GVariantType *reply_type, int timeout_ms, GError **error)
+                const char *iface, const char *method, GVariant *args,
+                const GVariantType *reply_type, int timeout_ms, GError **error)
 {
 	struct sync_result s = { NULL, NULL };
 	struct dbatch *b;
@@ -388,7 +565,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 	deadline = cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000;
 	b = dbatch_new(be, timeout_ms, 1, deadline);
 	dbatch_call(b, bus, path, iface, method, args, reply_type,
-		    on_sync_reply, &s);
+	            on_sync_reply, &s);
 	dbatch_run(b);
 	dbatch_free(b);
 	if (s.reply)
@@ -397,7 +574,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 		g_propagate_error(error, s.error);
 	else
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-			    "%s.%s on %s did not answer within %d ms", iface,
-			    method, bus ? bus : "(peer)", timeout_ms);
+		            "%s.%s on %s did not answer within %d ms", iface,
+		            method, bus ? bus : "(peer)", timeout_ms);
 	return NULL;
 }

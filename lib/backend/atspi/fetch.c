@@ -26,12 +26,17 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "linux.h"
 
 #define ROOT_PATH "/org/a11y/atspi/accessible/root"
 #define NULL_PATH "/org/a11y/atspi/null"
@@ -47,17 +52,21 @@
 #define IF_VALUE "org.a11y.atspi.Value"
 
 /* AT-SPI protocol constants (atspi-constants.h). */
-#define COORD_SCREEN 0u          /* ATSPI_COORD_TYPE_SCREEN */
-#define RELATION_LABELLED_BY 2u  /* ATSPI_RELATION_LABELLED_BY */
-#define MATCH_ALL 1              /* ATSPI_Collection_MATCH_ALL */
-#define SORT_CANONICAL 1u        /* ATSPI_Collection_SORT_ORDER_CANONICAL */
+#define COORD_SCREEN 0u         /* ATSPI_COORD_TYPE_SCREEN */
+#define COORD_WINDOW 1u         /* ATSPI_COORD_TYPE_WINDOW */
+#define RELATION_LABELLED_BY 2u /* ATSPI_RELATION_LABELLED_BY */
+#define MATCH_ALL 1             /* ATSPI_Collection_MATCH_ALL */
+#define SORT_CANONICAL 1u       /* ATSPI_Collection_SORT_ORDER_CANONICAL */
 
-#define IN_FLIGHT 256            /* calls in flight per batch */
-#define TEXT_CAP 100000          /* characters of Text read per node */
-#define RANGE_FALLBACK 50        /* children read when hit-testing fails */
-#define RANGE_MAX 200            /* most children of a visible range */
-#define HIT_INSET 3              /* pixels inside the container's corners */
-#define HIT_MAX_STEPS 16         /* Parent steps from a hit to the child */
+/* Calls in flight per batch. The app answers them one after the other;
+ * more in flight mostly lets both sides batch their socket I/O (GTK 4:
+ * 256 -> 512 was ~10 % faster, 1024 no better). */
+#define IN_FLIGHT 512
+#define TEXT_CAP 100000   /* characters of Text read per node */
+#define RANGE_FALLBACK 50 /* children read when hit-testing fails */
+#define RANGE_MAX 200     /* most children of a visible range */
+#define HIT_INSET 3       /* pixels inside the container's corners */
+#define HIT_MAX_STEPS 16  /* Parent steps from a hit to the child */
 /* A container this large makes Collection.GetMatches expensive for the
  * app (the ATK adaptor visits every descendant), so focus is then taken
  * from the walk only. */
@@ -65,6 +74,16 @@
 
 /* Capability bits of this file in be->caps, next to enum atspi_cap. */
 #define CAP_NO_VALUE_TEXT (1u << 16)
+/* Action.GetActions lists localized names. The app runs in an English (or
+ * C) locale, so they are the raw names (`Click` for `click`) ... */
+#define CAP_ACTIONS_RAW (1u << 18)
+/* ... or in another one: raw names come from Action.GetName(i). */
+#define CAP_ACTIONS_LOCALIZED (1u << 19)
+/* GTK 4 has no screen coordinates: asked for them it answers with window
+ * coordinates and logs "Screen coordinates not supported" on every call
+ * (9,806 lines for a dozen walks of gtk4-widget-factory). Ask for window
+ * coordinates, which are the same numbers, without the log. */
+#define CAP_WINDOW_COORDS (1u << 20)
 
 enum stage {
 	STAGE_BASIC,
@@ -82,6 +101,7 @@ enum kind {
 	K_DESC,
 	K_ATTRS,
 	K_ACTIONS,
+	K_ACTION_NAME,
 	K_VAL_CUR,
 	K_VAL_MIN,
 	K_VAL_MAX,
@@ -99,6 +119,7 @@ enum kind {
 	K_ID,
 	K_HELP,
 	K_TABLE_ROW,
+	K_TABLE_NROWS,
 	K_CHILD_COUNT,
 	K_CHILDREN,
 	K_CHILD_AT,
@@ -130,14 +151,14 @@ struct fnode {
 	const char *path;
 	int depth;
 	enum stage stage;
-	int pending;          /* calls of the current stage not answered */
+	int pending; /* calls of the current stage not answered */
 	uint32_t basic_ok;
-	uint32_t want;        /* details asked for */
-	int descend;          /* -1 unknown, 0, 1 */
-	int dup;              /* the same object is already in the tree */
-	int count_ok;         /* ChildCount answered */
+	uint32_t want; /* details asked for */
+	int descend;   /* -1 unknown, 0, 1 */
+	int dup;       /* the same object is already in the tree */
+	int count_ok;  /* ChildCount answered */
 
-	int32_t n_sel;        /* Text.GetNSelections, -1 unknown */
+	int32_t n_sel; /* Text.GetNSelections, -1 unknown */
 	int32_t sel_start, sel_end;
 	int sel_ok;
 
@@ -145,10 +166,11 @@ struct fnode {
 	struct ref *slots;
 	size_t n_slots;
 	size_t child_first;
-	int ranged;           /* visible-range read */
-	int range_phase;      /* 1 while hit-testing */
-	int32_t hit[2];       /* index of the top / bottom hit, -1 none */
-	int32_t ncols;        /* Table.NColumns for ranged tables */
+	int ranged;      /* visible-range read */
+	int range_phase; /* 1 while hit-testing */
+	int32_t hit[3];  /* child index hit at the top, bottom and
+	                  * below the top (past a header); -1 none */
+	int32_t ncols;   /* Table.NColumns for ranged tables */
 };
 
 /* One call in flight: which node, what for. */
@@ -166,25 +188,31 @@ struct job {
 	const struct cua_fetch_policy *pol;
 	struct dbatch *batch;
 	struct cua_arena *tmp;
-	GHashTable *seen;      /* ident -> struct fnode */
-	int open_mode;         /* atspi_open_app: toplevels only */
+	GHashTable *seen; /* ident -> struct fnode */
+	int open_mode;    /* atspi_open_app: toplevels only */
 	int max_depth;
 	size_t max_nodes;
 	int range_threshold;
 	int range_list_threshold;
-	uint64_t n_ok;         /* replies that succeeded */
-	uint64_t n_timeouts;   /* calls that timed out */
+	uint64_t n_ok;       /* replies that succeeded */
+	uint64_t n_timeouts; /* calls that timed out */
+	int64_t last_ok_us;  /* when the last successful reply came */
+	int timeout_ms;      /* per call */
+	int hung;            /* the app stopped answering: no new calls */
 	int node_cap_hit;
 	int huge_seen;
 	int oom;
 	/* focus */
 	const char *focus_ident;
-	int focus_root;        /* index of the root that matched */
+	int focus_root; /* index of the root that matched */
 };
 
-static void on_reply(struct dbatch *batch, GVariant *reply,
-		     const GError *error, void *data);
-static void advance(struct fnode *fn);
+
+static void
+on_reply(struct dbatch *batch, GVariant *reply, const GError *error,
+         void *data);
+static void
+advance(struct fnode *fn);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
@@ -203,7 +231,7 @@ caps_add(struct atspi_be *be, const char *bus, uint32_t bits)
 	if ((old & bits) == bits)
 		return;
 	g_hash_table_replace(be->caps, g_strdup(bus),
-			     GUINT_TO_POINTER(old | bits));
+	                     GUINT_TO_POINTER(old | bits));
 }
 
 static char *
@@ -282,6 +310,23 @@ clean_name(struct job *job, const char *s)
 	return sdup(job, s);
 }
 
+/* A node's bus name and path, split out of its identity. */
+static int
+split_ident(struct job *job, const char *ident, const char **bus,
+            const char **path)
+{
+	const char *slash = ident ? strchr(ident, '/') : NULL;
+	char *b;
+
+	if (!slash || slash == ident || slash[-1] != ':')
+		return 0;
+	b = (char *)tmp_strdup(job, ident);
+	b[slash - ident - 1] = '\0';
+	*bus = b;
+	*path = slash;
+	return 1;
+}
+
 static int
 is_null_ref(const char *path)
 {
@@ -341,6 +386,8 @@ prop_double(GVariant *reply, double *out)
 	return 1;
 }
 
+/* Interface names come in full ("org.a11y.atspi.Text", what the toolkits
+ * here send) or, as the interface description has it, short ("Text"). */
 static uint32_t
 iface_bit(const char *name)
 {
@@ -348,21 +395,23 @@ iface_bit(const char *name)
 		const char *name;
 		uint32_t bit;
 	} map[] = {
-		{ "org.a11y.atspi.Action", CUA_IFACE_ACTION },
-		{ "org.a11y.atspi.Component", CUA_IFACE_COMPONENT },
-		{ "org.a11y.atspi.Text", CUA_IFACE_TEXT },
-		{ "org.a11y.atspi.EditableText", CUA_IFACE_EDITABLE_TEXT },
-		{ "org.a11y.atspi.Value", CUA_IFACE_VALUE },
-		{ "org.a11y.atspi.Selection", CUA_IFACE_SELECTION },
-		{ "org.a11y.atspi.Table", CUA_IFACE_TABLE },
-		{ "org.a11y.atspi.TableCell", CUA_IFACE_TABLE_CELL },
-		{ "org.a11y.atspi.Hypertext", CUA_IFACE_HYPERTEXT },
-		{ "org.a11y.atspi.Hyperlink", CUA_IFACE_HYPERLINK },
-		{ "org.a11y.atspi.Document", CUA_IFACE_DOCUMENT },
-		{ "org.a11y.atspi.Image", CUA_IFACE_IMAGE },
-		{ "org.a11y.atspi.Collection", CUA_IFACE_COLLECTION },
+		{ "Action", CUA_IFACE_ACTION },
+		{ "Component", CUA_IFACE_COMPONENT },
+		{ "Text", CUA_IFACE_TEXT },
+		{ "EditableText", CUA_IFACE_EDITABLE_TEXT },
+		{ "Value", CUA_IFACE_VALUE },
+		{ "Selection", CUA_IFACE_SELECTION },
+		{ "Table", CUA_IFACE_TABLE },
+		{ "TableCell", CUA_IFACE_TABLE_CELL },
+		{ "Hypertext", CUA_IFACE_HYPERTEXT },
+		{ "Hyperlink", CUA_IFACE_HYPERLINK },
+		{ "Document", CUA_IFACE_DOCUMENT },
+		{ "Image", CUA_IFACE_IMAGE },
+		{ "Collection", CUA_IFACE_COLLECTION },
 	};
 
+	if (g_str_has_prefix(name, "org.a11y.atspi."))
+		name += strlen("org.a11y.atspi.");
 	for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
 		if (strcmp(name, map[i].name) == 0)
 			return map[i].bit;
@@ -415,12 +464,17 @@ new_req(struct fnode *fn, enum kind kind, int aux)
 
 static void
 call_on(struct fnode *fn, struct req *r, const char *bus, const char *path,
-	const char *iface, const char *method, GVariant *args,
-	const char *reply_type)
+        const char *iface, const char *method, GVariant *args,
+        const char *reply_type)
 {
+	if (fn->job->hung) {
+		if (args)
+			g_variant_unref(g_variant_ref_sink(args));
+		return;
+	}
 	fn->pending++;
 	dbatch_call(fn->job->batch, bus, path, iface, method, args,
-		    G_VARIANT_TYPE(reply_type), on_reply, r);
+	            G_VARIANT_TYPE(reply_type), on_reply, r);
 }
 
 static void
@@ -428,27 +482,36 @@ call(struct fnode *fn, enum kind kind, int aux, const char *iface,
      const char *method, GVariant *args, const char *reply_type)
 {
 	call_on(fn, new_req(fn, kind, aux), fn->bus, fn->path, iface, method,
-		args, reply_type);
+	        args, reply_type);
 }
 
 static void
-get_prop_on(struct fnode *fn, struct req *r, const char *bus,
-	    const char *path, const char *iface, const char *prop)
+get_prop_on(struct fnode *fn, struct req *r, const char *bus, const char *path,
+            const char *iface, const char *prop)
 {
+	if (fn->job->hung)
+		return;
 	fn->pending++;
 	dbatch_get_property(fn->job->batch, bus, path, iface, prop, on_reply,
-			    r);
+	                    r);
 }
 
 static void
-get_prop(struct fnode *fn, enum kind kind, const char *iface,
-	 const char *prop)
+get_prop(struct fnode *fn, enum kind kind, const char *iface, const char *prop)
 {
 	get_prop_on(fn, new_req(fn, kind, 0), fn->bus, fn->path, iface, prop);
 }
 
 /* ------------------------------------------------------------------ */
 /* Node creation and the stages                                        */
+
+static uint32_t
+coord_type(struct fnode *fn)
+{
+	return (caps_of(fn->job->be, fn->bus) & CAP_WINDOW_COORDS)
+	               ? COORD_WINDOW
+	               : COORD_SCREEN;
+}
 
 static int
 node_cap_reached(struct job *job)
@@ -458,7 +521,7 @@ node_cap_reached(struct job *job)
 
 static struct fnode *
 new_fnode(struct job *job, struct cua_raw_node *n, const char *bus,
-	  const char *path, int depth)
+          const char *path, int depth)
 {
 	struct fnode *fn = tmp_alloc(job, sizeof(*fn));
 
@@ -469,7 +532,7 @@ new_fnode(struct job *job, struct cua_raw_node *n, const char *bus,
 	fn->depth = depth;
 	fn->descend = -1;
 	fn->n_sel = -1;
-	fn->hit[0] = fn->hit[1] = -1;
+	fn->hit[0] = fn->hit[1] = fn->hit[2] = -1;
 	if (n->ident) {
 		if (g_hash_table_contains(job->seen, n->ident))
 			fn->dup = 1;
@@ -492,10 +555,10 @@ start_basic(struct fnode *fn)
 		 * error is harmless), and for the app its ChildCount */
 		if (fn->depth == 0)
 			call(fn, K_EXTENTS, 0, IF_COMPONENT, "GetExtents",
-			     g_variant_new("(u)", COORD_SCREEN), "((iiii))");
+			     g_variant_new("(u)", coord_type(fn)), "((iiii))");
 		else
 			get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE,
-				 "ChildCount");
+			         "ChildCount");
 	}
 }
 
@@ -522,8 +585,8 @@ start_details(struct fnode *fn)
 	uint32_t want = 0;
 
 	fn->stage = STAGE_DETAILS;
-	if ((n->have & CUA_HAVE_BASIC) && !CUA_HAS_STATE(n, CUA_STATE_DEFUNCT) &&
-	    job->pol->details)
+	if ((n->have & CUA_HAVE_BASIC) &&
+	    !CUA_HAS_STATE(n, CUA_STATE_DEFUNCT) && job->pol->details)
 		want = job->pol->details(job->pol->user_data, n, fn->depth);
 	want &= ~(uint32_t)(CUA_HAVE_BASIC | CUA_HAVE_CHILDREN);
 	want &= ~n->have; /* toplevels come with their extents */
@@ -543,8 +606,9 @@ start_details(struct fnode *fn)
 		want &= ~(uint32_t)CUA_HAVE_ID;
 	if (caps & ATSPI_CAP_NO_HELP_TEXT)
 		want &= ~(uint32_t)CUA_HAVE_HELP;
-	if (!n->parent || !(n->parent->ifaces & CUA_IFACE_TABLE) ||
-	    n->index_in_parent < 0)
+	if (!(n->ifaces & CUA_IFACE_TABLE) &&
+	    (!n->parent || !(n->parent->ifaces & CUA_IFACE_TABLE) ||
+	     n->index_in_parent < 0))
 		want &= ~(uint32_t)CUA_HAVE_TABLE_ROW;
 	fn->want = want;
 
@@ -552,7 +616,7 @@ start_details(struct fnode *fn)
 		get_prop(fn, K_DESC, IF_ACCESSIBLE, "Description");
 	if (want & CUA_HAVE_EXTENTS)
 		call(fn, K_EXTENTS, 0, IF_COMPONENT, "GetExtents",
-		     g_variant_new("(u)", COORD_SCREEN), "((iiii))");
+		     g_variant_new("(u)", coord_type(fn)), "((iiii))");
 	if (want & CUA_HAVE_ATTRIBUTES)
 		call(fn, K_ATTRS, 0, IF_ACCESSIBLE, "GetAttributes", NULL,
 		     "(a{ss})");
@@ -589,15 +653,18 @@ start_details(struct fnode *fn)
 		get_prop(fn, K_ID, IF_ACCESSIBLE, "AccessibleId");
 	if (want & CUA_HAVE_HELP)
 		get_prop(fn, K_HELP, IF_ACCESSIBLE, "HelpText");
-	if (want & CUA_HAVE_TABLE_ROW) {
-		const char *ident = n->parent->ident;
-		const char *ppath = strchr(ident, '/');
+	if ((want & CUA_HAVE_TABLE_ROW) && (n->ifaces & CUA_IFACE_TABLE))
+		get_prop(fn, K_TABLE_NROWS, IF_TABLE, "NRows");
+	if ((want & CUA_HAVE_TABLE_ROW) && n->parent &&
+	    (n->parent->ifaces & CUA_IFACE_TABLE) && n->index_in_parent >= 0) {
 		struct req *r = new_req(fn, K_TABLE_ROW, 0);
 
-		r->bus = tmp_strdup(job, ident);
-		((char *)r->bus)[ppath - ident - 1] = '\0';
-		call_on(fn, r, r->bus, ppath, IF_TABLE, "GetRowAtIndex",
-			g_variant_new("(i)", n->index_in_parent), "(i)");
+		/* the cell's row, asked of its table */
+		if (split_ident(job, n->parent->ident, &r->bus, &r->path))
+			call_on(fn, r, r->bus, r->path, IF_TABLE,
+			        "GetRowAtIndex",
+			        g_variant_new("(i)", n->index_in_parent),
+			        "(i)");
 	}
 
 	/* ChildCount when the node may be descended into. A node with no
@@ -644,7 +711,7 @@ make_children(struct fnode *fn)
 	while (k < fn->n_slots && fn->slots[k].path)
 		k++;
 	n->children = cua_arena_alloc(job->snap->arena,
-				      (k ? k : 1) * sizeof(*n->children));
+	                              (k ? k : 1) * sizeof(*n->children));
 	if (!n->children) {
 		job->oom = 1;
 		return;
@@ -669,7 +736,7 @@ make_children(struct fnode *fn)
 		c->table_row = -1;
 		n->children[i] = c;
 		cf = new_fnode(job, c, fn->slots[i].bus, fn->slots[i].path,
-			       fn->depth + 1);
+		               fn->depth + 1);
 		start_basic(cf);
 	}
 	n->n_children = i;
@@ -684,8 +751,8 @@ alloc_slots(struct fnode *fn, size_t first, size_t count)
 {
 	fn->child_first = first;
 	fn->n_slots = count;
-	fn->slots = tmp_alloc(fn->job, (count ? count : 1) *
-					       sizeof(*fn->slots));
+	fn->slots =
+	        tmp_alloc(fn->job, (count ? count : 1) * sizeof(*fn->slots));
 }
 
 static void
@@ -729,11 +796,19 @@ visible_rect(const struct cua_raw_node *n, struct cua_rect *out)
 	return 1;
 }
 
+/*
+ * Hit-tests the container's visible rectangle a few pixels inside its
+ * top-left and bottom-left corners, and once more a little lower than the
+ * top one: the top point often lands on a column header (GTK 3 tree
+ * views), whose index says nothing about the scroll position.
+ */
+#define HIT_BELOW_HEADER 32
+
 static void
 start_hit_tests(struct fnode *fn)
 {
 	struct cua_rect r;
-	int32_t x, y[2];
+	int32_t x, y[3];
 
 	fn->range_phase = 1;
 	if (!visible_rect(fn->n, &r))
@@ -741,9 +816,10 @@ start_hit_tests(struct fnode *fn)
 	x = r.x + HIT_INSET;
 	y[0] = r.y + HIT_INSET;
 	y[1] = r.y + r.h - 1 - HIT_INSET;
-	for (int i = 0; i < 2; i++)
+	y[2] = r.y + MIN(HIT_BELOW_HEADER, r.h / 3);
+	for (int i = 0; i < 3; i++)
 		call(fn, K_HIT, i, IF_COMPONENT, "GetAccessibleAtPoint",
-		     g_variant_new("(iiu)", x, y[i], COORD_SCREEN), "((so))");
+		     g_variant_new("(iiu)", x, y[i], coord_type(fn)), "((so))");
 }
 
 static int
@@ -772,8 +848,11 @@ start_children(struct fnode *fn)
 		job->huge_seen = 1;
 	if (!job->open_mode && is_large(fn)) {
 		fn->ranged = 1;
-		if (n->ifaces & CUA_IFACE_TABLE)
+		if (n->ifaces & CUA_IFACE_TABLE) {
 			get_prop(fn, K_NCOLS, IF_TABLE, "NColumns");
+			if (!(n->have & CUA_HAVE_TABLE_ROW))
+				get_prop(fn, K_TABLE_NROWS, IF_TABLE, "NRows");
+		}
 		if (n->ifaces & CUA_IFACE_COMPONENT) {
 			if (n->have & CUA_HAVE_EXTENTS) {
 				start_hit_tests(fn);
@@ -782,7 +861,7 @@ start_children(struct fnode *fn)
 				fn->range_phase = 1;
 				call(fn, K_EXTENTS, 1, IF_COMPONENT,
 				     "GetExtents",
-				     g_variant_new("(u)", COORD_SCREEN),
+				     g_variant_new("(u)", coord_type(fn)),
 				     "((iiii))");
 			}
 		} else {
@@ -796,13 +875,18 @@ start_children(struct fnode *fn)
 		advance(fn);
 }
 
-/* Both hit tests are in: read the visible index range. */
+/* The hit tests are in: read the visible index range. */
 static void
 read_range(struct fnode *fn)
 {
 	int64_t count = fn->n->child_count;
-	int64_t a = fn->hit[0], b = fn->hit[1], first, last;
+	int64_t a = fn->hit[0], b = fn->hit[1], c = fn->hit[2];
+	int64_t ncols = MAX(fn->ncols, 1), first, last;
 
+	/* the top hit is trusted when the lower one agrees with it (a row
+	 * or two apart); otherwise it was a header or a gap */
+	if (c >= 0 && (a < 0 || a > c || c - a > 2 * ncols))
+		a = c;
 	if (a < 0 && b < 0) {
 		first = 0;
 		last = RANGE_FALLBACK - 1;
@@ -816,10 +900,10 @@ read_range(struct fnode *fn)
 		first = MIN(a, b);
 		last = MAX(a, b);
 	}
-	/* flat tables (GTK3 tree views): the bottom-left hit is the first
-	 * cell of the last visible row; take the whole row */
-	if (fn->ncols > 1)
-		last += fn->ncols - 1;
+	/* flat tables (GTK 3 tree views): the hits are the first cells of
+	 * the first and last visible rows; take both rows whole */
+	if (ncols > 1)
+		last += ncols - 1;
 	if (last - first + 1 > RANGE_MAX)
 		last = first + RANGE_MAX - 1;
 	if (last > count - 1)
@@ -828,10 +912,10 @@ read_range(struct fnode *fn)
 		first = last;
 	fn->range_phase = 0;
 	cua_debug(fn->job->be->base.ctx,
-		  "atspi: %s: %d children, reading %" G_GINT64_FORMAT
-		  "-%" G_GINT64_FORMAT " (hits %" G_GINT64_FORMAT
-		  ", %" G_GINT64_FORMAT ")",
-		  fn->n->ident, fn->n->child_count, first, last, a, b);
+	          "atspi: %s: %d children, reading %" G_GINT64_FORMAT
+	          "-%" G_GINT64_FORMAT " (hits %d, %d, %d)",
+	          fn->n->ident, fn->n->child_count, first, last, fn->hit[0],
+	          fn->hit[2], fn->hit[1]);
 	read_indexed(fn, (size_t)first, (size_t)(last - first + 1));
 }
 
@@ -904,16 +988,21 @@ advance(struct fnode *fn)
 /* Replies                                                             */
 
 /* An error meaning "this object does not have that member" (as opposed
- * to a timeout or a vanished object). */
+ * to a timeout or a vanished object; GTK 4 answers UnknownMethod for
+ * both, saying "Object does not exist at path" for the latter). */
 static int
 is_missing_member(const GError *error)
 {
-	return g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
-	       g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS) ||
+	if (strstr(error->message, "does not exist at path"))
+		return 0;
+	return g_error_matches(error, G_DBUS_ERROR,
+	                       G_DBUS_ERROR_UNKNOWN_METHOD) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-			       G_DBUS_ERROR_UNKNOWN_PROPERTY) ||
+	                       G_DBUS_ERROR_INVALID_ARGS) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-			       G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
+	                       G_DBUS_ERROR_UNKNOWN_PROPERTY) ||
+	       g_error_matches(error, G_DBUS_ERROR,
+	                       G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
 	       g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED);
 }
 
@@ -987,7 +1076,7 @@ on_attrs(struct job *job, struct cua_raw_node *n, GVariant *reply)
 	const char *key, *value;
 
 	n->attrs = cua_arena_alloc(job->snap->arena,
-				   (count ? count : 1) * sizeof(*n->attrs));
+	                           (count ? count : 1) * sizeof(*n->attrs));
 	if (!n->attrs) {
 		job->oom = 1;
 		g_variant_unref(dict);
@@ -1005,20 +1094,28 @@ on_attrs(struct job *job, struct cua_raw_node *n, GVariant *reply)
 }
 
 /*
- * Action.GetActions answers a(sss) = (name, description, key binding) in
- * the ATK adaptor, Qt and GTK 4. Actions whose name is empty are dropped
- * (GTK 4.8 labels report actions whose names cannot be read).
+ * Action.GetActions answers a(sss) = (localized name, description, key
+ * binding) in the ATK adaptor, GTK 4 and Qt 5 alike (checked: `Click` where
+ * GetName says `click`). Every entry is kept, with a NULL name when it
+ * has none, so that array index = DoAction index. In an English or C
+ * locale the localized names are the raw ones up to case; otherwise, and
+ * where the localized name is empty (Chromium), the raw names are read
+ * with GetName(i).
  */
 static void
-on_actions(struct job *job, struct cua_raw_node *n, GVariant *reply)
+on_actions(struct fnode *fn, GVariant *reply)
 {
+	struct job *job = fn->job;
+	struct cua_raw_node *n = fn->n;
 	GVariant *arr = g_variant_get_child_value(reply, 0);
 	size_t count = g_variant_n_children(arr), k = 0;
+	int localized =
+	        (caps_of(job->be, fn->bus) & CAP_ACTIONS_LOCALIZED) != 0;
 	GVariantIter it;
 	const char *name, *desc, *keys;
 
 	n->actions = cua_arena_alloc(job->snap->arena,
-				     (count ? count : 1) * sizeof(*n->actions));
+	                             (count ? count : 1) * sizeof(*n->actions));
 	if (!n->actions) {
 		job->oom = 1;
 		g_variant_unref(arr);
@@ -1026,11 +1123,13 @@ on_actions(struct job *job, struct cua_raw_node *n, GVariant *reply)
 	}
 	g_variant_iter_init(&it, arr);
 	while (g_variant_iter_next(&it, "(&s&s&s)", &name, &desc, &keys)) {
-		if (!*name)
-			continue;
-		n->actions[k].name = sdup(job, name);
-		n->actions[k].localized = NULL;
+		n->actions[k].localized = sdup_nonempty(job, name);
+		n->actions[k].name = localized ? NULL : n->actions[k].localized;
 		n->actions[k].description = sdup_nonempty(job, desc);
+		/* Chromium leaves the localized names empty */
+		if (localized || !*name)
+			call(fn, K_ACTION_NAME, (int)k, IF_ACTION, "GetName",
+			     g_variant_new("(i)", (int32_t)k), "(s)");
 		k++;
 	}
 	n->n_actions = k;
@@ -1058,7 +1157,7 @@ on_relations(struct req *r, GVariant *reply)
 			q->bus = tmp_strdup(fn->job, bus);
 			q->path = tmp_strdup(fn->job, path);
 			get_prop_on(fn, q, q->bus, q->path, IF_ACCESSIBLE,
-				    "Name");
+			            "Name");
 			found = 1;
 		}
 		g_variant_iter_free(targets);
@@ -1079,8 +1178,8 @@ on_children(struct fnode *fn, GVariant *reply)
 		/* decisions.md §2: ChildCount + GetChildAtIndex is
 		 * canonical; GTK 4.8's GetChildren can disagree */
 		cua_debug(job->be->base.ctx,
-			  "atspi: %s: GetChildren has %zu, ChildCount %d",
-			  fn->n->ident, len, fn->n->child_count);
+		          "atspi: %s: GetChildren has %zu, ChildCount %d",
+		          fn->n->ident, len, fn->n->child_count);
 		g_variant_unref(arr);
 		if (fn->count_ok && fn->n->child_count > 0)
 			read_indexed(fn, 0, (size_t)fn->n->child_count);
@@ -1110,8 +1209,8 @@ static void
 hit_step(struct req *r, const char *bus, const char *path)
 {
 	struct fnode *fn = r->fn;
-	int which = r->aux & 1;
-	int steps = r->aux >> 1;
+	int which = r->aux & 3;
+	int steps = r->aux >> 2;
 	struct req *q;
 
 	if (r->kind == K_HIT) {
@@ -1129,12 +1228,12 @@ hit_step(struct req *r, const char *bus, const char *path)
 	if (same_object(bus, path, fn)) {
 		q = new_req(fn, K_HIT_INDEX, which);
 		call_on(fn, q, r->bus, r->path, IF_ACCESSIBLE,
-			"GetIndexInParent", NULL, "(i)");
+		        "GetIndexInParent", NULL, "(i)");
 		return;
 	}
 	if (steps + 1 >= HIT_MAX_STEPS)
 		return;
-	q = new_req(fn, K_HIT_PARENT, which | ((steps + 1) << 1));
+	q = new_req(fn, K_HIT_PARENT, which | ((steps + 1) << 2));
 	q->bus = tmp_strdup(fn->job, bus);
 	q->path = tmp_strdup(fn->job, path);
 	get_prop_on(fn, q, q->bus, q->path, IF_ACCESSIBLE, "Parent");
@@ -1168,14 +1267,15 @@ on_success(struct req *r, GVariant *reply)
 	case K_NAME:
 		v = prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
-			n->name = clean_name(job, g_variant_get_string(v, NULL));
+			n->name =
+			        clean_name(job, g_variant_get_string(v, NULL));
 			g_variant_unref(v);
 		}
 		fn->basic_ok |= B_NAME;
 		break;
 	case K_EXTENTS:
 		g_variant_get(reply, "((iiii))", &n->extents.x, &n->extents.y,
-			      &n->extents.w, &n->extents.h);
+		              &n->extents.w, &n->extents.h);
 		n->have |= CUA_HAVE_EXTENTS;
 		if (r->aux == 1) {
 			/* a ranged container's extents: now hit-test */
@@ -1192,7 +1292,12 @@ on_success(struct req *r, GVariant *reply)
 		on_attrs(job, n, reply);
 		break;
 	case K_ACTIONS:
-		on_actions(job, n, reply);
+		on_actions(fn, reply);
+		break;
+	case K_ACTION_NAME:
+		g_variant_get(reply, "(&s)", &s);
+		if ((size_t)r->aux < n->n_actions)
+			n->actions[r->aux].name = sdup_nonempty(job, s);
 		break;
 	case K_VAL_CUR:
 		if (prop_double(reply, &n->value))
@@ -1242,7 +1347,7 @@ on_success(struct req *r, GVariant *reply)
 		v = prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->labelled_by =
-				clean_name(job, g_variant_get_string(v, NULL));
+			        clean_name(job, g_variant_get_string(v, NULL));
 			g_variant_unref(v);
 		}
 		break;
@@ -1260,14 +1365,14 @@ on_success(struct req *r, GVariant *reply)
 			q->bus = tmp_strdup(job, bus);
 			q->path = tmp_strdup(job, path);
 			get_prop_on(fn, q, q->bus, q->path, IF_ACCESSIBLE,
-				    "Name");
+			            "Name");
 		}
 		break;
 	case K_SELCHILD_NAME:
 		v = prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->selected_child_name =
-				clean_name(job, g_variant_get_string(v, NULL));
+			        clean_name(job, g_variant_get_string(v, NULL));
 			g_variant_unref(v);
 		}
 		break;
@@ -1282,6 +1387,12 @@ on_success(struct req *r, GVariant *reply)
 	case K_TABLE_ROW:
 		g_variant_get(reply, "(i)", &n->table_row);
 		n->have |= CUA_HAVE_TABLE_ROW;
+		break;
+	case K_TABLE_NROWS:
+		if (prop_int(reply, &i)) {
+			n->table_nrows = MAX(i, 0);
+			n->have |= CUA_HAVE_TABLE_ROW;
+		}
 		break;
 	case K_CHILD_COUNT:
 		if (prop_int(reply, &i)) {
@@ -1317,7 +1428,7 @@ on_success(struct req *r, GVariant *reply)
 	case K_HIT_INDEX:
 		g_variant_get(reply, "(i)", &i);
 		if (i >= 0 && i < n->child_count)
-			fn->hit[r->aux & 1] = i;
+			fn->hit[r->aux & 3] = i;
 		break;
 	case K_MATCHES: {
 		GVariantIter *it;
@@ -1336,8 +1447,7 @@ on_success(struct req *r, GVariant *reply)
 }
 
 static void
-on_reply(struct dbatch *batch, GVariant *reply, const GError *error,
-	 void *data)
+on_reply(struct dbatch *batch, GVariant *reply, const GError *error, void *data)
 {
 	struct req *r = data;
 	struct fnode *fn = r->fn;
@@ -1346,10 +1456,24 @@ on_reply(struct dbatch *batch, GVariant *reply, const GError *error,
 	(void)batch;
 	if (reply) {
 		job->n_ok++;
+		job->last_ok_us = cua_now_us();
 		on_success(r, reply);
 	} else {
-		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
 			job->n_timeouts++;
+			/* nothing else came back for half a timeout either:
+			 * the app is stopped or hung, so ask nothing more
+			 * (one slow method alone does not stop the walk) */
+			if (!job->hung &&
+			    cua_now_us() - job->last_ok_us >=
+			            (int64_t)job->timeout_ms * 500) {
+				job->hung = 1;
+				dbatch_cancel(job->batch);
+				cua_debug(job->be->base.ctx,
+				          "atspi: %s stopped answering",
+				          fn->bus);
+			}
+		}
 		on_error(r, error);
 	}
 	if (--fn->pending == 0)
@@ -1361,14 +1485,16 @@ on_reply(struct dbatch *batch, GVariant *reply, const GError *error,
 
 static void
 job_init(struct job *job, struct atspi_be *be, struct cua_raw_snapshot *snap,
-	 int timeout_ms, int64_t deadline_us)
+         int timeout_ms, int64_t deadline_us)
 {
 	memset(job, 0, sizeof(*job));
 	job->be = be;
 	job->snap = snap;
 	job->tmp = cua_arena_new();
 	job->seen = g_hash_table_new(g_str_hash, g_str_equal);
-	job->batch = dbatch_new(be, timeout_ms, getenv("CUA_INFLIGHT") ? atoi(getenv("CUA_INFLIGHT")) : IN_FLIGHT, deadline_us);
+	job->batch = dbatch_new(be, timeout_ms, IN_FLIGHT, deadline_us);
+	job->timeout_ms = timeout_ms > 0 ? timeout_ms : 1000;
+	job->last_ok_us = cua_now_us();
 	job->max_depth = 64;
 	job->focus_root = -1;
 }
@@ -1386,23 +1512,6 @@ job_finish(struct job *job, int64_t t0)
 	cua_arena_free(job->tmp);
 }
 
-/* A node's bus name and path, split out of its identity. */
-static int
-split_ident(struct job *job, const char *ident, const char **bus,
-	    const char **path)
-{
-	const char *slash = ident ? strchr(ident, '/') : NULL;
-	char *b;
-
-	if (!slash || slash == ident || slash[-1] != ':')
-		return 0;
-	b = (char *)tmp_strdup(job, ident);
-	b[slash - ident - 1] = '\0';
-	*bus = b;
-	*path = slash;
-	return 1;
-}
-
 static int
 seconds_of(int64_t us)
 {
@@ -1416,14 +1525,105 @@ timeout_error(const char *who, int64_t waited_us)
 {
 	int s = seconds_of(waited_us);
 
-	return cua_error(CUA_ERROR_TIMEOUT,
-			 "The app '%s' did not answer accessibility requests within %d second%s; it may be busy or hung.",
-			 who, s, s == 1 ? "" : "s");
+	return cua_error(
+	        CUA_ERROR_TIMEOUT,
+	        "The app '%s' did not answer accessibility requests within %d second%s; it may be busy or hung.",
+	        who, s, s == 1 ? "" : "s");
+}
+
+#define ENVIRON_MAX (1024 * 1024)
+
+static int
+env_is(const char *v, size_t len, const char *s)
+{
+	return len == strlen(s) && memcmp(v, s, len) == 0;
+}
+
+/* "en", "en_GB.UTF-8", "en@boldquot" */
+static int
+env_is_english(const char *v, size_t len)
+{
+	return len >= 2 && v[0] == 'e' && v[1] == 'n' &&
+	       (len == 2 || v[2] == '_' || v[2] == '.' || v[2] == '@' ||
+	        v[2] == ':');
+}
+
+/* The value of `name` in an environment block, NULL when unset or empty. */
+static const char *
+env_get(const char *env, size_t len, const char *name, size_t *vlen)
+{
+	const char *v = procinfo_environ_find(env, len, name, vlen);
+
+	return v && *vlen ? v : NULL;
+}
+
+/*
+ * Whether the app shows untranslated (English) messages, from its
+ * environment as gettext reads it: a C/POSIX or unset locale (LC_ALL, else
+ * LC_MESSAGES, else LANG) never translates; otherwise LANGUAGE's first
+ * entry, else the locale, names the language. Unknown counts as not
+ * English (the raw action names are then read one by one).
+ */
+static int
+app_is_english(int64_t pid)
+{
+	char path[64];
+	char *env;
+	ssize_t n, got = 0;
+	size_t vlen, llen;
+	const char *v, *lang;
+	int fd, english = 0;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/environ", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	env = g_malloc(ENVIRON_MAX);
+	while (got < ENVIRON_MAX &&
+	       (n = read(fd, env + got, ENVIRON_MAX - got)) > 0)
+		got += n;
+	close(fd);
+	if (got <= 0) {
+		g_free(env);
+		return 0;
+	}
+	v = env_get(env, (size_t)got, "LC_ALL", &vlen);
+	if (!v)
+		v = env_get(env, (size_t)got, "LC_MESSAGES", &vlen);
+	if (!v)
+		v = env_get(env, (size_t)got, "LANG", &vlen);
+	if (!v || env_is(v, vlen, "C") || env_is(v, vlen, "POSIX") ||
+	    (vlen > 2 && v[0] == 'C' && v[1] == '.')) {
+		english = 1;
+	} else {
+		lang = env_get(env, (size_t)got, "LANGUAGE", &llen);
+		english = lang ? env_is_english(lang, llen)
+		               : env_is_english(v, vlen);
+	}
+	g_free(env);
+	return english;
+}
+
+/* What the app's process and toolkit tell about its answers. */
+static void
+note_app(struct atspi_be *be, const struct cua_app_info *app)
+{
+	uint32_t caps = caps_of(be, app->bus_name);
+
+	if (!(caps & (CAP_ACTIONS_RAW | CAP_ACTIONS_LOCALIZED)))
+		caps_add(be, app->bus_name,
+		         app_is_english(app->pid) ? CAP_ACTIONS_RAW
+		                                  : CAP_ACTIONS_LOCALIZED);
+	if (app->toolkit && g_ascii_strcasecmp(app->toolkit, "gtk") == 0 &&
+	    app->toolkit_version && app->toolkit_version[0] == '4')
+		caps_add(be, app->bus_name, CAP_WINDOW_COORDS);
 }
 
 cua_result
 atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
-	       struct cua_raw_snapshot **out)
+               struct cua_raw_snapshot **out)
 {
 	struct atspi_be *be = (struct atspi_be *)b;
 	const struct cua_options *opt = &b->ctx->opt;
@@ -1440,20 +1640,23 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	*out = NULL;
 	if (!app)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "open_app: no app");
-	who = app->app_name ? app->app_name : app->exe_base;
-	if (!who)
+		                 "open_app: no app");
+	who = app->app_name;
+	if (!who || !*who)
+		who = app->exe_base;
+	if (!who || !*who)
 		who = app->bus_name ? app->bus_name : "?";
 	if (!app->bus_name)
-		return cua_error(CUA_ERROR_NOT_FOUND,
-				 "'%s' is not registered on the accessibility bus",
-				 who);
+		return cua_error(
+		        CUA_ERROR_NOT_FOUND,
+		        "'%s' is not registered on the accessibility bus", who);
 	snap = cua_raw_snapshot_new();
 	if (!snap)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	note_app(be, app);
 
 	job_init(&job, be, snap, opt->call_timeout_ms,
-		 t0 + (int64_t)opt->walk_deadline_ms * 1000);
+	         t0 + (int64_t)opt->walk_deadline_ms * 1000);
 	job.open_mode = 1;
 	an = cua_raw_node_new(snap);
 	if (!an) {
@@ -1464,7 +1667,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	snap->app = an;
 	an->ident = make_ident(&job, app->bus_name, ROOT_PATH);
 	fn = new_fnode(&job, an, tmp_strdup(&job, app->bus_name), ROOT_PATH,
-		       -1);
+	               -1);
 	start_basic(fn);
 	r = dbatch_run(job.batch);
 
@@ -1478,9 +1681,10 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		cua_raw_snapshot_free(snap);
 		if (timed_out)
 			return timeout_error(who, waited);
-		return cua_error(CUA_ERROR_STALE,
-				 "'%s' no longer answers on the accessibility bus (%s)",
-				 who, app->bus_name);
+		return cua_error(
+		        CUA_ERROR_STALE,
+		        "'%s' no longer answers on the accessibility bus (%s)",
+		        who, app->bus_name);
 	}
 	an->role = CUA_ROLE_APPLICATION;
 	if (!an->name)
@@ -1497,11 +1701,11 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	}
 	if (!complete)
 		cua_debug(b->ctx, "atspi: %s: some toplevels did not answer",
-			  who);
+		          who);
 
 	snap->windows = cua_arena_alloc(snap->arena,
-					(an->n_children ? an->n_children : 1) *
-						sizeof(*snap->windows));
+	                                (an->n_children ? an->n_children : 1) *
+	                                        sizeof(*snap->windows));
 	if (!snap->windows)
 		job.oom = 1;
 	if (be->x && snap->windows && an->n_children) {
@@ -1512,14 +1716,13 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			tops[i].name = t->name;
 			tops[i].role = t->role;
 			tops[i].extents = t->extents;
-			tops[i].has_extents =
-				(t->have & CUA_HAVE_EXTENTS) != 0;
+			tops[i].has_extents = (t->have & CUA_HAVE_EXTENTS) != 0;
 		}
 		x11_match_toplevels(be->x, app->pid, tops, an->n_children,
-				    snap->windows, snap->arena);
+		                    snap->windows, snap->arena);
 		for (i = 0; i < an->n_children; i++)
 			an->children[i]->x11_window =
-				snap->windows[i].x11_window;
+			        snap->windows[i].x11_window;
 		g_free(tops);
 	}
 	job_finish(&job, t0);
@@ -1528,10 +1731,10 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
 	cua_debug(b->ctx,
-		  "atspi: opened %s: %zu toplevels, %" G_GUINT64_FORMAT
-		  " calls, %" G_GUINT64_FORMAT " us",
-		  who, an->n_children, snap->stats.calls,
-		  snap->stats.elapsed_us);
+	          "atspi: opened %s: %zu toplevels, %" G_GUINT64_FORMAT
+	          " calls, %" G_GUINT64_FORMAT " us",
+	          who, an->n_children, snap->stats.calls,
+	          snap->stats.elapsed_us);
 	*out = snap;
 	return CUA_OK;
 }
@@ -1555,9 +1758,9 @@ find_focused(struct cua_raw_node *n)
  * per root (state FOCUSED, count 1). A later root wins: popups come after
  * the window and hold the focus while they are open.
  */
-static int
+static void
 fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
-	    struct fnode **rfn)
+            struct fnode **rfn)
 {
 	struct cua_raw_snapshot *snap = job->snap;
 	struct cua_raw_node *focus = NULL;
@@ -1569,37 +1772,36 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 		focus = find_focused(roots[i]);
 	if (!focus && !job->huge_seen) {
 		for (i = 0; i < n_roots; i++) {
-			if (!rfn[i] || !(roots[i]->ifaces & CUA_IFACE_COLLECTION))
+			if (!rfn[i] ||
+			    !(roots[i]->ifaces & CUA_IFACE_COLLECTION))
 				continue;
 			call(rfn[i], K_MATCHES, (int)i, IF_COLLECTION,
 			     "GetMatches",
-			     g_variant_new("((@aii@a{ss}i@aii@asib)uib)",
-					   g_variant_new_fixed_array(
-						   G_VARIANT_TYPE_INT32,
-						   (int32_t[]){
-							   1 << CUA_STATE_FOCUSED,
-							   0 },
-						   2, sizeof(int32_t)),
-					   MATCH_ALL,
-					   g_variant_new_array(
-						   G_VARIANT_TYPE("{ss}"), NULL,
-						   0),
-					   MATCH_ALL,
-					   g_variant_new_fixed_array(
-						   G_VARIANT_TYPE_INT32,
-						   (int32_t[]){ 0, 0, 0, 0 }, 4,
-						   sizeof(int32_t)),
-					   MATCH_ALL,
-					   g_variant_new_array(
-						   G_VARIANT_TYPE_STRING, NULL,
-						   0),
-					   MATCH_ALL, FALSE, SORT_CANONICAL,
-					   1, TRUE),
+			     g_variant_new(
+			             "((@aii@a{ss}i@aii@asib)uib)",
+			             g_variant_new_fixed_array(
+			                     G_VARIANT_TYPE_INT32,
+			                     (int32_t[]){
+			                             1 << CUA_STATE_FOCUSED,
+			                             0 },
+			                     2, sizeof(int32_t)),
+			             MATCH_ALL,
+			             g_variant_new_array(G_VARIANT_TYPE("{ss}"),
+			                                 NULL, 0),
+			             MATCH_ALL,
+			             g_variant_new_fixed_array(
+			                     G_VARIANT_TYPE_INT32,
+			                     (int32_t[]){ 0, 0, 0, 0 }, 4,
+			                     sizeof(int32_t)),
+			             MATCH_ALL,
+			             g_variant_new_array(G_VARIANT_TYPE_STRING,
+			                                 NULL, 0),
+			             MATCH_ALL, FALSE, SORT_CANONICAL, 1, TRUE),
 			     "(a(so))");
 			asked = 1;
 		}
 		if (asked && dbatch_run(job->batch) < 0)
-			return -1;
+			return;
 		if (job->focus_ident) {
 			snap->focused_ident = job->focus_ident;
 			fn = g_hash_table_lookup(job->seen, job->focus_ident);
@@ -1608,7 +1810,7 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 		}
 	}
 	if (!focus)
-		return 0;
+		return;
 	snap->focused = focus;
 	snap->focused_ident = focus->ident;
 
@@ -1616,23 +1818,21 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 	fn = g_hash_table_lookup(job->seen, focus->ident);
 	if (!fn || fn->n != focus || !(focus->ifaces & CUA_IFACE_TEXT) ||
 	    (focus->have & CUA_HAVE_TEXT_SELECTION))
-		return 0;
+		return;
 	fn->want |= CUA_HAVE_TEXT_SELECTION;
 	fn->n_sel = -1;
 	fn->sel_ok = 0;
 	call(fn, K_TSEL_N, 0, IF_TEXT, "GetNSelections", NULL, "(i)");
 	call(fn, K_TSEL_GET, 0, IF_TEXT, "GetSelection",
 	     g_variant_new("(i)", 0), "(ii)");
-	if (dbatch_run(job->batch) < 0)
-		return -1;
-	finish_details(fn);
-	return 0;
+	if (dbatch_run(job->batch) == 0)
+		finish_details(fn);
 }
 
 cua_result
 atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
-	    struct cua_raw_node **roots, size_t n_roots,
-	    const struct cua_fetch_policy *policy)
+            struct cua_raw_node **roots, size_t n_roots,
+            const struct cua_fetch_policy *policy)
 {
 	struct atspi_be *be = (struct atspi_be *)b;
 	const char *who, *bus, *path;
@@ -1645,26 +1845,51 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 
 	if (!snap || !policy || (n_roots && !roots))
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "fetch: missing snapshot, roots or policy");
+		                 "fetch: missing snapshot, roots or policy");
 	who = snap->app && snap->app->name ? snap->app->name : "?";
 
 	job_init(&job, be, snap,
-		 policy->call_timeout_ms > 0 ? policy->call_timeout_ms
-					     : b->ctx->opt.call_timeout_ms,
-		 policy->deadline_us);
+	         policy->call_timeout_ms > 0 ? policy->call_timeout_ms
+	                                     : b->ctx->opt.call_timeout_ms,
+	         policy->deadline_us);
 	job.pol = policy;
 	if (policy->max_raw_depth > 0)
 		job.max_depth = policy->max_raw_depth;
 	job.max_nodes = policy->max_nodes;
 	job.range_threshold =
-		policy->range_threshold > 0 ? policy->range_threshold : 200;
+	        policy->range_threshold > 0 ? policy->range_threshold : 200;
 	job.range_list_threshold = policy->range_list_threshold > 0
-					   ? policy->range_list_threshold
-					   : 20;
+	                                   ? policy->range_list_threshold
+	                                   : 20;
 
+	/* the app's own socket, when it has one (libatspi does the same);
+	 * its first question also tells whether the app answers at all */
+	if (n_roots && roots[0] &&
+	    split_ident(&job, roots[0]->ident, &bus, &path)) {
+		int64_t left = policy->deadline_us ? policy->deadline_us - t0
+		                                   : INT64_MAX;
+		int ms = (int)MIN((int64_t)job.timeout_ms, left / 1000);
+		int timed_out = 0;
+		GDBusConnection *peer = NULL;
+
+		if (ms > 0)
+			peer = atspi_peer_connect(
+			        be, bus, ms, &snap->stats.calls, &timed_out);
+		if (peer) {
+			/* the batch keeps it and closes it when freed */
+			dbatch_set_peer(job.batch, bus, peer);
+			g_object_unref(peer);
+		}
+		if (timed_out) {
+			job_finish(&job, t0);
+			snap->stats.deadline_hit = 1;
+			return timeout_error(who, cua_now_us() - t0);
+		}
+	}
 	rfn = g_new0(struct fnode *, n_roots ? n_roots : 1);
 	for (i = 0; i < n_roots; i++) {
-		if (!roots[i] || !split_ident(&job, roots[i]->ident, &bus, &path))
+		if (!roots[i] ||
+		    !split_ident(&job, roots[i]->ident, &bus, &path))
 			continue;
 		rfn[i] = new_fnode(&job, roots[i], bus, path, 0);
 	}
@@ -1674,10 +1899,12 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		if (rfn[i])
 			start_details(rfn[i]);
 	r = dbatch_run(job.batch);
-	if (r == 0)
-		r = fetch_focus(&job, roots, n_roots, rfn);
-	if (r < 0)
+	/* a hung app cut the walk short just like the deadline */
+	if (r < 0 || job.hung)
 		snap->stats.deadline_hit = 1;
+	else
+		fetch_focus(&job, roots, n_roots, rfn); /* the tree is whole
+		                                         * even if this fails */
 	if (job.node_cap_hit)
 		snap->stats.node_cap_hit = 1;
 	answered = job.n_ok > 0;
@@ -1687,15 +1914,15 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 
 	if (job.oom)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	if (!answered && calls > 0 && (r < 0 || job.n_timeouts > 0))
+	if (!answered && calls > 0 && (r < 0 || job.hung || job.n_timeouts > 0))
 		return timeout_error(who, cua_now_us() - t0);
 	cua_debug(b->ctx,
-		  "atspi: fetched %s: %" G_GUINT64_FORMAT " nodes, %" G_GUINT64_FORMAT
-		  " calls (%" G_GUINT64_FORMAT " failed), %" G_GUINT64_FORMAT
-		  " us%s%s",
-		  who, snap->stats.nodes, snap->stats.calls,
-		  snap->stats.call_errors, snap->stats.elapsed_us,
-		  snap->stats.deadline_hit ? ", deadline hit" : "",
-		  snap->stats.node_cap_hit ? ", node cap hit" : "");
+	          "atspi: fetched %s: %" G_GUINT64_FORMAT
+	          " nodes, %" G_GUINT64_FORMAT " calls (%" G_GUINT64_FORMAT
+	          " failed), %" G_GUINT64_FORMAT " us%s%s",
+	          who, snap->stats.nodes, snap->stats.calls,
+	          snap->stats.call_errors, snap->stats.elapsed_us,
+	          snap->stats.deadline_hit ? ", deadline hit" : "",
+	          snap->stats.node_cap_hit ? ", node cap hit" : "");
 	return CUA_OK;
 }

@@ -17,7 +17,9 @@
 #include "config.h"
 
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -73,6 +75,7 @@ struct x11 {
 	Window root;
 	int dead; /* the connection broke */
 	Atom atom[A_COUNT];
+	Window helper; /* unmapped window for server timestamps, or 0 */
 };
 
 /*
@@ -1058,4 +1061,298 @@ out:
 	free(used);
 	free(match);
 	x11_clients_free(cl, ncl);
+}
+
+/* ------------------------------------------------------------------ */
+/* Input support (live.c, input.c; actions.md §1.4, §2.3)              */
+
+Display *
+x11_display(struct x11 *x)
+{
+	return x && !x->dead ? x->dpy : NULL;
+}
+
+void
+x11_trap_begin(void)
+{
+	trap_begin();
+}
+
+int
+x11_trap_end(struct x11 *x)
+{
+	return trap_end(x);
+}
+
+int
+x11_has_wm(struct x11 *x)
+{
+	return x && !x->dead && wm_check_window(x) != 0;
+}
+
+static void
+proc_comm(int64_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	buf[0] = '\0';
+	if (pid <= 0 || size == 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%lld/comm", (long long)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Facts about a client (or override-redirect) window; 0 or -1. */
+int
+x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out)
+{
+	struct x11_client c;
+	XWindowAttributes attr;
+	Window tf = 0;
+	int rx = 0, ry = 0;
+	Window child;
+
+	memset(out, 0, sizeof(*out));
+	if (!x || x->dead || !window)
+		return -1;
+	if (window_attrs(x, (Window)window, &attr) < 0)
+		return -1;
+	if (read_client(x, (Window)window, &c) < 0)
+		return -1;
+	trap_begin();
+	if (!XTranslateCoordinates(x->dpy, (Window)window, x->root, 0, 0, &rx,
+	                           &ry, &child) ||
+	    x11_last_error || x->dead) {
+		client_clear(&c);
+		return -1;
+	}
+	out->window = window;
+	out->pid = c.pid;
+	out->origin.x = rx;
+	out->origin.y = ry;
+	out->origin.w = attr.width;
+	out->origin.h = attr.height;
+	out->frame = c.frame;
+	out->mapped = c.mapped;
+	out->iconified = c.iconified;
+	out->override_redirect = attr.override_redirect ? 1 : 0;
+	trap_begin();
+	if (XGetTransientForHint(x->dpy, (Window)window, &tf) &&
+	    !x11_last_error)
+		out->transient_for = tf;
+	proc_comm(out->pid, out->process, sizeof(out->process));
+	client_clear(&c);
+	return 0;
+}
+
+/* The client window inside the root's child `top` (or `top` itself when
+ * it is override-redirect or carries no client). */
+static Window
+client_of_toplevel(struct x11 *x, Window top)
+{
+	XWindowAttributes attr;
+	Window client;
+
+	if (window_attrs(x, top, &attr) == 0 && attr.override_redirect)
+		return top;
+	client = find_client_below(x, top, 3);
+	return client ? client : top;
+}
+
+int
+x11_window_at(struct x11 *x, int32_t rx, int32_t ry, struct cua_win *out)
+{
+	Window child = 0;
+	int dx, dy;
+
+	memset(out, 0, sizeof(*out));
+	if (!x || x->dead)
+		return -1;
+	trap_begin();
+	if (!XTranslateCoordinates(x->dpy, x->root, x->root, rx, ry, &dx, &dy,
+	                           &child) ||
+	    x11_last_error || x->dead)
+		return -1;
+	if (!child)
+		return 0; /* the bare root: nothing there */
+	return x11_window_info(x, client_of_toplevel(x, child), out);
+}
+
+int
+x11_focus_toplevel(struct x11 *x, struct cua_win *out)
+{
+	Window focus = 0, w, parent = 0, *kids;
+	unsigned int nk;
+	int revert, i;
+
+	memset(out, 0, sizeof(*out));
+	if (!x || x->dead)
+		return -1;
+	trap_begin();
+	XGetInputFocus(x->dpy, &focus, &revert);
+	if (x11_last_error || x->dead)
+		return -1;
+	if (focus == None || focus == PointerRoot || focus == x->root)
+		return 0;
+	w = focus;
+	for (i = 0; i < 64; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	if (parent != x->root)
+		return 0;
+	return x11_window_info(x, client_of_toplevel(x, w), out);
+}
+
+/* The server's current time: a zero-length append to a property of our
+ * own unmapped window, read back from its PropertyNotify. */
+static Time
+server_time(struct x11 *x)
+{
+	XSetWindowAttributes swa;
+	Atom prop = XInternAtom(x->dpy, "_LIBCUA_TIMESTAMP", False);
+	XEvent ev;
+	int64_t end;
+
+	if (!x->helper) {
+		memset(&swa, 0, sizeof(swa));
+		swa.override_redirect = True;
+		swa.event_mask = PropertyChangeMask;
+		trap_begin();
+		x->helper = XCreateWindow(x->dpy, x->root, -10, -10, 1, 1, 0,
+		                          CopyFromParent, InputOnly,
+		                          CopyFromParent,
+		                          CWOverrideRedirect | CWEventMask, &swa);
+		if (trap_end(x)) {
+			x->helper = 0;
+			return CurrentTime;
+		}
+	}
+	XChangeProperty(x->dpy, x->helper, prop, XA_STRING, 8, PropModeAppend,
+	                NULL, 0);
+	XFlush(x->dpy);
+	end = cua_now_us() + 200 * 1000;
+	while (cua_now_us() < end && !x->dead) {
+		if (XCheckTypedWindowEvent(x->dpy, x->helper, PropertyNotify,
+		                           &ev))
+			return ev.xproperty.time;
+		XSync(x->dpy, False);
+		if (XCheckTypedWindowEvent(x->dpy, x->helper, PropertyNotify,
+		                           &ev))
+			return ev.xproperty.time;
+		g_usleep(1000);
+	}
+	return CurrentTime;
+}
+
+/* 1 when `window` (or a window of the same process) holds input focus
+ * and, under an EWMH window manager, is the active window. */
+static int
+focus_is(struct x11 *x, uint64_t window, int64_t pid)
+{
+	struct cua_win f;
+	int found;
+	unsigned long active;
+
+	if (x11_focus_toplevel(x, &f) < 0 || !f.window)
+		return 0;
+	if (f.window != window && !(pid > 0 && f.pid == pid))
+		return 0;
+	if (wm_check_window(x)) {
+		active = get_long(x, x->root, x->atom[A_NET_ACTIVE_WINDOW],
+		                  XA_WINDOW, &found);
+		if (found && active != window) {
+			struct cua_win a;
+
+			if (!active || x11_window_info(x, active, &a) < 0 ||
+			    !(pid > 0 && a.pid == pid))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int
+x11_activate(struct x11 *x, uint64_t window, int timeout_ms)
+{
+	struct cua_win info;
+	int64_t end;
+	int fd;
+
+	if (!x || x->dead || !window)
+		return -1;
+	if (x11_window_info(x, window, &info) < 0)
+		return -1;
+	if (wm_check_window(x)) {
+		XEvent ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.xclient.type = ClientMessage;
+		ev.xclient.window = (Window)window;
+		ev.xclient.message_type = x->atom[A_NET_ACTIVE_WINDOW];
+		ev.xclient.format = 32;
+		ev.xclient.data.l[0] = 2; /* source: pager (a user request) */
+		ev.xclient.data.l[1] = (long)server_time(x);
+		ev.xclient.data.l[2] = 0;
+		trap_begin();
+		XSendEvent(x->dpy, x->root, False,
+		           SubstructureRedirectMask | SubstructureNotifyMask, &ev);
+		if (trap_end(x))
+			return -1;
+	} else {
+		trap_begin();
+		XRaiseWindow(x->dpy, (Window)window);
+		XSetInputFocus(x->dpy, (Window)window, RevertToParent,
+		               CurrentTime);
+		if (trap_end(x))
+			return -1;
+	}
+	/* wait for the confirmation: focus and active-window changes wake
+	 * us up; the check itself is the truth */
+	XSelectInput(x->dpy, x->root, PropertyChangeMask);
+	XSelectInput(x->dpy, (Window)window, FocusChangeMask);
+	fd = ConnectionNumber(x->dpy);
+	end = cua_now_us() + (int64_t)(timeout_ms > 0 ? timeout_ms : 500) * 1000;
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		int64_t left;
+
+		while (XPending(x->dpy)) {
+			XEvent ev;
+
+			XNextEvent(x->dpy, &ev);
+		}
+		if (focus_is(x, window, info.pid)) {
+			XSelectInput(x->dpy, x->root, NoEventMask);
+			XSelectInput(x->dpy, (Window)window, NoEventMask);
+			XSync(x->dpy, False);
+			return 1;
+		}
+		left = end - cua_now_us();
+		if (left <= 0 || x->dead)
+			break;
+		poll(&pfd, 1, (int)MIN(left / 1000 + 1, 20));
+	}
+	trap_begin();
+	XSelectInput(x->dpy, x->root, NoEventMask);
+	XSelectInput(x->dpy, (Window)window, NoEventMask);
+	trap_end(x);
+	return 0;
+}
+
+int
+x11_focus_holds(struct x11 *x, uint64_t window, int64_t pid)
+{
+	return x && !x->dead && focus_is(x, window, pid);
 }

@@ -1450,6 +1450,90 @@ rec_process_alive(struct cua_backend *b, int64_t pid, uint64_t start_time)
 	return pid == be->app.pid && start_time == be->app.start_time;
 }
 
+/* Live reads for actions (re-resolution on recorded trees): the
+ * recording plays the live app. */
+static cua_result
+rec_read_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
+	       struct cua_raw_node **nodes, size_t n, uint32_t want)
+{
+	struct rec_backend *be = (struct rec_backend *)b;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cua_raw_node *dst = nodes[i];
+		const struct cua_raw_node *src =
+			dst->ident ? find_ident(be->rec->app, dst->ident) : NULL;
+
+		dst->have &= ~(uint32_t)CUA_HAVE_BASIC;
+		if (!src)
+			continue;
+		if (copy_basic(snap->arena, dst, src) ||
+		    copy_pieces(snap->arena, dst, src,
+				want & ~(uint32_t)CUA_HAVE_CHILDREN))
+			return cua_error(CUA_ERROR_NOMEM,
+					 "recorded backend: out of memory");
+	}
+	return CUA_OK;
+}
+
+static cua_result
+rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		  struct cua_raw_node **parents, size_t n, uint32_t first,
+		  uint32_t count, uint32_t want)
+{
+	struct rec_backend *be = (struct rec_backend *)b;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cua_raw_node *dst = parents[i];
+		const struct cua_raw_node *src =
+			dst->ident ? find_ident(be->rec->app, dst->ident) : NULL;
+		size_t k, lo, hi, got = 0;
+
+		dst->have &= ~(uint32_t)(CUA_HAVE_BASIC | CUA_HAVE_CHILDREN);
+		dst->children = NULL;
+		dst->n_children = 0;
+		if (!src)
+			continue;
+		if (copy_basic(snap->arena, dst, src))
+			goto nomem;
+		if (!(src->have & CUA_HAVE_CHILDREN))
+			continue;
+		dst->have |= CUA_HAVE_CHILDREN;
+		dst->child_offset = first;
+		/* what the recording holds of first .. first + count - 1 */
+		lo = first;
+		hi = count == UINT32_MAX ? SIZE_MAX : (size_t)first + count;
+		dst->children = cua_arena_alloc(snap->arena,
+						(src->n_children ? src->n_children : 1) *
+							sizeof(*dst->children));
+		if (!dst->children)
+			goto nomem;
+		for (k = 0; k < src->n_children; k++) {
+			size_t abs = src->child_offset + k;
+			struct cua_raw_node *c;
+
+			if (abs < lo || abs >= hi)
+				continue;
+			if (got == 0)
+				dst->child_offset = abs;
+			c = cua_raw_node_new(snap);
+			if (!c || copy_basic(snap->arena, c, src->children[k]) ||
+			    copy_pieces(snap->arena, c, src->children[k],
+					want & ~(uint32_t)CUA_HAVE_CHILDREN))
+				goto nomem;
+			c->parent = dst;
+			c->index_in_parent = (int32_t)abs;
+			dst->children[got++] = c;
+		}
+		dst->n_children = got;
+		dst->children_partial = dst->child_offset > 0 ||
+					(int64_t)(dst->child_offset + got) <
+						dst->child_count;
+	}
+	return CUA_OK;
+nomem:
+	return cua_error(CUA_ERROR_NOMEM, "recorded backend: out of memory");
+}
+
 static const struct cua_backend_ops rec_ops = {
 	.name = "recorded",
 	.destroy = rec_destroy,
@@ -1459,24 +1543,24 @@ static const struct cua_backend_ops rec_ops = {
 	.fetch = rec_fetch,
 	.launch = rec_launch,
 	.process_alive = rec_process_alive,
+	.read_nodes = rec_read_nodes,
+	.read_children = rec_read_children,
 };
 
-cua_result
-cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
-			 struct cua_backend **out)
+/* Loads a recording into a new snapshot; *app's strings live in it. */
+static cua_result
+load_recording(const char *path, struct cua_raw_snapshot **rec_out,
+	       struct cua_app_info *app)
 {
 	struct loader l = { .file = path };
-	struct rec_backend *be = NULL;
 	json_error_t jerr;
 	json_t *top = NULL;
 	size_t len = 0;
 	char *buf = NULL;
 	cua_result r;
 
-	if (!out)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "recorded backend: no output pointer");
-	*out = NULL;
+	*rec_out = NULL;
+	memset(app, 0, sizeof(*app));
 	if (!path)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "recorded backend: no recording path");
@@ -1489,20 +1573,45 @@ cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "recording %s: line %d, column %d: %s", path,
 				 jerr.line, jerr.column, jerr.text);
-
-	be = calloc(1, sizeof(*be));
-	if (!be || !(be->rec = l.rec = cua_raw_snapshot_new())) {
-		r = cua_error(CUA_ERROR_NOMEM, "recording %s: out of memory",
-			      path);
-		goto fail;
+	l.rec = cua_raw_snapshot_new();
+	if (!l.rec) {
+		json_decref(top);
+		return cua_error(CUA_ERROR_NOMEM, "recording %s: out of memory",
+				 path);
 	}
-	r = load(&l, top, &be->app);
+	r = load(&l, top, app);
+	json_decref(top);
 	if (r) {
 		if (l.oom)
 			r = CUA_ERROR_NOMEM;
-		goto fail;
+		cua_raw_snapshot_free(l.rec);
+		memset(app, 0, sizeof(*app));
+		return r;
 	}
-	json_decref(top);
+	*rec_out = l.rec;
+	return CUA_OK;
+}
+
+cua_result
+cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
+			 struct cua_backend **out)
+{
+	struct rec_backend *be = NULL;
+	cua_result r;
+
+	if (!out)
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "recorded backend: no output pointer");
+	*out = NULL;
+	be = calloc(1, sizeof(*be));
+	if (!be)
+		return cua_error(CUA_ERROR_NOMEM, "recording %s: out of memory",
+				 path ? path : "");
+	r = load_recording(path, &be->rec, &be->app);
+	if (r) {
+		free(be);
+		return r;
+	}
 	be->base.ops = &rec_ops;
 	be->base.ctx = ctx;
 	cua_debug(ctx, "recording %s: %llu nodes, %zu toplevels", path,
@@ -1510,8 +1619,26 @@ cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
 		  be->rec->app->n_children);
 	*out = &be->base;
 	return CUA_OK;
-fail:
-	json_decref(top);
-	rec_destroy(be ? &be->base : NULL);
-	return r;
+}
+
+cua_result
+cua_backend_recorded_replace(struct cua_backend *b, const char *path)
+{
+	struct rec_backend *be = (struct rec_backend *)b;
+	struct cua_raw_snapshot *rec;
+	struct cua_app_info app;
+	cua_result r;
+
+	if (!b || b->ops != &rec_ops)
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "not a recorded backend");
+	r = load_recording(path, &rec, &app);
+	if (r)
+		return r;
+	cua_raw_snapshot_free(be->rec);
+	be->rec = rec;
+	be->app = app;
+	cua_debug(b->ctx, "recording replaced by %s: %llu nodes", path,
+		  (unsigned long long)rec->stats.nodes);
+	return CUA_OK;
 }

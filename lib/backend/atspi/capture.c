@@ -1,0 +1,1243 @@
+/*
+ * Window capture for screenshots (screenshots.md §2, §7, §8).
+ *
+ * All X11 work for screenshots runs on one worker thread with its own X
+ * connection, kept open for the life of the session:
+ *  - a tracked window is redirected with XCompositeRedirectWindow(…,
+ *    CompositeRedirectAutomatic) — visually a no-op; the redirect lasts as
+ *    long as this connection, which is why the connection stays open
+ *    (../desktop.md §5) — and gets a Damage object, whose events both
+ *    feed the settle (events.c) and tell when a window redirected just
+ *    now has repainted its pixmap (a fresh pixmap is black until then);
+ *  - a capture names the window's pixmap and reads it with XGetImage: the
+ *    window's own pixels even where other windows cover it or it hangs
+ *    past the screen edge. The colour masks come from the window's
+ *    visual (an image of a pixmap has none).
+ * Nothing here raises, maps, moves or focuses a window (D23).
+ *
+ * The session thread waits for a capture at most capture_timeout_ms. On
+ * timeout the worker is abandoned — it frees itself and closes its
+ * connection when it returns — and `xwd -silent -id <window>` is run with
+ * capture_fallback_timeout_ms (SIGTERM, then SIGKILL a second later).
+ * While an abandoned worker still runs, captures go straight to xwd.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xcomposite.h>
+#include <X11/extensions/XShm.h>
+#include <X11/extensions/Xdamage.h>
+
+#include "linux.h"
+#include "shots.h"
+
+extern char **environ;
+
+#define MAX_TRACKED 32
+#define DAMAGE_QUEUE 512
+/* A redirect made just now starts the window's pixmap from what the
+ * screen shows: right where the window is visible, black where it is
+ * covered or off-screen, until the app repaints the parts the server
+ * exposed. For such a window, wait for the app's damage (after the
+ * server's own, which comes at once), then for REPAINT_QUIET_US of quiet,
+ * at most REPAINT_CAP_US. A wholly visible window needs no wait. */
+#define REPAINT_SERVER_US (3 * 1000)
+#define REPAINT_QUIET_US (30 * 1000)
+#define REPAINT_CAP_US (400 * 1000)
+
+struct tracked {
+	Window w;
+	Damage damage;        /* 0: none */
+	int64_t redirected_at;
+	int64_t last_damage;
+	int fresh;            /* redirected by us, not yet repainted */
+	int64_t app_damage;   /* last damage after the server's, or 0 */
+	int app_full;         /* the app repainted most of the window */
+	int64_t area;         /* the window's area */
+	int32_t ext[4];       /* _GTK_FRAME_EXTENTS l, r, t, b (last seen) */
+};
+
+struct worker {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int refs;             /* the owner and the thread */
+	int abandoned;        /* the owner gave up on it */
+	int quit;
+	int finished;         /* the thread returned */
+	int dead;             /* no X connection */
+	int efd;
+	GMainContext *wake;   /* woken when damage arrives */
+	char *display_name;
+	struct cua_ctx *ctx;  /* only for debug logs while not abandoned */
+
+	/* requests (under mu) */
+	Window track_q[MAX_TRACKED];
+	size_t n_track;
+	int cap_pending;
+	Window cap_window;
+	int cap_done;
+	struct cua_capture *cap_out;
+	enum cua_capture_status cap_status;
+
+	/* damage for events.c (under mu) */
+	struct shots_damage dmg[DAMAGE_QUEUE];
+	size_t dmg_head, dmg_len;
+	/* frame extents per tracked window, for the xwd route (under mu) */
+	struct {
+		Window w;
+		int32_t ext[4];
+	} ext_cache[MAX_TRACKED];
+	size_t n_ext;
+
+	/* thread only */
+	struct x11 *x;
+	Display *dpy;
+	int have_composite, have_damage, damage_event;
+	Atom a_frame_extents, a_wm_state;
+	struct tracked tr[MAX_TRACKED];
+	size_t n_tr;
+	char why[96];          /* the step that failed last (debug logs) */
+	/* MIT-SHM: the image comes through shared memory, not the socket */
+	int have_shm;
+	XShmSegmentInfo shm;
+	size_t shm_size;       /* 0: no segment */
+};
+
+struct shots {
+	struct atspi_be *be;
+	struct worker *w;          /* NULL until first needed, or after a hang */
+	struct worker *abandoned;  /* a hung worker, until it returns */
+	int64_t abandoned_at;
+};
+
+void
+cua_capture_free(struct cua_capture *c)
+{
+	if (!c)
+		return;
+	free(c->px.data);
+	free(c);
+}
+
+static void
+worker_unref_locked(struct worker *w, int *freed)
+{
+	*freed = 0;
+	if (--w->refs > 0)
+		return;
+	*freed = 1;
+}
+
+static void
+worker_destroy(struct worker *w)
+{
+	cua_capture_free(w->cap_out);
+	if (w->efd >= 0)
+		close(w->efd);
+	if (w->wake)
+		g_main_context_unref(w->wake);
+	free(w->display_name);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
+	free(w);
+}
+
+static void
+worker_unref(struct worker *w)
+{
+	int freed;
+
+	pthread_mutex_lock(&w->mu);
+	worker_unref_locked(w, &freed);
+	pthread_mutex_unlock(&w->mu);
+	if (freed)
+		worker_destroy(w);
+}
+
+static void
+worker_kick(struct worker *w)
+{
+	uint64_t one = 1;
+	ssize_t r;
+
+	do
+		r = write(w->efd, &one, sizeof(one));
+	while (r < 0 && errno == EINTR);
+}
+
+/* ------------------------------------------------------------------ */
+/* Worker thread                                                        */
+
+static struct tracked *
+find_tracked(struct worker *w, Window win)
+{
+	for (size_t i = 0; i < w->n_tr; i++)
+		if (w->tr[i].w == win)
+			return &w->tr[i];
+	return NULL;
+}
+
+static void
+forget_tracked(struct worker *w, struct tracked *t)
+{
+	size_t i = (size_t)(t - w->tr);
+
+	memmove(&w->tr[i], &w->tr[i + 1], (w->n_tr - i - 1) * sizeof(*t));
+	w->n_tr--;
+}
+
+static void
+read_extents(struct worker *w, Window win, int32_t ext[4])
+{
+	Atom type = None;
+	int format = 0;
+	unsigned long n = 0, after = 0;
+	unsigned char *d = NULL;
+
+	ext[0] = ext[1] = ext[2] = ext[3] = 0;
+	x11_trap_begin();
+	if (XGetWindowProperty(w->dpy, win, w->a_frame_extents, 0, 4, False,
+			       XA_CARDINAL, &type, &format, &n, &after,
+			       &d) == Success &&
+	    type == XA_CARDINAL && format == 32 && n >= 4) {
+		unsigned long *e = (unsigned long *)(void *)d;
+
+		for (int i = 0; i < 4; i++)
+			ext[i] = e[i] < 4096 ? (int32_t)e[i] : 0;
+	}
+	if (d)
+		XFree(d);
+	x11_trap_end(w->x);
+}
+
+static void
+remember_extents(struct worker *w, Window win, const int32_t ext[4])
+{
+	size_t i;
+
+	pthread_mutex_lock(&w->mu);
+	for (i = 0; i < w->n_ext && w->ext_cache[i].w != win; i++)
+		;
+	if (i == w->n_ext) {
+		if (w->n_ext == MAX_TRACKED) {
+			memmove(&w->ext_cache[0], &w->ext_cache[1],
+				(MAX_TRACKED - 1) * sizeof(w->ext_cache[0]));
+			w->n_ext--;
+		}
+		i = w->n_ext++;
+	}
+	w->ext_cache[i].w = win;
+	memcpy(w->ext_cache[i].ext, ext, sizeof(w->ext_cache[i].ext));
+	pthread_mutex_unlock(&w->mu);
+}
+
+static int
+rects_meet(int ax, int ay, int aw, int ah, int bx, int by, int bw, int bh)
+{
+	return ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah;
+}
+
+/* 1 when no other window covers `win` and it lies within the screen. */
+static int
+wholly_visible(struct worker *w, Window win, int64_t *area)
+{
+	Window root = DefaultRootWindow(w->dpy), parent = 0, r, top = win;
+	Window *kids = NULL, child;
+	unsigned int nk = 0, i;
+	XWindowAttributes a;
+	int x = 0, y = 0, found = 0, visible = 1;
+
+	x11_trap_begin();
+	if (!XGetWindowAttributes(w->dpy, win, &a) ||
+	    !XTranslateCoordinates(w->dpy, win, root, 0, 0, &x, &y, &child)) {
+		x11_trap_end(w->x);
+		return 0;
+	}
+	/* the root's child that holds it (a window manager's frame) */
+	for (int depth = 0; depth < 32; depth++) {
+		if (!XQueryTree(w->dpy, top, &r, &parent, &kids, &nk))
+			break;
+		if (kids)
+			XFree(kids);
+		kids = NULL;
+		if (parent == root || !parent)
+			break;
+		top = parent;
+	}
+	*area = (int64_t)a.width * a.height;
+	if (x11_trap_end(w->x) != 0 || parent != root)
+		return 0;
+	if (x < 0 || y < 0 ||
+	    x + a.width > DisplayWidth(w->dpy, DefaultScreen(w->dpy)) ||
+	    y + a.height > DisplayHeight(w->dpy, DefaultScreen(w->dpy)))
+		return 0;
+	x11_trap_begin();
+	if (!XQueryTree(w->dpy, root, &r, &parent, &kids, &nk)) {
+		x11_trap_end(w->x);
+		return 0;
+	}
+	/* children come bottom to top: everything after `top` is above */
+	for (i = 0; i < nk && visible; i++) {
+		XWindowAttributes k;
+
+		if (kids[i] == top) {
+			found = 1;
+			continue;
+		}
+		if (!found || !XGetWindowAttributes(w->dpy, kids[i], &k) ||
+		    k.map_state != IsViewable || k.class == InputOnly)
+			continue;
+		if (rects_meet(x, y, a.width, a.height, k.x, k.y,
+			       k.width + 2 * k.border_width,
+			       k.height + 2 * k.border_width))
+			visible = 0;
+	}
+	if (kids)
+		XFree(kids);
+	if (x11_trap_end(w->x) != 0)
+		return 0;
+	return found && visible;
+}
+
+/* Redirects `win` and creates its Damage object, once. */
+static struct tracked *
+track(struct worker *w, Window win)
+{
+	struct tracked *t = find_tracked(w, win);
+
+	if (t || !win || w->dead)
+		return t;
+	if (w->n_tr == MAX_TRACKED) {
+		/* forget the oldest; its redirect lasts until we close */
+		if (w->tr[0].damage) {
+			x11_trap_begin();
+			XDamageDestroy(w->dpy, w->tr[0].damage);
+			x11_trap_end(w->x);
+		}
+		forget_tracked(w, &w->tr[0]);
+	}
+	t = &w->tr[w->n_tr];
+	memset(t, 0, sizeof(*t));
+	t->w = win;
+	if (w->have_composite) {
+		x11_trap_begin();
+		XCompositeRedirectWindow(w->dpy, win,
+					 CompositeRedirectAutomatic);
+		if (x11_trap_end(w->x) != 0)
+			return NULL; /* gone, or not redirectable */
+		t->redirected_at = cua_now_us();
+		t->fresh = !wholly_visible(w, win, &t->area);
+	}
+	if (w->have_damage) {
+		x11_trap_begin();
+		t->damage = XDamageCreate(w->dpy, win,
+					  XDamageReportRawRectangles);
+		if (x11_trap_end(w->x) != 0)
+			t->damage = 0;
+	}
+	/* DestroyNotify: window ids are reused by later clients */
+	x11_trap_begin();
+	XSelectInput(w->dpy, win, StructureNotifyMask);
+	x11_trap_end(w->x);
+	read_extents(w, win, t->ext);
+	remember_extents(w, win, t->ext);
+	w->n_tr++;
+	return t;
+}
+
+static void
+handle_event(struct worker *w, XEvent *ev)
+{
+	XDamageNotifyEvent *dn;
+	struct tracked *t;
+	int64_t now;
+
+	if (ev->type == DestroyNotify) {
+		t = find_tracked(w, ev->xdestroywindow.window);
+		if (t && ev->xdestroywindow.window == ev->xdestroywindow.event)
+			forget_tracked(w, t);
+		return;
+	}
+	if (!w->have_damage || ev->type != w->damage_event + XDamageNotify)
+		return;
+	dn = (XDamageNotifyEvent *)ev;
+	t = find_tracked(w, dn->drawable);
+	if (!t)
+		return;
+	now = cua_now_us();
+	t->last_damage = now;
+	if (t->fresh && now - t->redirected_at > REPAINT_SERVER_US) {
+		t->app_damage = now;
+		if ((int64_t)dn->area.width * dn->area.height * 2 >= t->area)
+			t->app_full = 1;
+	}
+	pthread_mutex_lock(&w->mu);
+	{
+		size_t i = (w->dmg_head + w->dmg_len) % DAMAGE_QUEUE;
+
+		if (w->dmg_len == DAMAGE_QUEUE) {
+			w->dmg_head = (w->dmg_head + 1) % DAMAGE_QUEUE;
+			w->dmg_len--;
+		}
+		w->dmg[i].window = dn->drawable;
+		w->dmg[i].area.x = dn->area.x;
+		w->dmg[i].area.y = dn->area.y;
+		w->dmg[i].area.w = dn->area.width;
+		w->dmg[i].area.h = dn->area.height;
+		w->dmg[i].time_us = now;
+		w->dmg_len++;
+	}
+	pthread_mutex_unlock(&w->mu);
+	if (w->wake)
+		g_main_context_wakeup(w->wake);
+}
+
+static void
+pump_events(struct worker *w)
+{
+	XEvent ev;
+
+	while (!w->dead && XPending(w->dpy) > 0) {
+		XNextEvent(w->dpy, &ev);
+		handle_event(w, &ev);
+	}
+}
+
+/* A window redirected just now: wait until the app has repainted. */
+static void
+wait_repaint(struct worker *w, struct tracked *t)
+{
+	struct pollfd pfd = { ConnectionNumber(w->dpy), POLLIN, 0 };
+
+	if (!t->fresh || !w->have_damage || !t->damage)
+		return;
+	for (;;) {
+		int64_t now;
+
+		pump_events(w);
+		if (w->dead)
+			return;
+		now = cua_now_us();
+		/* a repaint of most of the window is complete when its
+		 * damage arrives; smaller ones may come in several parts
+		 * (an app that animates never goes quiet: the cap) */
+		if (now - t->redirected_at >= REPAINT_CAP_US || t->app_full ||
+		    (t->app_damage && now - t->app_damage >= REPAINT_QUIET_US))
+			break;
+		poll(&pfd, 1,
+		     t->app_damage ? (int)(REPAINT_QUIET_US / 1000 + 1)
+				   : (int)((t->redirected_at + REPAINT_CAP_US -
+					    now) / 1000 + 1));
+	}
+	t->fresh = 0;
+}
+
+static int
+is_iconic(struct worker *w, Window win)
+{
+	Atom type = None;
+	int format = 0, iconic = 0;
+	unsigned long n = 0, after = 0;
+	unsigned char *d = NULL;
+
+	x11_trap_begin();
+	if (XGetWindowProperty(w->dpy, win, w->a_wm_state, 0, 2, False,
+			       w->a_wm_state, &type, &format, &n, &after,
+			       &d) == Success &&
+	    format == 32 && n >= 1 &&
+	    ((unsigned long *)(void *)d)[0] == IconicState)
+		iconic = 1;
+	if (d)
+		XFree(d);
+	x11_trap_end(w->x);
+	return iconic;
+}
+
+static uint32_t
+mask32(unsigned long m)
+{
+	return (uint32_t)(m & 0xffffffffu);
+}
+
+static void
+shm_release(struct worker *w)
+{
+	if (!w->shm_size)
+		return;
+	x11_trap_begin();
+	XShmDetach(w->dpy, &w->shm);
+	x11_trap_end(w->x);
+	shmdt(w->shm.shmaddr);
+	w->shm_size = 0;
+}
+
+/* A shared segment of at least `size` bytes attached to the server; 0 or
+ * -1 (then XGetImage is used, and MIT-SHM is not tried again). */
+static int
+shm_reserve(struct worker *w, size_t size)
+{
+	if (w->shm_size >= size)
+		return 0;
+	shm_release(w);
+	size = (size + 0xfffff) & ~(size_t)0xfffff; /* whole MiB: fewer redos */
+	memset(&w->shm, 0, sizeof(w->shm));
+	w->shm.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+	if (w->shm.shmid < 0)
+		goto fail;
+	w->shm.shmaddr = shmat(w->shm.shmid, NULL, 0);
+	if (w->shm.shmaddr == (char *)-1) {
+		shmctl(w->shm.shmid, IPC_RMID, NULL);
+		goto fail;
+	}
+	w->shm.readOnly = False;
+	x11_trap_begin();
+	XShmAttach(w->dpy, &w->shm);
+	/* removed now, freed when both sides detach (or exit) */
+	if (x11_trap_end(w->x) != 0) {
+		shmdt(w->shm.shmaddr);
+		shmctl(w->shm.shmid, IPC_RMID, NULL);
+		goto fail;
+	}
+	shmctl(w->shm.shmid, IPC_RMID, NULL);
+	w->shm_size = size;
+	return 0;
+fail:
+	w->have_shm = 0; /* a remote server, or no SysV IPC */
+	return -1;
+}
+
+/* The image of (x, y, width, height) of `d`: through MIT-SHM when it
+ * works, else XGetImage. The data is malloc'd either way. */
+static XImage *
+read_image(struct worker *w, Drawable d, const XWindowAttributes *a, int x,
+	   int y, int width, int height)
+{
+	XImage *im;
+
+	if (w->have_shm) {
+		im = XShmCreateImage(w->dpy, a->visual, (unsigned)a->depth,
+				     ZPixmap, NULL, &w->shm, (unsigned)width,
+				     (unsigned)height);
+		if (im && shm_reserve(w, (size_t)im->bytes_per_line * height) == 0) {
+			int ok;
+			char *copy;
+
+			im->data = w->shm.shmaddr;
+			x11_trap_begin();
+			ok = XShmGetImage(w->dpy, d, im, x, y, AllPlanes);
+			if (x11_trap_end(w->x) != 0)
+				ok = 0;
+			copy = ok ? malloc((size_t)im->bytes_per_line * height)
+				  : NULL;
+			if (copy)
+				memcpy(copy, im->data,
+				       (size_t)im->bytes_per_line * height);
+			im->data = copy;
+			if (copy)
+				return im;
+			XDestroyImage(im);
+			return NULL;
+		}
+		if (im) {
+			im->data = NULL;
+			XDestroyImage(im);
+		}
+	}
+	x11_trap_begin();
+	im = XGetImage(w->dpy, d, x, y, (unsigned)width, (unsigned)height,
+		       AllPlanes, ZPixmap);
+	if (x11_trap_end(w->x) != 0 && im) {
+		XDestroyImage(im);
+		im = NULL;
+	}
+	return im;
+}
+
+static enum cua_capture_status do_capture_once(struct worker *w, Window win,
+						struct cua_capture **out);
+
+/* A window that is being resized (an app that just mapped its window)
+ * can change size between reading its geometry and its pixels: one more
+ * try. */
+static enum cua_capture_status
+do_capture(struct worker *w, Window win, struct cua_capture **out)
+{
+	enum cua_capture_status st = do_capture_once(w, win, out);
+
+	for (int i = 0; i < 3 && st == CUA_CAPTURE_REFUSED && !w->dead; i++) {
+		usleep(100 * 1000);
+		pump_events(w);
+		st = do_capture_once(w, win, out);
+	}
+	return st;
+}
+
+static enum cua_capture_status
+do_capture_once(struct worker *w, Window win, struct cua_capture **out)
+{
+	XWindowAttributes a;
+	struct tracked *t;
+	struct cua_capture *c;
+	XImage *im = NULL;
+	Window child;
+	int rx = 0, ry = 0, cx, cy, cw, ch;
+	int32_t ext[4];
+	int64_t t0 = cua_now_us();
+	Pixmap pix = 0;
+
+	*out = NULL;
+	if (w->dead)
+		return CUA_CAPTURE_NO_DISPLAY;
+	x11_trap_begin();
+	if (!XGetWindowAttributes(w->dpy, win, &a) | (x11_trap_end(w->x) != 0))
+		return CUA_CAPTURE_UNIDENTIFIED;
+	if (a.map_state != IsViewable)
+		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED
+					 : CUA_CAPTURE_HIDDEN;
+	x11_trap_begin();
+	if (!XTranslateCoordinates(w->dpy, win, DefaultRootWindow(w->dpy), 0, 0,
+				   &rx, &ry, &child) |
+	    (x11_trap_end(w->x) != 0))
+		return CUA_CAPTURE_UNIDENTIFIED;
+
+	t = track(w, win);
+	read_extents(w, win, ext);
+	if (t && memcmp(ext, t->ext, sizeof(ext)) != 0) {
+		memcpy(t->ext, ext, sizeof(ext));
+		remember_extents(w, win, ext);
+	}
+	/* the frame: the window less its CSD shadow margins (§3) */
+	cx = ext[0];
+	cy = ext[2];
+	cw = a.width - ext[0] - ext[1];
+	ch = a.height - ext[2] - ext[3];
+	if (cw <= 0 || ch <= 0) {
+		cx = cy = 0;
+		cw = a.width;
+		ch = a.height;
+	}
+
+	if (w->have_composite && t) {
+		wait_repaint(w, t);
+		int err;
+
+		x11_trap_begin();
+		pix = XCompositeNameWindowPixmap(w->dpy, win);
+		if ((err = x11_trap_end(w->x)) != 0) {
+			snprintf(w->why, sizeof(w->why),
+				 "NameWindowPixmap: X error %d", err);
+			pix = 0;
+			/* not (or no longer) redirected by us: redo it on
+			 * the next try */
+			if (t->damage) {
+				x11_trap_begin();
+				XDamageDestroy(w->dpy, t->damage);
+				x11_trap_end(w->x);
+			}
+			forget_tracked(w, t);
+			t = NULL;
+		}
+		if (pix) {
+			im = read_image(w, pix, &a, cx, cy, cw, ch);
+			if (!im)
+				snprintf(w->why, sizeof(w->why),
+					 "reading %dx%d+%d+%d of a %dx%d depth %d "
+					 "window failed", cw, ch, cx, cy, a.width,
+					 a.height, a.depth);
+			x11_trap_begin();
+			XFreePixmap(w->dpy, pix);
+			x11_trap_end(w->x);
+		}
+	} else {
+		/* no Composite: only a window wholly on the screen can be
+		 * read (covered parts come back as whatever covers them) */
+		if (rx + cx < 0 || ry + cy < 0 ||
+		    rx + cx + cw > DisplayWidth(w->dpy, DefaultScreen(w->dpy)) ||
+		    ry + cy + ch > DisplayHeight(w->dpy, DefaultScreen(w->dpy)))
+			return CUA_CAPTURE_OFFSCREEN;
+		im = read_image(w, win, &a, cx, cy, cw, ch);
+	}
+	if (!im)
+		return w->dead ? CUA_CAPTURE_NO_DISPLAY : CUA_CAPTURE_REFUSED;
+	if (im->bits_per_pixel != 16 && im->bits_per_pixel != 24 &&
+	    im->bits_per_pixel != 32) {
+		XDestroyImage(im);
+		return CUA_CAPTURE_REFUSED;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		XDestroyImage(im);
+		return CUA_CAPTURE_REFUSED;
+	}
+	/* take the pixel data (Xlib allocated it with malloc) */
+	c->px.data = (uint8_t *)im->data;
+	im->data = NULL;
+	c->px.stride = (size_t)im->bytes_per_line;
+	c->px.width = (uint32_t)im->width;
+	c->px.height = (uint32_t)im->height;
+	c->px.bits_per_pixel = (uint32_t)im->bits_per_pixel;
+	c->px.msb_first = im->byte_order == MSBFirst;
+	c->px.red_mask = mask32(a.visual->red_mask);
+	c->px.green_mask = mask32(a.visual->green_mask);
+	c->px.blue_mask = mask32(a.visual->blue_mask);
+	if (a.depth == 32)
+		c->px.alpha_mask = ~(c->px.red_mask | c->px.green_mask |
+				     c->px.blue_mask);
+	XDestroyImage(im);
+	c->frame.x = rx + cx;
+	c->frame.y = ry + cy;
+	c->frame.w = cw;
+	c->frame.h = ch;
+	c->window.x = rx;
+	c->window.y = ry;
+	c->window.w = a.width;
+	c->window.h = a.height;
+	c->route = CUA_CAPTURE_COMPOSITE;
+	c->capture_us = cua_now_us() - t0;
+	*out = c;
+	return CUA_CAPTURE_OK;
+}
+
+static void *
+worker_main(void *data)
+{
+	struct worker *w = data;
+	struct pollfd pfd[2];
+	int major = 0, minor = 0, ev_base = 0, err_base = 0, freed;
+
+	w->x = x11_open(w->display_name);
+	w->dpy = w->x ? x11_display(w->x) : NULL;
+	if (!w->dpy) {
+		w->dead = 1;
+	} else {
+		w->a_frame_extents =
+			XInternAtom(w->dpy, "_GTK_FRAME_EXTENTS", False);
+		w->a_wm_state = XInternAtom(w->dpy, "WM_STATE", False);
+		if (XCompositeQueryExtension(w->dpy, &ev_base, &err_base)) {
+			major = 0;
+			minor = 2;
+			if (XCompositeQueryVersion(w->dpy, &major, &minor) &&
+			    (major > 0 || minor >= 2))
+				w->have_composite = 1;
+		}
+		if (XDamageQueryExtension(w->dpy, &w->damage_event, &err_base))
+			w->have_damage = 1;
+		w->have_shm = XShmQueryExtension(w->dpy);
+	}
+	pfd[0].fd = w->efd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = w->dpy ? ConnectionNumber(w->dpy) : -1;
+	pfd[1].events = POLLIN;
+
+	for (;;) {
+		Window q[MAX_TRACKED];
+		size_t nq;
+		int cap;
+		Window cw;
+		uint64_t junk;
+
+		pthread_mutex_lock(&w->mu);
+		if (w->quit || w->abandoned) {
+			pthread_mutex_unlock(&w->mu);
+			break;
+		}
+		nq = w->n_track;
+		memcpy(q, w->track_q, nq * sizeof(q[0]));
+		w->n_track = 0;
+		cap = w->cap_pending;
+		cw = w->cap_window;
+		w->cap_pending = 0;
+		pthread_mutex_unlock(&w->mu);
+
+		for (size_t i = 0; i < nq; i++)
+			track(w, q[i]);
+		if (cap) {
+			struct cua_capture *c = NULL;
+			enum cua_capture_status st = do_capture(w, cw, &c);
+
+			pthread_mutex_lock(&w->mu);
+			if (w->abandoned) {
+				cua_capture_free(c);
+			} else {
+				w->cap_out = c;
+				w->cap_status = st;
+				w->cap_done = 1;
+				pthread_cond_broadcast(&w->cv);
+			}
+			pthread_mutex_unlock(&w->mu);
+		}
+		if (!w->dead)
+			pump_events(w);
+		if (w->dead) {
+			/* nothing to read from; wait for requests only */
+			pfd[1].fd = -1;
+		}
+		if (poll(pfd, 2, -1) > 0 && (pfd[0].revents & POLLIN)) {
+			ssize_t r = read(w->efd, &junk, sizeof(junk));
+
+			(void)r;
+		}
+	}
+	if (w->x) {
+		shm_release(w);
+		x11_close(w->x);
+	}
+	w->x = NULL;
+	w->dpy = NULL;
+	pthread_mutex_lock(&w->mu);
+	w->finished = 1;
+	pthread_cond_broadcast(&w->cv);
+	worker_unref_locked(w, &freed);
+	pthread_mutex_unlock(&w->mu);
+	if (freed)
+		worker_destroy(w);
+	return NULL;
+}
+
+static struct worker *
+worker_start(struct shots *sh)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+	const char *name = x11_display_name(sh->be->x);
+	pthread_attr_t attr;
+	pthread_t th;
+	sigset_t all, old;
+	int r;
+
+	if (!w)
+		return NULL;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	w->display_name = name ? strdup(name) : NULL;
+	w->wake = g_main_context_ref(sh->be->mc);
+	w->refs = 2;
+	if (w->efd < 0 || (name && !w->display_name)) {
+		w->refs = 1;
+		worker_unref(w);
+		return NULL;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* the worker takes no signals: the host program's stay on its own
+	 * threads */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&th, &attr, worker_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (r != 0) {
+		w->refs = 1;
+		worker_unref(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* The live worker, starting one when none runs. NULL when a hung one is
+ * still running (xwd route) or no thread can be started. */
+static struct worker *
+get_worker(struct shots *sh)
+{
+	if (sh->abandoned) {
+		int done;
+
+		pthread_mutex_lock(&sh->abandoned->mu);
+		done = sh->abandoned->finished;
+		pthread_mutex_unlock(&sh->abandoned->mu);
+		if (!done)
+			return NULL;
+		worker_unref(sh->abandoned);
+		sh->abandoned = NULL;
+	}
+	if (!sh->w)
+		sh->w = worker_start(sh);
+	return sh->w;
+}
+
+struct shots *
+shots_new(struct atspi_be *be)
+{
+	struct shots *sh;
+
+	if (!be->x)
+		return NULL;
+	sh = calloc(1, sizeof(*sh));
+	if (sh)
+		sh->be = be;
+	return sh;
+}
+
+static void
+worker_release(struct worker *w, int quit)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	if (quit)
+		w->quit = 1;
+	pthread_mutex_unlock(&w->mu);
+	worker_kick(w);
+	worker_unref(w);
+}
+
+void
+shots_free(struct shots *sh)
+{
+	if (!sh)
+		return;
+	worker_release(sh->w, 1);
+	if (sh->abandoned)
+		worker_unref(sh->abandoned);
+	free(sh);
+}
+
+size_t
+shots_take_damage(struct shots *sh, struct shots_damage *out, size_t max)
+{
+	struct worker *w = sh ? sh->w : NULL;
+	size_t n = 0;
+
+	if (!w)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	while (n < max && w->dmg_len > 0) {
+		out[n++] = w->dmg[w->dmg_head];
+		w->dmg_head = (w->dmg_head + 1) % DAMAGE_QUEUE;
+		w->dmg_len--;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return n;
+}
+
+void
+atspi_track_window(struct cua_backend *b, uint64_t window)
+{
+	struct atspi_be *be = (struct atspi_be *)b;
+	struct worker *w;
+
+	if (!be->shots || !window)
+		return;
+	w = get_worker(be->shots);
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	if (w->n_track < MAX_TRACKED)
+		w->track_q[w->n_track++] = (Window)window;
+	pthread_mutex_unlock(&w->mu);
+	worker_kick(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* The xwd route (§8)                                                   */
+
+static uint32_t
+be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+int
+xwd_decode(const uint8_t *buf, size_t len, struct cua_pixels *out)
+{
+	uint32_t hsize, version, format, depth, width, height, byte_order;
+	uint32_t bpp, bpl, vclass, rmask, gmask, bmask, ncolors;
+	size_t off, need;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 100)
+		return -1;
+	hsize = be32(buf);
+	version = be32(buf + 4);
+	format = be32(buf + 8);
+	depth = be32(buf + 12);
+	width = be32(buf + 16);
+	height = be32(buf + 20);
+	byte_order = be32(buf + 28);
+	bpp = be32(buf + 44);
+	bpl = be32(buf + 48);
+	vclass = be32(buf + 52);
+	rmask = be32(buf + 56);
+	gmask = be32(buf + 60);
+	bmask = be32(buf + 64);
+	ncolors = be32(buf + 76);
+	/* ZPixmap, TrueColor (4) or DirectColor (5) */
+	if (version != 7 || format != 2 || (vclass != 4 && vclass != 5) ||
+	    (bpp != 16 && bpp != 24 && bpp != 32) || width == 0 ||
+	    height == 0 || width > 32768 || height > 32768 || hsize < 100 ||
+	    bpl < width * (bpp / 8) || ncolors > 65536)
+		return -1;
+	off = (size_t)hsize + (size_t)ncolors * 12;
+	need = (size_t)bpl * height;
+	if (off > len || len - off < need)
+		return -1;
+	out->data = malloc(need);
+	if (!out->data)
+		return -1;
+	memcpy(out->data, buf + off, need);
+	out->stride = bpl;
+	out->width = width;
+	out->height = height;
+	out->bits_per_pixel = bpp;
+	out->msb_first = byte_order == MSBFirst;
+	out->red_mask = rmask;
+	out->green_mask = gmask;
+	out->blue_mask = bmask;
+	if (depth == 32)
+		out->alpha_mask = ~(rmask | gmask | bmask);
+	return 0;
+}
+
+static int
+child_wait(pid_t pid, int64_t until_us)
+{
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 0;
+		if (cua_now_us() >= until_us)
+			return -1;
+		usleep(5000);
+	}
+}
+
+static enum cua_capture_status
+capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
+	    const int32_t ext[4], struct cua_capture **out)
+{
+	const char *display = x11_display_name(sh->be->x);
+	char idbuf[32];
+	const char *argv[] = { "xwd", "-silent", "-id", idbuf, "-display",
+			       display ? display : ":0", NULL };
+	posix_spawn_file_actions_t fa;
+	int pipefd[2];
+	pid_t pid;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	int64_t t0 = cua_now_us(), deadline = t0 + (int64_t)timeout_ms * 1000;
+	int ok = 0, r;
+	struct cua_pixels px;
+	struct cua_capture *c;
+
+	*out = NULL;
+	snprintf(idbuf, sizeof(idbuf), "0x%llx", (unsigned long long)window);
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return CUA_CAPTURE_TIMEOUT;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = posix_spawnp(&pid, "xwd", &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (r != 0) {
+		close(pipefd[0]);
+		cua_debug(sh->be->base.ctx, "capture: cannot run xwd: %s",
+			  strerror(r));
+		return CUA_CAPTURE_TIMEOUT;
+	}
+	for (;;) {
+		struct pollfd pfd = { pipefd[0], POLLIN, 0 };
+		int64_t left = deadline - cua_now_us();
+		ssize_t n;
+
+		if (left <= 0)
+			break;
+		if (poll(&pfd, 1, (int)(left / 1000 + 1)) <= 0)
+			continue;
+		if (len + 65536 > cap) {
+			size_t ncap = cap ? cap * 2 : 1 << 20;
+			uint8_t *nb = ncap < (256u << 20) ? realloc(buf, ncap)
+							  : NULL;
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap = ncap;
+		}
+		n = read(pipefd[0], buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ok = n == 0;
+			break;
+		}
+		len += (size_t)n;
+	}
+	close(pipefd[0]);
+	if (child_wait(pid, ok ? deadline : cua_now_us()) < 0) {
+		kill(pid, SIGTERM);
+		if (child_wait(pid, cua_now_us() + 1000 * 1000) < 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		ok = 0;
+	}
+	if (!ok || xwd_decode(buf, len, &px) < 0) {
+		free(buf);
+		return CUA_CAPTURE_TIMEOUT;
+	}
+	free(buf);
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		free(px.data);
+		return CUA_CAPTURE_TIMEOUT;
+	}
+	/* crop the CSD margins last seen on this window */
+	if (ext && ext[0] + ext[1] < (int32_t)px.width &&
+	    ext[2] + ext[3] < (int32_t)px.height &&
+	    (ext[0] || ext[1] || ext[2] || ext[3])) {
+		uint8_t *d = px.data + (size_t)ext[2] * px.stride +
+			     (size_t)ext[0] * (px.bits_per_pixel / 8);
+
+		memmove(px.data, d,
+			px.stride * (px.height - (uint32_t)ext[2]) -
+				(size_t)ext[0] * (px.bits_per_pixel / 8));
+		px.width -= (uint32_t)(ext[0] + ext[1]);
+		px.height -= (uint32_t)(ext[2] + ext[3]);
+	}
+	c->px = px;
+	c->frame.w = (int32_t)px.width;
+	c->frame.h = (int32_t)px.height;
+	c->window = c->frame;
+	c->route = CUA_CAPTURE_SUBPROCESS;
+	c->capture_us = cua_now_us() - t0;
+	*out = c;
+	return CUA_CAPTURE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+
+cua_result
+atspi_capture(struct cua_backend *b, const struct cua_capture_request *req,
+	      struct cua_capture **out, enum cua_capture_status *status)
+{
+	struct atspi_be *be = (struct atspi_be *)b;
+	struct shots *sh = be->shots;
+	struct worker *w;
+	struct timespec ts;
+	int64_t deadline;
+	int32_t ext[4] = { 0, 0, 0, 0 };
+	int done = 0, rc = 0;
+
+	*out = NULL;
+	*status = CUA_CAPTURE_NO_DISPLAY;
+	if (!sh)
+		return cua_error(CUA_ERROR_UNSUPPORTED, "no X11 display");
+	if (!req->window) {
+		*status = CUA_CAPTURE_UNIDENTIFIED;
+		return cua_error(CUA_ERROR_NOT_FOUND, "no X11 window");
+	}
+	w = get_worker(sh);
+	if (!w && sh->abandoned) {
+		/* a hung capture still runs: straight to the subprocess */
+		*status = capture_xwd(sh, req->window,
+				      req->fallback_timeout_ms > 0
+					      ? req->fallback_timeout_ms
+					      : 3000,
+				      NULL, out);
+		return *status == CUA_CAPTURE_OK
+			       ? CUA_OK
+			       : cua_error(CUA_ERROR_TIMEOUT,
+					   "the capture timed out");
+	}
+	if (!w)
+		return cua_error(CUA_ERROR_NOMEM, "cannot start the capture worker");
+
+	deadline = cua_now_us() +
+		   (int64_t)(req->timeout_ms > 0 ? req->timeout_ms : 2500) * 1000;
+	pthread_mutex_lock(&w->mu);
+	cua_capture_free(w->cap_out);
+	w->cap_out = NULL;
+	w->cap_done = 0;
+	w->cap_pending = 1;
+	w->cap_window = (Window)req->window;
+	pthread_mutex_unlock(&w->mu);
+	worker_kick(w);
+
+	ts.tv_sec = 0;
+	pthread_mutex_lock(&w->mu);
+	while (!w->cap_done && !w->finished && rc != ETIMEDOUT) {
+		/* pthread_cond_timedwait takes CLOCK_REALTIME */
+		struct timespec now;
+		int64_t left = deadline - cua_now_us();
+
+		if (left <= 0) {
+			rc = ETIMEDOUT;
+			break;
+		}
+		clock_gettime(CLOCK_REALTIME, &now);
+		ts.tv_sec = now.tv_sec + (time_t)(left / 1000000);
+		ts.tv_nsec = now.tv_nsec + (long)(left % 1000000) * 1000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		rc = pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+	}
+	done = w->cap_done;
+	if (done) {
+		*out = w->cap_out;
+		*status = w->cap_status;
+		w->cap_out = NULL;
+		w->cap_done = 0;
+		if (*status != CUA_CAPTURE_OK && w->why[0])
+			cua_debug(b->ctx, "capture: window 0x%llx: %s",
+				  (unsigned long long)req->window, w->why);
+		w->why[0] = '\0';
+	} else {
+		for (size_t i = 0; i < w->n_ext; i++)
+			if (w->ext_cache[i].w == (Window)req->window)
+				memcpy(ext, w->ext_cache[i].ext, sizeof(ext));
+		w->abandoned = 1;
+	}
+	pthread_mutex_unlock(&w->mu);
+
+	if (!done) {
+		/* hung (or the thread died): abandon it; it frees itself */
+		cua_debug(b->ctx, "capture: window 0x%llx timed out; trying xwd",
+			  (unsigned long long)req->window);
+		sh->abandoned = w;
+		sh->w = NULL;
+		worker_kick(w);
+		*status = capture_xwd(sh, req->window,
+				      req->fallback_timeout_ms > 0
+					      ? req->fallback_timeout_ms
+					      : 3000,
+				      ext, out);
+		if (*status != CUA_CAPTURE_OK)
+			return cua_error(CUA_ERROR_TIMEOUT, "the capture timed out");
+		return CUA_OK;
+	}
+	if (*status != CUA_CAPTURE_OK) {
+		cua_capture_free(*out);
+		*out = NULL;
+		return cua_error(CUA_ERROR_BACKEND, "capture failed (%d)",
+				 (int)*status);
+	}
+	return CUA_OK;
+}

@@ -1,0 +1,148 @@
+/*
+ * Screenshot geometry (geometry.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "geometry.h"
+
+void
+cua_geom_scale(double wp, double hp, uint32_t max_long, uint32_t max_short,
+	       double *s_out, uint32_t *w_out, uint32_t *h_out)
+{
+	double lo = wp < hp ? wp : hp, hi = wp < hp ? hp : wp;
+	double s = 1.0, w, h;
+
+	if (max_long == 0)
+		max_long = CUA_SHOT_MAX_LONG_EDGE;
+	if (max_short == 0)
+		max_short = CUA_SHOT_MAX_SHORT_EDGE;
+	if (hi > 0 && (double)max_long / hi < s)
+		s = (double)max_long / hi;
+	if (lo > 0 && (double)max_short / lo < s)
+		s = (double)max_short / lo;
+	w = ceil(wp * s - 1e-6);
+	h = ceil(hp * s - 1e-6);
+	*s_out = s;
+	*w_out = w < 1 ? 1 : (uint32_t)w;
+	*h_out = h < 1 ? 1 : (uint32_t)h;
+}
+
+static double
+quarter(double v)
+{
+	return floor(v * 4 + 0.5) / 4;
+}
+
+double
+cua_geom_device_ppp(int32_t frame_px, int32_t full_px, int32_t atspi_w)
+{
+	double r1, r2, best;
+
+	if (atspi_w <= 0 || frame_px <= 0)
+		return 1.0;
+	r1 = (double)frame_px / atspi_w;
+	best = r1;
+	if (full_px > 0) {
+		r2 = (double)full_px / atspi_w;
+		if (fabs(r2 - quarter(r2)) < fabs(r1 - quarter(r1)))
+			best = r2;
+	}
+	best = quarter(best);
+	return best < 1.0 ? 1.0 : best > 8.0 ? 8.0 : best;
+}
+
+/* The largest margin taken for an undeclared resize border, per side. */
+#define MAX_MARGIN_PT 64
+
+void
+cua_geom_element_origin(const struct cua_rect *a, const struct cua_rect *c,
+			double dppp, double *dx, double *dy)
+{
+	double mw = (c->w / dppp - a->w) / 2, mh = (c->h / dppp - a->h) / 2;
+
+	if (a->x == 0 && a->y == 0) {
+		/* window-relative coordinates (GTK 4), or a window at the
+		 * root's origin: the accessible window is the frame, or the
+		 * frame less a symmetric margin */
+		if (mw >= 0 && mh >= 0 && mw <= MAX_MARGIN_PT &&
+		    mh <= MAX_MARGIN_PT) {
+			*dx = mw;
+			*dy = mh;
+		} else {
+			*dx = *dy = 0;
+		}
+		return;
+	}
+	/* root coordinates */
+	*dx = (a->x - c->x) / dppp;
+	*dy = (a->y - c->y) / dppp;
+}
+
+int
+cua_geom_pixel_in_image(const struct cua_shot_geom *g, double px, double py)
+{
+	return px >= 0 && py >= 0 && px < g->width && py < g->height;
+}
+
+void
+cua_geom_pixel_to_point(const struct cua_shot_geom *g, double px, double py,
+			double *wx, double *wy)
+{
+	double s = g->ppp > 0 ? g->ppp : 1.0;
+
+	*wx = px / s;
+	*wy = py / s;
+}
+
+void
+cua_geom_point_to_root(const struct cua_shot_geom *g, int32_t ox, int32_t oy,
+		       double wx, double wy, int32_t *rx, int32_t *ry)
+{
+	double d = g->device_ppp > 0 ? g->device_ppp : 1.0;
+	double x = floor(wx * d + 1e-6), y = floor(wy * d + 1e-6);
+
+	/* the root pixel under the point, kept inside the frame */
+	if (g->frame.w > 0 && x > g->frame.w - 1)
+		x = g->frame.w - 1;
+	if (g->frame.h > 0 && y > g->frame.h - 1)
+		y = g->frame.h - 1;
+	*rx = (int32_t)(ox + (x < 0 ? 0 : x));
+	*ry = (int32_t)(oy + (y < 0 ? 0 : y));
+}
+
+void
+cua_geom_pixel_to_root(const struct cua_shot_geom *g, int32_t ox, int32_t oy,
+		       double px, double py, int32_t *rx, int32_t *ry)
+{
+	double wx, wy;
+
+	cua_geom_pixel_to_point(g, px, py, &wx, &wy);
+	cua_geom_point_to_root(g, ox, oy, wx, wy, rx, ry);
+}
+
+void
+cua_geom_element_to_pixels(const struct cua_shot_geom *g,
+			   const struct cua_rect *e, double *x, double *y,
+			   double *w, double *h)
+{
+	double s = g->ppp > 0 ? g->ppp : 1.0;
+
+	*x = (e->x + g->elem_dx) * s;
+	*y = (e->y + g->elem_dy) * s;
+	*w = e->w * s;
+	*h = e->h * s;
+}
+
+void
+cua_geom_element_center_to_root(const struct cua_shot_geom *g, int32_t ox,
+				int32_t oy, const struct cua_rect *e,
+				int32_t *rx, int32_t *ry)
+{
+	cua_geom_point_to_root(g, ox, oy, e->x + g->elem_dx + e->w / 2.0,
+			       e->y + g->elem_dy + e->h / 2.0, rx, ry);
+}

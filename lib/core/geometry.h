@@ -1,0 +1,124 @@
+/*
+ * Screenshot geometry (screenshots.md §3–§4, actions.md §2.1): the
+ * scaling rule, and the one mapping between screenshot pixels, window
+ * points, element frames and root (screen) pixels.
+ *
+ * Coordinate spaces:
+ *  - screenshot pixels: the image returned with an observation, origin at
+ *    its top-left corner;
+ *  - window points: the window's frame (the client window minus CSD
+ *    shadow margins) in logical points, origin at the frame's top-left
+ *    corner, which is also the image's; pixel = point * pixels_per_point;
+ *  - element frames (struct cua_element.frame): window points too. The
+ *    walk measures them from the accessibility window's own origin; the
+ *    observation then moves them by cua_geom_element_origin() (0 for GTK 3
+ *    with CSD, Qt and Chromium; GTK 4's undeclared 5 px resize margin; the
+ *    title bar of a GTK 3 window that the window manager decorates), so a
+ *    published tree's frames share the image's origin and elem_dx/elem_dy
+ *    are 0 (tree->frames_normalised). For live AT-SPI extents, compute
+ *    the offset with cua_geom_element_origin() against the live frame;
+ *  - root pixels: X11 root-window coordinates; root = frame origin +
+ *    window point * device_pixels_per_point.
+ *
+ * For the actions (click --at, drag, coordinate scroll): check
+ * the pixel with cua_geom_pixel_in_image(), then map it with
+ * cua_geom_pixel_to_root(), passing the window's *current* frame origin
+ * (a window that moved is fine: coordinates are window-relative).
+ *
+ * Platform-neutral; no I/O.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_CORE_GEOMETRY_H
+#define CUA_CORE_GEOMETRY_H
+
+#include <stdint.h>
+
+#include "raw.h"
+
+/* The geometry of one screenshot, stored with the observation. */
+struct cua_shot_geom {
+	uint64_t x11_window;     /* the captured window */
+	struct cua_rect frame;   /* its frame at capture time, root pixels */
+	double device_ppp;       /* devicePixelsPerPoint: 1, 1.25, 2, ... */
+	double ppp;              /* pixelsPerPoint: points -> image pixels */
+	uint32_t width, height;  /* image size in pixels */
+	double elem_dx, elem_dy; /* element-frame origin, in window points */
+};
+
+/* Default limits (screenshots.md §10). */
+#define CUA_SHOT_MAX_LONG_EDGE 2048
+#define CUA_SHOT_MAX_SHORT_EDGE 768
+
+/*
+ * The scaling rule of screenshots.md §4 for a window of wp x hp points:
+ * s = min(1, max_long / long edge, max_short / short edge); the image is
+ * ceil(wp * s - 1e-6) x ceil(hp * s - 1e-6) pixels (at least 1 x 1).
+ * 1398 x 769 -> s = 768/769, 1397 x 768.
+ */
+void cua_geom_scale(double wp, double hp, uint32_t max_long,
+		    uint32_t max_short, double *s, uint32_t *w, uint32_t *h);
+
+/*
+ * devicePixelsPerPoint: the frame's width in pixels over the
+ * accessibility window's width in points, rounded to the nearest 0.25
+ * and at least 1. `full_px` is the whole X window's width (CSD shadows
+ * included), tried too because some toolkits report that; the candidate
+ * closer to a multiple of 0.25 wins. 1 when the width is unknown (<= 0).
+ */
+double cua_geom_device_ppp(int32_t frame_px, int32_t full_px,
+			   int32_t atspi_w);
+
+/*
+ * Where the accessibility window's origin lies in window points, from its
+ * reported extents `a` (AT-SPI "screen" coordinates) and the frame `c`
+ * (root pixels), both measured at the same observation. Toolkits that
+ * report root coordinates (GTK 3, Qt, Chromium) give a - c (0 when they
+ * agree; negative when the accessibility window includes CSD shadows or
+ * the window manager's decorations). A window reported at (0,0) while the
+ * frame is elsewhere, or reported smaller than the frame, uses window-
+ * relative coordinates (GTK 4, ../desktop.md §4(b)): its content is
+ * centred in the frame by a symmetric margin (GTK 4's resize border,
+ * which it does not declare in _GTK_FRAME_EXTENTS).
+ */
+void cua_geom_element_origin(const struct cua_rect *a,
+			     const struct cua_rect *c, double device_ppp,
+			     double *dx, double *dy);
+
+/* 1 when (px, py) lies inside the image: 0 <= px < width, 0 <= py <
+ * height. */
+int cua_geom_pixel_in_image(const struct cua_shot_geom *g, double px,
+			    double py);
+
+/* Screenshot pixel -> window point: (px / ppp, py / ppp). */
+void cua_geom_pixel_to_point(const struct cua_shot_geom *g, double px,
+			     double py, double *wx, double *wy);
+
+/*
+ * Window point -> root pixel, through the frame origin (ox, oy) in root
+ * pixels (the current one; g->frame.x/y at capture time): the pixel under
+ * the point (rounded down), kept inside the frame.
+ */
+void cua_geom_point_to_root(const struct cua_shot_geom *g, int32_t ox,
+			    int32_t oy, double wx, double wy, int32_t *rx,
+			    int32_t *ry);
+
+/* Screenshot pixel -> root pixel (the two steps above). */
+void cua_geom_pixel_to_root(const struct cua_shot_geom *g, int32_t ox,
+			    int32_t oy, double px, double py, int32_t *rx,
+			    int32_t *ry);
+
+/* An element frame (window-relative points, as stored in the tree) ->
+ * its box in screenshot pixels (fractional). */
+void cua_geom_element_to_pixels(const struct cua_shot_geom *g,
+				const struct cua_rect *e, double *x, double *y,
+				double *w, double *h);
+
+/* The centre of an element frame -> root pixel, through the frame origin
+ * (ox, oy). */
+void cua_geom_element_center_to_root(const struct cua_shot_geom *g,
+				     int32_t ox, int32_t oy,
+				     const struct cua_rect *e, int32_t *rx,
+				     int32_t *ry);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * The staleness guards of every action (identity.md §5), in their order:
+ *
+ *   3  `app` resolves to exactly one running target
+ *   7  a session exists for it (observed by get_app_state)
+ *   8  its process identity is unchanged
+ *  10  (element actions) the element id resolves in the live tree
+ *
+ * Rows 1, 2, 4, 9 (turns, user stop, policy and approval, user
+ * intervention) belong to the MCP server; 5 and 6 to the backend and the
+ * server. The first failing check produces the error; nothing is sent.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "act.h"
+#include "sanitize.h"
+#include "strbuf.h"
+
+const char *
+cua_act_app_name(const struct cua_act *a)
+{
+	if (a->app && a->app->app_name && *a->app->app_name)
+		return a->app->app_name;
+	if (a->as && a->as->app_name && *a->as->app_name)
+		return a->as->app_name;
+	return a->query ? a->query : "";
+}
+
+void
+cua_act_route(struct cua_act *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->route, sizeof(a->route), fmt, ap);
+	va_end(ap);
+}
+
+cua_result
+cua_act_failed(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	cua_result r;
+
+	sb_add(&sb, "Accessibility error: ");
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (sb.len && sb_str(&sb)[sb.len - 1] != '.')
+		sb_add(&sb, ".");
+	r = cua_error(CUA_ERROR, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+static struct cua_app_session *
+find_session(struct cua_session *s, const char *app_id)
+{
+	for (size_t i = 0; i < s->n_apps; i++)
+		if (strcmp(s->apps[i]->app_id, app_id) == 0)
+			return s->apps[i];
+	return NULL;
+}
+
+/* An app session the query names (by id or name), when the query matches
+ * no running app: its process went away. */
+static struct cua_app_session *
+session_named(struct cua_session *s, const char *query)
+{
+	for (size_t i = 0; i < s->n_apps; i++) {
+		struct cua_app_session *as = s->apps[i];
+
+		if (!as->proc && !as->proc_gone)
+			continue;
+		if (strcasecmp(as->app_id, query) == 0 ||
+		    (as->app_name && strcasecmp(as->app_name, query) == 0))
+			return as;
+	}
+	return NULL;
+}
+
+static cua_result
+running_app_not_found(const char *query)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_add(&sb, "Running application not found: ");
+	cua_sanitize_sb(&sb, query);
+	sb_add(&sb, ". It is no longer running; call `get_app_state` to start "
+		    "it again, or choose another app from `list_apps`.");
+	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+static cua_result
+not_active(const char *query)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_add(&sb, "Computer Use is not active for '");
+	cua_sanitize_sb(&sb, query);
+	sb_add(&sb, "'. You first must call `get_app_state` to get the latest "
+		    "state before doing other Computer Use actions.");
+	r = cua_error(CUA_ERROR_NO_SESSION, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+static const char *
+trimmed(const char *q)
+{
+	while (*q == ' ' || *q == '\t')
+		q++;
+	return q;
+}
+
+cua_result
+cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
+	      const char *query)
+{
+	struct cua_resolved res;
+	struct cua_proc_session *p;
+	cua_result r;
+
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	a->b = s->backend;
+	a->tool = tool;
+	a->query = query;
+	a->element = CUA_NO_ID;
+	a->t0 = cua_now_us();
+	a->outcome = json_object();
+	if (!a->outcome)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+
+	/* 3: exactly one running target (actions never launch) */
+	r = a->b->ops->list_apps(a->b, &a->apps);
+	if (r != CUA_OK)
+		return r;
+	r = cua_resolve_app(query, a->apps, NULL, s, &res);
+	if (r == CUA_ERROR_NOT_FOUND) {
+		struct cua_app_session *gone = session_named(s, trimmed(query));
+
+		if (gone) {
+			cua_app_session_drop_process(gone);
+			return running_app_not_found(query);
+		}
+		return r;
+	}
+	if (r != CUA_OK)
+		return r;
+	a->app = res.app;
+
+	/* 7: a session observed this app */
+	a->as = find_session(s, a->app->app_id);
+	if (!a->as || (!a->as->proc && !a->as->proc_gone))
+		return not_active(query);
+	/* 8: the same process */
+	p = a->as->proc;
+	if (!p)
+		return running_app_not_found(query);
+	if (p->pid != a->app->pid || p->start_time != a->app->start_time ||
+	    strcmp(p->exe ? p->exe : "", a->app->exe ? a->app->exe : "") != 0) {
+		cua_app_session_drop_process(a->as);
+		return running_app_not_found(query);
+	}
+	if (!p->latest)
+		return not_active(query);
+	a->t = p->latest;
+	atomic_fetch_add(&a->t->refcount, 1);
+	a->t_guards = cua_now_us();
+	return CUA_OK;
+}
+
+static cua_result
+invalid_id(const struct cua_act *a, uint32_t id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_addf(&sb, "%u is an invalid element ID. Use an element index from "
+		     "the latest get_app_state of '", id);
+	cua_sanitize_sb(&sb, a->query);
+	sb_add(&sb, "'.");
+	r = cua_error(CUA_ERROR_NOT_FOUND, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+cua_result
+cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
+		struct cua_located *loc)
+{
+	struct cua_element *e = NULL;
+	cua_result r;
+
+	memset(loc, 0, sizeof(*loc));
+	a->element = id;
+	/* degraded apps (no accessibility tree) have no elements
+	 * (decisions.md §7) */
+	if (!a->app->bus_name || !a->app->accessible)
+		return invalid_id(a, id);
+	for (size_t i = 0; i < a->t->n_elements; i++)
+		if (a->t->elements[i].id == id) {
+			e = &a->t->elements[i];
+			break;
+		}
+	if (!e) {
+		/* never issued in this app's id space, or issued and gone */
+		if (id >= a->as->next_id)
+			return invalid_id(a, id);
+		return cua_error(CUA_ERROR_STALE, "%s", CUA_MSG_INVALID);
+	}
+	r = cua_locate(a->b, a->app, a->t, e, want,
+		       a->s->ctx.opt.locator_strict_siblings, loc);
+	a->t_resolve = cua_now_us();
+	if (r != CUA_OK) {
+		if (r == CUA_ERROR_TIMEOUT)
+			return cua_error(CUA_ERROR_TIMEOUT,
+					 "timeoutReached ('%s' did not respond within %g seconds; the result of the action is unknown. Call get_app_state to check before retrying.)",
+					 cua_act_app_name(a),
+					 a->s->ctx.opt.walk_deadline_ms / 1000.0);
+		return r;
+	}
+	a->refetched = loc->refetched;
+	if (loc->identity_changed)
+		cua_debug(&a->s->ctx, "%s: element %u: the cached object was "
+				      "replaced by %s", a->tool, id,
+			  loc->node->ident);
+	return CUA_OK;
+}
+
+cua_result
+cua_act_outcome(struct cua_act *a, char **out)
+{
+	json_t *o = json_object(), *it;
+	const char *k;
+	int64_t now = cua_now_us();
+
+	*out = NULL;
+	if (!o)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	json_object_set_new(o, "schema", json_string("libcua.action/1"));
+	json_object_set_new(o, "tool", json_string(a->tool));
+	json_object_set_new(o, "app",
+			    json_pack("{s:s,s:I}", "id",
+				      a->app ? a->app->app_id : "", "pid",
+				      (json_int_t)(a->app ? a->app->pid : 0)));
+	json_object_set_new(o, "element", a->element == CUA_NO_ID ?
+						  json_null() :
+						  json_integer(a->element));
+	json_object_set_new(o, "route", json_string(a->route));
+	json_object_set_new(o, "refetched", json_boolean(a->refetched));
+	json_object_foreach(a->outcome, k, it)
+		json_object_set(o, k, it);
+	json_object_set_new(
+		o, "timings_ms",
+		json_pack("{s:f,s:f,s:f}", "guards",
+			  a->t_guards ? (a->t_guards - a->t0) / 1000.0 : 0.0,
+			  "resolve",
+			  a->t_resolve && a->t_guards ?
+				  (a->t_resolve - a->t_guards) / 1000.0 :
+				  0.0,
+			  "total", (now - a->t0) / 1000.0));
+	*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	json_decref(o);
+	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
+}
+
+void
+cua_act_end(struct cua_act *a)
+{
+	if (a->t && atomic_fetch_sub(&a->t->refcount, 1) == 1)
+		cua_tree_destroy(a->t);
+	a->t = NULL;
+	cua_app_list_free(a->apps);
+	a->apps = NULL;
+	json_decref(a->outcome);
+	a->outcome = NULL;
+}

@@ -1,0 +1,288 @@
+/*
+ * UI settle before an observation (screenshots.md §6.2): bounded,
+ * adaptive and driven by the backend's events (AT-SPI events of the app,
+ * damage of its window), never by fixed sleeps.
+ *
+ * One watch per app (bus name) lives as long as the session, so an idle
+ * app that was observed before is recognised without waiting: no event
+ * during the last quiet interval and no action since the previous
+ * observation -> no wait at all. An app seen for the first time in this
+ * session is given a short probe (settle_probe_ms) instead of a whole
+ * quiet interval, which keeps a one-shot `cua state` fast.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+/* Damage smaller than this (a blinking caret, a spinner) is not a sign
+ * that the UI is still changing. */
+#define SMALL_DAMAGE_AREA (32 * 32)
+
+/* A source (object and event type, or a screen area) that fires this
+ * often is an animation (a spinner, a pulsing progress bar): its events
+ * say nothing about the UI settling and are not counted. */
+#define NOISE_COUNT 8
+#define NOISE_WINDOW_US (1000 * 1000)
+#define NOISE_HOLD_US (2000 * 1000)
+#define NOISE_SLOTS 64
+
+struct noise {
+	uint64_t key;
+	int64_t start_us, last_us, noisy_until;
+	int count;
+};
+
+struct cua_settle {
+	struct cua_settle *next;
+	struct cua_session *s;
+	char *bus_name;
+	uint32_t watch_id;
+	uint64_t window;       /* the window in the watch, 0 none */
+	int64_t last_event_us; /* arrival of the last counted event */
+	int64_t last_children_us; /* ... of the last children-changed */
+	int64_t n_events;
+	int busy;              /* state BUSY announced and not withdrawn */
+	int acted;             /* input sent since the last settle */
+	struct noise noise[NOISE_SLOTS];
+};
+
+static uint64_t
+hash_str(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* 1 when the event belongs to an animation. */
+static int
+is_noise(struct cua_settle *st, const struct cua_event *ev)
+{
+	uint64_t key = 14695981039346656037ull;
+	struct noise *n = NULL, *oldest = &st->noise[0];
+
+	if (ev->bus_name) {
+		key = hash_str(key, ev->path);
+		key = hash_str(key, ev->type);
+	} else {
+		/* damage: the same area, give or take a few pixels */
+		key = (key ^ ev->window) * 1099511628211ull;
+		key = (key ^ (uint64_t)((ev->area.x + ev->area.w / 2) / 32)) *
+		      1099511628211ull;
+		key = (key ^ (uint64_t)((ev->area.y + ev->area.h / 2) / 32)) *
+		      1099511628211ull;
+		key = (key ^ (uint64_t)(ev->area.w / 64)) * 1099511628211ull;
+		key = (key ^ (uint64_t)(ev->area.h / 64)) * 1099511628211ull;
+	}
+	for (int i = 0; i < NOISE_SLOTS && !n; i++) {
+		if (st->noise[i].key == key && st->noise[i].last_us)
+			n = &st->noise[i];
+		else if (st->noise[i].last_us < oldest->last_us)
+			oldest = &st->noise[i];
+	}
+	if (!n) {
+		n = oldest;
+		memset(n, 0, sizeof(*n));
+		n->key = key;
+		n->start_us = ev->time_us;
+	}
+	if (ev->time_us - n->start_us > NOISE_WINDOW_US) {
+		n->start_us = ev->time_us;
+		n->count = 0;
+	}
+	n->count++;
+	n->last_us = ev->time_us;
+	if (n->count >= NOISE_COUNT)
+		n->noisy_until = ev->time_us + NOISE_HOLD_US;
+	return ev->time_us < n->noisy_until;
+}
+
+static int
+on_event(void *data, const struct cua_event *ev)
+{
+	struct cua_settle *st = data;
+
+	if (strcmp(ev->type, "x11:damage") == 0) {
+		if ((int64_t)ev->area.w * ev->area.h < SMALL_DAMAGE_AREA)
+			return 0;
+	} else if (strcmp(ev->type, "object:state-changed:busy") == 0) {
+		st->busy = ev->detail1 != 0;
+	}
+	if (is_noise(st, ev))
+		return 0;
+	cua_log(&st->s->ctx, CUA_LOG_TRACE, "settle event %s %s %d %d",
+		ev->type, ev->path ? ev->path : "", ev->detail1, ev->detail2);
+	if (ev->time_us > st->last_event_us)
+		st->last_event_us = ev->time_us;
+	if (strncmp(ev->type, "object:children-changed", 23) == 0)
+		st->last_children_us = ev->time_us;
+	st->n_events++;
+	return 0;
+}
+
+static struct cua_settle *
+find(struct cua_session *s, const char *bus_name)
+{
+	for (struct cua_settle *st = s->settle; st; st = st->next)
+		if (strcmp(st->bus_name, bus_name) == 0)
+			return st;
+	return NULL;
+}
+
+static void
+settle_free(struct cua_session *s, struct cua_settle *st)
+{
+	if (st->watch_id && s->backend && s->backend->ops->watch_remove)
+		s->backend->ops->watch_remove(s->backend, st->watch_id);
+	free(st->bus_name);
+	free(st);
+}
+
+void
+cua_settle_free_all(struct cua_session *s)
+{
+	struct cua_settle *st = s->settle, *n;
+
+	for (; st; st = n) {
+		n = st->next;
+		settle_free(s, st);
+	}
+	s->settle = NULL;
+}
+
+static int
+watch(struct cua_session *s, struct cua_settle *st, uint64_t window)
+{
+	const struct cua_backend_ops *ops = s->backend->ops;
+
+	if (st->watch_id)
+		ops->watch_remove(s->backend, st->watch_id);
+	st->watch_id = 0;
+	st->window = window;
+	return ops->watch_add(s->backend, st->bus_name, window, on_event, st,
+			      &st->watch_id) == CUA_OK
+		       ? 0
+		       : -1;
+}
+
+static void
+dispatch(struct cua_session *s, int64_t deadline_us)
+{
+	s->backend->ops->watch_dispatch(s->backend, deadline_us);
+}
+
+void
+cua_settle_note_action(struct cua_session *s, const char *bus_name)
+{
+	struct cua_settle *st;
+
+	if (!s || !bus_name)
+		return;
+	st = find(s, bus_name);
+	if (st)
+		st->acted = 1;
+	/* an app not watched yet is settled by the probe; the action is
+	 * remembered once it is */
+}
+
+int
+cua_settle_recent_children(struct cua_session *s, const char *bus_name,
+			   int ms)
+{
+	struct cua_settle *st = bus_name ? find(s, bus_name) : NULL;
+
+	if (!st)
+		return 0;
+	dispatch(s, 0);
+	return st->last_children_us &&
+	       cua_now_us() - st->last_children_us < (int64_t)ms * 1000;
+}
+
+void
+cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
+	   int acted, struct cua_settle_result *res)
+{
+	const struct cua_backend_ops *ops = s->backend->ops;
+	const struct cua_options *opt = &s->ctx.opt;
+	struct cua_settle *st;
+	int64_t t0 = cua_now_us(), q = (int64_t)opt->settle_quiet_ms * 1000;
+	int64_t n0, now, ref;
+	int fresh = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!bus_name || !*bus_name || !ops->watch_add || !ops->watch_dispatch)
+		return;
+	st = find(s, bus_name);
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return;
+		st->s = s;
+		st->bus_name = strdup(bus_name);
+		/* the window's damage is watched from the next settle on:
+		 * tracking it now redirects it, and the repaint that follows
+		 * is ours, not the app's (capture.c waits for it) */
+		if (!st->bus_name || watch(s, st, 0) < 0) {
+			free(st->bus_name);
+			free(st);
+			return;
+		}
+		st->next = s->settle;
+		s->settle = st;
+		fresh = 1;
+		if (window && ops->track_window)
+			ops->track_window(s->backend, window);
+	} else if (window && window != st->window) {
+		watch(s, st, window);
+	}
+	n0 = st->n_events;
+	dispatch(s, 0);
+	acted = acted || st->acted;
+	st->acted = 0;
+
+	if (fresh && !acted) {
+		/* first sight: a short probe for activity */
+		dispatch(s, t0 + (int64_t)opt->settle_probe_ms * 1000);
+		if (st->n_events == n0)
+			goto done;
+	} else if (!acted && !st->busy &&
+		   (st->last_event_us == 0 || cua_now_us() - st->last_event_us >= q)) {
+		goto done;
+	}
+	for (;;) {
+		int64_t cap = (int64_t)(st->busy ? opt->settle_busy_cap_ms
+						 : opt->settle_cap_ms) *
+			      1000;
+
+		now = cua_now_us();
+		if (now - t0 >= cap) {
+			res->capped = 1;
+			break;
+		}
+		ref = st->last_event_us;
+		if (acted && t0 > ref)
+			ref = t0;
+		if (now - ref >= q && !st->busy)
+			break;
+		if (st->busy)
+			dispatch(s, t0 + cap < now + q ? t0 + cap : now + q);
+		else
+			dispatch(s, ref + q < t0 + cap ? ref + q : t0 + cap);
+	}
+done:
+	res->busy = st->busy;
+	res->events = (int)(st->n_events - n0);
+	res->settle_us = cua_now_us() - t0;
+	if (res->settle_us > 1000 || res->events)
+		cua_debug(&s->ctx,
+			  "settle %s: %lld us, %d events%s%s%s", bus_name,
+			  (long long)res->settle_us, res->events,
+			  acted ? ", after an action" : "",
+			  res->busy ? ", busy" : "",
+			  res->capped ? ", capped" : "");
+}

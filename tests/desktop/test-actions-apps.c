@@ -1,0 +1,667 @@
+/*
+ * Actions on real applications: gtk3-widget-factory, gtk4-widget-factory
+ * (started by libcua from their desktop entries), FeatherPad (Qt 5) and
+ * Chromium on tests/data/form.html. Every effect is read back through a
+ * fresh observation (the apps have no output of their own), polling where
+ * the toolkit applies actions late (Chromium).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static cua_session *session;
+static const char *app; /* the app under test */
+
+static const char unicode_text[] = "h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
+				   "\xe4\xb8\xad\xe6\x96\x87 \xe2\x9c\x93";
+
+static int
+setup(void **state)
+{
+	session = test_session();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	session = cua_session_unref(session);
+	return 0;
+}
+
+#define ACT(call)                                                            \
+	do {                                                                 \
+		cua_result r_ = (call);                                      \
+		if (r_ != CUA_OK)                                            \
+			fail_msg("%s: %s", #call, cua_error_message());      \
+	} while (0)
+
+static void
+assert_route(const char *outcome, const char *route)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "\"route\":\"%s\"", route);
+	if (!outcome || !strstr(outcome, want))
+		fail_msg("route %s expected, outcome %s", route,
+			 outcome ? outcome : "(none)");
+}
+
+static void
+stop_app(cua_tree *t)
+{
+	pid_t pid = (pid_t)cua_tree_get_pid(t);
+
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
+			usleep(100 * 1000);
+		kill(pid, SIGKILL);
+	}
+}
+
+/* The first enabled element with this role text and title (NULL: any)
+ * whose value is `value` (NULL: any). */
+static cua_element *
+find(cua_tree *t, const char *role, const char *title, const char *value)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+
+		if (strcmp(cua_element_get_role(e), role) != 0 ||
+		    (title && strcmp(cua_element_get_title(e), title) != 0) ||
+		    (value && strcmp(cua_element_get_value(e), value) != 0) ||
+		    (cua_element_get_traits(e) & CUA_TRAIT_DISABLED))
+			continue;
+		return e;
+	}
+	return NULL;
+}
+
+static uint32_t
+id_of(cua_tree *t, const char *role, const char *title, const char *value)
+{
+	cua_element *e = find(t, role, title, value);
+
+	if (!e) {
+		char *text = render(t);
+
+		fail_msg("no enabled %s '%s' with value '%s' in:\n%s", role,
+			 title ? title : "*", value ? value : "*", text);
+	}
+	return cua_element_get_id(e);
+}
+
+/* Waits until element `id` has value `value`. */
+struct want_value {
+	uint32_t id;
+	const char *value;
+};
+
+static int
+has_value(cua_tree *t, void *data)
+{
+	struct want_value *w = data;
+	cua_element *e = cua_tree_find_element(t, w->id);
+
+	return e && strcmp(cua_element_get_value(e), w->value) == 0;
+}
+
+static void
+wait_value(uint32_t id, const char *value, int timeout_ms)
+{
+	struct want_value w = { id, value };
+	cua_tree *t = observe_until_pred(session, app, timeout_ms, has_value, &w);
+
+	if (!t) {
+		cua_tree *now = observe_until(session, app, 5000);
+		cua_element *e = now ? cua_tree_find_element(now, id) : NULL;
+
+		fail_msg("element %u never had the value '%s' (now '%s')", id,
+			 value, e ? cua_element_get_value(e) : "(gone)");
+	}
+	cua_tree_unref(t);
+}
+
+static int
+has_text(cua_tree *t, void *data)
+{
+	char *text = render(t);
+	int r = strstr(text, data) != NULL;
+
+	cua_free(text);
+	return r;
+}
+
+static void
+wait_text(const char *needle, int timeout_ms)
+{
+	cua_tree *t = observe_until_pred(session, app, timeout_ms, has_text,
+					 (void *)needle);
+
+	if (!t) {
+		cua_tree *now = observe_until(session, app, 5000);
+		char *text = now ? render(now) : NULL;
+
+		fail_msg("'%s' never appeared in:\n%s", needle, text ? text : "");
+	}
+	cua_tree_unref(t);
+}
+
+/* A field: focus it, ctrl+a BackSpace empties it, then the Unicode text
+ * is typed (by the route the toolkit allows, or with keys). */
+static int
+value_is_not(cua_tree *t, void *data)
+{
+	struct want_value *w = data;
+	cua_element *e = cua_tree_find_element(t, w->id);
+
+	return e && strcmp(cua_element_get_value(e), w->value) != 0;
+}
+
+static void
+type_cycle(uint32_t field, int keys, const char *route, int timeout_ms)
+{
+	cua_tree *t = observe_until(session, app, 5000);
+	struct want_value old = { field, NULL };
+	char *out = NULL;
+
+	assert_int_equal(cua_session_set_option(session, "type_text_keys",
+						keys ? "1" : "0"),
+			 CUA_OK);
+	ACT(cua_session_click(session, app, field, CUA_BUTTON_LEFT, 1, NULL));
+	ACT(cua_session_press_key(session, app, "ctrl+a", &out));
+	assert_route(out, "keys");
+	cua_free(out);
+	ACT(cua_session_press_key(session, app, "BackSpace", NULL));
+	/* emptied (Chromium's empty field renders its label as the value,
+	 * a walk matter: there the text typed next proves it) */
+	assert_non_null(t);
+	old.value = strdup(cua_element_get_value(cua_tree_find_element(t, field)));
+	cua_tree_unref(t);
+	if (strcmp(app, "chromium") != 0) {
+		wait_value(field, "", timeout_ms);
+	} else {
+		t = observe_until_pred(session, app, timeout_ms, value_is_not, &old);
+		assert_non_null(t);
+		cua_tree_unref(t);
+	}
+	free((char *)old.value);
+	ACT(cua_session_type_text(session, app, unicode_text, &out));
+	assert_route(out, route);
+	cua_free(out);
+	wait_value(field, unicode_text, timeout_ms);
+	assert_int_equal(cua_session_set_option(session, "type_text_keys", "0"),
+			 CUA_OK);
+}
+
+/* A number element's value dropped below `limit`. */
+static int
+value_below(cua_tree *t, void *data)
+{
+	struct want_value *w = data;
+	cua_element *e = cua_tree_find_element(t, w->id);
+
+	return e && *cua_element_get_value(e) &&
+	       atof(cua_element_get_value(e)) < atof(w->value);
+}
+
+static int
+value_at_least(cua_tree *t, void *data)
+{
+	struct want_value *w = data;
+	cua_element *e = cua_tree_find_element(t, w->id);
+
+	return e && *cua_element_get_value(e) &&
+	       atof(cua_element_get_value(e)) >= atof(w->value);
+}
+
+/* The observation's pixels per point (screenshot pixels = frame points
+ * times this: element frames share the screenshot's origin). */
+static double
+pixels_per_point(cua_tree *t)
+{
+	char *json = NULL, *p;
+	double ppp = 1;
+
+	assert_int_equal(cua_tree_to_json(t, 0, &json), CUA_OK);
+	p = strstr(json, "\"pixels_per_point\":");
+	if (p)
+		ppp = atof(p + strlen("\"pixels_per_point\":"));
+	cua_free(json);
+	return ppp;
+}
+
+/* Drags a horizontal slider from its middle to its left end, in
+ * screenshot pixels; its value must drop below `below`. */
+static void
+drag_slider_left(uint32_t id, const char *below)
+{
+	cua_tree *t = observe_until(session, app, 5000);
+	cua_element *e = cua_tree_find_element(t, id);
+	struct want_value w = { id, below };
+	int32_t x, y, wd, h;
+	double ppp = pixels_per_point(t), my;
+	char *out = NULL;
+	cua_tree *t2;
+
+	assert_non_null(e);
+	assert_int_equal(cua_element_get_frame(e, &x, &y, &wd, &h), 1);
+	my = (y + h / 2.0) * ppp;
+	ACT(cua_session_drag(session, app, (x + wd / 2.0) * ppp, my,
+			     (x + 2) * ppp, my, &out));
+	assert_route(out, "synthetic");
+	cua_free(out);
+	t2 = observe_until_pred(session, app, 5000, value_below, &w);
+	if (!t2)
+		fail_msg("the drag did not move slider %u below %s", id, below);
+	cua_tree_unref(t2);
+	cua_tree_unref(t);
+}
+
+static int
+ready_checkbox(cua_tree *t, void *data)
+{
+	return find(t, "checkbox", "checkbutton", NULL) != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+test_gtk3_widget_factory(void **state)
+{
+	cua_tree *t = NULL;
+	char *out = NULL;
+	uint32_t id, sb;
+
+	app = "gtk3-widget-factory";
+	if (cua_session_observe(session, app, 0, &t) != CUA_OK)
+		fail_msg("launch: %s", cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, app, 15000, ready_checkbox, NULL);
+	assert_non_null(t);
+
+	/* a check box and a toggle button toggle (their click action) */
+	id = id_of(t, "checkbox", "checkbutton", "off");
+	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:Click");
+	cua_free(out);
+	wait_value(id, "on", 5000);
+	id = id_of(t, "toggle button", "togglebutton", "off");
+	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, NULL));
+	wait_value(id, "on", 5000);
+
+	/* slider and spin button take a set value */
+	id = id_of(t, "slider", "", "50");
+	ACT(cua_session_set_value(session, app, id, "77", &out));
+	assert_non_null(strstr(out, "\"before\":\"50\",\"after\":\"77\""));
+	cua_free(out);
+	wait_value(id, "77", 5000);
+	/* a drag moves it (GTK moves the knob to the press, then drags) */
+	drag_slider_left(id, "30");
+	id = id_of(t, "stepper", NULL, "50");
+	ACT(cua_session_set_value(session, app, id, "33", NULL));
+	wait_value(id, "33", 5000);
+
+	/* typing, both routes */
+	id = id_of(t, "text field", NULL, "entry");
+	type_cycle(id, 0, "editable-text", 5000);
+	type_cycle(id, 1, "keys", 5000);
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
+				    CUA_SELECTION_TEXT, &out));
+	assert_non_null(strstr(out, "\"range\":[6,11]"));
+	cua_free(out);
+	wait_text("Selected text: ```\nw\xc3\xb6rld\n```", 5000);
+
+	/* scroll: exactly one page of the text view, through its bar */
+	{
+		cua_element *area = find(t, "text entry area", NULL, NULL);
+		cua_element *parent = cua_element_get_parent(area), *bar = NULL;
+		int32_t x, y, w, h;
+		char want[64];
+
+		for (size_t i = 0; i < cua_element_get_child_count(parent); i++)
+			if (strcmp(cua_element_get_role(cua_element_get_child(parent, i)),
+				   "scroll bar") == 0)
+				bar = cua_element_get_child(parent, i);
+		assert_non_null(bar);
+		sb = cua_element_get_id(bar);
+		assert_int_equal(cua_element_get_frame(area, &x, &y, &w, &h), 1);
+		ACT(cua_session_scroll(session, app, cua_element_get_id(area), "down",
+				       0.5, &out));
+		assert_route(out, "value");
+		cua_free(out);
+		snprintf(want, sizeof(want), "%d", (int)((h + 1) / 2));
+		wait_value(sb, want, 5000);
+	}
+
+	/* a tab is clicked by selecting it */
+	id = id_of(t, "tab", "page 2", NULL);
+	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "selection");
+	cua_free(out);
+	{
+		cua_tree *t2 = observe_until(session, app, 5000);
+
+		assert_true(cua_element_get_traits(cua_tree_find_element(t2, id)) &
+			    CUA_TRAIT_SELECTED);
+		cua_tree_unref(t2);
+	}
+	stop_app(t);
+	cua_tree_unref(t);
+}
+
+static void
+test_gtk4_widget_factory(void **state)
+{
+	cua_tree *t = NULL;
+	char *out = NULL;
+	uint32_t id;
+
+	app = "gtk4-widget-factory";
+	if (cua_session_observe(session, app, 0, &t) != CUA_OK)
+		fail_msg("launch: %s", cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, app, 15000, ready_checkbox, NULL);
+	assert_non_null(t);
+
+	/* GTK 4.8 check boxes have no actions: a synthetic click, through
+	 * GTK 4's window-relative coordinates */
+	id = id_of(t, "checkbox", "checkbutton", "off");
+	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "synthetic");
+	cua_free(out);
+	wait_value(id, "on", 5000);
+
+	id = id_of(t, "slider", "", "50");
+	ACT(cua_session_set_value(session, app, id, "77", NULL));
+	wait_value(id, "77", 5000);
+	drag_slider_left(id, "30");
+	id = id_of(t, "stepper", NULL, "50");
+	ACT(cua_session_set_value(session, app, id, "33", NULL));
+	wait_value(id, "33", 5000);
+
+	/* GrabFocus fails on GTK 4.8: the click focuses the entry */
+	id = id_of(t, "text field", NULL, "entry");
+	type_cycle(id, 0, "editable-text", 5000);
+	type_cycle(id, 1, "keys", 5000);
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
+				    CUA_SELECTION_TEXT, &out));
+	assert_non_null(strstr(out, "\"range\":[6,11]"));
+	cua_free(out);
+
+	/* the text view scrolls through its (sibling) scroll bar's value */
+	{
+		cua_element *area = find(t, "text entry area", NULL, NULL);
+
+		assert_non_null(area);
+		ACT(cua_session_scroll(session, app, cua_element_get_id(area), "down",
+				       0.5, &out));
+		assert_route(out, "value");
+		assert_non_null(strstr(out, "\"scroll_value\":{\"before\":0"));
+		cua_free(out);
+	}
+	stop_app(t);
+	cua_tree_unref(t);
+}
+
+static int
+featherpad_ready(cua_tree *t, void *data)
+{
+	return find(t, "menu bar", NULL, NULL) != NULL;
+}
+
+static int
+two_tabs(cua_tree *t, void *data)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++)
+		if (strcmp(cua_element_get_role(cua_tree_get_element(t, i)),
+			   "tab") == 0)
+			n++;
+	return n == 2;
+}
+
+static void
+test_featherpad_qt(void **state)
+{
+	cua_tree *t = NULL, *t2;
+	char *out = NULL;
+	uint32_t editor, id;
+	cua_element *e;
+
+	app = "featherpad";
+	if (cua_session_observe(session, app, 0, &t) != CUA_OK)
+		fail_msg("launch: %s", cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, app, 15000, featherpad_ready, NULL);
+	assert_non_null(t);
+
+	editor = id_of(t, "text entry area", NULL, NULL);
+	/* typing: Qt's InsertText counts characters; the splice route is
+	 * used, then keys */
+	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
+	ACT(cua_session_type_text(session, app, unicode_text, &out));
+	assert_route(out, "editable-text");
+	cua_free(out);
+	wait_value(editor, unicode_text, 5000);
+	type_cycle(editor, 1, "keys", 5000);
+
+	/* select text (FeatherPad's status bar does not count a selection
+	 * made through accessibility; the focus trailer shows it) */
+	ACT(cua_session_set_value(session, app, editor, "alpha beta gamma", NULL));
+	ACT(cua_session_select_text(session, app, editor, "beta", NULL, NULL,
+				    CUA_SELECTION_TEXT, &out));
+	assert_non_null(strstr(out, "\"range\":[6,10]"));
+	cua_free(out);
+	wait_text("Selected text: ```\nbeta\n```", 5000);
+
+	/* scroll: Qt's text editor counts its scroll bar in lines, so one
+	 * page is wheel clicks (Qt: 3 lines per click); the bar moves by
+	 * about a page of lines */
+	{
+		struct strbuf_lines {
+			char buf[4096];
+		} lines;
+		size_t k = 0;
+		cua_tree *t3;
+		cua_element *bar = NULL;
+
+		for (int i = 0; i < 300 && k + 16 < sizeof(lines.buf); i++)
+			k += (size_t)snprintf(lines.buf + k, sizeof(lines.buf) - k,
+					      "%sline %d", i ? "\n" : "", i);
+		ACT(cua_session_set_value(session, app, editor, lines.buf, NULL));
+		ACT(cua_session_scroll(session, app, editor, "down", 1, &out));
+		assert_route(out, "wheel");
+		cua_free(out);
+		t3 = observe_until(session, app, 5000);
+		for (size_t i = 0; i < cua_tree_get_element_count(t3); i++)
+			if (strcmp(cua_element_get_role(cua_tree_get_element(t3, i)),
+				   "scroll bar") == 0 &&
+			    !(cua_element_get_traits(cua_tree_get_element(t3, i)) &
+			      CUA_TRAIT_DISABLED))
+				bar = cua_tree_get_element(t3, i);
+		assert_non_null(bar);
+		{
+			struct want_value w = { cua_element_get_id(bar), "8" };
+			int v;
+			cua_tree *t4 = observe_until_pred(session, app, 5000,
+							  value_at_least, &w);
+
+			assert_non_null(t4);
+			v = atoi(cua_element_get_value(
+				cua_tree_find_element(t4, w.id)));
+			if (v > 40)
+				fail_msg("one page scrolled %d lines", v);
+			cua_tree_unref(t4);
+		}
+		cua_tree_unref(t3);
+	}
+
+	/* Qt's action names: Toggle on a check box */
+	t2 = observe_until(session, app, 5000);
+	e = NULL;
+	for (size_t i = 0; i < cua_tree_get_element_count(t2); i++)
+		if (strcmp(cua_element_get_description(cua_tree_get_element(t2, i)),
+			   "Match Case (F5)") == 0)
+			e = cua_tree_get_element(t2, i);
+	assert_non_null(e);
+	id = cua_element_get_id(e);
+	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:Toggle");
+	cua_free(out);
+	wait_value(id, "on", 5000);
+	cua_tree_unref(t2);
+
+	/* a button's handler runs: New opens a second tab */
+	ACT(cua_session_click(session, app, id_of(t, "button", "New", NULL),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:Press");
+	cua_free(out);
+	{
+		cua_tree *t3 = observe_until_pred(session, app, 5000, two_tabs, NULL);
+
+		if (!t3)
+			fail_msg("New did not open a second tab");
+		cua_tree_unref(t3);
+	}
+
+	stop_app(t);
+	cua_tree_unref(t);
+}
+
+static int
+page_ready(cua_tree *t, void *data)
+{
+	return find(t, "button", "Submit order", NULL) != NULL;
+}
+
+/* the y of the "Order form" heading */
+static int
+heading_y(cua_tree *t)
+{
+	cua_element *h = find(t, "heading", "Order form", NULL);
+	int32_t x, y, w, hh;
+
+	if (!h || !cua_element_get_frame(h, &x, &y, &w, &hh))
+		return INT32_MIN;
+	return y;
+}
+
+static int
+scrolled(cua_tree *t, void *data)
+{
+	int y = heading_y(t);
+
+	return y != INT32_MIN && y < *(int *)data - 100;
+}
+
+static void
+test_chromium_form(void **state)
+{
+	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
+	const char *argv[] = {
+		"chromium", "--force-renderer-accessibility", "--no-sandbox",
+		"--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
+	};
+	struct app_proc proc;
+	cua_tree *t;
+	char *out = NULL;
+	uint32_t id;
+
+	app = "chromium";
+	assert_non_null(mkdtemp(profile));
+	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
+	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
+	assert_int_equal(app_start(&proc, argv, 0), 0);
+	t = observe_until_pred(session, app, 30000, page_ready, NULL);
+	assert_non_null(t);
+
+	/* Chromium applies actions late: the action returns, the next
+	 * observations show it (decisions.md §5) */
+	id = id_of(t, "checkbox", "Gift wrap", "on");
+	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:uncheck"); /* it was checked */
+	cua_free(out);
+	wait_value(id, "off", 5000);
+
+	/* a button's handler runs */
+	ACT(cua_session_click(session, app, id_of(t, "button", "Submit order", NULL),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:press");
+	cua_free(out);
+	wait_text("Submitted: Alice", 5000);
+
+	/* Chromium has no EditableText: keys, with spare keycodes */
+	id = id_of(t, "text field", "Name", NULL);
+	type_cycle(id, 0, "keys", 5000);
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
+				    CUA_SELECTION_TEXT, &out));
+	assert_non_null(strstr(out, "\"range\":[6,11]"));
+	cua_free(out);
+
+	/* a slider takes a value (set late, polled) */
+	id = id_of(t, "slider", "Quantity", NULL);
+	ACT(cua_session_set_value(session, app, id, "7", &out));
+	assert_non_null(strstr(out, "\"after\":\"7\""));
+	cua_free(out);
+	wait_value(id, "7", 5000);
+	drag_slider_left(id, "4");
+
+	/* the page scrolls with the wheel (no scroll bar in the tree) */
+	{
+		cua_tree *t2 = observe_until(session, app, 5000);
+		cua_element *doc = find(t2, "HTML content", "libcua form", NULL);
+		int y0 = heading_y(t2);
+
+		assert_non_null(doc);
+		assert_true(y0 != INT32_MIN);
+		ACT(cua_session_scroll(session, app, cua_element_get_id(doc), "down",
+				       0.5, &out));
+		assert_route(out, "wheel");
+		cua_free(out);
+		cua_tree_unref(t2);
+		t2 = observe_until_pred(session, app, 5000, scrolled, &y0);
+		if (!t2)
+			fail_msg("the page did not scroll");
+		cua_tree_unref(t2);
+	}
+	cua_tree_unref(t);
+	app_stop(&proc);
+	{
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gtk3_widget_factory),
+		cmocka_unit_test(test_gtk4_widget_factory),
+		cmocka_unit_test(test_featherpad_qt),
+		cmocka_unit_test(test_chromium_form),
+	};
+
+	return cmocka_run_group_tests_name("actions-apps", tests, setup, teardown);
+}

@@ -1,0 +1,90 @@
+// Round-trip times of get_app_state (text + JPEG) and of a click through
+// the official SDK client, on gtk3-widget-factory and LibreOffice Writer.
+// Run it with ./bench (it starts a headless desktop); prints a table.
+//
+//   CUA_MCP=build/tools/cua-mcp node bench.mjs [ITERATIONS]
+//
+// SPDX-License-Identifier: MIT
+import { performance } from 'node:perf_hooks';
+import { connect, closeAll, text, stateBody, sleep } from './lib/harness.mjs';
+
+const N = Number(process.argv[2] ?? 20);
+
+// app, the element to click (a harmless one), and what to do first
+const APPS = [
+  { app: 'gtk3-widget-factory', click: /^radio button Page 1\b/ },
+  { app: 'libreoffice-writer', click: /^toggle button .*Formatting Marks/, dismiss: /^button OK$/ },
+];
+
+function idOf(body, re) {
+  for (const line of body.split('\n')) {
+    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
+    if (m && re.test(m[2])) return m[1];
+  }
+  return null;
+}
+
+function stats(ms) {
+  const s = [...ms].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: q(0.5), p90: q(0.9), min: s[0], max: s.at(-1), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+async function time(fn) {
+  const t0 = performance.now();
+  const r = await fn();
+  return [performance.now() - t0, r];
+}
+
+const { client } = await connect({ args: ['--trust-apps'] });
+const rows = [];
+for (const { app, click, dismiss } of APPS) {
+  // launch (get_app_state starts an installed app) and wait until it settles
+  let r;
+  const [launch] = await time(async () => {
+    for (let i = 0; i < 60; i++) {
+      r = await client.callTool({ name: 'get_app_state', arguments: { app, disable_diff: true } });
+      if (!r.isError && idOf(stateBody(r), dismiss ?? click)) break;
+      await sleep(500);
+    }
+  });
+  if (r.isError) throw new Error(`${app}: ${text(r)}`);
+  if (dismiss && idOf(stateBody(r), dismiss)) { // Writer's "Tip of the Day"
+    await client.callTool({ name: 'click', arguments: { app, element_index: idOf(stateBody(r), dismiss) } });
+    for (let i = 0; i < 20 && !idOf(stateBody(r), click); i++) {
+      await sleep(500);
+      r = await client.callTool({ name: 'get_app_state', arguments: { app, disable_diff: true } });
+    }
+  }
+  const target = idOf(stateBody(r), click);
+  if (!target) throw new Error(`${app}: nothing matches ${click}`);
+  const full = [], diff = [], clicks = [], server = [], observeMs = [];
+  let sizes;
+  for (let i = 0; i < N; i++) {
+    const [ms, s] = await time(() => client.callTool({ name: 'get_app_state', arguments: { app, disable_diff: true } }));
+    full.push(ms);
+    server.push(s.structuredContent.timings_ms.total);
+    observeMs.push(s.structuredContent.timings_ms.observe);
+    sizes = { lines: stateBody(s).split('\n').length, text: text(s).length, jpeg: Buffer.from(s.content[1]?.data ?? '', 'base64').length,
+      image: `${s.structuredContent?.screenshot?.width}x${s.structuredContent?.screenshot?.height}`, response: JSON.stringify(s).length };
+  }
+  for (let i = 0; i < N; i++) {
+    const [ms, c] = await time(() => client.callTool({ name: 'click', arguments: { app, element_index: target } }));
+    if (c.isError) throw new Error(`${app}: click: ${text(c)}`);
+    clicks.push(ms);
+    const [ms2] = await time(() => client.callTool({ name: 'get_app_state', arguments: { app } }));
+    diff.push(ms2);
+  }
+  rows.push({ app, launch, sizes, full: stats(full), server: stats(server), observe: stats(observeMs), clickThenDiff: stats(diff), click: stats(clicks) });
+}
+await closeAll();
+
+const f = (x) => x.toFixed(1).padStart(7);
+console.log(`cua-mcp round trips through the TypeScript SDK client, ${N} iterations each (ms)`);
+console.log('app                  measure                          median     p90     min     max');
+for (const r of rows) {
+  for (const [name, s] of [['get_app_state full (text+JPEG)', r.full], ['  in cua-mcp (tool time)', r.server], ['  of which libcua observe', r.observe],
+    ['click by element_index', r.click], ['get_app_state after click (diff)', r.clickThenDiff]])
+    console.log(`${r.app.padEnd(20)} ${name.padEnd(32)}${f(s.median)} ${f(s.p90)} ${f(s.min)} ${f(s.max)}`);
+  console.log(`${''.padEnd(20)} tree ${r.sizes.lines} lines, text ${r.sizes.text} chars, JPEG ${r.sizes.image} ${r.sizes.jpeg} bytes, response ${r.sizes.response} bytes; first get_app_state incl. launch ${r.launch.toFixed(0)} ms`);
+}

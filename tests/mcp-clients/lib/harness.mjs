@@ -1,0 +1,176 @@
+// Shared helpers for the cua-mcp client tests: where the server is, how to
+// start it with the official SDK client, and the GTK3 fixture app.
+//
+// Environment (set by tests/mcp-clients/meson.build):
+//   CUA_MCP           the cua-mcp binary
+//   CUA               the cua CLI
+//   CUA_MCP_DATA_DIR  its data directory (forbidden-apps.txt, app-instructions/)
+//   FIXTURE_GTK3      tests/desktop/fixture-gtk3 (desktop tests)
+//   CUA_SPEC_DIR      the spec directory with tools.md, when available
+//
+// SPDX-License-Identifier: MIT
+import { spawn } from 'node:child_process';
+import { mkdtempSync, copyFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER = process.env.CUA_MCP ?? 'cua-mcp';
+export const CUA_CLI = process.env.CUA ?? 'cua';
+export const DATA_DIR = process.env.CUA_MCP_DATA_DIR ?? join(HERE, '../../tools/cua-mcp/data');
+export const FIXTURE = process.env.FIXTURE_GTK3;
+export const SPEC_DIR = process.env.CUA_SPEC_DIR;
+export const VERSION_BANNER = /^Computer Use state \(CUA App Version: \d+\.\d+\.\d+\)$/;
+export const RECEIPT_LINE = 'Action completed. Call `get_app_state` to fetch the updated UI state.';
+
+// The desktop variables a test desktop (`cua desktop run`) sets. MCP
+// clients start servers with HOME/LOGNAME/PATH/SHELL/TERM/USER only.
+const DESKTOP_VARS = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS',
+  'XDG_RUNTIME_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'GSK_RENDERER', 'CUA_DESKTOP_DIR'];
+
+export function haveDesktop() {
+  return Boolean(process.env.DISPLAY && process.env.DBUS_SESSION_BUS_ADDRESS);
+}
+
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), `cua-mcp-${prefix}-`));
+}
+
+// A fresh config and state home per server, so approvals never leak from
+// one test to another (or from the user).
+export function serverEnv(extra = {}) {
+  const env = { CUA_LOG_LEVEL: 'warning' };
+  for (const k of DESKTOP_VARS) if (process.env[k]) env[k] = process.env[k];
+  env.XDG_CONFIG_HOME = tempDir('config');
+  env.XDG_STATE_HOME = tempDir('state');
+  return { ...env, ...extra };
+}
+
+const open = [];
+export const protocolErrors = [];
+
+// Starts cua-mcp through the SDK's StdioClientTransport and connects.
+export async function connect({ args = [], caps = {}, onElicit, env, dataDir = DATA_DIR, name = 'libcua-test' } = {}) {
+  const serverArgs = ['--data-dir', dataDir, ...args];
+  const transport = new StdioClientTransport({
+    command: SERVER, args: serverArgs, env: env ?? serverEnv(), stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => { stderr += d; });
+  const client = new Client({ name, version: '0.0.1' }, { capabilities: caps });
+  client.onerror = (e) => protocolErrors.push(`${name}: ${e.message}`);
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
+  await client.connect(transport);
+  open.push(client);
+  return { client, transport, stderr: () => stderr };
+}
+
+export async function closeAll() {
+  while (open.length) await open.pop().close().catch(() => {});
+}
+
+export function text(result) {
+  return result.content?.[0]?.text ?? '';
+}
+
+// The body between <app_state> and </app_state>.
+export function stateBody(result) {
+  const t = text(result);
+  const a = t.indexOf('\n<app_state>\n');
+  const b = t.lastIndexOf('\n</app_state>');
+  return a >= 0 && b > a ? t.slice(a + '\n<app_state>\n'.length, b) : null;
+}
+
+// The element number of the first line `<n> <role> <title…>` of a tree
+// (full or diff form).
+export function elementIndex(body, role, title) {
+  for (const line of body.split('\n')) {
+    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
+    if (m && m[2].startsWith(`${role} ${title}`)) return m[1];
+  }
+  return null;
+}
+
+// The GTK3 fixture: one line on stdout per effect, commands on stdin.
+export class Fixture {
+  constructor(path = FIXTURE, { name } = {}) {
+    this.path = path;
+    if (name) { // a copy under another executable name (forbidden-list tests)
+      const dir = tempDir('app');
+      this.path = join(dir, name);
+      copyFileSync(path, this.path);
+      chmodSync(this.path, 0o755);
+    }
+    this.lines = [];
+    this.waiters = [];
+  }
+
+  async start() {
+    this.proc = spawn(this.path, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let buf = '';
+    this.proc.stdout.on('data', (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        this.lines.push(line);
+        this.waiters = this.waiters.filter((w) => !w(line));
+      }
+    });
+    await this.waitLine('ready', 20000);
+    return this;
+  }
+
+  get pid() { return this.proc.pid; }
+
+  // Resolves with the first line from index `from` on (already seen or
+  // future) that matches: a string is a prefix, a RegExp a pattern.
+  waitLine(match, timeout = 5000, from = 0) {
+    const ok = (l) => (match instanceof RegExp ? match.test(l) : l.startsWith(match));
+    const seen = this.lines.slice(from).find(ok);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`fixture: no line ${match} within ${timeout} ms; saw ${JSON.stringify(this.lines.slice(-10))}`)), timeout);
+      this.waiters.push((line) => {
+        if (!ok(line)) return false;
+        clearTimeout(timer);
+        resolve(line);
+        return true;
+      });
+    });
+  }
+
+  get mark() { return this.lines.length; }
+
+  count(match) { return this.lines.filter((l) => (match instanceof RegExp ? match.test(l) : l.startsWith(match))).length; }
+
+  send(command) { this.proc.stdin.write(`${command}\n`); }
+
+  async stop() {
+    if (!this.proc || this.proc.exitCode !== null) return;
+    this.proc.stdin.end();
+    const done = new Promise((r) => this.proc.once('exit', r));
+    const t = setTimeout(() => this.proc.kill('SIGKILL'), 3000);
+    await done;
+    clearTimeout(t);
+  }
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Calls get_app_state until `pred(result)` holds (apps register with the
+// accessibility bus a moment after they show a window).
+export async function stateUntil(client, args, pred = (r) => !r.isError, timeout = 15000) {
+  const end = Date.now() + timeout;
+  let r;
+  for (;;) {
+    r = await client.callTool({ name: 'get_app_state', arguments: args });
+    if (pred(r) || Date.now() > end) return r;
+    await sleep(300);
+  }
+}

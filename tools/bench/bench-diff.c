@@ -1,0 +1,369 @@
+/*
+ * bench-diff: what diffs between observations save, and what they cost.
+ *
+ * For gtk3-widget-factory and LibreOffice Writer: one full observation,
+ * then a scripted sequence of 10 state changes (through libcua's own
+ * actions), each followed by an observation. For every observation it
+ * prints the characters of the full state text and of the diff rendering
+ * (CUA_RENDER_DIFF: a diff, the no-change sentence, or the full tree when
+ * a §7.4 rule says so), and the time the diff adds: comparing the tree
+ * with its baseline during the observation (CUA_STAT_DIFF_US) and
+ * rendering the diff instead of the full tree.
+ *
+ * Run inside a headless desktop:  meson compile -C build bench-diff
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cua/cua.h>
+
+extern char **environ;
+
+enum kind { CLICK, SET_VALUE, TYPE, KEY };
+
+struct step {
+	const char *what;
+	enum kind kind;
+	const char *role, *title; /* the target (CLICK, SET_VALUE) */
+	const char *arg;          /* value, text or key */
+};
+
+static const struct step gtk3_steps[] = {
+	{ "toggle a check box", CLICK, "checkbox", "checkbutton", NULL },
+	{ "choose a radio button", CLICK, "radio button", "radiobutton", NULL },
+	{ "press a toggle button", CLICK, "toggle button", "togglebutton", NULL },
+	{ "move a slider", SET_VALUE, "slider", "", "75" },
+	{ "edit an entry", SET_VALUE, "text field", "", "hello bench" },
+	{ "switch a notebook tab", CLICK, "tab", "page 2", NULL },
+	{ "go to page 2", CLICK, "radio button", "Page 2", NULL },
+	{ "back to page 1", CLICK, "radio button", "Page 1", NULL },
+	{ "open the app menu", CLICK, "toggle button", "Menu", NULL },
+	{ "close it", KEY, NULL, NULL, "Escape" },
+};
+
+static const struct step writer_steps[] = {
+	{ "type a sentence", TYPE, NULL, NULL, "Hello from libcua." },
+	{ "new paragraph", KEY, NULL, NULL, "Return" },
+	{ "type another", TYPE, NULL, NULL, "A second paragraph of text." },
+	{ "select all", KEY, NULL, NULL, "ctrl+a" },
+	{ "bold", KEY, NULL, NULL, "ctrl+b" },
+	{ "to the end", KEY, NULL, NULL, "ctrl+End" },
+	{ "open the Format menu", CLICK, NULL, "Format", NULL },
+	{ "close it", KEY, NULL, NULL, "Escape" },
+	{ "type more", TYPE, NULL, NULL, " More text." },
+	{ "undo", KEY, NULL, NULL, "ctrl+z" },
+};
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static pid_t
+spawn(const char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
+			 environ) != 0)
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}
+
+/* Observes until the raw node count has been stable twice in a row. */
+static int
+wait_complete(cua_session *s, const char *app, int timeout_ms)
+{
+	double end = now_ms() + timeout_ms;
+	int64_t last = -1;
+	int stable = 0;
+
+	while (now_ms() < end) {
+		cua_tree *t = NULL;
+
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
+			int64_t n = cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
+
+			stable = n == last ? stable + 1 : 0;
+			last = n;
+			cua_tree_unref(t);
+			if (stable >= 2 && n > 10)
+				return 0;
+		}
+		usleep(500 * 1000);
+	}
+	return -1;
+}
+
+/* The first enabled element with this role (NULL: any) and title (""
+ * with a role: any title). */
+static cua_element *
+find(cua_tree *t, const char *role, const char *title)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+
+		if (role && strcmp(cua_element_get_role(e), role) != 0)
+			continue;
+		if (title && *title && strcmp(cua_element_get_title(e), title) != 0)
+			continue;
+		if (cua_element_get_traits(e) & CUA_TRAIT_DISABLED)
+			continue;
+		return e;
+	}
+	return NULL;
+}
+
+static cua_result
+act(cua_session *s, const char *app, cua_tree *t, const struct step *st)
+{
+	cua_element *e = NULL;
+	char *outcome = NULL;
+	cua_result r;
+
+	if (st->kind == CLICK || st->kind == SET_VALUE) {
+		e = find(t, st->role, st->title);
+		if (!e)
+			return CUA_ERROR_NOT_FOUND;
+	}
+	switch (st->kind) {
+	case CLICK:
+		r = cua_session_click(s, app, cua_element_get_id(e),
+				      CUA_BUTTON_LEFT, 1, &outcome);
+		break;
+	case SET_VALUE:
+		r = cua_session_set_value(s, app, cua_element_get_id(e), st->arg,
+					  &outcome);
+		break;
+	case TYPE:
+		r = cua_session_type_text(s, app, st->arg, &outcome);
+		break;
+	default:
+		r = cua_session_press_key(s, app, st->arg, &outcome);
+		break;
+	}
+	cua_free(outcome);
+	return r;
+}
+
+struct totals {
+	long full_chars, diff_chars;
+	double observe_ms, diff_us, render_full_us, render_diff_us;
+	double added_us[32], obs_ms[32]; /* per step */
+	int n, diffs, no_change, fallbacks;
+};
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double
+render_us(cua_tree *t, uint32_t flags, size_t *len)
+{
+	double t0 = now_ms();
+	char *text = NULL;
+	double us;
+
+	if (cua_tree_render(t, flags, &text) != CUA_OK) {
+		*len = 0;
+		return 0;
+	}
+	us = (now_ms() - t0) * 1000;
+	*len = strlen(text);
+	cua_free(text);
+	return us;
+}
+
+/* 0: full, 1: diff, 2: no change */
+static int
+kind_of(cua_tree *t)
+{
+	char *text = NULL;
+	int k = 0;
+
+	if (cua_tree_render(t, CUA_RENDER_DIFF, &text) != CUA_OK)
+		return 0;
+	if (strstr(text, "\nThe following is a diff from the previous"))
+		k = 1;
+	else if (strstr(text, "\nThere has been no change"))
+		k = 2;
+	cua_free(text);
+	return k;
+}
+
+static void
+run(cua_session *s, const char *label, const char *app,
+    const struct step *steps, size_t n_steps, struct totals *all)
+{
+	static const char *const kinds[] = { "full", "diff", "no change" };
+	struct totals tot = { 0 };
+	cua_tree *t = NULL;
+
+	if (wait_complete(s, app, 60000) < 0) {
+		printf("%s: not ready: %s\n\n", label, cua_error_message());
+		return;
+	}
+	if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH |
+				CUA_OBSERVE_DISABLE_DIFF, &t) != CUA_OK) {
+		printf("%s: %s\n\n", label, cua_error_message());
+		return;
+	}
+	printf("%s (%lld elements at the start)\n", label,
+	       (long long)cua_tree_get_stat(t, CUA_STAT_ELEMENTS));
+	printf("  %-24s %6s %6s  %-9s %8s %8s %8s %8s\n", "step", "full", "diff",
+	       "shown", "obs ms", "cmp us", "full us", "diff us");
+	for (size_t i = 0; i < n_steps && i < 32; i++) {
+		cua_tree *next = NULL;
+		size_t full_len, diff_len;
+		double t0, obs, rf, rd;
+		int64_t cmp;
+		int k;
+		cua_result r = act(s, app, t, &steps[i]);
+
+		if (r != CUA_OK)
+			printf("  (%s failed: %s)\n", steps[i].what,
+			       cua_error_message());
+		t0 = now_ms();
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &next) != CUA_OK) {
+			printf("  %s: observe failed: %s\n", steps[i].what,
+			       cua_error_message());
+			break;
+		}
+		obs = now_ms() - t0;
+		cua_tree_unref(t);
+		t = next;
+		rf = render_us(t, 0, &full_len);
+		rd = render_us(t, CUA_RENDER_DIFF, &diff_len);
+		cmp = cua_tree_get_stat(t, CUA_STAT_DIFF_US);
+		k = kind_of(t);
+		printf("  %-24s %6zu %6zu  %-9s %8.1f %8lld %8.0f %8.0f\n",
+		       steps[i].what, full_len, diff_len, kinds[k], obs,
+		       (long long)cmp, rf, rd);
+		tot.full_chars += (long)full_len;
+		tot.diff_chars += (long)diff_len;
+		tot.observe_ms += obs;
+		tot.diff_us += (double)cmp;
+		tot.render_full_us += rf;
+		tot.render_diff_us += rd;
+		tot.diffs += k == 1;
+		tot.no_change += k == 2;
+		tot.fallbacks += k == 0;
+		tot.added_us[tot.n] = (double)cmp + rd - rf;
+		tot.obs_ms[tot.n] = obs;
+		tot.n++;
+	}
+	cua_tree_unref(t);
+	if (!tot.n) {
+		printf("\n");
+		return;
+	}
+	printf("  total: full %ld chars, diff %ld chars (%.1f%%, %.1fx smaller); "
+	       "%d diffs, %d no-change, %d full\n",
+	       tot.full_chars, tot.diff_chars,
+	       100.0 * (double)tot.diff_chars / (double)tot.full_chars,
+	       tot.diff_chars ? (double)tot.full_chars / (double)tot.diff_chars : 0.0,
+	       tot.diffs, tot.no_change, tot.fallbacks);
+	printf("  time: observation %.1f ms mean; the diff adds %.0f us mean "
+	       "(compare %.0f us + render %+.0f us vs the full text) = %.3f%% "
+	       "of the observation;\n        median: the diff adds %.0f us to a "
+	       "%.1f ms observation\n\n",
+	       tot.observe_ms / tot.n,
+	       (tot.diff_us + tot.render_diff_us - tot.render_full_us) / tot.n,
+	       tot.diff_us / tot.n, (tot.render_diff_us - tot.render_full_us) / tot.n,
+	       100.0 * ((tot.diff_us + tot.render_diff_us - tot.render_full_us) / 1000.0) /
+		       tot.observe_ms,
+	       median(tot.added_us, tot.n), median(tot.obs_ms, tot.n));
+	fflush(stdout);
+	all->full_chars += tot.full_chars;
+	all->diff_chars += tot.diff_chars;
+	all->n += tot.n;
+}
+
+static void
+stop_app(cua_session *s, const char *app)
+{
+	cua_tree *t = NULL;
+
+	if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
+		kill((pid_t)cua_tree_get_pid(t), SIGTERM);
+		cua_tree_unref(t);
+		usleep(500 * 1000);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	cua_session *s = NULL;
+	struct totals all = { 0 };
+	char lo[256];
+	pid_t pid;
+
+	if (cua_session_new(&s, 0) != CUA_OK) {
+		fprintf(stderr, "%s\n", cua_error_message());
+		return 1;
+	}
+	printf("libcua %s — full observations vs diffs over 10 state changes\n"
+	       "(full/diff: characters of the state text; shown: what "
+	       "CUA_RENDER_DIFF printed;\n obs: observe wall time; cmp: "
+	       "comparing with the baseline; full/diff us: rendering)\n\n",
+	       cua_version_string());
+
+	{
+		const char *av[] = { "gtk3-widget-factory", NULL };
+
+		pid = spawn(av);
+		run(s, "gtk3-widget-factory", "gtk3-widget-factory", gtk3_steps,
+		    sizeof(gtk3_steps) / sizeof(gtk3_steps[0]), &all);
+		stop_app(s, "gtk3-widget-factory");
+		(void)pid;
+	}
+	snprintf(lo, sizeof(lo), "-env:UserInstallation=file:///tmp/cua-bench-diff-lo-%d",
+		 (int)getpid());
+	setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
+	{
+		const char *av[] = { "soffice", "--writer", "--norestore", "--nologo",
+				     lo, NULL };
+
+		pid = spawn(av);
+		run(s, "LibreOffice Writer", "libreoffice-writer", writer_steps,
+		    sizeof(writer_steps) / sizeof(writer_steps[0]), &all);
+		stop_app(s, "libreoffice-writer");
+		(void)pid;
+	}
+	if (all.n)
+		printf("both apps: full %ld chars, diff %ld chars (%.1f%%)\n",
+		       all.full_chars, all.diff_chars,
+		       100.0 * (double)all.diff_chars / (double)all.full_chars);
+	cua_session_unref(s);
+	return 0;
+}

@@ -1,0 +1,261 @@
+/*
+ * cua-mcp — the MCP server of libcua: the Codex Computer Use tools over
+ * stdio, for any MCP host (Codex, Claude Code, …).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "mcp.h"
+
+struct mcp_options mcp_opt = {
+	.log_level = CUA_LOG_WARNING,
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"Usage: cua-mcp [OPTIONS]\n"
+"\n"
+"The MCP server of libcua: lets an AI agent read desktop apps'\n"
+"accessibility trees and screenshots and act on them, with the tools and\n"
+"habits of Codex Computer Use. It speaks MCP (JSON-RPC 2.0, one message per\n"
+"line) on standard input and output; its logs go to standard error. An MCP\n"
+"host starts it; see README.md (\"Using cua-mcp with Codex and Claude\n"
+"Code\").\n"
+"\n"
+"Tools, in this order: list_apps, get_app_state, click,\n"
+"perform_secondary_action, set_value, select_text, scroll, drag,\n"
+"press_key, type_text, and sequence (several actions in one call).\n"
+"\n"
+"Options:\n"
+"  --headless           when there is no desktop (DISPLAY unset and no X\n"
+"                       server of this user found), start a private headless\n"
+"                       one (Xvfb, D-Bus, AT-SPI, openbox: `cua desktop`) and\n"
+"                       stop it when the server exits\n"
+"  --app-dir DIR        read per-app instructions (<app-id>.md) from DIR\n"
+"                       before the ones installed with libcua\n"
+"  --data-dir DIR       read forbidden-apps.txt and app-instructions/ from DIR\n"
+"                       (default %s)\n"
+"  --config FILE        the configuration file (default\n"
+"                       $XDG_CONFIG_HOME/libcua/config.json)\n"
+"  --no-sequence        do not offer the sequence tool\n"
+"  --no-diff            get_app_state always returns the full tree, never a\n"
+"                       diff against the previous call (config diff_mode)\n"
+"  --no-structured-content\n"
+"                       never send structuredContent (for hosts that show it\n"
+"                       to the model instead of the text)\n"
+"  --no-error-prefix    errors never start with \"Computer Use server error\n"
+"                       <code>: \"\n"
+"  --no-instructions    send no server instructions in initialize\n"
+"  --plain-receipt      actions return the sentence \"Action completed. …\"\n"
+"                       without the version banner\n"
+"  --trust-apps         approve every app that is not forbidden or denied\n"
+"                       without asking (config approval_mode \"allow_all\"):\n"
+"                       for tests and CI, never for a user's desktop\n"
+"  --log-level LEVEL    what goes to standard error: error, warning (default),\n"
+"                       info, debug or trace (also $CUA_LOG_LEVEL)\n"
+"  --version            print the version and exit\n"
+"  -h, --help           print this help and exit\n"
+"\n"
+"Safety:\n"
+"  Every call that targets an app resolves it to one process first. Apps on\n"
+"  the forbidden list (terminals, password managers, polkit and keyring\n"
+"  prompts, screen lockers, this server and the processes that started it)\n"
+"  are refused. Other apps need the user's approval on first use, asked\n"
+"  through MCP elicitation (\"for this session\" or \"always\"); \"always\" is\n"
+"  kept in $XDG_STATE_HOME/cua/approvals.json (mode 0600). A host that\n"
+"  cannot ask gets an error naming `cua approve APP-ID`, unless the app is\n"
+"  approved already or configured \"allow\". list_apps is never gated.\n"
+"\n"
+"Configuration ($XDG_CONFIG_HOME/libcua/config.json, every key optional):\n"
+"  enabled                    false: every targeted tool is refused\n"
+"  default_app_access         \"allow\" (approval applies) or \"deny\" (only\n"
+"                             apps configured \"allow\" are usable)\n"
+"  allow_persistent_approval  false: \"always\" is never offered\n"
+"  apps                       { \"<app-id>\": \"allow\" | \"deny\" }\n"
+"  approval_mode              \"prompt\" (default), \"allow_all\", \"allowlist\"\n"
+"  forbidden_apps_add         [ \"<app-id or executable>\", … ]\n"
+"  forbidden_apps_remove      [ … ] (built-in entries; only here, never via MCP)\n"
+"  diff_mode                  \"auto\" (default) or \"off\"\n"
+"\n"
+"Turns: a host that sends a turn id (params._meta \"libcua/turn_id\" or Codex's\n"
+"\"x-codex-turn-metadata\".turn_id on tools/call) or the notifications\n"
+"notifications/libcua/turn_started and turn_ended ({\"turn_id\": …}) gets\n"
+"Codex's turn rules: once a turn ended, every tool but list_apps fails until\n"
+"the next turn; in each turn an app must be observed with get_app_state\n"
+"before it is acted on, and that first observation is a full tree.\n"
+"\n"
+"Per-app instructions: Markdown files named <app-id>.md, delivered with the\n"
+"first get_app_state of that app in a server session, from\n"
+"$XDG_CONFIG_HOME/libcua/app-instructions/, then --app-dir, then\n"
+"<data dir>/app-instructions/.\n"
+"\n"
+"Environment:\n"
+"  DISPLAY, DBUS_SESSION_BUS_ADDRESS  the desktop to work on. MCP hosts often\n"
+"                       start servers without them: pass them in the host's\n"
+"                       server configuration. Without DISPLAY, cua-mcp uses the\n"
+"                       user's X server if exactly one is found in\n"
+"                       /tmp/.X11-unix, with the bus at $XDG_RUNTIME_DIR/bus.\n"
+"  CUA_LOG_LEVEL        as --log-level\n"
+"  XDG_CONFIG_HOME, XDG_STATE_HOME  where the user's files are\n"
+"\n"
+"Exit status: 0 when standard input closes or on SIGTERM, SIGINT or SIGHUP;\n"
+"1 when the server cannot start; 2 for a usage error.\n",
+		CUA_DATADIR);
+}
+
+static int
+parse_level(const char *s)
+{
+	static const struct {
+		const char *name;
+		int level;
+	} levels[] = {
+		{ "error", CUA_LOG_ERROR }, { "warning", CUA_LOG_WARNING },
+		{ "info", CUA_LOG_INFO },   { "debug", CUA_LOG_DEBUG },
+		{ "trace", CUA_LOG_TRACE },
+	};
+	char *end;
+	long n;
+
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (strcasecmp(s, levels[i].name) == 0)
+			return levels[i].level;
+	n = strtol(s, &end, 10);
+	return *s && !*end && n > 0 ? (int)n : -1;
+}
+
+/* The installed data, or the source tree's when running from a build
+ * directory before installation. */
+static const char *
+default_data_dir(void)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/forbidden-apps.txt", CUA_DATADIR);
+	if (access(path, R_OK) == 0)
+		return CUA_DATADIR;
+#ifdef CUA_MCP_SOURCE_DATADIR
+	snprintf(path, sizeof(path), "%s/forbidden-apps.txt",
+		 CUA_MCP_SOURCE_DATADIR);
+	if (access(path, R_OK) == 0)
+		return CUA_MCP_SOURCE_DATADIR;
+#endif
+	return CUA_DATADIR;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum {
+		OPT_HEADLESS = 256, OPT_APP_DIR, OPT_DATA_DIR, OPT_CONFIG,
+		OPT_NO_SEQUENCE, OPT_NO_DIFF, OPT_NO_STRUCTURED,
+		OPT_NO_ERROR_PREFIX, OPT_NO_INSTRUCTIONS, OPT_PLAIN_RECEIPT,
+		OPT_TRUST_APPS, OPT_LOG_LEVEL, OPT_VERSION,
+	};
+	static const struct option opts[] = {
+		{ "headless", no_argument, NULL, OPT_HEADLESS },
+		{ "app-dir", required_argument, NULL, OPT_APP_DIR },
+		{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "no-sequence", no_argument, NULL, OPT_NO_SEQUENCE },
+		{ "no-diff", no_argument, NULL, OPT_NO_DIFF },
+		{ "no-structured-content", no_argument, NULL, OPT_NO_STRUCTURED },
+		{ "no-error-prefix", no_argument, NULL, OPT_NO_ERROR_PREFIX },
+		{ "no-instructions", no_argument, NULL, OPT_NO_INSTRUCTIONS },
+		{ "plain-receipt", no_argument, NULL, OPT_PLAIN_RECEIPT },
+		{ "trust-apps", no_argument, NULL, OPT_TRUST_APPS },
+		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *env_level = getenv("CUA_LOG_LEVEL");
+	int c;
+
+	if (env_level && parse_level(env_level) > 0)
+		mcp_opt.log_level = parse_level(env_level);
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_HEADLESS:
+			mcp_opt.headless = 1;
+			break;
+		case OPT_APP_DIR:
+			mcp_opt.app_dir = optarg;
+			break;
+		case OPT_DATA_DIR:
+			mcp_opt.data_dir = optarg;
+			break;
+		case OPT_CONFIG:
+			mcp_opt.config = optarg;
+			break;
+		case OPT_NO_SEQUENCE:
+			mcp_opt.no_sequence = 1;
+			break;
+		case OPT_NO_DIFF:
+			mcp_opt.no_diff = 1;
+			break;
+		case OPT_NO_STRUCTURED:
+			mcp_opt.no_structured = 1;
+			break;
+		case OPT_NO_ERROR_PREFIX:
+			mcp_opt.no_error_prefix = 1;
+			break;
+		case OPT_NO_INSTRUCTIONS:
+			mcp_opt.no_instructions = 1;
+			break;
+		case OPT_PLAIN_RECEIPT:
+			mcp_opt.plain_receipt = 1;
+			break;
+		case OPT_TRUST_APPS:
+			mcp_opt.trust_apps = 1;
+			break;
+		case OPT_LOG_LEVEL:
+			mcp_opt.log_level = parse_level(optarg);
+			if (mcp_opt.log_level < 0) {
+				fprintf(stderr,
+					"cua-mcp: unknown log level '%s' (error, warning, info, debug, trace)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_VERSION:
+			printf("cua-mcp %s (libcua %s)\n", CUA_VERSION,
+			       cua_version_string());
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'cua-mcp --help'.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cua-mcp: unexpected argument '%s'\nTry 'cua-mcp --help'.\n",
+			argv[optind]);
+		return 2;
+	}
+	if (!mcp_opt.data_dir)
+		mcp_opt.data_dir = default_data_dir();
+
+	/* the user's files first: --headless moves the XDG_* variables to
+	 * the private desktop's directories for the apps it runs */
+	if (tools_init() < 0 || policy_init() < 0)
+		return 1;
+	instructions_init();
+	if (desktop_env_setup() < 0)
+		return 1;
+	LOG_INFO("cua-mcp %s ready (data %s)", cua_version_string(),
+		 mcp_opt.data_dir);
+	return rpc_run();
+}
