@@ -301,6 +301,8 @@ _PROTOTYPES = {
     "cua_session_type_text": (_int, [_vp, _cp, _cp, _P(_vp)]),
     "cua_session_press_key": (_int, [_vp, _cp, _cp, _P(_vp)]),
     "cua_session_scroll": (_int, [_vp, _cp, _u32, _cp, _dbl, _P(_vp)]),
+    "cua_session_scroll_at": (_int, [_vp, _cp, _dbl, _dbl, _cp, _dbl,
+                                     _P(_vp)]),
     "cua_session_drag": (_int, [_vp, _cp, _dbl, _dbl, _dbl, _dbl,
                                 _P(_vp)]),
     "cua_session_perform_action": (_int, [_vp, _cp, _u32, _cp, _P(_vp)]),
@@ -701,6 +703,13 @@ class Session(_Handle):
         """Scrolls an element ``pages`` pages ``up``/``down``/``left``/
         ``right``."""
         return self._act("session_scroll", self._app(app), self._eid(element),
+                         _enc(direction, "direction"), float(pages))
+
+    def scroll_at(self, app, point, direction, pages=1.0):
+        """Scrolls at screenshot pixel ``point`` (x, y) ``pages`` window
+        heights (widths) ``up``/``down``/``left``/``right``."""
+        return self._act("session_scroll_at", self._app(app),
+                         float(point[0]), float(point[1]),
                          _enc(direction, "direction"), float(pages))
 
     def drag(self, app, start, end):

@@ -1290,6 +1290,29 @@ cua_session_scroll(cua_session *session, const char *app,
 		   char **outcome);
 
 /**
+ * Scrolls at a screenshot pixel of the last observation's screenshot:
+ * wheel clicks at that point, @p pages times the window's height (width
+ * for left and right), for windows without an element to scroll (canvas
+ * areas, bare trees). The point must lie on the app's window and the
+ * window must still have the size it had in the screenshot.
+ *
+ * @param x, y screenshot pixels.
+ * @param direction `up`, `down`, `left` or `right` (or `u`, `d`, `l`, `r`).
+ * @param pages a number > 0; fractions are approximated to whole wheel
+ *        clicks.
+ * @param[out] outcome owned JSON string or NULL.
+ * @return ::CUA_OK; ::CUA_ERROR_INVALID_ARGUMENT for a bad direction,
+ *         pages or a point outside the screenshot; ::CUA_ERROR_STALE when
+ *         the window changed; ::CUA_ERROR_INPUT_BLOCKED when the point is
+ *         covered.
+ * @since 0.2
+ */
+CUA_EXPORT cua_result
+cua_session_scroll_at(cua_session *session, const char *app, double x,
+		      double y, const char *direction, double pages,
+		      char **outcome);
+
+/**
  * Drags with the left button from one screenshot pixel to another:
  * press at the start, moves to the start, the midpoint and the end,
  * release at the end. The start must lie on the app's window.

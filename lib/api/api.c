@@ -972,6 +972,14 @@ cua_session_scroll(cua_session *s, const char *app, uint32_t element_id,
 }
 
 CUA_EXPORT cua_result
+cua_session_scroll_at(cua_session *s, const char *app, double x, double y,
+		      const char *direction, double pages, char **outcome)
+{
+	ACT_ARGS(cua_session_scroll_at);
+	return cua_do_scroll_at(s, app, x, y, direction, pages, outcome);
+}
+
+CUA_EXPORT cua_result
 cua_session_drag(cua_session *s, const char *app, double from_x,
 		 double from_y, double to_x, double to_y, char **outcome)
 {

@@ -85,6 +85,9 @@ cua_result cua_do_press_key(struct cua_session *s, const char *app,
 			    const char *key, char **outcome);
 cua_result cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
 			 const char *direction, double pages, char **outcome);
+cua_result cua_do_scroll_at(struct cua_session *s, const char *app,
+			    double x, double y, const char *direction,
+			    double pages, char **outcome);
 cua_result cua_do_drag(struct cua_session *s, const char *app, double x1,
 		       double y1, double x2, double y2, char **outcome);
 cua_result cua_do_perform_action(struct cua_session *s, const char *app,

@@ -595,6 +595,25 @@ test_canvas_pointer(void **state)
 			 ly + 20);
 		assert_non_null(strstr(log, want));
 	}
+	/* a scroll at a pixel turns the wheel over the canvas (D18): GDK
+	 * reports it as a discrete (1 = down, 3 = right) or a smooth (4)
+	 * scroll, on the canvas and nowhere else */
+	log[0] = '\0';
+	ACT(cua_session_scroll_at(session, APP, px, py, "down", 0.2, &out));
+	assert_route(out, "wheel");
+	assert_non_null(strstr(out, "\"wheel_clicks\":"));
+	cua_free(out);
+	wait_log("canvas scroll ", log, sizeof(log));
+	assert_int_equal(sscanf(strstr(log, "canvas scroll "), "canvas scroll %d",
+				&b), 1);
+	assert_true(b == 1 || b == 4);
+	assert_int_equal(cua_session_scroll_at(session, APP, px, py, "sideways",
+					       1, NULL),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(cua_session_scroll_at(session, APP, px, py, "down", 0,
+					       NULL),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(cua_error_message(), "pages must be > 0");
 	/* out of the screenshot */
 	assert_int_equal(cua_session_click_at(session, APP, -1, 10,
 					      CUA_BUTTON_LEFT, 1, NULL),

@@ -204,6 +204,11 @@ test('perform_secondary_action, scroll, select_text and drag', { skip }, async (
   assertReceipt(await call('drag', { from_x: cx, from_y: cy, to_x: cx + 40 * ppp, to_y: cy + 20 * ppp }), 'drag');
   await fixture.waitLine(/^canvas press 1 /, 5000, mark);
   await fixture.waitLine(/^canvas release 1 /, 5000, mark);
+
+  // scroll at screenshot coordinates (D18): the wheel turns over the canvas
+  mark = fixture.mark;
+  assertReceipt(await call('scroll', { x: cx, y: cy, direction: 'down', pages: 0.5 }), 'scroll');
+  await fixture.waitLine(/^canvas scroll /, 5000, mark);
 });
 
 test('sequence: several steps, one observation at the end', { skip }, async () => {

@@ -69,11 +69,13 @@ action_run(struct job *job, const struct target *t, const struct call_args *a,
 					    selection_of(a->selection),
 					    &outcome);
 	} else if (strcmp(tool, "scroll") == 0) {
-		if (!a->has_element)
-			return mcp_fail(err, E_INTERNAL,
-					"scroll at screenshot coordinates is not available in this build of libcua. Scroll an element by element_index instead (the scroll area or list that contains the point).");
-		r = cua_session_scroll(s, app, a->element, a->direction,
-				       a->pages, &outcome);
+		if (a->has_element)
+			r = cua_session_scroll(s, app, a->element, a->direction,
+					       a->pages, &outcome);
+		else
+			r = cua_session_scroll_at(s, app, a->x, a->y,
+						  a->direction, a->pages,
+						  &outcome);
 	} else if (strcmp(tool, "drag") == 0) {
 		r = cua_session_drag(s, app, a->from_x, a->from_y, a->to_x,
 				     a->to_y, &outcome);
