@@ -100,6 +100,23 @@ GVariant *atspi_call_sync(struct atspi_be *be, const char *bus,
 			  GError **error);
 
 /* ------------------------------------------------------------------ */
+/* decode.c — replies into raw nodes (shared by fetch.c and live.c)    */
+
+/* GTK 4 names some objects with their GType name ("GtkEntry"):
+ * /^Gtk[A-Z][A-Za-z]*$/. Those are no names. */
+int atspi_is_gtype_name(const char *s);
+/* Interface names, full ("org.a11y.atspi.Text") or short ("Text"). */
+uint32_t atspi_iface_bit(const char *name);
+uint64_t atspi_decode_states(GVariant *reply);   /* GetState "(au)" */
+uint32_t atspi_decode_ifaces(GVariant *reply);   /* GetInterfaces "(as)" */
+/* The value of a Properties.Get reply "(v)" if it has type `t`; the
+ * caller unrefs. NULL otherwise. */
+GVariant *atspi_prop_value(GVariant *reply, const GVariantType *t);
+/* GetAttributes "(a{ss})"; -1 when out of memory. */
+int atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
+		       GVariant *reply);
+
+/* ------------------------------------------------------------------ */
 /* fetch.c — reading nodes                                             */
 
 cua_result atspi_open_app(struct cua_backend *b,

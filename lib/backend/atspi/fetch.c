@@ -289,23 +289,10 @@ make_ident(struct job *job, const char *bus, const char *path)
 	return s;
 }
 
-/* GTK 4 names some objects with their GType name ("GtkEntry",
- * "GtkBuiltinIcon"): /^Gtk[A-Z][A-Za-z]*$/. Those are no names. */
-static int
-is_gtype_name(const char *s)
-{
-	if (strncmp(s, "Gtk", 3) != 0 || !g_ascii_isupper(s[3]))
-		return 0;
-	for (s += 4; *s; s++)
-		if (!g_ascii_isalpha(*s))
-			return 0;
-	return 1;
-}
-
 static const char *
 clean_name(struct job *job, const char *s)
 {
-	if (!s || !*s || is_gtype_name(s))
+	if (!s || !*s || atspi_is_gtype_name(s))
 		return NULL;
 	return sdup(job, s);
 }
@@ -333,25 +320,10 @@ is_null_ref(const char *path)
 	return !path || strcmp(path, NULL_PATH) == 0;
 }
 
-/* The value of a Properties.Get reply "(v)" if it has type `t`; the
- * caller unrefs. */
-static GVariant *
-prop_value(GVariant *reply, const GVariantType *t)
-{
-	GVariant *v = NULL;
-
-	g_variant_get(reply, "(v)", &v);
-	if (v && !g_variant_is_of_type(v, t)) {
-		g_variant_unref(v);
-		return NULL;
-	}
-	return v;
-}
-
 static const char *
 prop_string(struct job *job, GVariant *reply, int nonempty)
 {
-	GVariant *v = prop_value(reply, G_VARIANT_TYPE_STRING);
+	GVariant *v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 	const char *s, *r;
 
 	if (!v)
@@ -365,7 +337,7 @@ prop_string(struct job *job, GVariant *reply, int nonempty)
 static int
 prop_int(GVariant *reply, int32_t *out)
 {
-	GVariant *v = prop_value(reply, G_VARIANT_TYPE_INT32);
+	GVariant *v = atspi_prop_value(reply, G_VARIANT_TYPE_INT32);
 
 	if (!v)
 		return 0;
@@ -377,45 +349,13 @@ prop_int(GVariant *reply, int32_t *out)
 static int
 prop_double(GVariant *reply, double *out)
 {
-	GVariant *v = prop_value(reply, G_VARIANT_TYPE_DOUBLE);
+	GVariant *v = atspi_prop_value(reply, G_VARIANT_TYPE_DOUBLE);
 
 	if (!v)
 		return 0;
 	*out = g_variant_get_double(v);
 	g_variant_unref(v);
 	return 1;
-}
-
-/* Interface names come in full ("org.a11y.atspi.Text", what the toolkits
- * here send) or, as the interface description has it, short ("Text"). */
-static uint32_t
-iface_bit(const char *name)
-{
-	static const struct {
-		const char *name;
-		uint32_t bit;
-	} map[] = {
-		{ "Action", CUA_IFACE_ACTION },
-		{ "Component", CUA_IFACE_COMPONENT },
-		{ "Text", CUA_IFACE_TEXT },
-		{ "EditableText", CUA_IFACE_EDITABLE_TEXT },
-		{ "Value", CUA_IFACE_VALUE },
-		{ "Selection", CUA_IFACE_SELECTION },
-		{ "Table", CUA_IFACE_TABLE },
-		{ "TableCell", CUA_IFACE_TABLE_CELL },
-		{ "Hypertext", CUA_IFACE_HYPERTEXT },
-		{ "Hyperlink", CUA_IFACE_HYPERLINK },
-		{ "Document", CUA_IFACE_DOCUMENT },
-		{ "Image", CUA_IFACE_IMAGE },
-		{ "Collection", CUA_IFACE_COLLECTION },
-	};
-
-	if (g_str_has_prefix(name, "org.a11y.atspi."))
-		name += strlen("org.a11y.atspi.");
-	for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
-		if (strcmp(name, map[i].name) == 0)
-			return map[i].bit;
-	return 0;
 }
 
 static int
@@ -1036,61 +976,10 @@ on_error(struct req *r, const GError *error)
 }
 
 static void
-on_state(struct cua_raw_node *n, GVariant *reply)
-{
-	GVariantIter *it;
-	uint32_t word;
-	uint64_t states = 0;
-	int i = 0;
-
-	g_variant_get(reply, "(au)", &it);
-	while (g_variant_iter_next(it, "u", &word)) {
-		if (i < 2)
-			states |= (uint64_t)word << (32 * i);
-		i++;
-	}
-	g_variant_iter_free(it);
-	n->states = states;
-}
-
-static void
-on_ifaces(struct cua_raw_node *n, GVariant *reply)
-{
-	GVariantIter *it;
-	const char *name;
-	uint32_t bits = 0;
-
-	g_variant_get(reply, "(as)", &it);
-	while (g_variant_iter_next(it, "&s", &name))
-		bits |= iface_bit(name);
-	g_variant_iter_free(it);
-	n->ifaces = bits;
-}
-
-static void
 on_attrs(struct job *job, struct cua_raw_node *n, GVariant *reply)
 {
-	GVariant *dict = g_variant_get_child_value(reply, 0);
-	size_t count = g_variant_n_children(dict), k = 0;
-	GVariantIter it;
-	const char *key, *value;
-
-	n->attrs = cua_arena_alloc(job->snap->arena,
-	                           (count ? count : 1) * sizeof(*n->attrs));
-	if (!n->attrs) {
+	if (atspi_decode_attrs(job->snap->arena, n, reply) < 0)
 		job->oom = 1;
-		g_variant_unref(dict);
-		return;
-	}
-	g_variant_iter_init(&it, dict);
-	while (g_variant_iter_next(&it, "{&s&s}", &key, &value)) {
-		n->attrs[k].key = sdup(job, key);
-		n->attrs[k].value = sdup(job, value);
-		k++;
-	}
-	n->n_attrs = k;
-	n->have |= CUA_HAVE_ATTRIBUTES;
-	g_variant_unref(dict);
 }
 
 /*
@@ -1257,15 +1146,15 @@ on_success(struct req *r, GVariant *reply)
 		fn->basic_ok |= B_ROLE;
 		break;
 	case K_STATE:
-		on_state(n, reply);
+		n->states = atspi_decode_states(reply);
 		fn->basic_ok |= B_STATE;
 		break;
 	case K_IFACES:
-		on_ifaces(n, reply);
+		n->ifaces = atspi_decode_ifaces(reply);
 		fn->basic_ok |= B_IFACES;
 		break;
 	case K_NAME:
-		v = prop_value(reply, G_VARIANT_TYPE_STRING);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->name =
 			        clean_name(job, g_variant_get_string(v, NULL));
@@ -1344,7 +1233,7 @@ on_success(struct req *r, GVariant *reply)
 		on_relations(r, reply);
 		break;
 	case K_LABEL_NAME:
-		v = prop_value(reply, G_VARIANT_TYPE_STRING);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->labelled_by =
 			        clean_name(job, g_variant_get_string(v, NULL));
@@ -1369,7 +1258,7 @@ on_success(struct req *r, GVariant *reply)
 		}
 		break;
 	case K_SELCHILD_NAME:
-		v = prop_value(reply, G_VARIANT_TYPE_STRING);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->selected_child_name =
 			        clean_name(job, g_variant_get_string(v, NULL));
@@ -1418,7 +1307,7 @@ on_success(struct req *r, GVariant *reply)
 		hit_step(r, bus, path);
 		break;
 	case K_HIT_PARENT:
-		v = prop_value(reply, G_VARIANT_TYPE("(so)"));
+		v = atspi_prop_value(reply, G_VARIANT_TYPE("(so)"));
 		if (v) {
 			g_variant_get(v, "(&s&o)", &bus, &path);
 			hit_step(r, bus, path);

@@ -129,18 +129,6 @@ is_null_path(const char *path)
 	return !path || strcmp(path, NULL_PATH) == 0;
 }
 
-/* As fetch.c: GTK 4 names some objects with their GType name. */
-static int
-is_gtype_name(const char *s)
-{
-	if (strncmp(s, "Gtk", 3) != 0 || !g_ascii_isupper(s[3]))
-		return 0;
-	for (s += 4; *s; s++)
-		if (!g_ascii_isalpha(*s))
-			return 0;
-	return 1;
-}
-
 static const char *
 adup(struct ljob *job, const char *s)
 {
@@ -152,34 +140,6 @@ adup(struct ljob *job, const char *s)
 	if (!r)
 		job->oom = 1;
 	return r;
-}
-
-static uint32_t
-iface_bit(const char *name)
-{
-	static const struct {
-		const char *name;
-		uint32_t bit;
-	} map[] = {
-		{ "org.a11y.atspi.Action", CUA_IFACE_ACTION },
-		{ "org.a11y.atspi.Component", CUA_IFACE_COMPONENT },
-		{ "org.a11y.atspi.Text", CUA_IFACE_TEXT },
-		{ "org.a11y.atspi.EditableText", CUA_IFACE_EDITABLE_TEXT },
-		{ "org.a11y.atspi.Value", CUA_IFACE_VALUE },
-		{ "org.a11y.atspi.Selection", CUA_IFACE_SELECTION },
-		{ "org.a11y.atspi.Table", CUA_IFACE_TABLE },
-		{ "org.a11y.atspi.TableCell", CUA_IFACE_TABLE_CELL },
-		{ "org.a11y.atspi.Hypertext", CUA_IFACE_HYPERTEXT },
-		{ "org.a11y.atspi.Hyperlink", CUA_IFACE_HYPERLINK },
-		{ "org.a11y.atspi.Document", CUA_IFACE_DOCUMENT },
-		{ "org.a11y.atspi.Image", CUA_IFACE_IMAGE },
-		{ "org.a11y.atspi.Collection", CUA_IFACE_COLLECTION },
-	};
-
-	for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
-		if (strcmp(name, map[i].name) == 0)
-			return map[i].bit;
-	return 0;
 }
 
 static void
@@ -409,27 +369,8 @@ ladvance(struct lnode *ln)
 static void
 on_attrs(struct ljob *job, struct cua_raw_node *n, GVariant *reply)
 {
-	GVariant *dict = g_variant_get_child_value(reply, 0);
-	size_t count = g_variant_n_children(dict), k = 0;
-	GVariantIter it;
-	const char *key, *value;
-
-	n->attrs = cua_arena_alloc(job->snap->arena,
-				   (count ? count : 1) * sizeof(*n->attrs));
-	if (!n->attrs) {
+	if (atspi_decode_attrs(job->snap->arena, n, reply) < 0)
 		job->oom = 1;
-		g_variant_unref(dict);
-		return;
-	}
-	g_variant_iter_init(&it, dict);
-	while (g_variant_iter_next(&it, "{&s&s}", &key, &value)) {
-		n->attrs[k].key = adup(job, key);
-		n->attrs[k].value = adup(job, value);
-		k++;
-	}
-	n->n_attrs = k;
-	n->have |= CUA_HAVE_ATTRIBUTES;
-	g_variant_unref(dict);
 }
 
 static void lcall(struct lnode *ln, enum lkind kind, int aux,
@@ -473,31 +414,16 @@ on_actions(struct lnode *ln, struct cua_raw_node *n, GVariant *reply)
 	g_variant_unref(arr);
 }
 
-static GVariant *
-unwrap(GVariant *reply, const GVariantType *t)
-{
-	GVariant *v = NULL;
-
-	g_variant_get(reply, "(v)", &v);
-	if (v && !g_variant_is_of_type(v, t)) {
-		g_variant_unref(v);
-		return NULL;
-	}
-	return v;
-}
-
 static void
 on_success(struct lreq *r, GVariant *reply)
 {
 	struct lnode *ln = r->ln;
 	struct ljob *job = ln->job;
 	struct cua_raw_node *n = ln->n;
-	GVariantIter *it;
 	GVariant *v;
 	const char *s, *bus, *path;
 	uint32_t u;
 	int32_t i, j;
-	int k;
 
 	switch (r->kind) {
 	case L_ROLE:
@@ -506,34 +432,22 @@ on_success(struct lreq *r, GVariant *reply)
 		ln->basic_ok |= 1;
 		break;
 	case L_STATE:
-		g_variant_get(reply, "(au)", &it);
-		k = 0;
-		n->states = 0;
-		while (g_variant_iter_next(it, "u", &u)) {
-			if (k < 2)
-				n->states |= (uint64_t)u << (32 * k);
-			k++;
-		}
-		g_variant_iter_free(it);
+		n->states = atspi_decode_states(reply);
 		ln->basic_ok |= 2;
 		break;
 	case L_IFACES:
-		g_variant_get(reply, "(as)", &it);
-		n->ifaces = 0;
-		while (g_variant_iter_next(it, "&s", &s))
-			n->ifaces |= iface_bit(s);
-		g_variant_iter_free(it);
+		n->ifaces = atspi_decode_ifaces(reply);
 		break;
 	case L_NAME:
-		v = unwrap(reply, G_VARIANT_TYPE_STRING);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			s = g_variant_get_string(v, NULL);
-			n->name = (*s && !is_gtype_name(s)) ? adup(job, s) : NULL;
+			n->name = (*s && !atspi_is_gtype_name(s)) ? adup(job, s) : NULL;
 			g_variant_unref(v);
 		}
 		break;
 	case L_COUNT:
-		v = unwrap(reply, G_VARIANT_TYPE_INT32);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_INT32);
 		if (v) {
 			n->child_count = MAX(g_variant_get_int32(v), 0);
 			ln->count_ok = 1;
@@ -544,7 +458,7 @@ on_success(struct lreq *r, GVariant *reply)
 		on_attrs(job, n, reply);
 		break;
 	case L_ID:
-		v = unwrap(reply, G_VARIANT_TYPE_STRING);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			s = g_variant_get_string(v, NULL);
 			n->accessible_id = *s ? adup(job, s) : NULL;
@@ -553,7 +467,7 @@ on_success(struct lreq *r, GVariant *reply)
 		}
 		break;
 	case L_DESC:
-		v = unwrap(reply, G_VARIANT_TYPE_STRING);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			s = g_variant_get_string(v, NULL);
 			n->description = *s ? adup(job, s) : NULL;
@@ -576,7 +490,7 @@ on_success(struct lreq *r, GVariant *reply)
 			n->actions[r->aux].name = adup(job, s);
 		break;
 	case L_VAL_CUR:
-		v = unwrap(reply, G_VARIANT_TYPE_DOUBLE);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_DOUBLE);
 		if (v) {
 			n->value = g_variant_get_double(v);
 			n->have |= CUA_HAVE_VALUE;
@@ -586,7 +500,7 @@ on_success(struct lreq *r, GVariant *reply)
 	case L_VAL_MIN:
 	case L_VAL_MAX:
 	case L_VAL_STEP:
-		v = unwrap(reply, G_VARIANT_TYPE_DOUBLE);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_DOUBLE);
 		if (v) {
 			double d = g_variant_get_double(v);
 
@@ -600,7 +514,7 @@ on_success(struct lreq *r, GVariant *reply)
 		}
 		break;
 	case L_TEXT_COUNT:
-		v = unwrap(reply, G_VARIANT_TYPE_INT32);
+		v = atspi_prop_value(reply, G_VARIANT_TYPE_INT32);
 		if (!v)
 			break;
 		i = g_variant_get_int32(v);
@@ -880,7 +794,7 @@ get_prop(struct atspi_be *be, const char *bus, const char *path,
 
 	if (!r)
 		return NULL;
-	v = unwrap(r, t);
+	v = atspi_prop_value(r, t);
 	g_variant_unref(r);
 	if (!v)
 		*res = cua_error(CUA_ERROR_BACKEND, "%s.%s: unexpected type",

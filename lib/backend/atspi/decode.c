@@ -1,0 +1,128 @@
+/*
+ * Decoding AT-SPI replies into raw nodes, shared by the walk's reader
+ * (fetch.c) and the live reads of actions (live.c): a live node's
+ * fingerprint must be computed exactly like the walk's, or a locator step
+ * fails where nothing changed.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "atspi.h"
+
+int
+atspi_is_gtype_name(const char *s)
+{
+	if (strncmp(s, "Gtk", 3) != 0 || !g_ascii_isupper(s[3]))
+		return 0;
+	for (s += 4; *s; s++)
+		if (!g_ascii_isalpha(*s))
+			return 0;
+	return 1;
+}
+
+uint32_t
+atspi_iface_bit(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint32_t bit;
+	} map[] = {
+		{ "Action", CUA_IFACE_ACTION },
+		{ "Component", CUA_IFACE_COMPONENT },
+		{ "Text", CUA_IFACE_TEXT },
+		{ "EditableText", CUA_IFACE_EDITABLE_TEXT },
+		{ "Value", CUA_IFACE_VALUE },
+		{ "Selection", CUA_IFACE_SELECTION },
+		{ "Table", CUA_IFACE_TABLE },
+		{ "TableCell", CUA_IFACE_TABLE_CELL },
+		{ "Hypertext", CUA_IFACE_HYPERTEXT },
+		{ "Hyperlink", CUA_IFACE_HYPERLINK },
+		{ "Document", CUA_IFACE_DOCUMENT },
+		{ "Image", CUA_IFACE_IMAGE },
+		{ "Collection", CUA_IFACE_COLLECTION },
+	};
+
+	if (g_str_has_prefix(name, "org.a11y.atspi."))
+		name += strlen("org.a11y.atspi.");
+	for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
+		if (strcmp(name, map[i].name) == 0)
+			return map[i].bit;
+	return 0;
+}
+
+uint64_t
+atspi_decode_states(GVariant *reply)
+{
+	GVariantIter *it;
+	uint32_t word;
+	uint64_t states = 0;
+	int i = 0;
+
+	g_variant_get(reply, "(au)", &it);
+	while (g_variant_iter_next(it, "u", &word)) {
+		if (i < 2)
+			states |= (uint64_t)word << (32 * i);
+		i++;
+	}
+	g_variant_iter_free(it);
+	return states;
+}
+
+uint32_t
+atspi_decode_ifaces(GVariant *reply)
+{
+	GVariantIter *it;
+	const char *name;
+	uint32_t bits = 0;
+
+	g_variant_get(reply, "(as)", &it);
+	while (g_variant_iter_next(it, "&s", &name))
+		bits |= atspi_iface_bit(name);
+	g_variant_iter_free(it);
+	return bits;
+}
+
+GVariant *
+atspi_prop_value(GVariant *reply, const GVariantType *t)
+{
+	GVariant *v = NULL;
+
+	g_variant_get(reply, "(v)", &v);
+	if (v && !g_variant_is_of_type(v, t)) {
+		g_variant_unref(v);
+		return NULL;
+	}
+	return v;
+}
+
+int
+atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
+		   GVariant *reply)
+{
+	GVariant *dict = g_variant_get_child_value(reply, 0);
+	size_t count = g_variant_n_children(dict), k = 0;
+	GVariantIter it;
+	const char *key, *value;
+	int r = 0;
+
+	n->attrs = cua_arena_alloc(arena, (count ? count : 1) * sizeof(*n->attrs));
+	if (!n->attrs) {
+		g_variant_unref(dict);
+		return -1;
+	}
+	g_variant_iter_init(&it, dict);
+	while (g_variant_iter_next(&it, "{&s&s}", &key, &value)) {
+		n->attrs[k].key = cua_arena_strdup(arena, key);
+		n->attrs[k].value = cua_arena_strdup(arena, value);
+		if (!n->attrs[k].key || !n->attrs[k].value)
+			r = -1;
+		k++;
+	}
+	n->n_attrs = k;
+	n->have |= CUA_HAVE_ATTRIBUTES;
+	g_variant_unref(dict);
+	return r;
+}
