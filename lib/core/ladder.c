@@ -2075,20 +2075,16 @@ scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 			      a->element, loc->element->role_text);
 }
 
-cua_result
-cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
-	      const char *direction, double pages, char **outcome)
+/* The direction and pages of a scroll (tools.md §2.2, §2.4). */
+static cua_result
+check_scroll_args(const char *direction, double pages, enum dir *d)
 {
-	struct cua_act a;
-	struct cua_located loc = { 0 };
-	enum dir d;
-	double extent;
 	cua_result r;
 
 	if (!direction || !*direction)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "Missing required argument: direction");
-	if (!parse_direction(direction, &d)) {
+	if (!parse_direction(direction, d)) {
 		struct strbuf sb = STRBUF_INIT;
 
 		sb_add(&sb, "Invalid scroll direction: ");
@@ -2100,6 +2096,22 @@ cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
 	}
 	if (!isfinite(pages) || pages <= 0)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT, "pages must be > 0");
+	return CUA_OK;
+}
+
+cua_result
+cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
+	      const char *direction, double pages, char **outcome)
+{
+	struct cua_act a;
+	struct cua_located loc = { 0 };
+	enum dir d;
+	double extent;
+	cua_result r;
+
+	r = check_scroll_args(direction, pages, &d);
+	if (r != CUA_OK)
+		return r;
 	r = cua_act_begin(&a, s, "scroll", app);
 	if (r == CUA_OK)
 		r = cua_act_element(&a, id, CUA_HAVE_EXTENTS | CUA_HAVE_VALUE, &loc);
@@ -2145,21 +2157,9 @@ cua_do_scroll_at(struct cua_session *s, const char *app, double x, double y,
 	size_t k = 0;
 	cua_result r;
 
-	if (!direction || !*direction)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: direction");
-	if (!parse_direction(direction, &d)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Invalid scroll direction: ");
-		cua_add_truncated(&sb, direction, 32);
-		sb_add(&sb, " Use up, down, left or right.");
-		r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
-		sb_free(&sb);
+	r = check_scroll_args(direction, pages, &d);
+	if (r != CUA_OK)
 		return r;
-	}
-	if (!isfinite(pages) || pages <= 0)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT, "pages must be > 0");
 	if (!isfinite(x) || !isfinite(y))
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "Invalid arguments for scroll: 'x' must be a number.");
