@@ -898,6 +898,25 @@ worker_release(struct worker *w, int quit)
 		w->quit = 1;
 	pthread_mutex_unlock(&w->mu);
 	worker_kick(w);
+	if (quit) {
+		/* Let the worker close its X connection before we return: a
+		 * process that exits while the worker is inside XCloseDisplay
+		 * races libXext's teardown and crashes. Bounded, so a hung
+		 * worker still cannot hang the caller. */
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 500 * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&w->mu);
+		while (!w->finished &&
+		       pthread_cond_timedwait(&w->cv, &w->mu, &until) == 0)
+			;
+		pthread_mutex_unlock(&w->mu);
+	}
 	worker_unref(w);
 }
 
