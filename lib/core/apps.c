@@ -587,8 +587,10 @@ mkdir_p(const char *dir, int mode)
 	char buf[4096];
 	size_t n = strlen(dir);
 
-	if (n >= sizeof(buf))
+	if (n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
 		return -1;
+	}
 	memcpy(buf, dir, n + 1);
 	for (size_t i = 1; i < n; i++)
 		if (buf[i] == '/') {
@@ -599,7 +601,7 @@ mkdir_p(const char *dir, int mode)
 	return mkdir(buf, mode) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-void
+int
 cua_usage_record(const char *path, const char *app_id)
 {
 	char *old = cua_usage_load(path), *dump, date[16], dir[4096];
@@ -607,10 +609,13 @@ cua_usage_record(const char *path, const char *app_id)
 	time_t now = time(NULL);
 	struct tm tm;
 	const char *slash;
+	int r = -ENOMEM;
 
 	free(old);
-	if (!path || !app_id)
-		return;
+	if (!path || !app_id) {
+		json_decref(root);
+		return 0;
+	}
 	if (!json_is_object(root)) {
 		json_decref(root);
 		root = json_object();
@@ -637,8 +642,13 @@ cua_usage_record(const char *path, const char *app_id)
 	if (dump && slash && (size_t)(slash - path) < sizeof(dir)) {
 		memcpy(dir, path, (size_t)(slash - path));
 		dir[slash - path] = '\0';
-		mkdir_p(dir, 0700);
-		cua_write_file_atomic(path, dump, strlen(dump), 0600);
+		/* the directory's error is the one that explains a failure */
+		if (mkdir_p(dir, 0700) < 0)
+			r = -errno;
+		else
+			r = cua_write_file_atomic(path, dump, strlen(dump),
+						  0600);
 	}
 	free(dump);
+	return r;
 }

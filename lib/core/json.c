@@ -390,7 +390,11 @@ cua_tree_from_jansson(json_t *o)
 				   astr(a, json_array_get(v, 12)) :
 				   NULL;
 		s->pinned = json_is_true(json_array_get(v, 13));
-		if (s->parent >= (int32_t)t->n_skel ||
+		/* breadth first, as walk.c builds it: a parent comes before
+		 * its children, so that no chain of parents or children
+		 * runs in a circle */
+		if (s->parent < -1 || s->parent >= (int32_t)i ||
+		    (s->n_fetched && s->first_child <= i) ||
 		    (size_t)s->first_child + s->n_fetched > t->n_skel + 0 ||
 		    s->element >= (int32_t)json_array_size(els))
 			goto bad;
@@ -428,7 +432,9 @@ cua_tree_from_jansson(json_t *o)
 		e->identifier = astr(a, json_object_get(v, "identifier"));
 		e->skel = (int32_t)jint(json_object_get(v, "skel"));
 		e->row_index = (uint32_t)jint(json_object_get(v, "row_index"));
-		if (e->skel >= (int32_t)t->n_skel)
+		/* at most the largest max_depth (1000): a removed element's
+		 * line is indented by its depth */
+		if (e->skel >= (int32_t)t->n_skel || e->depth > 1000)
 			goto bad;
 		sum = json_object_get(v, "summary");
 		if (json_is_array(sum) && json_array_size(sum) == 3) {

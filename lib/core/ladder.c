@@ -83,9 +83,28 @@ timeout(const struct cua_act *a)
 	return r;
 }
 
+/* The app quit or crashed during the action (E-RUNNING-APP-NOT-FOUND,
+ * with the cause): no other route is tried, the point it was at may now
+ * belong to another window. */
+static cua_result
+app_gone(const struct cua_act *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_add(&sb, "Running application not found: ");
+	cua_sanitize_sb(&sb, cua_act_app_name(a));
+	sb_add(&sb, ". It quit while the action ran; the result of the "
+		    "action is unknown. Call `get_app_state` to start it "
+		    "again, or choose another app from `list_apps`.");
+	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
 /* A request whose answer is c->ok (0 on an error reply). Returns only
- * errors that must end the action (timeouts: the result is unknown, and
- * nothing is ever replayed). */
+ * errors that must end the action (timeouts and an app that left: the
+ * result is unknown, and nothing is ever replayed). */
 static cua_result
 ask_call(struct cua_act *a, struct cua_live_call *c, int *ok)
 {
@@ -94,6 +113,8 @@ ask_call(struct cua_act *a, struct cua_live_call *c, int *ok)
 	*ok = r == CUA_OK && c->ok;
 	if (r == CUA_ERROR_TIMEOUT)
 		return timeout(a);
+	if (r == CUA_ERROR_PROCESS_GONE)
+		return app_gone(a);
 	if (r == CUA_ERROR_UNSUPPORTED && !a->b->ops->call)
 		return r;
 	return CUA_OK;

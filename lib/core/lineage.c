@@ -168,17 +168,29 @@ cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
 
 	if (prev && prev->n_elements) {
 		char **keys = calloc(prev->n_elements, sizeof(char *));
+		/* the next element of prev with the same identity, or -1 */
+		int64_t *same = malloc(prev->n_elements * sizeof(*same));
 
 		prev_used = calloc(prev->n_elements, 1);
-		if (!keys || !prev_used) {
+		if (!keys || !same || !prev_used) {
 			free(keys);
+			free(same);
 			r = -1;
 			goto out;
 		}
-		/* a. object identity */
-		for (size_t i = 0; i < prev->n_elements; i++) {
+		/* a. object identity; elements that share one (an object
+		 * listed twice, say as a child and as the focus) are matched
+		 * in order */
+		for (size_t i = prev->n_elements; i-- > 0;) {
+			int64_t head;
+
+			same[i] = -1;
 			keys[i] = identity_key(prev, &prev->elements[i]);
-			if (keys[i] && cua_hmap_put(&by_ident, keys[i], (int64_t)i) < 0)
+			if (!keys[i])
+				continue;
+			if (cua_hmap_get(&by_ident, keys[i], &head))
+				same[i] = head;
+			if (cua_hmap_put(&by_ident, keys[i], (int64_t)i) < 0)
 				r = -1;
 		}
 		for (size_t i = 0; i < next->n_elements && r == 0; i++) {
@@ -186,12 +198,17 @@ cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
 			char *k = identity_key(next, e);
 			int64_t pi;
 
-			if (k && cua_hmap_get(&by_ident, k, &pi) && !prev_used[pi]) {
-				e->id = prev->elements[pi].id;
-				prev_used[pi] = 1;
+			if (k && cua_hmap_get(&by_ident, k, &pi)) {
+				while (pi >= 0 && prev_used[pi])
+					pi = same[pi];
+				if (pi >= 0) {
+					e->id = prev->elements[pi].id;
+					prev_used[pi] = 1;
+				}
 			}
 			free(k);
 		}
+		free(same);
 		/* b. structure, top-down (pre-order: parents come first) */
 		for (size_t i = 0; i < prev->n_elements; i++)
 			cua_hmap_put(&by_id, (const void *)(uintptr_t)

@@ -222,18 +222,58 @@ app_display_name(const struct cua_app_info *a)
 }
 
 static cua_result
-timeout_error(const struct cua_app_info *app, int ms)
+timeout_error(const struct cua_app_info *app, int64_t waited_us)
 {
 	struct strbuf sb = STRBUF_INIT;
 	cua_result r;
 
 	sb_add(&sb, "timeoutReached ('");
 	cua_sanitize_sb(&sb, app_display_name(app));
-	sb_addf(&sb, "' did not answer accessibility requests within %g "
+	/* the time actually waited: the per-call timeout or the walk
+	 * deadline, whichever ended the read */
+	sb_addf(&sb, "' did not answer accessibility requests within %.1f "
 		     "seconds; it may be busy or hung. Call get_app_state "
 		     "again in a moment, or ask the user to check the app.)",
-		ms / 1000.0);
+		(double)waited_us / 1e6);
 	r = cua_error(CUA_ERROR_TIMEOUT, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+/* The app left the accessibility bus (quit or crashed) while it was being
+ * read (E-RUNNING-APP-NOT-FOUND, with the cause). */
+static cua_result
+gone_error(const struct cua_app_info *app)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_add(&sb, "Running application not found: ");
+	cua_sanitize_sb(&sb, app_display_name(app));
+	sb_add(&sb, ". It quit while it was being read; call `get_app_state` "
+		    "to start it again, or choose another app from "
+		    "`list_apps`.");
+	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+/* The app is on the bus but its application object answers nothing
+ * usable (errors, or replies of the wrong type). The backend's own text
+ * would echo the app's name unsanitised. */
+static cua_result
+unreadable_error(const struct cua_app_info *app)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_add(&sb, "Accessibility error: '");
+	cua_sanitize_sb(&sb, app_display_name(app));
+	sb_add(&sb, "' answers accessibility requests only with errors or "
+		    "malformed replies, so its state cannot be read. Call "
+		    "get_app_state again in a moment, or ask the user to "
+		    "check the app.");
+	r = cua_error(CUA_ERROR_STALE, "%s", sb_str(&sb));
 	sb_free(&sb);
 	return r;
 }
@@ -379,13 +419,18 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	struct cua_fetch_policy pol;
 	struct cua_walk_policy st;
 	struct cua_raw_node *roots[1 + CUA_MAX_POPUPS];
+	int64_t t0 = cua_now_us();
 	cua_result r;
 
 	*snap_out = NULL;
 	r = b->ops->open_app(b, app, &snap);
 	if (r != CUA_OK) {
 		if (r == CUA_ERROR_TIMEOUT)
-			return timeout_error(app, s->ctx.opt.walk_deadline_ms);
+			return timeout_error(app, cua_now_us() - t0);
+		if (r == CUA_ERROR_PROCESS_GONE)
+			return gone_error(app);
+		if (r == CUA_ERROR_STALE)
+			return unreadable_error(app);
 		return r;
 	}
 	if (cua_walk_choose_windows(snap, root, popups, n_popups) < 0) {
@@ -415,7 +460,11 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	if (r != CUA_OK) {
 		cua_raw_snapshot_free(snap);
 		if (r == CUA_ERROR_TIMEOUT)
-			return timeout_error(app, s->ctx.opt.walk_deadline_ms);
+			return timeout_error(app, cua_now_us() - t0);
+		if (r == CUA_ERROR_PROCESS_GONE)
+			return gone_error(app);
+		if (r == CUA_ERROR_STALE)
+			return unreadable_error(app);
 		return r;
 	}
 	*snap_out = snap;
@@ -689,8 +738,21 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	t->stats.build_us = cua_now_us() - t0 - t->shot_stats.warmup_us -
 			    t->shot_stats.capture_us - t->shot_stats.encode_us;
 	publish(proc, t);
-	if (s->usage_path)
-		cua_usage_record(s->usage_path, app->app_id);
+	/* the usage store only ranks list_apps: a failed write never fails
+	 * the observation, and is logged once per session, not per look */
+	if (s->usage_path) {
+		int ur = cua_usage_record(s->usage_path, app->app_id);
+
+		if (ur < 0 && !s->usage_warned) {
+			s->usage_warned = 1;
+			cua_warn(&s->ctx,
+				 "cannot update %s: %s (the old file is kept; "
+				 "list_apps may miss recent use). Free some "
+				 "space or make the directory writable (or set "
+				 "XDG_STATE_HOME).",
+				 s->usage_path, strerror(-ur));
+		}
+	}
 	cua_debug(&s->ctx,
 		  "observed %s: %lld raw nodes, %zu elements, %lld calls, "
 		  "walk %lld us, build %lld us",
@@ -845,6 +907,47 @@ cua_session_save_state_internal(struct cua_session *s, char **out)
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
 }
 
+/* Ids a state file may carry: far below the end of the id space, so that
+ * the counter never reaches CUA_NO_ID or wraps around. */
+#define LOADED_ID_MAX (UINT32_MAX / 2)
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether a loaded tree's ids are usable: each names one element and is
+ * below LOADED_ID_MAX. Either way *next_id moves past them, so that a
+ * fresh id never repeats one (a state file whose next_id lags behind its
+ * trees). */
+static int
+loaded_ids_ok(const struct cua_tree *t, uint32_t *next_id)
+{
+	uint32_t *ids = malloc((t->n_elements + 1) * sizeof(*ids));
+	size_t n = 0;
+	int ok = ids != NULL;
+
+	for (size_t i = 0; ids && i < t->n_elements; i++) {
+		if (t->elements[i].id >= LOADED_ID_MAX)
+			ok = 0;
+		else
+			ids[n++] = t->elements[i].id;
+	}
+	if (n) {
+		qsort(ids, n, sizeof(*ids), cmp_u32);
+		for (size_t i = 1; i < n; i++)
+			if (ids[i] == ids[i - 1])
+				ok = 0;
+		if (ids[n - 1] >= *next_id)
+			*next_id = ids[n - 1] + 1;
+	}
+	free(ids);
+	return ok;
+}
+
 void
 cua_session_expire_baselines_internal(struct cua_session *s)
 {
@@ -882,7 +985,9 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 		if (!as)
 			break;
 		if (json_integer_value(json_object_get(o, "next_id")) >
-		    (json_int_t)as->next_id)
+			    (json_int_t)as->next_id &&
+		    json_integer_value(json_object_get(o, "next_id")) <=
+			    LOADED_ID_MAX)
 			as->next_id = (uint32_t)json_integer_value(
 				json_object_get(o, "next_id"));
 		free(as->app_name);
@@ -916,6 +1021,10 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 				json_object_get(p, "revision"));
 			as->proc->latest_at_us = json_integer_value(
 				json_object_get(p, "latest_at_us"));
+			/* a time before 1970 is long ago (and its age must
+			 * not overflow) */
+			if (as->proc->latest_at_us < 0)
+				as->proc->latest_at_us = 0;
 			as->proc->baseline_expired = json_is_true(
 				json_object_get(p, "baseline_expired"));
 		}
@@ -925,6 +1034,10 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 
 			if (!t)
 				continue;
+			if (!loaded_ids_ok(t, &as->next_id)) {
+				tree_release(t);
+				continue;
+			}
 			if (json_is_true(json_object_get(w, "latest"))) {
 				tree_release(as->proc->latest);
 				as->proc->latest = tree_retain(t);

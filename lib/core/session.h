@@ -52,6 +52,7 @@ struct cua_session {
 	struct cua_app_session **apps;
 	size_t n_apps;
 	char *usage_path;  /* NULL: don't record usage */
+	int usage_warned;  /* a failed usage write was logged once */
 	struct cua_settle *settle; /* per-app event watches (settle.c) */
 };
 
@@ -145,8 +146,9 @@ cua_result cua_format_app_list(const struct cua_app_list *apps,
 			       const char *usage_json, int json,
 			       char **out);
 
-/* Usage store ($XDG_STATE_HOME/libcua/usage.json). */
-void cua_usage_record(const char *path, const char *app_id);
+/* Usage store ($XDG_STATE_HOME/libcua/usage.json). Recording returns 0,
+ * or -errno when the file could not be replaced (the old one is kept). */
+int cua_usage_record(const char *path, const char *app_id);
 char *cua_usage_load(const char *path); /* malloc'd JSON or NULL */
 
 /* json.c */

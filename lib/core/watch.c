@@ -22,8 +22,11 @@ on_event(void *data, const struct cua_event *ev)
 {
 	struct wait_state *w = data;
 
+	/* and "atspi:bus-lost": no event will come any more; observing
+	 * again reconnects or says what is wrong */
 	if (!ev->type || (strncmp(ev->type, "object:", 7) != 0 &&
-			  strncmp(ev->type, "window:", 7) != 0))
+			  strncmp(ev->type, "window:", 7) != 0 &&
+			  strcmp(ev->type, "atspi:bus-lost") != 0))
 		return 0;
 	w->changed = 1;
 	return 1;

@@ -462,6 +462,245 @@ test_state_round_trip(void **state)
 	cua_session_unref(s2);
 }
 
+/* The saved state with its first app's next_id replaced and, when
+ * `dup`, the first window's second element given the first one's id. */
+static char *
+damaged_state(const char *saved, json_int_t next_id, int dup)
+{
+	json_t *root = json_loads(saved, 0, NULL), *app, *els;
+	char *out;
+
+	app = json_array_get(json_object_get(root, "apps"), 0);
+	assert_non_null(app);
+	json_object_set_new(app, "next_id", json_integer(next_id));
+	els = json_object_get(json_object_get(json_array_get(json_object_get(
+		json_object_get(app, "process"), "windows"), 0), "tree"),
+		"elements");
+	assert_true(json_array_size(els) >= 2);
+	if (dup)
+		json_object_set(json_array_get(els, 1), "id",
+				json_object_get(json_array_get(els, 0), "id"));
+	out = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	assert_non_null(out);
+	return out;
+}
+
+/* An object listed twice (here a button, and again as the focus outside
+ * the showing tree) keeps both of its ids: the same tree observed again
+ * is no change. Its ids used to move on at every look. */
+static void
+test_object_listed_twice(void **state)
+{
+	const char *rec = REC_APP("W", REC_PANEL("p", "P",
+		REC_BTN("dup", "S") ","
+		"{'id':'dup','role':'push button','states':['focused']}"));
+	cua_session *s = rec_session(rec);
+	cua_tree *t1 = rec_observe(s, 0), *t2, *t3;
+	cua_tree_diff *d = NULL;
+
+	t2 = rec_next(s, rec, 0);
+	t3 = rec_next(s, rec, 0);
+	assert_int_equal(cua_tree_get_element_count(t3),
+			 cua_tree_get_element_count(t1));
+	for (size_t i = 0; i < cua_tree_get_element_count(t1); i++)
+		assert_int_equal(
+			cua_element_get_id(cua_tree_get_element(t3, i)),
+			cua_element_get_id(cua_tree_get_element(t1, i)));
+	assert_int_equal(cua_tree_get_diff(t3, &d), CUA_OK);
+	assert_true(cua_tree_diff_is_empty(d));
+	cua_tree_diff_unref(d);
+	cua_tree_unref(t1);
+	cua_tree_unref(t2);
+	cua_tree_unref(t3);
+	cua_session_unref(s);
+}
+
+/* A damaged state file never makes one id name two elements, nor hands
+ * out an id that was issued before: a next_id behind the ids of its trees
+ * (they move it on), at or near the end of the id space (ignored), or one
+ * id on two elements (that tree is dropped; its ids stay retired). */
+static void
+test_state_damaged_ids(void **state)
+{
+	static const struct {
+		json_int_t next_id;
+		int dup;
+	} cases[] = {
+		{ 0, 0 }, { -1, 0 }, { 4294967295, 0 }, { 4294967296, 0 },
+		{ 2147483648, 0 }, { 0, 1 }, { 4294967295, 1 },
+	};
+	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") ","
+					     REC_BTN("b", "B")));
+	cua_tree *t1 = rec_observe(s, 0);
+	uint32_t max1 = rec_max_id(t1);
+	char *saved = NULL;
+
+	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *damaged = damaged_state(saved, cases[i].next_id,
+					      cases[i].dup);
+		cua_session *s2 = rec_session(REC_APP("W",
+			REC_BTN("a", "A") "," REC_BTN("c", "C")));
+		cua_tree *t2;
+
+		assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
+		t2 = rec_observe(s2, 0);
+		for (size_t k = 0; k < cua_tree_get_element_count(t2); k++) {
+			cua_element *e = cua_tree_get_element(t2, k);
+
+			assert_true(cua_element_get_id(e) < UINT32_MAX / 2);
+			assert_ptr_equal(cua_tree_find_element(
+						 t2, cua_element_get_id(e)), e);
+		}
+		assert_true(rec_id(t2, "C") > max1);
+		if (!cases[i].dup)
+			assert_int_equal(rec_id(t2, "A"), rec_id(t1, "A"));
+		cua_tree_unref(t2);
+		cua_session_unref(s2);
+		free(damaged);
+	}
+	cua_free(saved);
+	cua_tree_unref(t1);
+	cua_session_unref(s);
+}
+
+/* A saved baseline from before 1970 (a damaged state file) is long
+ * expired: the next observation renders as the full tree. Computing its
+ * age used to overflow (signed integer overflow, which the
+ * UndefinedBehaviorSanitizer build reports). */
+static void
+test_state_ancient_baseline(void **state)
+{
+	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A")));
+	cua_session *s2;
+	cua_tree *t1 = rec_observe(s, 0), *t2;
+	char *saved = NULL, *damaged, *text;
+	json_t *root;
+
+	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
+	root = json_loads(saved, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(json_object_set_new(
+		json_object_get(json_array_get(json_object_get(root, "apps"), 0),
+				"process"),
+		"latest_at_us", json_integer(-9223372036854775807LL)), 0);
+	damaged = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	s2 = rec_session(REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
+	assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
+	t2 = rec_observe(s2, 0);
+	assert_int_equal(rec_id(t2, "A"), rec_id(t1, "A"));
+	text = rec_render(t2, CUA_RENDER_DIFF);
+	assert_null(strstr(text, "The following is a diff"));
+	assert_non_null(strstr(text, "\nWindow: \"W\", App: Form.\n"));
+	cua_free(text);
+	free(damaged);
+	cua_free(saved);
+	cua_tree_unref(t1);
+	cua_tree_unref(t2);
+	cua_session_unref(s);
+	cua_session_unref(s2);
+}
+
+/* A skeleton whose parent or child links run in a circle (a damaged
+ * state file) is refused: walking up to an element's window used to loop
+ * for ever (saving the state, re-resolving an element). */
+static void
+test_state_skeleton_cycle(void **state)
+{
+	static const struct {
+		size_t node, field;
+		json_int_t value;
+	} edits[] = {
+		{ 0, 0, 0 },  /* the window is its own parent */
+		{ 1, 0, 2 },  /* 1 and 2 each other's parent */
+		{ 2, 0, 1 },
+		{ 0, 3, 0 },  /* the window is its own first child */
+		{ 1, 0, -7 }, /* no such parent */
+	};
+	static const size_t cases[][2] = { { 0, 1 }, { 1, 3 }, { 3, 4 },
+					   { 4, 5 } };
+	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") ","
+					     REC_BTN("b", "B")));
+	cua_tree *t1 = rec_observe(s, 0);
+	char *saved = NULL;
+
+	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		json_t *root = json_loads(saved, 0, NULL), *skel;
+		cua_session *s2 = rec_session(REC_APP("W", REC_BTN("a", "A")));
+		char *damaged, *again = NULL;
+		cua_tree *t2;
+
+		skel = json_object_get(json_object_get(json_array_get(
+			json_object_get(json_object_get(json_array_get(
+				json_object_get(root, "apps"), 0), "process"),
+				"windows"), 0), "tree"), "skeleton");
+		assert_true(json_array_size(skel) >= 3);
+		for (size_t k = cases[c][0]; k < cases[c][1]; k++)
+			assert_int_equal(json_array_set_new(
+				json_array_get(skel, edits[k].node),
+				edits[k].field, json_integer(edits[k].value)), 0);
+		damaged = json_dumps(root, JSON_COMPACT);
+		json_decref(root);
+		assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
+		assert_int_equal(cua_session_save_state(s2, &again), CUA_OK);
+		t2 = rec_observe(s2, 0);
+		assert_true(rec_id(t2, "A") != UINT32_MAX);
+		cua_free(again);
+		free(damaged);
+		cua_tree_unref(t2);
+		cua_session_unref(s2);
+	}
+	cua_free(saved);
+	cua_tree_unref(t1);
+	cua_session_unref(s);
+}
+
+/* An element depth beyond any max_depth in a damaged state file is
+ * refused: the line of a removed element, indented by its depth, took
+ * gigabytes. */
+static void
+test_state_deep_element(void **state)
+{
+	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") ","
+					     REC_BTN("b", "B")));
+	cua_session *s2;
+	cua_tree *t1 = rec_observe(s, 0), *t2;
+	char *saved = NULL, *damaged, *text;
+	json_t *root, *els, *e;
+	size_t i;
+
+	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
+	root = json_loads(saved, 0, NULL);
+	els = json_object_get(json_object_get(json_array_get(json_object_get(
+		json_object_get(json_array_get(json_object_get(root, "apps"),
+					       0), "process"), "windows"), 0),
+		"tree"), "elements");
+	json_array_foreach(els, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "title")),
+			   "B") == 0)
+			json_object_set_new(e, "depth",
+					    json_integer(2000000000));
+	damaged = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	s2 = rec_session(REC_APP("W", REC_BTN("a", "A")));
+	assert_int_equal(cua_session_set_option(s2, "diff_removed_style",
+						"lines"), CUA_OK);
+	assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
+	t2 = rec_observe(s2, 0);
+	text = rec_render(t2, CUA_RENDER_DIFF | CUA_DIFF_REMOVED_LINES);
+	assert_true(strlen(text) < 1000);
+	cua_free(text);
+	free(damaged);
+	cua_free(saved);
+	cua_tree_unref(t1);
+	cua_tree_unref(t2);
+	cua_session_unref(s);
+	cua_session_unref(s2);
+}
+
 int
 main(void)
 {
@@ -478,6 +717,11 @@ main(void)
 		cmocka_unit_test(test_synthetic_rows),
 		cmocka_unit_test(test_new_process),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_object_listed_twice),
+		cmocka_unit_test(test_state_damaged_ids),
+		cmocka_unit_test(test_state_ancient_baseline),
+		cmocka_unit_test(test_state_skeleton_cycle),
+		cmocka_unit_test(test_state_deep_element),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

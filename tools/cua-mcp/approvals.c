@@ -60,7 +60,29 @@ mkdir_p(char *dir)
 	return mkdir(dir, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Writes text to path through a temporary file and rename(). */
+/* All of buf, across short writes (a disk filling up writes part of it,
+ * then fails with ENOSPC); 0, or -1 with errno. */
+static int
+write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Writes text to path through a temporary file and rename(); on failure
+ * the old file is untouched and the temporary file is removed. */
 static int
 replace_file(const char *path, const char *text)
 {
@@ -73,7 +95,7 @@ replace_file(const char *path, const char *text)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		  0600);
 	if (fd >= 0) {
-		if (write(fd, text, len) == (ssize_t)len &&
+		if (write_all(fd, text, len) == 0 &&
 		    fchmod(fd, 0600) == 0 && fsync(fd) == 0) {
 			r = close(fd);
 			fd = -1;

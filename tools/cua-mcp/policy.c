@@ -460,10 +460,14 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 	approve_session(t->id);
 	if (strcmp(scope, "always") == 0 && always_ok) {
 		path = policy_approvals_path();
-		if (!path || approvals_add(path, t->id) < 0)
-			LOG_WARN("could not save the approval of %s in %s (%s); it holds for this session",
-				 t->id, path ? path : "$XDG_STATE_HOME/cua",
-				 strerror(errno));
+		/* safety.md §3.2: a failed write keeps the session approval
+		 * (the call goes on) and says what to do about it */
+		if (!path)
+			LOG_WARN("could not save the approval of %s: neither XDG_STATE_HOME nor HOME is set; it holds for this session only",
+				 t->id);
+		else if (approvals_add(path, t->id) < 0)
+			LOG_WARN("could not save the approval of %s in %s (%s); it holds for this session only. Free some space or make the directory writable, then run: cua approve %s",
+				 t->id, path, strerror(errno), t->id);
 		else
 			LOG_INFO("%s approved always (%s)", t->id, path);
 	} else {

@@ -1545,6 +1545,20 @@ start_launcher(struct desktop *d)
 	}
 	g_variant_get(r, "(s)", &d->a11y_addr);
 	g_variant_unref(r);
+	/* Exported and published without its guid: when the bus dies,
+	 * at-spi-bus-launcher is started again (D-Bus activation) on the
+	 * same socket with a new guid, and libdbus refuses an address whose
+	 * guid does not match, so apps started after that could never
+	 * register. */
+	if (!strchr(d->a11y_addr, ';')) {
+		char *g = strstr(d->a11y_addr, ",guid=");
+		char *end = g ? strchr(g + 1, ',') : NULL;
+
+		if (g && end)
+			memmove(g, end, strlen(end) + 1);
+		else if (g)
+			*g = '\0';
+	}
 	if (!d->a11y_addr[0])
 		return fail_daemon(
 		        d, DAEMON_LAUNCHER,
@@ -1700,7 +1714,10 @@ desktop_start(struct desktop *d)
 	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 	if (write_state_file(d->dir, "env", text) < 0 ||
 	    write_state_file(d->dir, "supervisor.pid", pid) < 0)
-		r = fail(d, "cannot write to %s: %s", d->dir, strerror(errno));
+		r = fail(d,
+		         "cannot write to %s: %s (free some space, or set "
+		         "XDG_RUNTIME_DIR to a writable directory)",
+		         d->dir, strerror(errno));
 	g_free(text);
 	return r;
 }

@@ -577,6 +577,13 @@ act_done(cua_session *s, struct cua_state_file *sf, const char *what,
 		}
 	}
 	cua_free(outcome);
+	/* the action happened: a state that cannot be saved is reported
+	 * (close_session) but does not turn it into a failure that a script
+	 * would retry, acting twice */
+	if (r == CUA_OK) {
+		close_session(s, sf, status);
+		return status;
+	}
 	return close_session(s, sf, status);
 }
 
@@ -1061,8 +1068,9 @@ cmd_approve(int argc, char **argv)
 			fprintf(stderr, "cua approve: '%s' is not an app id\n", argv[i]);
 			status = 2;
 		} else if (approvals_add(path, argv[i]) < 0) {
-			fprintf(stderr, "cua approve: cannot write %s: %s\n", path,
-				strerror(errno));
+			/* the old store is kept as it was (atomic replace) */
+			fprintf(stderr, "cua approve: cannot write %s: %s; %s is not approved (the file is unchanged). Free some space or make the directory writable (or set XDG_STATE_HOME), then try again.\n",
+				path, strerror(errno), argv[i]);
 			status = 1;
 		} else {
 			printf("approved %s (%s)\n", argv[i], path);

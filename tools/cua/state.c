@@ -31,8 +31,10 @@ ensure_private_dir(const char *dir)
 	struct stat st;
 
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		fprintf(stderr, "cua: cannot create %s: %s\n", dir,
-			strerror(errno));
+		fprintf(stderr,
+			"cua: cannot create %s: %s. cua keeps its element "
+			"ids there; set XDG_RUNTIME_DIR to a writable "
+			"directory.\n", dir, strerror(errno));
 		return -1;
 	}
 	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
@@ -48,12 +50,61 @@ ensure_private_dir(const char *dir)
 	return 0;
 }
 
-int
-cua_state_open(struct cua_state_file *sf)
+/*
+ * How long a command waits for the state lock. Every libcua call is
+ * bounded, and the longest command (an observation that launches an app)
+ * holds the lock well under this, so a holder past it is stuck (stopped,
+ * say): fail with a sentence rather than wait forever.
+ */
+#define LOCK_WAIT_MS 60000
+
+/* Takes the lock within LOCK_WAIT_MS and writes our pid into the lock
+ * file (for the message of a command that gives up waiting). 0, or -1
+ * with errno (EWOULDBLOCK: still held by another command). */
+static int
+lock_bounded(int fd)
+{
+	long waited_us = 0, step_us = 2000;
+	char pid[32];
+	int n;
+
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK ||
+		    waited_us >= (long)LOCK_WAIT_MS * 1000)
+			return -1;
+		usleep((useconds_t)step_us);
+		waited_us += step_us;
+		if (step_us < 50000)
+			step_us *= 2;
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)n, 0) < 0) {
+		/* only informative */
+	}
+	return 0;
+}
+
+/* The pid the lock holder wrote, or "?". */
+static void
+lock_holder(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0])
+		snprintf(buf, size, "?");
+}
+
+static int
+state_open(struct cua_state_file *sf)
 {
 	const char *rt = getenv("XDG_RUNTIME_DIR");
 	char buf[64], *lock;
 	FILE *f;
+	int locked;
 
 	if (rt && *rt) {
 		if (ensure_private_dir(rt) < 0 && access(rt, W_OK) < 0)
@@ -73,8 +124,23 @@ cua_state_open(struct cua_state_file *sf)
 	}
 	sf->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	free(lock);
-	if (sf->lock_fd < 0 || flock(sf->lock_fd, LOCK_EX) < 0) {
-		fprintf(stderr, "cua: cannot lock the state in %s: %s\n",
+	locked = sf->lock_fd >= 0 && lock_bounded(sf->lock_fd) == 0;
+	if (!locked && sf->lock_fd >= 0 && errno == EWOULDBLOCK) {
+		lock_holder(sf->lock_fd, buf, sizeof(buf));
+		fprintf(stderr,
+			"cua: another cua command (pid %s) has held the state "
+			"lock in %s for %d seconds; it may be stuck or stopped. "
+			"Wait for it to finish or end it, then try again.\n",
+			buf, sf->dir, LOCK_WAIT_MS / 1000);
+		close(sf->lock_fd);
+		sf->lock_fd = -1;
+		return -1;
+	}
+	if (!locked) {
+		fprintf(stderr,
+			"cua: cannot lock the state in %s: %s. cua keeps its "
+			"element ids there; make it writable (or set "
+			"XDG_RUNTIME_DIR to a writable directory).\n",
 			sf->dir, strerror(errno));
 		return -1;
 	}
@@ -105,6 +171,16 @@ cua_state_open(struct cua_state_file *sf)
 		sf->json = s;
 	}
 	return 0;
+}
+
+int
+cua_state_open(struct cua_state_file *sf)
+{
+	if (state_open(sf) == 0)
+		return 0;
+	/* the paths and the lock of a half-done open */
+	cua_state_close(sf);
+	return -1;
 }
 
 int
@@ -139,8 +215,13 @@ cua_state_save(struct cua_state_file *sf, const char *json)
 	if (!r && rename(tmp, sf->path) < 0)
 		r = -1;
 	if (r) {
-		fprintf(stderr, "cua: cannot save the state to %s: %s (the old "
-				"state is kept)\n", sf->path, strerror(errno));
+		/* the rename never happened: the old file is intact */
+		fprintf(stderr,
+			"cua: cannot save the state to %s: %s. The old state is "
+			"kept, so element ids first printed by this command "
+			"are not remembered. Free some space or make %s "
+			"writable (or set XDG_RUNTIME_DIR).\n",
+			sf->path, strerror(errno), sf->dir);
 		unlink(tmp);
 	}
 	free(tmp);

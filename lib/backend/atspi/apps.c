@@ -443,10 +443,27 @@ probes_free(struct probe *probes, size_t n)
 	g_free(probes);
 }
 
+/* Why read_registry() read nothing: the bus itself failed. */
+enum bus_failure {
+	BUS_OK,
+	BUS_GONE, /* no connection, or it closed during the call */
+	BUS_HUNG, /* no answer within the call timeout */
+};
+
+/* The per-call timeout in seconds, for messages. */
+static double
+timeout_s(const struct atspi_be *be)
+{
+	int ms = be->base.ctx->opt.call_timeout_ms;
+
+	return (ms > 0 ? ms : 1000) / 1000.0;
+}
+
 /* The applications registered on the AT-SPI bus, with pid, name, toolkit
- * and toplevel count, read in one pipelined batch. */
+ * and toplevel count, read in one pipelined batch; *down says when the
+ * bus itself failed. */
 static struct probe *
-read_registry(struct atspi_be *be, size_t *n_out)
+read_registry(struct atspi_be *be, size_t *n_out, enum bus_failure *down)
 {
 	const struct cua_options *opt = &be->base.ctx->opt;
 	struct probe *probes;
@@ -459,14 +476,27 @@ read_registry(struct atspi_be *be, size_t *n_out)
 	int timeout = opt->call_timeout_ms > 0 ? opt->call_timeout_ms : 1000;
 
 	*n_out = 0;
-	if (!be->a11y)
+	*down = BUS_OK;
+	if (!be->a11y) {
+		*down = BUS_GONE;
 		return NULL;
+	}
 	reply = atspi_call_sync(be, REGISTRY_BUS, ROOT_PATH, IFACE_ACCESSIBLE,
 	                        "GetChildren", NULL, G_VARIANT_TYPE("(a(so))"),
 	                        timeout, &err);
 	if (!reply) {
 		cua_debug(be->base.ctx, "registry GetChildren failed: %s",
 		          err ? err->message : "?");
+		/* the bus (or the registry daemon on it) is gone or hung:
+		 * nothing accessible can be read; other errors leave the
+		 * X11-only listing */
+		if (atspi_bus_gone(be) ||
+		    g_error_matches(err, G_IO_ERROR, G_IO_ERROR_CLOSED) ||
+		    g_error_matches(err, G_DBUS_ERROR,
+		                    G_DBUS_ERROR_DISCONNECTED))
+			*down = BUS_GONE;
+		else if (g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+			*down = BUS_HUNG;
 		g_clear_error(&err);
 		return NULL;
 	}
@@ -694,8 +724,11 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 	uint64_t active = 0;
 	char *wm_name = NULL;
 	cua_result rc = CUA_OK;
+	enum bus_failure down;
 
 	*out = NULL;
+	/* a bus or X server that went away and came back (backend.c) */
+	atspi_reconnect(be);
 	list = calloc(1, sizeof(*list));
 	tmp = cua_arena_new();
 	if (!list || !tmp || !(list->arena = cua_arena_new())) {
@@ -709,7 +742,21 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		goto done;
 	}
 
-	probes = read_registry(be, &n_probes);
+	probes = read_registry(be, &n_probes, &down);
+	if (down == BUS_GONE) {
+		rc = cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		goto done;
+	}
+	if (down == BUS_HUNG) {
+		rc = cua_error(
+		        CUA_ERROR_TIMEOUT,
+		        "timeoutReached (the accessibility bus (AT-SPI) "
+		        "did not answer within %g seconds; it may be busy "
+		        "or restarting. Call get_app_state again in a "
+		        "moment.)",
+		        timeout_s(be));
+		goto done;
+	}
 	if (be->x) {
 		if (x11_list_clients(be->x, &clients, &n_clients) < 0)
 			n_clients = 0;

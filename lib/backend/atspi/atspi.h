@@ -49,6 +49,26 @@ enum atspi_cap {
 	ATSPI_CAP_NO_HELP_TEXT = 1u << 1,
 };
 
+/* backend.c: replaces a closed accessibility bus connection or a dead X
+ * connection once the service is back; 0 when the bus is connected. */
+int atspi_reconnect(struct atspi_be *be);
+
+/* The accessibility bus connection closed (its daemon died) or could not
+ * be made again: nothing can be read or done through it. */
+static inline int
+atspi_bus_gone(const struct atspi_be *be)
+{
+	return !be->a11y || g_dbus_connection_is_closed(be->a11y);
+}
+
+/* The sentence for it (E-PERMISSIONS-NOT-GRANTED in cua-mcp). */
+#define ATSPI_MSG_BUS_GONE                                                    \
+	"Computer Use permissions are not granted. The accessibility bus "    \
+	"(AT-SPI) went away and is not back; Computer Use reconnects as "     \
+	"soon as it is. Call get_app_state again in a moment; if this "       \
+	"persists, the user needs to restart at-spi-bus-launcher (or log "    \
+	"in again)."
+
 /* ------------------------------------------------------------------ */
 /* dbus.c — pipelined calls                                            */
 
@@ -112,6 +132,10 @@ uint32_t atspi_decode_ifaces(GVariant *reply);   /* GetInterfaces "(as)" */
 /* The value of a Properties.Get reply "(v)" if it has type `t`; the
  * caller unrefs. NULL otherwise. */
 GVariant *atspi_prop_value(GVariant *reply, const GVariantType *t);
+/* An app's string copied into `arena`, cut to at most 1 MiB at a
+ * character boundary (safety.md §5). */
+#define ATSPI_STRING_CAP (1024 * 1024)
+char *atspi_strdup_capped(struct cua_arena *arena, const char *s);
 /* GetAttributes "(a{ss})"; -1 when out of memory. */
 int atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
 		       GVariant *reply);

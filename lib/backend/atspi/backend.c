@@ -18,6 +18,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "linux.h"
 #include "shots.h"
 
 /*
@@ -331,6 +332,105 @@ desktop_fixes(struct atspi_be *be)
 	}
 	if (v)
 		g_variant_unref(v);
+}
+
+/* A display on this machine (":1", "unix:1"): connecting to it fails at
+ * once when no server listens, where a remote one could take a TCP
+ * timeout, so only local displays are retried on every operation. */
+static int
+local_display(const char *name)
+{
+	return name && (name[0] == ':' || g_str_has_prefix(name, "unix:"));
+}
+
+/*
+ * The accessibility bus and the X server can go away under a live session
+ * and come back: at-spi-bus-launcher exits when its bus daemon dies and
+ * is started again (D-Bus activation, a new login), a new X server takes
+ * the same display. GDBus and Xlib only mark such connections closed or
+ * dead, so without this a session would fail for good. Called at the
+ * start of every operation that resolves an app (atspi_list_apps): a dead
+ * connection is replaced with a new one when the service is reachable
+ * again (the accessibility bus is looked up again the usual way, see
+ * connect_a11y), and what hung off the old one follows: the event
+ * subscription, the capture worker's own X connection, the per-app
+ * capability memo (bus names are per bus). Returns 0 when the
+ * accessibility bus is connected afterwards, -1 when it is not.
+ */
+int
+atspi_reconnect(struct atspi_be *be)
+{
+	struct cua_ctx *ctx = be->base.ctx;
+	int pushed, r, changed = 0;
+
+	if (be->x && x11_check_alive(be->x) < 0 &&
+	    local_display(x11_display_name(be->x))) {
+		char *name = g_strdup(x11_display_name(be->x));
+		struct x11 *nx = x11_open(name);
+
+		if (nx) {
+			cua_info(ctx,
+			         "the X server of %s went away; "
+			         "connected to the new one",
+			         name);
+			shots_reset(be->shots);
+			x11_close(be->x);
+			be->x = nx;
+			/* spare keycodes were mapped on the old server */
+			be->n_kept = 0;
+			changed = 1;
+		}
+		g_free(name);
+	} else if (!be->x && local_display(secure_getenv("DISPLAY"))) {
+		/* the session started while no X server ran */
+		be->x = x11_open(NULL);
+		if (be->x) {
+			cua_info(ctx, "connected to the X server of %s",
+			         x11_display_name(be->x));
+			if (!be->shots)
+				be->shots = shots_new(be);
+			changed = 1;
+		}
+	}
+	if (be->a11y && !g_dbus_connection_is_closed(be->a11y)) {
+		r = 0;
+		goto fixes;
+	}
+	pushed = g_main_context_get_thread_default() != be->mc;
+	if (pushed)
+		g_main_context_push_thread_default(be->mc);
+	if (be->session && g_dbus_connection_is_closed(be->session)) {
+		const char *addr = secure_getenv("DBUS_SESSION_BUS_ADDRESS");
+
+		g_clear_object(&be->session);
+		if (addr && *addr)
+			be->session = connect_bus(be, addr, "session bus");
+	}
+	if (be->a11y) {
+		cua_info(ctx, "the accessibility bus %s went away",
+		         be->a11y_address);
+		events_detach(be->events);
+		g_clear_object(&be->a11y);
+		g_free(be->a11y_address);
+		be->a11y_address = NULL;
+		g_hash_table_remove_all(be->caps);
+	}
+	r = connect_a11y(be);
+	if (r == 0) {
+		cua_info(ctx, "connected to the accessibility bus %s",
+		         be->a11y_address);
+		events_reattach(be->events);
+		changed = 1;
+	}
+	if (pushed)
+		g_main_context_pop_thread_default(be->mc);
+fixes:
+	/* a new X server has no AT_SPI_BUS property, a new bus may have
+	 * IsEnabled off: what cua_backend_atspi_new() did, again */
+	if (r == 0 && changed && ctx->opt.desktop_fixes &&
+	    !(be->flags & CUA_SESSION_NO_DESKTOP_FIXES))
+		desktop_fixes(be);
+	return r;
 }
 
 static void

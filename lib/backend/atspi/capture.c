@@ -931,6 +931,20 @@ shots_free(struct shots *sh)
 	free(sh);
 }
 
+/*
+ * After the X server went away and the backend opened a connection to the
+ * new one (atspi_reconnect): the worker's own connection is dead for good,
+ * so let it go; the next capture starts a worker on the new server.
+ */
+void
+shots_reset(struct shots *sh)
+{
+	if (!sh)
+		return;
+	worker_release(sh->w, 1);
+	sh->w = NULL;
+}
+
 size_t
 shots_take_damage(struct shots *sh, struct shots_damage *out, size_t max)
 {
@@ -1053,6 +1067,8 @@ capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
 	const char *argv[] = { "xwd", "-silent", "-id", idbuf, "-display",
 			       display ? display : ":0", NULL };
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, dfl;
 	int pipefd[2];
 	pid_t pid;
 	uint8_t *buf = NULL;
@@ -1070,7 +1086,20 @@ capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	r = posix_spawnp(&pid, "xwd", &fa, NULL, (char *const *)argv, environ);
+	/* a host (cua-mcp) may block SIGTERM in every thread and ignore
+	 * SIGPIPE; xwd must not inherit that, or the SIGTERM below would not
+	 * stop it */
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	sigaddset(&dfl, SIGTERM);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+					       POSIX_SPAWN_SETSIGDEF);
+	r = posix_spawnp(&pid, "xwd", &fa, &attr, (char *const *)argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	if (r != 0) {

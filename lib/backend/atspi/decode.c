@@ -98,6 +98,30 @@ atspi_prop_value(GVariant *reply, const GVariantType *t)
 	return v;
 }
 
+/*
+ * A copy of an app's string in `arena`, cut to ATSPI_STRING_CAP bytes at a
+ * character boundary (safety.md §5: any single string read from an app is
+ * capped at 1 MiB before sanitising; a hostile app sent a 2 MiB name and
+ * ignored the range of Text.GetText). D-Bus strings are valid UTF-8, so
+ * backing up over continuation bytes finds a character start. NULL only
+ * for NULL or out of memory.
+ */
+char *
+atspi_strdup_capped(struct cua_arena *arena, const char *s)
+{
+	size_t len;
+
+	if (!s)
+		return NULL;
+	len = strnlen(s, ATSPI_STRING_CAP + 1);
+	if (len <= ATSPI_STRING_CAP)
+		return cua_arena_strdup(arena, s);
+	len = ATSPI_STRING_CAP;
+	while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return cua_arena_strndup(arena, s, len);
+}
+
 int
 atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
 		   GVariant *reply)
@@ -115,8 +139,8 @@ atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
 	}
 	g_variant_iter_init(&it, dict);
 	while (g_variant_iter_next(&it, "{&s&s}", &key, &value)) {
-		n->attrs[k].key = cua_arena_strdup(arena, key);
-		n->attrs[k].value = cua_arena_strdup(arena, value);
+		n->attrs[k].key = atspi_strdup_capped(arena, key);
+		n->attrs[k].value = atspi_strdup_capped(arena, value);
 		if (!n->attrs[k].key || !n->attrs[k].value)
 			r = -1;
 		k++;

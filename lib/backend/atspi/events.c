@@ -60,6 +60,7 @@ struct events {
 	uint64_t lost;
 	guint filter_id;
 	int registered;
+	int bus_lost_told; /* the watches heard that the bus went away */
 	struct watch *watches;
 	size_t n_watches;
 	uint32_t next_id;
@@ -195,19 +196,12 @@ on_registered(struct dbatch *batch, GVariant *reply, const GError *error,
 			  error->message);
 }
 
-static struct events *
-events_get(struct atspi_be *be)
+/* Our filter, match rules and event registrations on be->a11y. */
+static void
+subscribe(struct events *ev)
 {
-	struct events *ev = be->events;
+	struct atspi_be *be = ev->be;
 
-	if (ev)
-		return ev;
-	ev = g_new0(struct events, 1);
-	ev->be = be;
-	g_mutex_init(&ev->mu);
-	ev->q = g_new0(struct qevent, EVENT_QUEUE);
-	ev->next_id = 1;
-	be->events = ev;
 	ev->filter_id = g_dbus_connection_add_filter(be->a11y, on_message, ev,
 						     NULL);
 	add_match(be, "type='signal',interface='org.a11y.atspi.Event.Object'");
@@ -231,7 +225,34 @@ events_get(struct atspi_be *be)
 		dbatch_free(b);
 	}
 	ev->registered = 1;
+}
+
+static struct events *
+events_get(struct atspi_be *be)
+{
+	struct events *ev = be->events;
+
+	if (ev)
+		return ev;
+	ev = g_new0(struct events, 1);
+	ev->be = be;
+	g_mutex_init(&ev->mu);
+	ev->q = g_new0(struct qevent, EVENT_QUEUE);
+	ev->next_id = 1;
+	be->events = ev;
+	subscribe(ev);
 	return ev;
+}
+
+/* The registrations lasted as long as the old connection; the watches
+ * stay and are fed by the new one. */
+void
+events_reattach(struct events *ev)
+{
+	if (ev && ev->be->a11y && !ev->filter_id) {
+		subscribe(ev);
+		ev->bus_lost_told = 0;
+	}
 }
 
 void
@@ -348,6 +369,28 @@ atspi_watch_dispatch(struct cua_backend *b, int64_t deadline_us)
 
 	if (!ev)
 		return 0;
+	/* No event comes from a bus that went away. Every watch hears it
+	 * once (type "atspi:bus-lost", no sender), so that a caller waiting
+	 * for a change observes again, which reconnects (atspi_reconnect)
+	 * or says what is wrong, instead of waiting forever. */
+	if (!ev->bus_lost_told &&
+	    (!be->a11y || g_dbus_connection_is_closed(be->a11y))) {
+		struct cua_event e;
+
+		memset(&e, 0, sizeof(e));
+		e.type = "atspi:bus-lost";
+		e.time_us = cua_now_us();
+		ev->bus_lost_told = 1;
+		for (size_t i = 0; i < ev->n_watches; i++) {
+			struct watch w = ev->watches[i];
+
+			delivered++;
+			w.fn(w.user_data, &e);
+			if (i < ev->n_watches && ev->watches[i].id != w.id)
+				i--; /* it removed itself */
+		}
+		return delivered;
+	}
 	g_main_context_push_thread_default(be->mc);
 	for (;;) {
 		struct shots_damage dmg[64];

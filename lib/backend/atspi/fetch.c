@@ -199,6 +199,8 @@ struct job {
 	int64_t last_ok_us;  /* when the last successful reply came */
 	int timeout_ms;      /* per call */
 	int hung;            /* the app stopped answering: no new calls */
+	int gone;            /* the app left the bus (quit, crashed) */
+	const char *app_bus; /* the app's own bus name */
 	int node_cap_hit;
 	int huge_seen;
 	int oom;
@@ -237,7 +239,7 @@ caps_add(struct atspi_be *be, const char *bus, uint32_t bits)
 static char *
 sdup(struct job *job, const char *s)
 {
-	char *r = cua_arena_strdup(job->snap->arena, s);
+	char *r = atspi_strdup_capped(job->snap->arena, s); /* 1 MiB */
 
 	if (s && !r)
 		job->oom = 1;
@@ -695,9 +697,18 @@ alloc_slots(struct fnode *fn, size_t first, size_t count)
 	        tmp_alloc(fn->job, (count ? count : 1) * sizeof(*fn->slots));
 }
 
+/* Most children read by index (or listed by GetChildren) for one node.
+ * Ranged reads stay far below it (RANGE_MAX, range_threshold); it bounds
+ * what an app's ChildCount can make us allocate and ask for where no
+ * range applies (an app's toplevels): a hostile app claiming 2^31 - 1
+ * toplevels made the walk allocate 32 GiB of slots and abort. */
+#define CHILDREN_READ_MAX 1000
+
 static void
 read_indexed(struct fnode *fn, size_t first, size_t count)
 {
+	if (count > CHILDREN_READ_MAX)
+		count = CHILDREN_READ_MAX;
 	alloc_slots(fn, first, count);
 	for (size_t i = 0; i < count; i++)
 		call(fn, K_CHILD_AT, (int)i, IF_ACCESSIBLE, "GetChildAtIndex",
@@ -946,6 +957,24 @@ is_missing_member(const GError *error)
 	       g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED);
 }
 
+/* An error meaning that the app is no longer on the bus: the bus daemon
+ * answers NoReply for calls in flight when it disconnects, and
+ * ServiceUnknown / NameHasNoOwner for calls sent after; a closed
+ * connection is the app's peer-to-peer one, unless the bus itself went
+ * away (not the app's doing). */
+static int
+is_gone_error(struct job *job, const GError *error)
+{
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED))
+		return job->be->a11y &&
+		       !g_dbus_connection_is_closed(job->be->a11y);
+	return g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
+	       g_error_matches(error, G_DBUS_ERROR,
+	                       G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+	       g_error_matches(error, G_DBUS_ERROR,
+	                       G_DBUS_ERROR_NAME_HAS_NO_OWNER);
+}
+
 static void
 on_error(struct req *r, const GError *error)
 {
@@ -1074,9 +1103,11 @@ on_children(struct fnode *fn, GVariant *reply)
 			read_indexed(fn, 0, (size_t)fn->n->child_count);
 		return;
 	}
+	if (len > CHILDREN_READ_MAX)
+		len = CHILDREN_READ_MAX;
 	alloc_slots(fn, 0, len);
 	g_variant_iter_init(&it, arr);
-	while (g_variant_iter_next(&it, "(&s&o)", &bus, &path)) {
+	while (i < len && g_variant_iter_next(&it, "(&s&o)", &bus, &path)) {
 		if (!is_null_ref(path)) {
 			fn->slots[i].bus = tmp_strdup(job, bus);
 			fn->slots[i].path = tmp_strdup(job, path);
@@ -1343,6 +1374,14 @@ on_reply(struct dbatch *batch, GVariant *reply, const GError *error, void *data)
 	struct job *job = fn->job;
 
 	(void)batch;
+	if (!reply && !job->gone && job->app_bus && is_gone_error(job, error) &&
+	    strcmp(r->bus ? r->bus : fn->bus, job->app_bus) == 0) {
+		/* the app quit or crashed: nothing more will answer */
+		job->gone = 1;
+		dbatch_cancel(job->batch);
+		cua_debug(job->be->base.ctx, "atspi: %s left the bus: %s",
+		          fn->bus, error->message);
+	}
 	if (reply) {
 		job->n_ok++;
 		job->last_ok_us = cua_now_us();
@@ -1418,6 +1457,14 @@ timeout_error(const char *who, int64_t waited_us)
 	        CUA_ERROR_TIMEOUT,
 	        "The app '%s' did not answer accessibility requests within %d second%s; it may be busy or hung.",
 	        who, s, s == 1 ? "" : "s");
+}
+
+/* The app left the bus during the read (session.c words the message). */
+static cua_result
+gone_error(const char *who)
+{
+	return cua_error(CUA_ERROR_PROCESS_GONE,
+	                 "The app '%s' quit while it was being read.", who);
 }
 
 #define ENVIRON_MAX (1024 * 1024)
@@ -1524,7 +1571,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	struct job job;
 	int64_t t0 = cua_now_us();
 	int r, complete = 1;
-	size_t i;
+	size_t i, answered = 0;
 
 	*out = NULL;
 	if (!app)
@@ -1538,7 +1585,12 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	if (!app->bus_name)
 		return cua_error(
 		        CUA_ERROR_NOT_FOUND,
-		        "'%s' is not registered on the accessibility bus", who);
+		        "'%s' is not registered on the accessibility bus, so "
+		        "its elements cannot be read; screenshot coordinates "
+		        "and keys still reach its window. Ask the user to "
+		        "restart it (apps do not reconnect by themselves "
+		        "when the accessibility bus restarts).",
+		        who);
 	snap = cua_raw_snapshot_new();
 	if (!snap)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -1547,6 +1599,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	job_init(&job, be, snap, opt->call_timeout_ms,
 	         t0 + (int64_t)opt->walk_deadline_ms * 1000);
 	job.open_mode = 1;
+	job.app_bus = app->bus_name;
 	an = cua_raw_node_new(snap);
 	if (!an) {
 		job_finish(&job, t0);
@@ -1559,6 +1612,11 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	               -1);
 	start_basic(fn);
 	r = dbatch_run(job.batch);
+	if (job.gone) {
+		job_finish(&job, t0);
+		cua_raw_snapshot_free(snap);
+		return gone_error(who);
+	}
 
 	/* the app object must have answered; its toplevels too, unless
 	 * the deadline cut the read short */
@@ -1568,6 +1626,9 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 
 		job_finish(&job, t0);
 		cua_raw_snapshot_free(snap);
+		/* not the app: the bus went away under the read */
+		if (atspi_bus_gone(be))
+			return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
 		if (timed_out)
 			return timeout_error(who, waited);
 		return cua_error(
@@ -1583,10 +1644,22 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 
 		if (!(t->have & CUA_HAVE_BASIC))
 			complete = 0;
+		else
+			answered++;
 		if ((t->have & CUA_HAVE_EXTENTS) &&
 		    (!(t->ifaces & CUA_IFACE_COMPONENT) ||
 		     is_hidden_geometry(t)))
 			t->have &= ~(uint32_t)CUA_HAVE_EXTENTS;
+	}
+	/* no toplevel (or the list of them) answered in time: the app is
+	 * too slow, not windowless, which is what the caller would
+	 * conclude */
+	if (answered == 0 && job.n_timeouts > 0) {
+		int64_t waited = cua_now_us() - t0;
+
+		job_finish(&job, t0);
+		cua_raw_snapshot_free(snap);
+		return timeout_error(who, waited);
 	}
 	if (!complete)
 		cua_debug(b->ctx, "atspi: %s: some toplevels did not answer",
@@ -1761,6 +1834,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		int timed_out = 0;
 		GDBusConnection *peer = NULL;
 
+		job.app_bus = bus;
 		if (ms > 0)
 			peer = atspi_peer_connect(
 			        be, bus, ms, &snap->stats.calls, &timed_out);
@@ -1803,6 +1877,10 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 
 	if (job.oom)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	if (job.gone) /* what was read is a torn part of the tree */
+		return gone_error(who);
+	if (!answered && calls > 0 && atspi_bus_gone(be))
+		return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
 	if (!answered && calls > 0 && (r < 0 || job.hung || job.n_timeouts > 0))
 		return timeout_error(who, cua_now_us() - t0);
 	cua_debug(b->ctx,

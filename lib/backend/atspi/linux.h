@@ -208,5 +208,9 @@ x11_wm_name(struct x11 *x);
 /* DisplayString of the connection (borrowed), or NULL. */
 const char *
 x11_display_name(struct x11 *x);
+/* 0 while the X connection works; -1 (and marked dead) once the server
+ * went away. No round trip. */
+int
+x11_check_alive(struct x11 *x);
 
 #endif

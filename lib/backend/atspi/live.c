@@ -40,6 +40,9 @@
 #define SORT_CANONICAL 1u
 #define TEXT_CAP 100000
 #define IN_FLIGHT 128
+/* Most children read for one node ("all children" included): ranged
+ * reads and the walk's full reads stay below it. */
+#define LIVE_CHILDREN_MAX 1000
 
 enum lkind {
 	L_ROLE,
@@ -136,7 +139,7 @@ adup(struct ljob *job, const char *s)
 
 	if (!s)
 		return NULL;
-	r = cua_arena_strdup(job->snap->arena, s);
+	r = atspi_strdup_capped(job->snap->arena, s); /* 1 MiB */
 	if (!r)
 		job->oom = 1;
 	return r;
@@ -272,6 +275,11 @@ start_children(struct lnode *ln)
 	}
 	last = ln->count == UINT32_MAX ? total - 1 :
 					 MIN(total - 1, (int64_t)ln->first + ln->count - 1);
+	/* "all children" of a node whose ChildCount grew to 2^31 - 1 since
+	 * it was observed (a hostile app) must not mean 2^31 slots and
+	 * calls: read at most LIVE_CHILDREN_MAX of them */
+	if (last - (int64_t)ln->first + 1 > LIVE_CHILDREN_MAX)
+		last = (int64_t)ln->first + LIVE_CHILDREN_MAX - 1;
 	ln->n_kids = (size_t)(last - ln->first + 1);
 	ln->kid_bus = g_new0(char *, ln->n_kids);
 	ln->kid_path = g_new0(char *, ln->n_kids);
@@ -626,10 +634,13 @@ run_job(struct ljob *job, struct atspi_be *be, int64_t t0)
 	job->snap->stats.elapsed_us += (uint64_t)(cua_now_us() - t0);
 	if (job->oom)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	/* nothing answered because the bus went away under the read: not
+	 * a stale element */
+	if (job->n_ok == 0 && atspi_bus_gone(be))
+		return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
 	if (job->n_ok == 0 && (r < 0 || job->n_timeouts))
 		return cua_error(CUA_ERROR_TIMEOUT,
 				 "the app did not answer accessibility requests in time");
-	(void)be;
 	return CUA_OK;
 }
 
@@ -720,9 +731,15 @@ gerror_result(const GError *e, const char *what)
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED))
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s: %s", what,
 				 e->message);
-	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
+	/* the app quit or crashed: NoReply for the call in flight when it
+	 * left the bus, ServiceUnknown / NameHasNoOwner for calls after (a
+	 * closed connection here is the bus itself, not the app) */
+	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
+		return cua_error(CUA_ERROR_PROCESS_GONE, "%s: the app left the "
+				 "bus: %s", what, e->message);
+	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT))
 		return cua_error(CUA_ERROR_STALE, "%s: %s", what, e->message);
 	return cua_error(CUA_ERROR_BACKEND, "%s: %s", what, e->message);
 }

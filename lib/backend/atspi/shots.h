@@ -24,6 +24,8 @@ struct shots;
 /* NULL when there is no X display. */
 struct shots *shots_new(struct atspi_be *be);
 void shots_free(struct shots *sh);
+/* Drops the capture worker (its X connection died with the server). */
+void shots_reset(struct shots *sh);
 
 void atspi_track_window(struct cua_backend *b, uint64_t window);
 cua_result atspi_capture(struct cua_backend *b,
@@ -57,6 +59,9 @@ struct events;
  * connection is closed, so: events_detach, close the bus, events_free. */
 void events_detach(struct events *ev);
 void events_free(struct events *ev);
+/* Subscribes again on a new accessibility bus connection (after
+ * events_detach from the old one); NULL is allowed. */
+void events_reattach(struct events *ev);
 
 cua_result atspi_watch_add(struct cua_backend *b, const char *bus_name,
 			   uint64_t window, cua_event_fn fn, void *user_data,

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <X11/Xatom.h>
@@ -1070,6 +1071,33 @@ Display *
 x11_display(struct x11 *x)
 {
 	return x && !x->dead ? x->dpy : NULL;
+}
+
+/*
+ * Whether the connection still works, without a round trip: a server
+ * that went away (killed, crashed, restarted) leaves the socket at end of
+ * file, which Xlib only notices on the next request. Peeking at the
+ * socket spots it before a caller relies on the connection, so that the
+ * backend can open a new one first (atspi_reconnect). Marks the
+ * connection dead and returns -1 then; 0 otherwise.
+ */
+int
+x11_check_alive(struct x11 *x)
+{
+	struct pollfd pfd;
+	char c;
+
+	if (!x || x->dead)
+		return -1;
+	pfd.fd = ConnectionNumber(x->dpy);
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 0) > 0 &&
+	    ((pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) ||
+	     ((pfd.revents & POLLIN) &&
+	      recv(pfd.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0)))
+		x->dead = 1;
+	return x->dead ? -1 : 0;
 }
 
 void
