@@ -75,6 +75,16 @@ struct job {
  * exit status. */
 int rpc_run(void);
 
+/* In-process use without threads (the fuzz harness): handles one message
+ * line as the reader thread does, except that a tools/call is only queued;
+ * rpc_next_job() takes the next queued call (or NULL), rpc_job_free()
+ * frees it, and rpc_reset() drops the queue and forgets the session
+ * (initialize, log level, turns). Replies go to stdout as usual. */
+void rpc_handle_message(char *line, size_t len);
+struct job *rpc_next_job(void);
+void rpc_job_free(struct job *j);
+void rpc_reset(void);
+
 /* The negotiated protocol version ("" before initialize). */
 const char *rpc_protocol_version(void);
 /* Non-zero when the negotiated version has structuredContent

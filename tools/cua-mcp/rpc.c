@@ -1055,3 +1055,58 @@ rpc_run(void)
 	close(sigfd);
 	return 0;
 }
+
+/* ---- in-process use, without threads (tests/fuzz) ----------------------- */
+
+void
+rpc_handle_message(char *line, size_t len)
+{
+	if (!rpc.queue_tail)
+		rpc.queue_tail = &rpc.queue;
+	handle_line(line, len);
+}
+
+struct job *
+rpc_next_job(void)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&rpc.lock);
+	if (!rpc.queue_tail)
+		rpc.queue_tail = &rpc.queue;
+	j = rpc.queue;
+	if (j) {
+		rpc.queue = j->next;
+		if (!rpc.queue)
+			rpc.queue_tail = &rpc.queue;
+		j->next = NULL;
+	}
+	pthread_mutex_unlock(&rpc.lock);
+	return j;
+}
+
+void
+rpc_job_free(struct job *j)
+{
+	job_free(j);
+}
+
+void
+rpc_reset(void)
+{
+	struct job *j;
+
+	while ((j = rpc_next_job()))
+		job_free(j);
+	pthread_mutex_lock(&rpc.lock);
+	rpc.initialize_done = 0;
+	rpc.initialized = 0;
+	rpc.version[0] = '\0';
+	rpc.elicitation_form = 0;
+	rpc.client_level = -1;
+	rpc.next_request = 0;
+	rpc.turn_id[0] = '\0';
+	rpc.turn = 0;
+	rpc.turn_ended = 0;
+	pthread_mutex_unlock(&rpc.lock);
+}
