@@ -69,18 +69,12 @@ call_clear(struct cua_live_call *c)
 static cua_result
 timeout(const struct cua_act *a)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "timeoutReached ('");
-	cua_sanitize_sb(&sb, cua_act_app_name(a));
-	sb_addf(&sb, "' did not respond within %g seconds; the result of the "
-		     "action is unknown. Call get_app_state to check before "
-		     "retrying.)",
-		a->s->ctx.opt.call_timeout_ms / 1000.0);
-	r = cua_error(CUA_ERROR_TIMEOUT, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_TIMEOUT, "timeoutReached ('",
+				 cua_act_app_name(a),
+				 "' did not respond within %g seconds; the "
+				 "result of the action is unknown. Call "
+				 "get_app_state to check before retrying.)",
+				 a->s->ctx.opt.call_timeout_ms / 1000.0);
 }
 
 /* The app quit or crashed during the action (E-RUNNING-APP-NOT-FOUND,
@@ -89,17 +83,13 @@ timeout(const struct cua_act *a)
 static cua_result
 app_gone(const struct cua_act *a)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Running application not found: ");
-	cua_sanitize_sb(&sb, cua_act_app_name(a));
-	sb_add(&sb, ". It quit while the action ran; the result of the "
-		    "action is unknown. Call `get_app_state` to start it "
-		    "again, or choose another app from `list_apps`.");
-	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_PROCESS_GONE,
+				 "Running application not found: ",
+				 cua_act_app_name(a),
+				 ". It quit while the action ran; the result of "
+				 "the action is unknown. Call `get_app_state` to "
+				 "start it again, or choose another app from "
+				 "`list_apps`.");
 }
 
 /* A request whose answer is c->ok (0 on an error reply). Returns only
@@ -1195,19 +1185,13 @@ map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 		return unsupported(a);
 	wp = g->frame.w / g->device_ppp;
 	hp = g->frame.h / g->device_ppp;
-	if (a->b->ops->window_query(a->b, g->x11_window, &w) != CUA_OK) {
-		struct strbuf sb = STRBUF_INIT;
-		cua_result r;
-
-		sb_add(&sb, "The window of '");
-		cua_sanitize_sb(&sb, cua_act_app_name(a));
-		sb_add(&sb, "' changed since the last screenshot (it was closed). "
-			    "Call get_app_state to get a new screenshot before "
-			    "using screenshot coordinates.");
-		r = cua_error(CUA_ERROR_STALE, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+	if (a->b->ops->window_query(a->b, g->x11_window, &w) != CUA_OK)
+		return cua_error_quoting(CUA_ERROR_STALE, "The window of '",
+					 cua_act_app_name(a),
+					 "' changed since the last screenshot (it "
+					 "was closed). Call get_app_state to get a "
+					 "new screenshot before using screenshot "
+					 "coordinates.");
 	wp2 = w.frame.w / g->device_ppp;
 	hp2 = w.frame.h / g->device_ppp;
 	if (fabs(wp2 - wp) > 1 || fabs(hp2 - hp) > 1) {

@@ -7,10 +7,12 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctx.h"
 #include "sanitize.h"
 
 #define REPLACEMENT 0xfffd
@@ -426,4 +428,21 @@ cua_utf8_len(const char *s)
 	for (; *p; p++)
 		n += (*p & 0xc0) != 0x80;
 	return n;
+}
+
+cua_result
+cua_error_quoting(cua_result code, const char *before, const char *name,
+		  const char *after, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	sb_add(&sb, before);
+	cua_sanitize_sb(&sb, name);
+	va_start(ap, after);
+	sb_vaddf(&sb, after, ap);
+	va_end(ap);
+	code = cua_error(code, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return code;
 }

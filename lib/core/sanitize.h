@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "cua/cua.h"
+
 #include "arena.h"
 #include "strbuf.h"
 
@@ -33,6 +35,15 @@ void cua_sanitize_sb(struct strbuf *sb, const char *s);
  * than inside a grapheme cluster.
  */
 void cua_add_truncated(struct strbuf *sb, const char *s, size_t max);
+
+/*
+ * cua_error() with the message `before`, then `name` sanitised (an app's
+ * or the model's string), then `after` (a printf format): the one way an
+ * error sentence quotes a name it does not control.
+ */
+cua_result cua_error_quoting(cua_result code, const char *before,
+			     const char *name, const char *after, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Number of Unicode scalar values in valid UTF-8. */
 size_t cua_utf8_len(const char *s);

@@ -224,20 +224,15 @@ app_display_name(const struct cua_app_info *a)
 static cua_result
 timeout_error(const struct cua_app_info *app, int64_t waited_us)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "timeoutReached ('");
-	cua_sanitize_sb(&sb, app_display_name(app));
 	/* the time actually waited: the per-call timeout or the walk
 	 * deadline, whichever ended the read */
-	sb_addf(&sb, "' did not answer accessibility requests within %.1f "
-		     "seconds; it may be busy or hung. Call get_app_state "
-		     "again in a moment, or ask the user to check the app.)",
-		(double)waited_us / 1e6);
-	r = cua_error(CUA_ERROR_TIMEOUT, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_TIMEOUT, "timeoutReached ('",
+				 app_display_name(app),
+				 "' did not answer accessibility requests "
+				 "within %.1f seconds; it may be busy or hung. "
+				 "Call get_app_state again in a moment, or ask "
+				 "the user to check the app.)",
+				 (double)waited_us / 1e6);
 }
 
 /* The app left the accessibility bus (quit or crashed) while it was being
@@ -245,17 +240,12 @@ timeout_error(const struct cua_app_info *app, int64_t waited_us)
 static cua_result
 gone_error(const struct cua_app_info *app)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Running application not found: ");
-	cua_sanitize_sb(&sb, app_display_name(app));
-	sb_add(&sb, ". It quit while it was being read; call `get_app_state` "
-		    "to start it again, or choose another app from "
-		    "`list_apps`.");
-	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_PROCESS_GONE,
+				 "Running application not found: ",
+				 app_display_name(app),
+				 ". It quit while it was being read; call "
+				 "`get_app_state` to start it again, or choose "
+				 "another app from `list_apps`.");
 }
 
 /* The app is on the bus but its application object answers nothing
@@ -264,17 +254,24 @@ gone_error(const struct cua_app_info *app)
 static cua_result
 unreadable_error(const struct cua_app_info *app)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
+	return cua_error_quoting(CUA_ERROR_STALE, "Accessibility error: '",
+				 app_display_name(app),
+				 "' answers accessibility requests only with "
+				 "errors or malformed replies, so its state "
+				 "cannot be read. Call get_app_state again in a "
+				 "moment, or ask the user to check the app.");
+}
 
-	sb_add(&sb, "Accessibility error: '");
-	cua_sanitize_sb(&sb, app_display_name(app));
-	sb_add(&sb, "' answers accessibility requests only with errors or "
-		    "malformed replies, so its state cannot be read. Call "
-		    "get_app_state again in a moment, or ask the user to "
-		    "check the app.");
-	r = cua_error(CUA_ERROR_STALE, "%s", sb_str(&sb));
-	sb_free(&sb);
+/* The error of a failed open or fetch, in the model's words. */
+static cua_result
+read_error(cua_result r, const struct cua_app_info *app, int64_t t0)
+{
+	if (r == CUA_ERROR_TIMEOUT)
+		return timeout_error(app, cua_now_us() - t0);
+	if (r == CUA_ERROR_PROCESS_GONE)
+		return gone_error(app);
+	if (r == CUA_ERROR_STALE)
+		return unreadable_error(app);
 	return r;
 }
 
@@ -425,25 +422,16 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	*snap_out = NULL;
 	r = b->ops->open_app(b, app, &snap);
 	if (r != CUA_OK) {
-		if (r == CUA_ERROR_TIMEOUT)
-			return timeout_error(app, cua_now_us() - t0);
-		if (r == CUA_ERROR_PROCESS_GONE)
-			return gone_error(app);
-		if (r == CUA_ERROR_STALE)
-			return unreadable_error(app);
-		return r;
+		return read_error(r, app, t0);
 	}
 	if (cua_walk_choose_windows(snap, root, popups, n_popups) < 0) {
-		struct strbuf sb = STRBUF_INIT;
-
 		cua_raw_snapshot_free(snap);
-		sb_add(&sb, "noWindowsAvailable ('");
-		cua_sanitize_sb(&sb, app_display_name(app));
-		sb_add(&sb, "' has no open window to inspect. Ask the user to "
-			    "open one, or choose another app.)");
-		r = cua_error(CUA_ERROR_NO_WINDOW, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
+		return cua_error_quoting(CUA_ERROR_NO_WINDOW,
+					 "noWindowsAvailable ('",
+					 app_display_name(app),
+					 "' has no open window to inspect. Ask "
+					 "the user to open one, or choose another "
+					 "app.)");
 	}
 	*vis = cua_walk_visibility_for(app->toolkit, app->toolkit_version);
 	memset(&st, 0, sizeof(st));
@@ -459,13 +447,7 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	r = b->ops->fetch(b, snap, roots, 1 + *n_popups, &pol);
 	if (r != CUA_OK) {
 		cua_raw_snapshot_free(snap);
-		if (r == CUA_ERROR_TIMEOUT)
-			return timeout_error(app, cua_now_us() - t0);
-		if (r == CUA_ERROR_PROCESS_GONE)
-			return gone_error(app);
-		if (r == CUA_ERROR_STALE)
-			return unreadable_error(app);
-		return r;
+		return read_error(r, app, t0);
 	}
 	*snap_out = snap;
 	return CUA_OK;

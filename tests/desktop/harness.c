@@ -108,6 +108,47 @@ app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
 }
 
 int
+app_read_until(struct app_proc *p, const char *until, int timeout_ms,
+	       char *log, size_t size)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+
+	for (;;) {
+		char *nl;
+
+		while ((nl = memchr(p->buf, '\n', p->len))) {
+			size_t n = (size_t)(nl - p->buf);
+			int hit = until && n >= strlen(until) &&
+				  strncmp(p->buf, until, strlen(until)) == 0;
+
+			if (log && strlen(log) + n + 2 < size) {
+				strncat(log, p->buf, n);
+				strcat(log, "\n");
+			}
+			memmove(p->buf, nl + 1, p->len - n - 1);
+			p->len -= n + 1;
+			if (hit)
+				return 0;
+		}
+		{
+			struct pollfd pfd = { p->out_fd, POLLIN, 0 };
+			int64_t left = deadline - now_ms();
+			ssize_t r;
+
+			if (left <= 0 || p->out_fd < 0)
+				return -1;
+			if (poll(&pfd, 1, (int)left) <= 0)
+				continue;
+			r = read(p->out_fd, p->buf + p->len,
+				 sizeof(p->buf) - p->len - 1);
+			if (r <= 0)
+				return -1;
+			p->len += (size_t)r;
+		}
+	}
+}
+
+int
 app_send(struct app_proc *p, const char *command)
 {
 	size_t n = strlen(command);

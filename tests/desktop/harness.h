@@ -28,6 +28,12 @@ int app_start(struct app_proc *p, const char *const argv[], int pipes);
  * line to `line`. Returns 0, or -1 on timeout/EOF. */
 int app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
 		  char *line, size_t size);
+/* Reads the app's stdout until a line starts with `until` (NULL: until
+ * the timeout); every line read, the matching one included, is appended
+ * to `log` (may be NULL) while it fits. Returns 0 when found, -1 on
+ * timeout/EOF. */
+int app_read_until(struct app_proc *p, const char *until, int timeout_ms,
+		   char *log, size_t size);
 int app_send(struct app_proc *p, const char *command);
 /* SIGTERM, then SIGKILL after a grace period; reaps. */
 void app_stop(struct app_proc *p);

@@ -74,41 +74,7 @@ static struct app_proc app;
 static int
 read_until(const char *until, int timeout_ms, char *log, size_t size)
 {
-	int64_t deadline = now_ms() + timeout_ms;
-
-	for (;;) {
-		char *nl;
-
-		while ((nl = memchr(app.buf, '\n', app.len))) {
-			size_t n = (size_t)(nl - app.buf);
-			int hit = until && n >= strlen(until) &&
-				  strncmp(app.buf, until, strlen(until)) == 0;
-
-			if (log && strlen(log) + n + 2 < size) {
-				strncat(log, app.buf, n);
-				strcat(log, "\n");
-			}
-			memmove(app.buf, nl + 1, app.len - n - 1);
-			app.len -= n + 1;
-			if (hit)
-				return 0;
-		}
-		{
-			struct pollfd pfd = { app.out_fd, POLLIN, 0 };
-			int64_t left = deadline - now_ms();
-			ssize_t r;
-
-			if (left <= 0 || app.out_fd < 0)
-				return -1;
-			if (poll(&pfd, 1, (int)left) <= 0)
-				continue;
-			r = read(app.out_fd, app.buf + app.len,
-				 sizeof(app.buf) - app.len - 1);
-			if (r <= 0)
-				return -1;
-			app.len += (size_t)r;
-		}
-	}
+	return app_read_until(&app, until, timeout_ms, log, size);
 }
 
 /* Everything the fixture printed until now, after a round trip. */

@@ -89,6 +89,22 @@ fuzz_tmpdir(void)
 	return fuzz_dir;
 }
 
+/* Points HOME, the XDG directories and the runtime directory at the
+ * private directory, so that nothing reads or writes the user's files;
+ * quiets the library's log. */
+static inline void
+fuzz_private_home(void)
+{
+	static const char *const vars[] = {
+		"HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+		"XDG_RUNTIME_DIR", NULL
+	};
+
+	for (int i = 0; vars[i]; i++)
+		setenv(vars[i], fuzz_tmpdir(), 1);
+	setenv("CUA_LOG_LEVEL", "error", 1);
+}
+
 /* The path of `name` in the temporary directory (malloc'd). */
 static inline char *
 fuzz_path(const char *name)

@@ -253,12 +253,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	setenv("HOME", fuzz_tmpdir(), 1);
-	setenv("XDG_STATE_HOME", fuzz_tmpdir(), 1);
-	setenv("XDG_CONFIG_HOME", fuzz_tmpdir(), 1);
-	setenv("XDG_DATA_HOME", fuzz_tmpdir(), 1);
-	setenv("XDG_RUNTIME_DIR", fuzz_tmpdir(), 1);
-	setenv("CUA_LOG_LEVEL", "error", 1);
+	fuzz_private_home();
 	return 0;
 }
 
