@@ -61,6 +61,14 @@ atspi_bus_gone(const struct atspi_be *be)
 	return !be->a11y || g_dbus_connection_is_closed(be->a11y);
 }
 
+/* Most children read for one node, by the walk (fetch.c) and by the live
+ * re-resolution before actions (live.c) alike, so that both see the same
+ * siblings. Ranged reads stay far below it; it bounds what an app's
+ * ChildCount can make us allocate and ask for where no range applies (an
+ * app's toplevels): a hostile app claiming 2^31 - 1 toplevels made the
+ * walk allocate 32 GiB of slots and abort. */
+#define ATSPI_CHILDREN_MAX 1000
+
 /* The sentence for it (E-PERMISSIONS-NOT-GRANTED in cua-mcp). */
 #define ATSPI_MSG_BUS_GONE                                                    \
 	"Computer Use permissions are not granted. The accessibility bus "    \

@@ -37,6 +37,7 @@
 
 #include "atspi.h"
 #include "linux.h"
+#include "core/sanitize.h"
 
 #define ROOT_PATH "/org/a11y/atspi/accessible/root"
 #define NULL_PATH "/org/a11y/atspi/null"
@@ -697,18 +698,11 @@ alloc_slots(struct fnode *fn, size_t first, size_t count)
 	        tmp_alloc(fn->job, (count ? count : 1) * sizeof(*fn->slots));
 }
 
-/* Most children read by index (or listed by GetChildren) for one node.
- * Ranged reads stay far below it (RANGE_MAX, range_threshold); it bounds
- * what an app's ChildCount can make us allocate and ask for where no
- * range applies (an app's toplevels): a hostile app claiming 2^31 - 1
- * toplevels made the walk allocate 32 GiB of slots and abort. */
-#define CHILDREN_READ_MAX 1000
-
 static void
 read_indexed(struct fnode *fn, size_t first, size_t count)
 {
-	if (count > CHILDREN_READ_MAX)
-		count = CHILDREN_READ_MAX;
+	if (count > ATSPI_CHILDREN_MAX)
+		count = ATSPI_CHILDREN_MAX;
 	alloc_slots(fn, first, count);
 	for (size_t i = 0; i < count; i++)
 		call(fn, K_CHILD_AT, (int)i, IF_ACCESSIBLE, "GetChildAtIndex",
@@ -1103,8 +1097,8 @@ on_children(struct fnode *fn, GVariant *reply)
 			read_indexed(fn, 0, (size_t)fn->n->child_count);
 		return;
 	}
-	if (len > CHILDREN_READ_MAX)
-		len = CHILDREN_READ_MAX;
+	if (len > ATSPI_CHILDREN_MAX)
+		len = ATSPI_CHILDREN_MAX;
 	alloc_slots(fn, 0, len);
 	g_variant_iter_init(&it, arr);
 	while (i < len && g_variant_iter_next(&it, "(&s&o)", &bus, &path)) {
@@ -1453,18 +1447,18 @@ timeout_error(const char *who, int64_t waited_us)
 {
 	int s = seconds_of(waited_us);
 
-	return cua_error(
-	        CUA_ERROR_TIMEOUT,
-	        "The app '%s' did not answer accessibility requests within %d second%s; it may be busy or hung.",
-	        who, s, s == 1 ? "" : "s");
+	return cua_error_quoting(
+	        CUA_ERROR_TIMEOUT, "The app '", who,
+	        "' did not answer accessibility requests within %d second%s; it may be busy or hung.",
+	        s, s == 1 ? "" : "s");
 }
 
 /* The app left the bus during the read (session.c words the message). */
 static cua_result
 gone_error(const char *who)
 {
-	return cua_error(CUA_ERROR_PROCESS_GONE,
-	                 "The app '%s' quit while it was being read.", who);
+	return cua_error_quoting(CUA_ERROR_PROCESS_GONE, "The app '", who,
+	                         "' quit while it was being read.");
 }
 
 #define ENVIRON_MAX (1024 * 1024)
@@ -1583,14 +1577,13 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	if (!who || !*who)
 		who = app->bus_name ? app->bus_name : "?";
 	if (!app->bus_name)
-		return cua_error(
-		        CUA_ERROR_NOT_FOUND,
-		        "'%s' is not registered on the accessibility bus, so "
+		return cua_error_quoting(
+		        CUA_ERROR_NOT_FOUND, "'", who,
+		        "' is not registered on the accessibility bus, so "
 		        "its elements cannot be read; screenshot coordinates "
 		        "and keys still reach its window. Ask the user to "
 		        "restart it (apps do not reconnect by themselves "
-		        "when the accessibility bus restarts).",
-		        who);
+		        "when the accessibility bus restarts).");
 	snap = cua_raw_snapshot_new();
 	if (!snap)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -1631,10 +1624,10 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
 		if (timed_out)
 			return timeout_error(who, waited);
-		return cua_error(
-		        CUA_ERROR_STALE,
-		        "'%s' no longer answers on the accessibility bus (%s)",
-		        who, app->bus_name);
+		return cua_error_quoting(
+		        CUA_ERROR_STALE, "'", who,
+		        "' no longer answers on the accessibility bus (%s)",
+		        app->bus_name);
 	}
 	an->role = CUA_ROLE_APPLICATION;
 	if (!an->name)

@@ -21,6 +21,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "core/sanitize.h"
 
 #define NULL_PATH "/org/a11y/atspi/null"
 #define IF_ACCESSIBLE "org.a11y.atspi.Accessible"
@@ -40,9 +41,6 @@
 #define SORT_CANONICAL 1u
 #define TEXT_CAP 100000
 #define IN_FLIGHT 128
-/* Most children read for one node ("all children" included): ranged
- * reads and the walk's full reads stay below it. */
-#define LIVE_CHILDREN_MAX 1000
 
 enum lkind {
 	L_ROLE,
@@ -277,9 +275,9 @@ start_children(struct lnode *ln)
 					 MIN(total - 1, (int64_t)ln->first + ln->count - 1);
 	/* "all children" of a node whose ChildCount grew to 2^31 - 1 since
 	 * it was observed (a hostile app) must not mean 2^31 slots and
-	 * calls: read at most LIVE_CHILDREN_MAX of them */
-	if (last - (int64_t)ln->first + 1 > LIVE_CHILDREN_MAX)
-		last = (int64_t)ln->first + LIVE_CHILDREN_MAX - 1;
+	 * calls: read at most ATSPI_CHILDREN_MAX of them */
+	if (last - (int64_t)ln->first + 1 > ATSPI_CHILDREN_MAX)
+		last = (int64_t)ln->first + ATSPI_CHILDREN_MAX - 1;
 	ln->n_kids = (size_t)(last - ln->first + 1);
 	ln->kid_bus = g_new0(char *, ln->n_kids);
 	ln->kid_path = g_new0(char *, ln->n_kids);
@@ -721,6 +719,21 @@ atspi_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 /* ------------------------------------------------------------------ */
 /* One-object requests                                                 */
 
+/* "<what>: <middle><the error's text>": an error reply's text comes from
+ * the app, so it is sanitised like any string the app controls. */
+static cua_result
+gerror_message(cua_result code, const char *what, const char *middle,
+	       const GError *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	sb_addf(&sb, "%s: %s", what, middle);
+	r = cua_error_quoting(code, sb_str(&sb), e->message, "%s", "");
+	sb_free(&sb);
+	return r;
+}
+
 static cua_result
 gerror_result(const GError *e, const char *what)
 {
@@ -729,19 +742,18 @@ gerror_result(const GError *e, const char *what)
 	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED))
-		return cua_error(CUA_ERROR_UNSUPPORTED, "%s: %s", what,
-				 e->message);
+		return gerror_message(CUA_ERROR_UNSUPPORTED, what, "", e);
 	/* the app quit or crashed: NoReply for the call in flight when it
 	 * left the bus, ServiceUnknown / NameHasNoOwner for calls after (a
 	 * closed connection here is the bus itself, not the app) */
 	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
-		return cua_error(CUA_ERROR_PROCESS_GONE, "%s: the app left the "
-				 "bus: %s", what, e->message);
+		return gerror_message(CUA_ERROR_PROCESS_GONE, what,
+				      "the app left the bus: ", e);
 	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT))
-		return cua_error(CUA_ERROR_STALE, "%s: %s", what, e->message);
-	return cua_error(CUA_ERROR_BACKEND, "%s: %s", what, e->message);
+		return gerror_message(CUA_ERROR_STALE, what, "", e);
+	return gerror_message(CUA_ERROR_BACKEND, what, "", e);
 }
 
 static GVariant *
