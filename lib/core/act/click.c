@@ -20,14 +20,14 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "act.h"
-#include "geometry.h"
-#include "keys.h"
-#include "render.h"
-#include "roles.h"
-#include "sanitize.h"
-#include "strbuf.h"
-#include "walk.h"
+#include "core/act.h"
+#include "core/geometry.h"
+#include "core/keys.h"
+#include "core/render.h"
+#include "core/roles.h"
+#include "core/sanitize.h"
+#include "core/strbuf.h"
+#include "core/walk.h"
 
 #define XK_RETURN 0xff0du
 #define XK_TAB 0xff09u
