@@ -79,6 +79,16 @@ struct cua_key_seq {
 cua_result
 cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out);
 
+/*
+ * The chords that type `text` (actions.md §7.2 step 5): a line break (LF,
+ * CR LF or CR) as Return, TAB as Tab, other control characters dropped,
+ * Latin-1 as its keysym, the rest as Unicode keysyms; ill-formed UTF-8 is
+ * typed as U+FFFD. Each chord's codepoint is its character. On success
+ * fills `out` (free with cua_keys_free()); else CUA_ERROR_NOMEM.
+ */
+cua_result
+cua_keys_for_text(const char *text, struct cua_key_seq *out);
+
 /* Frees the chords and empties `seq`; accepts NULL and an empty seq. */
 void
 cua_keys_free(struct cua_key_seq *seq);

@@ -14,6 +14,7 @@
 
 #include "render.h"
 #include "sanitize.h"
+#include "utf8.h"
 
 #define SHORT_URL_MAX 60
 #define SHORT_URL_THRESHOLD 8000

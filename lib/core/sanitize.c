@@ -14,88 +14,7 @@
 
 #include "ctx.h"
 #include "sanitize.h"
-
-#define REPLACEMENT 0xfffd
-
-/*
- * Decodes one scalar value at p (p[0] != 0). Invalid input follows the
- * Unicode "maximal subpart" practice (as WHATWG's decoder does): each
- * maximal ill-formed subsequence becomes one U+FFFD, and the byte that
- * broke a sequence is decoded again on its own. Never reads past a NUL,
- * since NUL is not a continuation byte. Returns the number of bytes used.
- */
-static size_t
-utf8_decode(const unsigned char *p, uint32_t *cp)
-{
-	unsigned char c = p[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	uint32_t v;
-	size_t need, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 1;
-		v = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		v = c & 0x0f;
-		if (c == 0xe0)
-			lo = 0xa0; /* overlong */
-		else if (c == 0xed)
-			hi = 0x9f; /* surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		v = c & 0x07;
-		if (c == 0xf0)
-			lo = 0x90; /* overlong */
-		else if (c == 0xf4)
-			hi = 0x8f; /* > U+10FFFF */
-	} else {
-		*cp = REPLACEMENT;
-		return 1;
-	}
-	for (i = 1; i <= need; i++) {
-		unsigned char b = p[i];
-
-		if (b < lo || b > hi) {
-			*cp = REPLACEMENT;
-			return i;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-		v = (v << 6) | (b & 0x3f);
-	}
-	*cp = v;
-	return need + 1;
-}
-
-static size_t
-utf8_encode(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
+#include "utf8.h"
 
 /* Unicode White_Space, minus what steps 2–4 already replaced or removed. */
 static int
@@ -236,7 +155,7 @@ cua_sanitize_sb(struct strbuf *sb, const char *s)
 			continue;
 		}
 
-		n = utf8_decode(p, &cp);
+		n = cua_utf8_decode((const char *)p, SIZE_MAX, &cp);
 		p += n;
 		if (cp == '\r' || cp == '\n' || cp == 0x85 || cp == 0x2028 ||
 		    cp == 0x2029) {
@@ -251,9 +170,9 @@ cua_sanitize_sb(struct strbuf *sb, const char *s)
 			continue;
 		} else if (is_space(cp)) {
 			if (sb->len != start)
-				sb_addn(sb, enc, utf8_encode(enc, cp));
+				sb_addn(sb, enc, cua_utf8_encode(enc, cp));
 		} else {
-			sb_addn(sb, enc, utf8_encode(enc, cp));
+			sb_addn(sb, enc, cua_utf8_encode(enc, cp));
 			keep = sb->len;
 		}
 	}
@@ -336,11 +255,7 @@ is_regional_indicator(uint32_t cp)
 static size_t
 prev_start(const char *s, size_t off)
 {
-	size_t i = off - 1;
-
-	while (i > 0 && off - i < 4 && ((unsigned char)s[i] & 0xc0) == 0x80)
-		i--;
-	return i;
+	return cua_utf8_floor(s, off - 1);
 }
 
 static uint32_t
@@ -348,7 +263,7 @@ decode_at(const char *s, size_t off)
 {
 	uint32_t cp;
 
-	utf8_decode((const unsigned char *)s + off, &cp);
+	cua_utf8_decode(s + off, SIZE_MAX, &cp);
 	return cp;
 }
 
@@ -389,7 +304,7 @@ cua_add_truncated(struct strbuf *sb, const char *s, size_t max)
 	while (*p && count < max) {
 		uint32_t cp;
 
-		p += utf8_decode(p, &cp);
+		p += cua_utf8_decode((const char *)p, SIZE_MAX, &cp);
 		count++;
 	}
 	if (!*p) {
@@ -415,19 +330,6 @@ cua_add_truncated(struct strbuf *sb, const char *s, size_t max)
 	}
 	sb_addn(sb, s, cut);
 	sb_addn(sb, "...", 3);
-}
-
-size_t
-cua_utf8_len(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
-
-	if (!s)
-		return 0;
-	for (; *p; p++)
-		n += (*p & 0xc0) != 0x80;
-	return n;
 }
 
 cua_result

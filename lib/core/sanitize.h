@@ -45,7 +45,4 @@ cua_result cua_error_quoting(cua_result code, const char *before,
 			     const char *name, const char *after, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Number of Unicode scalar values in valid UTF-8. */
-size_t cua_utf8_len(const char *s);
-
 #endif

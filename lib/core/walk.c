@@ -29,6 +29,7 @@
 #include "roles.h"
 #include "sanitize.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "walk.h"
 
 #define FFFC "\xef\xbf\xbc"
@@ -2179,28 +2180,15 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 	/* selected text of the focused element (§8.2, §11.7) */
 	if (focus_el >= 0 && w.focused &&
 	    (w.focused->have & CUA_HAVE_TEXT_SELECTION) &&
+	    w.focused->sel_start >= 0 &&
 	    w.focused->sel_end > w.focused->sel_start && w.focused->text &&
 	    !is_secure(w.focused)) {
-		const char *s = w.focused->text, *b = NULL, *end = NULL;
-		int32_t ci = 0;
+		const char *s = w.focused->text;
+		size_t b = cua_utf8_offset(s, (size_t)w.focused->sel_start);
+		size_t end = cua_utf8_offset(s, (size_t)w.focused->sel_end);
 
-		for (const char *q = s;; q++) {
-			if (((unsigned char)*q & 0xC0) != 0x80) {
-				if (ci == w.focused->sel_start)
-					b = q;
-				if (ci == w.focused->sel_end) {
-					end = q;
-					break;
-				}
-				if (!*q)
-					break;
-				ci++;
-			}
-		}
-		if (b && !end)
-			end = s + strlen(s);
-		if (b && end > b) {
-			char *raw = cua_arena_strndup(w.tmp, b, (size_t)(end - b));
+		if (end > b) {
+			char *raw = cua_arena_strndup(w.tmp, s + b, end - b);
 
 			tree->selected_text = san(&w, raw);
 			if (!*tree->selected_text)

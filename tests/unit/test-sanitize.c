@@ -19,6 +19,7 @@
 #include "core/ctx.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 /* n copies of unit, malloc'd */
 static char *
@@ -513,16 +514,6 @@ test_truncate_clusters(void **state)
 }
 
 static void
-test_utf8_len(void **state)
-{
-	assert_int_equal(cua_utf8_len(""), 0);
-	assert_int_equal(cua_utf8_len(NULL), 0);
-	assert_int_equal(cua_utf8_len("abc"), 3);
-	assert_int_equal(cua_utf8_len("caf\xc3\xa9"), 4);
-	assert_int_equal(cua_utf8_len("\xe6\x97\xa5\xf0\x9f\x98\x80"), 2);
-}
-
-static void
 test_hostile_sizes(void **state)
 {
 	const size_t n = 10 * 1024 * 1024;
@@ -636,7 +627,6 @@ main(void)
 		cmocka_unit_test(test_truncate_ascii),
 		cmocka_unit_test(test_truncate_multibyte),
 		cmocka_unit_test(test_truncate_clusters),
-		cmocka_unit_test(test_utf8_len),
 		cmocka_unit_test(test_hostile_sizes),
 		cmocka_unit_test(test_many_small),
 		cmocka_unit_test(test_error_quoting),

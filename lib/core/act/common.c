@@ -177,36 +177,6 @@ act_has_extent(const struct cua_raw_node *n)
 	       n->extents.y > -1000000;
 }
 
-uint32_t
-act_utf8_next(const char **p)
-{
-	const unsigned char *s = (const unsigned char *)*p;
-	uint32_t cp;
-	int n;
-
-	if (s[0] < 0x80) {
-		cp = s[0];
-		n = 1;
-	} else if ((s[0] & 0xe0) == 0xc0 && s[1]) {
-		cp = ((uint32_t)(s[0] & 0x1f) << 6) | (s[1] & 0x3f);
-		n = 2;
-	} else if ((s[0] & 0xf0) == 0xe0 && s[1] && s[2]) {
-		cp = ((uint32_t)(s[0] & 0x0f) << 12) |
-		     ((uint32_t)(s[1] & 0x3f) << 6) | (s[2] & 0x3f);
-		n = 3;
-	} else if ((s[0] & 0xf8) == 0xf0 && s[1] && s[2] && s[3]) {
-		cp = ((uint32_t)(s[0] & 0x07) << 18) |
-		     ((uint32_t)(s[1] & 0x3f) << 12) |
-		     ((uint32_t)(s[2] & 0x3f) << 6) | (s[3] & 0x3f);
-		n = 4;
-	} else {
-		cp = 0xfffd;
-		n = 1;
-	}
-	*p += n;
-	return cp;
-}
-
 /* ------------------------------------------------------------------ */
 /* Windows, points and input acceptance (§1.4, §2.2, §2.3)             */
 

@@ -74,9 +74,6 @@ int act_find_action(const struct cua_raw_node *n, const char *const *norms,
 
 int act_has_extent(const struct cua_raw_node *n);
 
-/* The next code point of a NUL-terminated string; advances *p. */
-uint32_t act_utf8_next(const char **p);
-
 /* ------------------------------------------------------------------ */
 /* Windows, points and input acceptance (common.c)                     */
 

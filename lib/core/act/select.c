@@ -14,6 +14,7 @@
 #include "common.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 /* The rendered text of a text element with, per rendered byte, the
  * character offset it came from (state-text.md §5 per character). */
@@ -76,7 +77,7 @@ render_text(struct cua_act *a, struct cua_located *loc, const char *text,
 	memset(rt, 0, sizeof(*rt));
 	while (*p) {
 		const char *q = p;
-		uint32_t cp = act_utf8_next(&p);
+		uint32_t cp = cua_utf8_next(&p);
 		int r = 0;
 
 		if (cp == '\r' && *p == '\n') {

@@ -12,74 +12,7 @@
 
 #include "common.h"
 #include "core/strbuf.h"
-
-#define XK_RETURN 0xff0du
-#define XK_TAB 0xff09u
-
-static size_t
-utf8_chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
-/* Byte offset of character `ci` (clamped to the end). */
-static size_t
-utf8_byte_of(const char *s, size_t ci)
-{
-	size_t i = 0, c = 0;
-
-	while (s[i]) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (c == ci)
-				return i;
-			c++;
-		}
-		i++;
-	}
-	return i;
-}
-
-/* Chords typing `text`: \n -> Return, \t -> Tab, other controls dropped,
- * Latin-1 as its keysym, the rest as Unicode keysyms (§7.2 step 5). */
-static struct cua_key_chord *
-text_chords(const char *text, size_t *n)
-{
-	size_t cap = strlen(text) + 1, k = 0;
-	struct cua_key_chord *c = calloc(cap, sizeof(*c));
-	const char *p = text;
-
-	if (!c)
-		return NULL;
-	while (*p) {
-		uint32_t cp = act_utf8_next(&p), ks;
-
-		if (cp == '\r') {
-			if (*p == '\n')
-				continue;
-			ks = XK_RETURN;
-		} else if (cp == '\n') {
-			ks = XK_RETURN;
-		} else if (cp == '\t') {
-			ks = XK_TAB;
-		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
-			continue;
-		} else if (cp < 0x100) {
-			ks = cp;
-		} else {
-			ks = 0x01000000u | cp;
-		}
-		c[k].keysym = ks;
-		c[k].codepoint = cp;
-		k++;
-	}
-	*n = k;
-	return c;
-}
+#include "core/utf8.h"
 
 /*
  * Typing with key events into `focus` (may be NULL): when characters went
@@ -173,7 +106,7 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 	struct cua_live_call set = { .op = CUA_LIVE_SET_TEXT, .ident = n->ident };
 	struct cua_live_call chk = { .op = CUA_LIVE_GET_TEXT, .ident = n->ident };
 	struct strbuf sb = STRBUF_INIT;
-	size_t len = utf8_chars(text), caret, start, end, bs, be;
+	size_t len = cua_utf8_len(text), caret, start, end, bs, be;
 	char *orig = NULL;
 	int ok;
 	cua_result r;
@@ -184,7 +117,7 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 		goto out;
 	orig = g.ret_text;
 	g.ret_text = NULL;
-	caret = g.ret[1] >= 0 ? (size_t)g.ret[1] : utf8_chars(orig);
+	caret = g.ret[1] >= 0 ? (size_t)g.ret[1] : cua_utf8_len(orig);
 	start = end = caret;
 	r = act_ask_call(a, &sel, &ok);
 	if (r != CUA_OK)
@@ -194,8 +127,8 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 		start = (size_t)MIN(sel.ret[1], sel.ret[2]);
 		end = (size_t)MAX(sel.ret[1], sel.ret[2]);
 	}
-	bs = utf8_byte_of(orig, start);
-	be = utf8_byte_of(orig, end);
+	bs = cua_utf8_offset(orig, start);
+	be = cua_utf8_offset(orig, end);
 	sb_addn(&sb, orig, bs);
 	sb_add(&sb, text);
 	sb_add(&sb, orig + be);
@@ -256,8 +189,7 @@ cua_do_type_text(struct cua_session *s, const char *app, const char *text,
 	struct cua_act a;
 	struct act_target_window tw = { 0 };
 	struct cua_raw_node *f = NULL;
-	struct cua_key_chord *chords = NULL;
-	size_t n = 0;
+	struct cua_key_seq seq = { NULL, 0 };
 	int done = 0;
 	cua_result r;
 
@@ -284,23 +216,21 @@ cua_do_type_text(struct cua_session *s, const char *app, const char *text,
 keys:
 	if (r != CUA_OK)
 		goto out;
-	chords = text_chords(text, &n);
-	if (!chords) {
-		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+	r = cua_keys_for_text(text, &seq);
+	if (r != CUA_OK)
 		goto out;
-	}
 	r = act_keyboard_ready(&a,
 			       tw.x11_window ? tw.x11_window : a.t->x11_window,
 			       act_window_active(&tw));
 	if (r == CUA_OK)
-		r = type_keys(&a, chords, n, f, text);
+		r = type_keys(&a, seq.chords, seq.n, f, text);
 	if (r == CUA_OK)
 		cua_act_route(&a, "keys");
 out:
-	free(chords);
+	cua_keys_free(&seq);
 	cua_raw_snapshot_free(tw.snap);
 	if (r == CUA_OK)
 		json_object_set_new(a.outcome, "characters",
-				    json_integer((json_int_t)utf8_chars(text)));
+				    json_integer((json_int_t)cua_utf8_len(text)));
 	return act_finish(&a, r, outcome);
 }
