@@ -64,7 +64,7 @@
 #define KS_End 0xff57
 #define KS_Print 0xff61
 #define KS_Insert 0xff63
-#define KS_Menu 0xff67
+#define KS_Menu CUA_KEYSYM_MENU
 #define KS_Num_Lock 0xff7f
 #define KS_KP_Enter 0xff8d
 #define KS_KP_Delete 0xff9f

@@ -12,8 +12,6 @@
 #include "common.h"
 #include "core/roles.h"
 
-#define XK_MENU 0xff67u
-
 static int
 is_text_entry(const struct cua_raw_node *n)
 {
@@ -452,7 +450,7 @@ right_click(struct cua_act *a, struct cua_located *loc)
 		struct cua_key_chord menu_key;
 
 		memset(&menu_key, 0, sizeof(menu_key));
-		menu_key.keysym = XK_MENU;
+		menu_key.keysym = CUA_KEYSYM_MENU;
 		r = act_keyboard_ready(a, loc->x11_window, -1);
 		if (r != CUA_OK)
 			return r;
