@@ -101,6 +101,31 @@ entry_matches(const struct cua_installed_app *e, const char *q)
 	       ieq(e->startup_wm_class, q);
 }
 
+/* Processes that never receive synthetic input (safety.md §2.2:
+ * privilege and authentication prompts, lockers). */
+int
+cua_is_security_process(const char *comm)
+{
+	static const char *const names[] = {
+		"polkit-gnome-au", "polkit-kde-auth", "polkit-mate-aut",
+		"lxpolkit", "lxqt-policykit-", "xfce-polkit", "pkexec", "gksu",
+		"gksudo", "kdesu", "gcr-prompter", "pinentry",
+		"pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt",
+		"pinentry-fltk", "ssh-askpass", "ssh-askpass-gno", "ksshaskpass",
+		"x11-ssh-askpass", "gnome-screensav", "xscreensaver",
+		"light-locker", "i3lock", "xsecurelock", "slock", "xlock",
+		"kscreenlocker_g", "lightdm-gtk-gre", "sddm-greeter",
+		"gdm-session-wor", "gnome-shell", NULL,
+	};
+
+	if (!comm || !*comm)
+		return 0;
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(comm, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 {

@@ -125,6 +125,11 @@ struct cua_resolved {
 	const struct cua_installed_app *entry;   /* INSTALLED */
 };
 
+/* 1 when a process of this name (its kernel comm, at most 15 bytes) is a
+ * privilege or authentication prompt or a screen locker: it never
+ * receives synthetic input (safety.md §2.2). */
+int cua_is_security_process(const char *comm);
+
 /* The resolved target as a `libcua.app/1` object (sanitised strings). */
 json_t *cua_resolved_to_jansson(const struct cua_resolved *res);
 

@@ -199,31 +199,6 @@ act_window_unavailable(const struct cua_act *a, enum unavailable why)
 	return r;
 }
 
-/* Processes that never receive synthetic input (safety.md §2.2:
- * privilege and authentication prompts, lockers). */
-static int
-is_security_process(const char *comm)
-{
-	static const char *const names[] = {
-		"polkit-gnome-au", "polkit-kde-auth", "polkit-mate-aut",
-		"lxpolkit", "lxqt-policykit-", "xfce-polkit", "pkexec", "gksu",
-		"gksudo", "kdesu", "gcr-prompter", "pinentry",
-		"pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt",
-		"pinentry-fltk", "ssh-askpass", "ssh-askpass-gno", "ksshaskpass",
-		"x11-ssh-askpass", "gnome-screensav", "xscreensaver",
-		"light-locker", "i3lock", "xsecurelock", "slock", "xlock",
-		"kscreenlocker_g", "lightdm-gtk-gre", "sddm-greeter",
-		"gdm-session-wor", "gnome-shell", NULL,
-	};
-
-	if (!comm || !*comm)
-		return 0;
-	for (size_t i = 0; names[i]; i++)
-		if (strcmp(comm, names[i]) == 0)
-			return 1;
-	return 0;
-}
-
 static cua_result
 security_process(const char *comm)
 {
@@ -276,7 +251,7 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 			return act_window_unavailable(a, UNAV_OFFSCREEN);
 		if (belongs(&w, target, a->app->pid))
 			return CUA_OK;
-		if (is_security_process(w.process))
+		if (cua_is_security_process(w.process))
 			return security_process(w.process);
 		if (attempt > 0 || !a->as->proc || a->as->proc->point_recovered ||
 		    !b->ops->activate_window)
@@ -349,7 +324,7 @@ act_keyboard_ready(struct cua_act *a, uint64_t target, int active)
 	r = b->ops->focus_window(b, &f);
 	if (r != CUA_OK)
 		return r;
-	if (f.window && is_security_process(f.process))
+	if (f.window && cua_is_security_process(f.process))
 		return security_process(f.process);
 	if (belongs(&f, target, a->app->pid) && active != 0)
 		return CUA_OK; /* established focus is reused, no wait */
