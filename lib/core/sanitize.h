@@ -8,6 +8,7 @@
 #define CUA_CORE_SANITIZE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cua/cua.h"
 
@@ -27,6 +28,35 @@ char *cua_sanitize(struct cua_arena *arena, const char *s);
 
 /* Same, into a strbuf (appends). */
 void cua_sanitize_sb(struct strbuf *sb, const char *s);
+
+/*
+ * Where the bytes of a sanitised text came from (select_text finds the
+ * model's text in the sanitised text, then selects the characters of the
+ * app's text it came from). Byte i of the appended text came from the
+ * input's characters [start[i], end[i]), counted as cua_utf8_len()
+ * counts them: one character each, a CR LF line break spans two, a
+ * U+2039 that replaced a `<` comes from the `<`.
+ */
+struct cua_sanitize_map {
+	int32_t *start;
+	int32_t *end;
+	size_t cap;
+	/* When not NULL: called for the k-th U+FFFC (an embedded object) of
+	 * the input, to append that object's text, already sanitised, in its
+	 * place; all of it comes from the U+FFFC. Otherwise U+FFFC is
+	 * dropped, as always. */
+	void (*object)(void *ud, size_t k, struct strbuf *out);
+	void *ud;
+};
+
+/*
+ * cua_sanitize_sb() (the same steps, trim included) that fills `map` for
+ * every appended byte. Returns 0, or -1 when out of memory (nothing is
+ * appended then). Free the map with cua_sanitize_map_free().
+ */
+int cua_sanitize_mapped(struct strbuf *sb, const char *s,
+			struct cua_sanitize_map *map);
+void cua_sanitize_map_free(struct cua_sanitize_map *map);
 
 /*
  * Step 7: appends `s` (already sanitised) to sb, cut to at most `max`

@@ -6,145 +6,54 @@
  */
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "common.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
-#include "core/utf8.h"
 
-/* The rendered text of a text element with, per rendered byte, the
- * character offset it came from (state-text.md §5 per character). */
-struct rendered {
-	struct strbuf sb;
-	int32_t *map;  /* map[i]: character offset of rendered byte i */
-	int32_t *end;  /* end[i]: offset just after that character */
-	size_t cap;
+/* The embedded objects of the element whose text select_text reads. */
+struct objects {
+	struct cua_act *a;
+	struct cua_located *loc;
+	int children_read;
 };
 
-static int
-rmap_push(struct rendered *rt, const char *s, size_t n, int32_t off,
-	  int32_t off_end)
-{
-	if (rt->sb.len + n + 1 > rt->cap) {
-		size_t cap = (rt->sb.len + n + 1) * 2;
-		int32_t *m = realloc(rt->map, cap * sizeof(*m));
-		int32_t *e;
-
-		if (!m)
-			return -1;
-		rt->map = m;
-		e = realloc(rt->end, cap * sizeof(*e));
-		if (!e)
-			return -1;
-		rt->end = e;
-		rt->cap = cap;
-	}
-	for (size_t i = 0; i < n; i++) {
-		rt->map[rt->sb.len + i] = off;
-		rt->end[rt->sb.len + i] = off_end;
-	}
-	sb_addn(&rt->sb, s, n);
-	return rt->sb.oom ? -1 : 0;
-}
-
-static int
-is_envelope_lt(const char *p)
-{
-	static const char *const tags[] = {
-		"app_state", "/app_state", "app_specific_instructions",
-		"/app_specific_instructions", NULL,
-	};
-
-	for (size_t i = 0; tags[i]; i++)
-		if (strncasecmp(p, tags[i], strlen(tags[i])) == 0)
-			return 1;
-	return 0;
-}
-
-static cua_result
-render_text(struct cua_act *a, struct cua_located *loc, const char *text,
-	    struct rendered *rt)
-{
-	const char *p = text;
-	int32_t off = 0;
-	size_t embedded = 0;
-	int children_read = 0;
-
-	memset(rt, 0, sizeof(*rt));
-	while (*p) {
-		const char *q = p;
-		uint32_t cp = cua_utf8_next(&p);
-		int r = 0;
-
-		if (cp == '\r' && *p == '\n') {
-			p++;
-			r = rmap_push(rt, "\\n", 2, off, off + 2);
-			off += 2;
-			continue;
-		}
-		if (cp == '\n' || cp == '\r' || cp == 0x2028 || cp == 0x2029 ||
-		    cp == 0x85) {
-			r = rmap_push(rt, "\\n", 2, off, off + 1);
-		} else if (cp == '\t' || cp == 0x0b || cp == 0x0c) {
-			r = rmap_push(rt, " ", 1, off, off + 1);
-		} else if (cp == 0xfffc) {
-			/* an embedded object: its text, links as Markdown */
-			struct cua_raw_node *n = loc->node;
-
-			if (!children_read && n->child_count > 0) {
-				children_read = 1;
-				if (a->b->ops->read_children(a->b, loc->snap, &n, 1, 0,
-							     256, CUA_HAVE_TEXT) != CUA_OK)
-					n->n_children = 0;
-			}
-			if (embedded < n->n_children) {
-				struct cua_raw_node *c = n->children[embedded];
-				struct strbuf e = STRBUF_INIT;
-				const char *t = c->name && *c->name ? c->name :
-						c->text ? c->text : "";
-
-				if (c->role == CUA_ROLE_LINK) {
-					sb_add(&e, "[");
-					cua_sanitize_sb(&e, t);
-					sb_add(&e, "](");
-					/* the URL is not read here; links are
-					 * selected by their text */
-					sb_add(&e, ")");
-				} else {
-					cua_sanitize_sb(&e, t);
-				}
-				r = rmap_push(rt, sb_str(&e), e.len, off, off + 1);
-				sb_free(&e);
-			}
-			embedded++;
-		} else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
-			   (cp >= 0x202a && cp <= 0x202e) ||
-			   (cp >= 0x2066 && cp <= 0x2069)) {
-			/* removed */
-		} else if (cp == '<' && is_envelope_lt(p)) {
-			r = rmap_push(rt, "\xe2\x80\xb9", 3, off, off + 1);
-		} else {
-			r = rmap_push(rt, q, (size_t)(p - q), off, off + 1);
-		}
-		if (r < 0)
-			return cua_error(CUA_ERROR_NOMEM, "out of memory");
-		off++;
-	}
-	if (rmap_push(rt, "", 0, off, off) < 0)
-		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	return CUA_OK;
-}
-
+/* The text of the k-th embedded object in place of its U+FFFC: links as
+ * Markdown. */
 static void
-rendered_free(struct rendered *rt)
+object_text(void *ud, size_t k, struct strbuf *out)
 {
-	sb_free(&rt->sb);
-	free(rt->map);
-	free(rt->end);
+	struct objects *o = ud;
+	struct cua_act *a = o->a;
+	struct cua_raw_node *n = o->loc->node, *c;
+	struct strbuf e = STRBUF_INIT;
+	const char *t;
+
+	if (!o->children_read && n->child_count > 0) {
+		o->children_read = 1;
+		if (a->b->ops->read_children(a->b, o->loc->snap, &n, 1, 0, 256,
+					     CUA_HAVE_TEXT) != CUA_OK)
+			n->n_children = 0;
+	}
+	if (k >= n->n_children)
+		return;
+	c = n->children[k];
+	t = c->name && *c->name ? c->name : c->text ? c->text : "";
+	if (c->role == CUA_ROLE_LINK) {
+		sb_add(&e, "[");
+		cua_sanitize_sb(&e, t);
+		sb_add(&e, "](");
+		/* the URL is not read here; links are selected by their text */
+		sb_add(&e, ")");
+	} else {
+		cua_sanitize_sb(&e, t);
+	}
+	sb_addn(out, sb_str(&e), e.len);
+	if (e.oom)
+		out->oom = 1;
+	sb_free(&e);
 }
 
 cua_result
@@ -155,7 +64,9 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	struct cua_act a;
 	struct cua_located loc = { 0 };
 	struct cua_live_call g = { .op = CUA_LIVE_GET_TEXT };
-	struct rendered rt = { STRBUF_INIT, NULL, NULL, 0 };
+	struct strbuf shown = STRBUF_INIT;
+	struct objects objs = { &a, &loc, 0 };
+	struct cua_sanitize_map map = { .object = object_text, .ud = &objs };
 	struct cua_raw_node *n;
 	const char *hay, *hit = NULL, *p;
 	size_t tl, pl, xl, matches = 0, bs, be;
@@ -193,10 +104,13 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	r = act_ask_call(&a, &g, &ok);
 	if (r != CUA_OK)
 		goto out;
-	r = render_text(&a, &loc, ok && g.ret_text ? g.ret_text : "", &rt);
-	if (r != CUA_OK)
+	/* the text as the tree shows it, and where each byte came from */
+	if (cua_sanitize_mapped(&shown, ok && g.ret_text ? g.ret_text : "",
+				&map) < 0) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
-	hay = sb_str(&rt.sb);
+	}
+	hay = sb_str(&shown);
 	tl = strlen(text);
 	pl = prefix ? strlen(prefix) : 0;
 	xl = suffix ? strlen(suffix) : 0;
@@ -237,8 +151,8 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	 * snaps outward to the whole embedded object */
 	bs = (size_t)(hit - hay);
 	be = bs + tl;
-	start = rt.map[bs];
-	end = be > bs ? rt.end[be - 1] : start;
+	start = map.start[bs];
+	end = be > bs ? map.end[be - 1] : start;
 	/* focus it first, so a following type_text lands here (§10 step 5) */
 	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSABLE) &&
 	    !CUA_HAS_STATE(n, CUA_STATE_FOCUSED)) {
@@ -319,7 +233,8 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 			    json_pack("[i,i]", (int)start, (int)end));
 out:
 	act_call_clear(&g);
-	rendered_free(&rt);
+	sb_free(&shown);
+	cua_sanitize_map_free(&map);
 	cua_located_clear(&loc);
 	return act_finish(&a, r, outcome);
 }
