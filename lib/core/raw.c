@@ -35,3 +35,18 @@ cua_raw_value_kind(const struct cua_raw_node *node)
 		return CUA_VALUE_STRING;
 	return CUA_VALUE_NONE;
 }
+
+int
+cua_raw_has_extent(const struct cua_raw_node *node)
+{
+	return (node->have & CUA_HAVE_EXTENTS) && node->extents.w > 0 &&
+	       node->extents.h > 0 && node->extents.x > -1000000 &&
+	       node->extents.y > -1000000;
+}
+
+int
+cua_raw_has_area(const struct cua_raw_node *node)
+{
+	return (node->have & CUA_HAVE_EXTENTS) && node->extents.w > 1 &&
+	       node->extents.h > 1;
+}

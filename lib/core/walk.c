@@ -455,13 +455,6 @@ is_popup_toplevel(const struct cua_raw_node *n)
 	}
 }
 
-static int
-has_extent(const struct cua_raw_node *n)
-{
-	return (n->have & CUA_HAVE_EXTENTS) && n->extents.w > 1 &&
-	       n->extents.h > 1;
-}
-
 int
 cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 			uint32_t *popups, size_t *n_popups)
@@ -530,7 +523,8 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 			if (pass == 0 && is_popup_toplevel(w))
 				continue;
 			if (CUA_HAS_STATE(w, CUA_STATE_SHOWING) &&
-			    (has_extent(w) || !(w->have & CUA_HAVE_EXTENTS)))
+			    (cua_raw_has_area(w) ||
+			     !(w->have & CUA_HAVE_EXTENTS)))
 				chosen = (int64_t)i;
 		}
 	/* 5. minimised, hidden or off-screen: the first window anyway */
@@ -876,8 +870,7 @@ row_view(const struct cua_raw_node *container)
 	for (const struct cua_raw_node *a = container; a; a = a->parent) {
 		if (a->role == CUA_ROLE_SCROLL_PANE || a->role == CUA_ROLE_VIEWPORT ||
 		    a == container) {
-			if ((a->have & CUA_HAVE_EXTENTS) && a->extents.w > 1 &&
-			    a->extents.h > 1 && a->role != CUA_ROLE_TABLE &&
+			if (cua_raw_has_area(a) && a->role != CUA_ROLE_TABLE &&
 			    a->role != CUA_ROLE_TREE_TABLE && a->role != CUA_ROLE_TREE &&
 			    a->role != CUA_ROLE_LIST && a->role != CUA_ROLE_LIST_BOX)
 				return &a->extents;
@@ -885,8 +878,7 @@ row_view(const struct cua_raw_node *container)
 		if (a->role == CUA_ROLE_SCROLL_PANE)
 			break;
 	}
-	if ((container->have & CUA_HAVE_EXTENTS) && container->extents.w > 1 &&
-	    container->extents.h > 1)
+	if (cua_raw_has_area(container))
 		return &container->extents;
 	return NULL;
 }
@@ -1576,9 +1568,7 @@ fill_actions(struct walk *w, struct cua_element *e,
 static void
 fill_frame(struct walk *w, struct cua_element *e, const struct cua_raw_node *n)
 {
-	if (!(n->have & CUA_HAVE_EXTENTS) || n->extents.w <= 0 ||
-	    n->extents.h <= 0 || n->extents.x <= -1000000 ||
-	    n->extents.y <= -1000000)
+	if (!cua_raw_has_extent(n))
 		return;
 	e->frame = n->extents;
 	if (w->have_origin) {

@@ -252,7 +252,8 @@ descendant_route(struct cua_act *a, struct cua_located *loc, int *done)
 					continue;
 				if (!first)
 					first = c;
-				if (!hit && act_has_extent(n) && act_has_extent(c) &&
+				if (!hit && cua_raw_has_extent(n) &&
+				    cua_raw_has_extent(c) &&
 				    contains(&c->extents, cx, cy))
 					hit = c;
 			}
@@ -287,7 +288,7 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 	cua_result r = CUA_OK;
 
 	*done = 0;
-	if (!loc->window || !act_has_extent(n))
+	if (!loc->window || !cua_raw_has_extent(n))
 		return CUA_OK;
 	cx = n->extents.x + n->extents.w / 2;
 	cy = n->extents.y + n->extents.h / 2;
@@ -407,7 +408,7 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 		return no_way_to_click(a, loc);
 	if (a->s->ctx.opt.always_simulate_click && synth != CUA_OK)
 		return synth;
-	if (!act_has_extent(n))
+	if (!cua_raw_has_extent(n))
 		return no_way_to_click(a, loc);
 	return act_synthetic_click(a, loc, n, 1, 1);
 }
@@ -433,7 +434,7 @@ right_click(struct cua_act *a, struct cua_located *loc)
 			return CUA_OK;
 		}
 	}
-	if (!is_menu_item(loc) && act_has_extent(n)) {
+	if (!is_menu_item(loc) && cua_raw_has_extent(n)) {
 		r = act_synthetic_click(a, loc, n, 3, 1);
 		if (r == CUA_OK || r == CUA_ERROR_TIMEOUT ||
 		    r == CUA_ERROR_PERMISSION)

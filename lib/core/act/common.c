@@ -169,14 +169,6 @@ act_find_action(const struct cua_raw_node *n, const char *const *norms,
 	return -1;
 }
 
-int
-act_has_extent(const struct cua_raw_node *n)
-{
-	return (n->have & CUA_HAVE_EXTENTS) && n->extents.w > 0 &&
-	       n->extents.h > 0 && n->extents.x > -1000000 &&
-	       n->extents.y > -1000000;
-}
-
 /* ------------------------------------------------------------------ */
 /* Windows, points and input acceptance (§1.4, §2.2, §2.3)             */
 

@@ -72,8 +72,6 @@ int act_primary_action(const struct cua_raw_node *n, const char **raw);
 int act_find_action(const struct cua_raw_node *n, const char *const *norms,
 		    const char **raw);
 
-int act_has_extent(const struct cua_raw_node *n);
-
 /* ------------------------------------------------------------------ */
 /* Windows, points and input acceptance (common.c)                     */
 

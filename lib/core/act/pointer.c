@@ -27,7 +27,8 @@ act_center_root(struct cua_act *a, const struct cua_located *loc,
 	struct cua_shot_geom g;
 	struct cua_rect e;
 
-	if (!act_has_extent(n) || !loc->x11_window || !a->b->ops->window_query ||
+	if (!cua_raw_has_extent(n) || !loc->x11_window ||
+	    !a->b->ops->window_query ||
 	    a->b->ops->window_query(a->b, loc->x11_window, win) != CUA_OK)
 		return -1;
 	if (!w || !(w->have & CUA_HAVE_EXTENTS)) {
@@ -93,7 +94,7 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 	int ok;
 	cua_result r;
 
-	if (!act_has_extent(n))
+	if (!cua_raw_has_extent(n))
 		return cua_act_failed("element %u (%s) has no position on "
 				      "screen. Try perform_secondary_action, "
 				      "or call get_app_state again",
@@ -112,7 +113,7 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 		r = act_reread(a, loc, n, CUA_HAVE_EXTENTS);
 		if (r != CUA_OK)
 			return r;
-		if (!act_has_extent(n))
+		if (!cua_raw_has_extent(n))
 			return cua_act_failed("element %u (%s) is not visible on "
 					      "screen. Scroll it into view first",
 					      a->element,

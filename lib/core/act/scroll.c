@@ -63,7 +63,7 @@ scrollbar_axis_ok(const struct cua_raw_node *sb, enum dir d)
 		return act_vertical(d);
 	if (CUA_HAS_STATE(sb, CUA_STATE_HORIZONTAL))
 		return !act_vertical(d);
-	if (act_has_extent(sb))
+	if (cua_raw_has_extent(sb))
 		return act_vertical(d) ? sb->extents.h > sb->extents.w :
 				     sb->extents.w > sb->extents.h;
 	return 0;
@@ -195,11 +195,13 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 
 		/* Qt item views scroll per item: the range is the row count */
 		if (is_qt(a->app) && n->role != CUA_ROLE_SCROLL_BAR &&
-		    sb->value_max - sb->value_min < 1000 && act_has_extent(n) &&
-		    (sb->value_max - sb->value_min) < (act_vertical(d) ? n->extents.h :
-								      n->extents.w) / 8.0) {
+		    sb->value_max - sb->value_min < 1000 &&
+		    cua_raw_has_extent(n) &&
+		    (sb->value_max - sb->value_min) <
+			    (act_vertical(d) ? n->extents.h : n->extents.w) /
+				    8.0) {
 			for (size_t k = 0; k < n->n_children; k++)
-				if (act_has_extent(n->children[k])) {
+				if (cua_raw_has_extent(n->children[k])) {
 					upp = 1.0 / (act_vertical(d) ?
 						     n->children[k]->extents.h :
 						     n->children[k]->extents.w);
@@ -239,7 +241,7 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		}
 		/* the set was refused: the wheel route */
 	}
-	if (act_has_extent(n) && loc->x11_window) {
+	if (cua_raw_has_extent(n) && loc->x11_window) {
 		struct cua_win win;
 		struct cua_pointer_event ev[1 + 2 * 500];
 		int32_t rx, ry;
@@ -325,7 +327,7 @@ cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
 	if (r != CUA_OK)
 		goto out;
 	extent = act_vertical(d) ? loc.node->extents.h : loc.node->extents.w;
-	if (!act_has_extent(loc.node)) {
+	if (!cua_raw_has_extent(loc.node)) {
 		r = cua_act_failed("element %u (%s) cannot be scrolled: it has "
 				   "no size on screen.",
 				   id, loc.element->role_text);

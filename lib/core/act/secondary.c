@@ -221,7 +221,7 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		act_parse_direction(e->actions[k] + 7, &d);
 		page = act_vertical(d) ? loc.node->extents.h :
 					 loc.node->extents.w;
-		if (!act_has_extent(loc.node)) {
+		if (!cua_raw_has_extent(loc.node)) {
 			r = cua_act_failed("element %u (%s) cannot be scrolled: it "
 					   "has no size on screen.",
 					   id, e->role_text);

@@ -162,7 +162,8 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 		r = act_reread(&a, &loc, n, CUA_HAVE_EXTENTS);
 		if (r != CUA_OK)
 			goto out;
-		if (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED) && act_has_extent(n)) {
+		if (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED) &&
+		    cua_raw_has_extent(n)) {
 			/* GTK 4.8: GrabFocus fails; a click focuses */
 			r = act_synthetic_click(&a, &loc, n, 1, 1);
 			if (r != CUA_OK)
