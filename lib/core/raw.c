@@ -50,3 +50,23 @@ cua_raw_has_area(const struct cua_raw_node *node)
 	return (node->have & CUA_HAVE_EXTENTS) && node->extents.w > 1 &&
 	       node->extents.h > 1;
 }
+
+int
+cua_raw_is_generated_id(const char *id)
+{
+	size_t len, i;
+
+	if (!id)
+		return 1;
+	if (strncmp(id, "_NS:", 4) == 0)
+		return 1;
+	len = strlen(id);
+	if (len < 14 || strncmp(id, "___object_", 10) != 0 ||
+	    strcmp(id + len - 3, "___") != 0)
+		return 0;
+	for (i = 10; i < len - 3; i++) {
+		if (id[i] < '0' || id[i] > '9')
+			return 0;
+	}
+	return 1;
+}

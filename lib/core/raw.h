@@ -373,4 +373,9 @@ int cua_raw_is_toggle_role(uint32_t role);
 int cua_raw_has_extent(const struct cua_raw_node *node);
 int cua_raw_has_area(const struct cua_raw_node *node);
 
+/* 1 for an identifier a toolkit generated rather than the app's author
+ * chose (never printed, never a reason to keep a container): macOS
+ * `_NS:…`, GtkBuilder `___object_<digits>___`; also for NULL. */
+int cua_raw_is_generated_id(const char *id);
+
 #endif

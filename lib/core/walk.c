@@ -252,19 +252,6 @@ has_real_text(const char *s)
 	return 0;
 }
 
-static int
-is_generated_id(const char *id)
-{
-	size_t n;
-
-	if (!id)
-		return 1;
-	n = strlen(id);
-	/* GtkBuilder: ___object_<n>___ */
-	return n > 14 && strncmp(id, "___object_", 10) == 0 &&
-	       strcmp(id + n - 3, "___") == 0;
-}
-
 static const char *
 raw_identifier(const struct cua_raw_node *n)
 {
@@ -817,7 +804,7 @@ carries_something(const struct walk *w, const struct cua_raw_node *n)
 	if (nonempty(n->name) || nonempty(n->description) ||
 	    nonempty(n->help) || nonempty(n->labelled_by))
 		return 1;
-	if (id && nonempty(id) && !is_generated_id(id))
+	if (id && nonempty(id) && !cua_raw_is_generated_id(id))
 		return 1;
 	if ((n->have & CUA_HAVE_VALUE) && n->value_max > n->value_min)
 		return 1;
@@ -1687,7 +1674,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	e->description = san(w, n->description);
 	e->help = san(w, n->help);
 	id = raw_identifier(n);
-	if (id && !is_generated_id(id))
+	if (id && !cua_raw_is_generated_id(id))
 		e->identifier = san(w, id);
 	{
 		const char *ph = cua_raw_attr(n, "placeholder-text");
