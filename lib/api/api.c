@@ -423,16 +423,13 @@ cua_session_wait_for_change(cua_session *s, cua_tree *t, int timeout_ms,
 CUA_EXPORT cua_tree *
 cua_tree_ref(cua_tree *t)
 {
-	if (t)
-		atomic_fetch_add(&t->refcount, 1);
-	return t;
+	return cua_tree_retain(t);
 }
 
 CUA_EXPORT cua_tree *
 cua_tree_unref(cua_tree *t)
 {
-	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
-		cua_tree_destroy(t);
+	cua_tree_release(t);
 	return NULL;
 }
 
@@ -530,7 +527,7 @@ CUA_EXPORT cua_tree_diff *
 cua_tree_diff_unref(cua_tree_diff *d)
 {
 	if (d && atomic_fetch_sub(&d->refcount, 1) == 1) {
-		cua_tree_unref(d->tree);
+		cua_tree_release(d->tree);
 		cua_arena_free(d->arena);
 		free(d);
 	}

@@ -178,7 +178,7 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 	if (!p->latest)
 		return not_active(query);
 	a->t = p->latest;
-	atomic_fetch_add(&a->t->refcount, 1);
+	cua_tree_retain(a->t);
 	a->t_guards = cua_now_us();
 	return CUA_OK;
 }
@@ -281,8 +281,7 @@ cua_act_outcome(struct cua_act *a, char **out)
 void
 cua_act_end(struct cua_act *a)
 {
-	if (a->t && atomic_fetch_sub(&a->t->refcount, 1) == 1)
-		cua_tree_destroy(a->t);
+	cua_tree_release(a->t);
 	a->t = NULL;
 	cua_app_list_free(a->apps);
 	a->apps = NULL;

@@ -29,12 +29,9 @@ proc_free(struct cua_proc_session *p)
 		return;
 	free(p->exe);
 	free(p->bus_name);
-	if (p->latest && atomic_fetch_sub(&p->latest->refcount, 1) == 1)
-		cua_tree_destroy(p->latest);
+	cua_tree_release(p->latest);
 	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
-		if (p->windows[i] &&
-		    atomic_fetch_sub(&p->windows[i]->refcount, 1) == 1)
-			cua_tree_destroy(p->windows[i]);
+		cua_tree_release(p->windows[i]);
 	free(p);
 }
 
@@ -46,21 +43,6 @@ cua_app_session_drop_process(struct cua_app_session *as)
 	proc_free(as->proc);
 	as->proc = NULL;
 	as->proc_gone = 1;
-}
-
-static void
-tree_release(struct cua_tree *t)
-{
-	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
-		cua_tree_destroy(t);
-}
-
-static struct cua_tree *
-tree_retain(struct cua_tree *t)
-{
-	if (t)
-		atomic_fetch_add(&t->refcount, 1);
-	return t;
 }
 
 void
@@ -150,24 +132,24 @@ remember_window(struct cua_proc_session *p, struct cua_tree *t)
 		if (p->windows[i] && (!key || !k || strcmp(k, key) != 0))
 			p->windows[n++] = p->windows[i];
 		else
-			tree_release(p->windows[i]);
+			cua_tree_release(p->windows[i]);
 	}
 	for (int i = n; i < CUA_WINDOW_MEMORY; i++)
 		p->windows[i] = NULL;
 	if (n == CUA_WINDOW_MEMORY) {
-		tree_release(p->windows[0]);
+		cua_tree_release(p->windows[0]);
 		memmove(&p->windows[0], &p->windows[1],
 			(CUA_WINDOW_MEMORY - 1) * sizeof(p->windows[0]));
 		n--;
 	}
-	p->windows[n] = tree_retain(t);
+	p->windows[n] = cua_tree_retain(t);
 }
 
 static void
 publish(struct cua_proc_session *p, struct cua_tree *t)
 {
-	tree_release(p->latest);
-	p->latest = tree_retain(t);
+	cua_tree_release(p->latest);
+	p->latest = cua_tree_retain(t);
 	p->latest_at_us = realtime_us();
 	p->baseline_expired = 0;
 	remember_window(p, t);
@@ -1017,19 +999,20 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 			if (!t)
 				continue;
 			if (!loaded_ids_ok(t, &as->next_id)) {
-				tree_release(t);
+				cua_tree_release(t);
 				continue;
 			}
 			if (json_is_true(json_object_get(w, "latest"))) {
-				tree_release(as->proc->latest);
-				as->proc->latest = tree_retain(t);
+				cua_tree_release(as->proc->latest);
+				as->proc->latest = cua_tree_retain(t);
 			}
 			for (int slot = 0; slot < CUA_WINDOW_MEMORY; slot++)
 				if (!as->proc->windows[slot]) {
-					as->proc->windows[slot] = tree_retain(t);
+					as->proc->windows[slot] =
+						cua_tree_retain(t);
 					break;
 				}
-			tree_release(t);
+			cua_tree_release(t);
 		}
 	}
 	json_decref(root);
