@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "sanitize.h"
 #include "session.h"
 #include "strbuf.h"
@@ -545,47 +546,7 @@ cua_format_app_list(const struct cua_app_list *apps,
 }
 
 /* ------------------------------------------------------------------ */
-/* Usage store and atomic files                                         */
-
-int
-cua_write_file_atomic(const char *path, const char *data, size_t len,
-		      int mode)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	int fd, r = 0;
-	size_t off = 0;
-
-	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (tmp.oom)
-		return -ENOMEM;
-	fd = open(sb_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		r = -errno;
-		sb_free(&tmp);
-		return r;
-	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(sb_str(&tmp), path) < 0)
-		r = -errno;
-	if (r)
-		unlink(sb_str(&tmp));
-	sb_free(&tmp);
-	return r;
-}
+/* Usage store                                                        */
 
 char *
 cua_usage_load(const char *path)

@@ -165,8 +165,4 @@ struct json_t *cua_tree_to_jansson(const struct cua_tree *t,
 				   int with_internal, uint32_t render_flags);
 struct cua_tree *cua_tree_from_jansson(struct json_t *j);
 
-/* Atomic file replace (write to a temp file, fsync, rename). */
-int cua_write_file_atomic(const char *path, const char *data, size_t len,
-			  int mode);
-
 #endif

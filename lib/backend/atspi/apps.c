@@ -27,6 +27,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "core/fileio.h"
 #include "linux.h"
 
 #define REGISTRY_BUS "org.a11y.atspi.Registry"
@@ -963,23 +964,6 @@ read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-/* async-signal-safe */
-static void
-write_all(int fd, const void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t r = write(fd, (const char *)buf + done, len - done);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return;
-		done += (size_t)r;
-	}
-}
-
 /* async-signal-safe: writes the decimal of v at s (NUL-terminated). */
 static void
 put_decimal(char *s, long v)
@@ -1037,7 +1021,7 @@ spawn_detached(const char *prog, char *const argv[], char *const envp[],
 		gc = fork();
 		if (gc != 0) {
 			v = gc < 0 ? -(int64_t)errno : (int64_t)gc;
-			write_all(fds[1], &v, sizeof(v));
+			(void)cua_write_all(fds[1], &v, sizeof(v));
 			_exit(0);
 		} else {
 			struct sigaction sa;
@@ -1069,7 +1053,7 @@ spawn_detached(const char *prog, char *const argv[], char *const envp[],
 			close_range((unsigned)fds[1] + 1, ~0U, 0);
 			execve(prog, argv, envp);
 			v = -(int64_t)errno;
-			write_all(fds[1], &v, sizeof(v));
+			(void)cua_write_all(fds[1], &v, sizeof(v));
 			_exit(127);
 		}
 	}
