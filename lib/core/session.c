@@ -317,18 +317,12 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 			break;
 		usleep(100 * 1000);
 	}
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Could not start '");
-		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
-		sb_addf(&sb, "': it did not show a window within %d seconds. Ask "
-			     "the user to start it, or choose another app.",
-			s->ctx.opt.launch_timeout_ms / 1000);
-		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
-		sb_free(&sb);
-	}
-	return r;
+	return cua_error_quoting(CUA_ERROR_LAUNCH, "Could not start '",
+				 entry->name ? entry->name : entry->desktop_id,
+				 "': it did not show a window within %d "
+				 "seconds. Ask the user to start it, or choose "
+				 "another app.",
+				 s->ctx.opt.launch_timeout_ms / 1000);
 }
 
 /* Resolves `query` to a running app; launches it when allowed. On success

@@ -176,19 +176,17 @@ cua_result
 act_window_unavailable(const struct cua_act *a, enum unavailable why)
 {
 	static const char *const what[] = { "minimized", "hidden", "off-screen" };
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
 
-	sb_add(&sb, "cannotClickOffscreenElement (the window of '");
-	cua_sanitize_sb(&sb, cua_act_app_name(a));
-	sb_addf(&sb, "' is %s, so pointer and keyboard input cannot reach it. "
-		     "Element actions \xe2\x80\x94 click by element_index, "
-		     "set_value, perform_secondary_action, select_text, scroll "
-		     "by element_index \xe2\x80\x94 still work; or ask the user "
-		     "to bring the window back.)", what[why]);
-	r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_INPUT_BLOCKED,
+				 "cannotClickOffscreenElement (the window of '",
+				 cua_act_app_name(a),
+				 "' is %s, so pointer and keyboard input cannot "
+				 "reach it. Element actions \xe2\x80\x94 click "
+				 "by element_index, set_value, "
+				 "perform_secondary_action, select_text, scroll "
+				 "by element_index \xe2\x80\x94 still work; or "
+				 "ask the user to bring the window back.)",
+				 what[why]);
 }
 
 static cua_result

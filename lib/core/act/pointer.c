@@ -210,21 +210,16 @@ act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 					 "coordinates.");
 	wp2 = w.frame.w / g->device_ppp;
 	hp2 = w.frame.h / g->device_ppp;
-	if (fabs(wp2 - wp) > 1 || fabs(hp2 - hp) > 1) {
-		struct strbuf sb = STRBUF_INIT;
-		cua_result r;
-
-		sb_add(&sb, "The window of '");
-		cua_sanitize_sb(&sb, cua_act_app_name(a));
-		sb_addf(&sb, "' changed since the last screenshot (it was "
-			     "%g\xc3\x97%g and is now %g\xc3\x97%g). Call "
-			     "get_app_state to get a new screenshot before using "
-			     "screenshot coordinates.",
-			round(wp), round(hp), round(wp2), round(hp2));
-		r = cua_error(CUA_ERROR_STALE, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+	if (fabs(wp2 - wp) > 1 || fabs(hp2 - hp) > 1)
+		return cua_error_quoting(CUA_ERROR_STALE, "The window of '",
+					 cua_act_app_name(a),
+					 "' changed since the last screenshot (it "
+					 "was %g\xc3\x97%g and is now "
+					 "%g\xc3\x97%g). Call get_app_state to get "
+					 "a new screenshot before using screenshot "
+					 "coordinates.",
+					 round(wp), round(hp), round(wp2),
+					 round(hp2));
 	if (w.iconified)
 		return act_window_unavailable(a, UNAV_MINIMIZED);
 	if (!w.mapped)

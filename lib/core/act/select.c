@@ -126,14 +126,12 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 			hit = p;
 	}
 	if (!matches) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_addf(&sb, "Could not find the requested text to select in the "
-			     "element. Copy the text exactly as element %u shows "
-			     "it in the latest get_app_state, including Markdown.",
-			id);
-		r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
-		sb_free(&sb);
+		r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+			      "Could not find the requested text to select in "
+			      "the element. Copy the text exactly as element %u "
+			      "shows it in the latest get_app_state, including "
+			      "Markdown.",
+			      id);
 		goto out;
 	}
 	if (matches > 1) {
