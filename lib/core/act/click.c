@@ -294,18 +294,14 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 	cy = n->extents.y + n->extents.h / 2;
 	cur = strdup(loc->window->ident);
 	for (int depth = 0; cur && depth < 64; depth++) {
-		struct cua_live_call c = { .op = CUA_LIVE_HIT_TEST, .ident = cur,
-					   .a = cx, .b = cy };
+		char *next = act_ask_ident(a, CUA_LIVE_HIT_TEST, cur, cx, cy);
 
-		if (act_live(a, &c) != CUA_OK || !c.ret_ident ||
-		    strcmp(c.ret_ident, cur) == 0) {
-			act_call_clear(&c);
+		if (!next || strcmp(next, cur) == 0) {
+			free(next);
 			break;
 		}
 		free(cur);
-		cur = c.ret_ident;
-		c.ret_ident = NULL;
-		act_call_clear(&c);
+		cur = next;
 	}
 	if (!cur || strcmp(cur, loc->window->ident) == 0) {
 		free(cur);
@@ -318,16 +314,13 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 		char *up = strdup(cur);
 
 		for (int depth = 0; up && depth < 64 && !related; depth++) {
-			struct cua_live_call c = { .op = CUA_LIVE_PARENT, .ident = up };
+			char *next = act_ask_ident(a, CUA_LIVE_PARENT, up, 0,
+						   0);
 
-			if (act_live(a, &c) != CUA_OK || !c.ret_ident) {
-				act_call_clear(&c);
+			if (!next)
 				break;
-			}
 			free(up);
-			up = c.ret_ident;
-			c.ret_ident = NULL;
-			act_call_clear(&c);
+			up = next;
 			if (strcmp(up, n->ident) == 0)
 				related = 1;
 			else if (strcmp(up, loc->window->ident) == 0)

@@ -98,6 +98,21 @@ act_ask(struct cua_act *a, enum cua_live_op op, const char *ident, int32_t x,
 	return r;
 }
 
+char *
+act_ask_ident(struct cua_act *a, enum cua_live_op op, const char *ident,
+	      int32_t x, int32_t y)
+{
+	struct cua_live_call c = { .op = op, .ident = ident, .a = x, .b = y };
+	char *found = NULL;
+
+	if (act_live(a, &c) == CUA_OK) {
+		found = c.ret_ident;
+		c.ret_ident = NULL;
+	}
+	act_call_clear(&c);
+	return found;
+}
+
 cua_result
 act_do_action(struct cua_act *a, const char *ident, int index, int *ok)
 {
@@ -349,12 +364,21 @@ act_find_target_window(struct cua_act *a, struct act_target_window *tw)
 	return CUA_OK;
 }
 
-int
-act_window_active(const struct act_target_window *tw)
+/* The target window's ACTIVE state: 1, 0, or -1 when unknown. */
+static int
+window_active(const struct act_target_window *tw)
 {
 	if (!tw->node || !(tw->node->have & CUA_HAVE_BASIC))
 		return -1;
 	return CUA_HAS_STATE(tw->node, CUA_STATE_ACTIVE) ? 1 : 0;
+}
+
+cua_result
+act_keyboard_ready_for(struct cua_act *a, const struct act_target_window *tw)
+{
+	return act_keyboard_ready(a, tw->x11_window ? tw->x11_window :
+						      a->t->x11_window,
+				  window_active(tw));
 }
 
 cua_result

@@ -49,6 +49,11 @@ cua_result act_ask_call(struct cua_act *a, struct cua_live_call *c, int *ok);
 cua_result act_ask(struct cua_act *a, enum cua_live_op op, const char *ident,
 		   int32_t x, int32_t y, int32_t z, int *ok);
 
+/* The node a live call answers about `ident` (the one at (x, y), the
+ * parent, the focused one), malloc'd; NULL when there is none. */
+char *act_ask_ident(struct cua_act *a, enum cua_live_op op, const char *ident,
+		    int32_t x, int32_t y);
+
 /* Runs action `index` of the node `ident`. */
 cua_result act_do_action(struct cua_act *a, const char *ident, int index,
 			 int *ok);
@@ -108,8 +113,10 @@ struct act_target_window {
 cua_result act_find_target_window(struct cua_act *a,
 				  struct act_target_window *tw);
 
-/* The target window's ACTIVE state: 1, 0, or -1 when unknown. */
-int act_window_active(const struct act_target_window *tw);
+/* act_keyboard_ready() for the target window (the observed one when
+ * the live one was not found), with its ACTIVE state when known. */
+cua_result act_keyboard_ready_for(struct cua_act *a,
+				  const struct act_target_window *tw);
 
 /* Sends key chords to the app. */
 cua_result act_send_keys(struct cua_act *a, const struct cua_key_chord *c,
@@ -130,6 +137,11 @@ int act_center_root(struct cua_act *a, const struct cua_located *loc,
 cua_result act_send_pointer(struct cua_act *a,
 			    const struct cua_pointer_event *ev, size_t n);
 
+/* Moves the pointer to root point (rx, ry), then presses and releases
+ * `button` `count` times (at most 500; wheel clicks are buttons 4–7). */
+cua_result act_click_at_root(struct cua_act *a, int32_t rx, int32_t ry,
+			     uint32_t button, uint32_t count);
+
 /* Route 7: a synthetic click at the element's centre (§3 route 7). */
 cua_result act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 			       struct cua_raw_node *n, uint32_t button,
@@ -142,6 +154,21 @@ cua_result act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g);
 /* §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
 cua_result act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g,
 			 double px, double py, int32_t *rx, int32_t *ry);
+
+/*
+ * Begins an action of `tool` at screenshot pixel (px, py) with all of
+ * §2.2: numbers, the guards, the screenshot's geometry, the root pixel,
+ * and the point belongs to the target. End `a` with act_finish() either
+ * way.
+ */
+cua_result act_begin_at(struct cua_act *a, struct cua_session *s,
+			const char *tool, const char *app, double px,
+			double py, struct cua_shot_geom *g, int32_t *rx,
+			int32_t *ry);
+
+/* The outcome's `point`: the pixel asked for and the root pixel. */
+void act_note_point(struct cua_act *a, double px, double py, int32_t rx,
+		    int32_t ry);
 
 /* ------------------------------------------------------------------ */
 /* click (click.c)                                                     */

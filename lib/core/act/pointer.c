@@ -67,15 +67,15 @@ act_send_pointer(struct cua_act *a, const struct cua_pointer_event *ev,
 	return a->b->ops->pointer(a->b, ev, n, a->s->ctx.opt.restore_pointer);
 }
 
-static cua_result
-click_at_root(struct cua_act *a, int32_t rx, int32_t ry, uint32_t button,
-	      uint32_t count)
+cua_result
+act_click_at_root(struct cua_act *a, int32_t rx, int32_t ry, uint32_t button,
+		  uint32_t count)
 {
-	struct cua_pointer_event ev[1 + 2 * 100];
+	struct cua_pointer_event ev[1 + 2 * 500];
 	size_t n = 0;
 
 	ev[n++] = (struct cua_pointer_event){ CUA_POINTER_MOVE, rx, ry, 0 };
-	for (uint32_t i = 0; i < count && i < 100; i++) {
+	for (uint32_t i = 0; i < count && i < 500; i++) {
 		ev[n++] = (struct cua_pointer_event){ CUA_POINTER_PRESS, 0, 0,
 						      button };
 		ev[n++] = (struct cua_pointer_event){ CUA_POINTER_RELEASE, 0, 0,
@@ -125,7 +125,7 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 			 ry - win.frame.y);
 	if (r != CUA_OK)
 		return r;
-	r = click_at_root(a, rx, ry, button, count);
+	r = act_click_at_root(a, rx, ry, button, count);
 	if (r == CUA_OK)
 		cua_act_route(a, "synthetic");
 	return r;
@@ -229,6 +229,39 @@ act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 }
 
 cua_result
+act_begin_at(struct cua_act *a, struct cua_session *s, const char *tool,
+	     const char *app, double px, double py, struct cua_shot_geom *g,
+	     int32_t *rx, int32_t *ry)
+{
+	cua_result r;
+
+	if (!isfinite(px) || !isfinite(py)) {
+		memset(a, 0, sizeof(*a));
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "Invalid arguments for %s: 'x' must be a "
+				 "number.",
+				 tool);
+	}
+	r = cua_act_begin(a, s, tool, app);
+	if (r == CUA_OK)
+		r = act_shot_geometry(a, g);
+	if (r == CUA_OK)
+		r = act_map_pixel(a, g, px, py, rx, ry);
+	if (r == CUA_OK)
+		r = act_point_ok(a, g->x11_window, *rx, *ry, px, py);
+	return r;
+}
+
+void
+act_note_point(struct cua_act *a, double px, double py, int32_t rx,
+	       int32_t ry)
+{
+	json_object_set_new(a->outcome, "point",
+			    json_pack("{s:f,s:f,s:i,s:i}", "x", px, "y", py,
+				      "root_x", rx, "root_y", ry));
+}
+
+cua_result
 cua_do_click_at(struct cua_session *s, const char *app, double x, double y,
 		uint32_t button, uint32_t count, char **outcome)
 {
@@ -240,24 +273,13 @@ cua_do_click_at(struct cua_session *s, const char *app, double x, double y,
 	r = act_check_button(button, count, "click");
 	if (r != CUA_OK)
 		return r;
-	if (!isfinite(x) || !isfinite(y))
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid arguments for click: 'x' must be a number.");
-	r = cua_act_begin(&a, s, "click", app);
+	r = act_begin_at(&a, s, "click", app, x, y, &g, &rx, &ry);
 	if (r == CUA_OK)
-		r = act_shot_geometry(&a, &g);
-	if (r == CUA_OK)
-		r = act_map_pixel(&a, &g, x, y, &rx, &ry);
-	if (r == CUA_OK)
-		r = act_point_ok(&a, g.x11_window, rx, ry, x, y);
-	if (r == CUA_OK)
-		r = click_at_root(&a, rx, ry, button, count);
+		r = act_click_at_root(&a, rx, ry, button, count);
 	if (r == CUA_OK) {
 		cua_act_route(&a, "synthetic");
 		json_object_set_new(a.outcome, "click_count", json_integer(count));
-		json_object_set_new(a.outcome, "point",
-				    json_pack("{s:f,s:f,s:i,s:i}", "x", x, "y", y,
-					      "root_x", rx, "root_y", ry));
+		act_note_point(&a, x, y, rx, ry);
 	}
 	return act_finish(&a, r, outcome);
 }

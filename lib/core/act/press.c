@@ -32,9 +32,7 @@ cua_do_press_key(struct cua_session *s, const char *app, const char *key,
 		if (r != CUA_OK)
 			goto out;
 	}
-	r = act_keyboard_ready(&a,
-			       tw.x11_window ? tw.x11_window : a.t->x11_window,
-			       act_window_active(&tw));
+	r = act_keyboard_ready_for(&a, &tw);
 	if (r == CUA_OK)
 		r = act_send_keys(&a, seq.chords, seq.n);
 	if (r == CUA_OK) {

@@ -164,6 +164,28 @@ wheel_step(const struct cua_app_info *app, double extent)
 	return 50;
 }
 
+static const char *
+direction_name(enum dir d)
+{
+	return d == DIR_UP ? "up" : d == DIR_DOWN ? "down" :
+	       d == DIR_LEFT ? "left" : "right";
+}
+
+/* Turns the wheel *clicks times (brought within 1–500) in direction `d`
+ * at root point (rx, ry). */
+static cua_result
+wheel(struct cua_act *a, int32_t rx, int32_t ry, enum dir d, long *clicks)
+{
+	uint32_t button = d == DIR_UP ? 4 : d == DIR_DOWN ? 5 :
+			  d == DIR_LEFT ? 6 : 7;
+
+	if (*clicks < 1)
+		*clicks = 1;
+	if (*clicks > 500)
+		*clicks = 500;
+	return act_click_at_root(a, rx, ry, button, (uint32_t)*clicks);
+}
+
 /*
  * Scrolls `distance` points in direction `d`: the Value route on the
  * axis' scroll bar, else the wheel at the node's centre (§5.2). Reports
@@ -243,34 +265,19 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 	}
 	if (cua_raw_has_extent(n) && loc->x11_window) {
 		struct cua_win win;
-		struct cua_pointer_event ev[1 + 2 * 500];
 		int32_t rx, ry;
 		double step = wheel_step(a->app, act_vertical(d) ?
 							 n->extents.h :
 							 n->extents.w);
 		long clicks = lround(distance / step);
-		uint32_t button = d == DIR_UP ? 4 : d == DIR_DOWN ? 5 :
-				  d == DIR_LEFT ? 6 : 7;
-		size_t k = 0;
 
-		if (clicks < 1)
-			clicks = 1;
-		if (clicks > 500)
-			clicks = 500;
 		if (act_center_root(a, loc, n, &rx, &ry, &win) < 0)
 			return act_window_unavailable(a, UNAV_HIDDEN);
 		r = act_point_ok(a, loc->x11_window, rx, ry, rx - win.frame.x,
 				 ry - win.frame.y);
 		if (r != CUA_OK)
 			return r;
-		ev[k++] = (struct cua_pointer_event){ CUA_POINTER_MOVE, rx, ry, 0 };
-		for (long i = 0; i < clicks; i++) {
-			ev[k++] = (struct cua_pointer_event){ CUA_POINTER_PRESS, 0,
-							      0, button };
-			ev[k++] = (struct cua_pointer_event){ CUA_POINTER_RELEASE,
-							      0, 0, button };
-		}
-		r = act_send_pointer(a, ev, k);
+		r = wheel(a, rx, ry, d, &clicks);
 		if (r != CUA_OK)
 			return r;
 		json_object_set_new(a->outcome, "wheel_clicks", json_integer(clicks));
@@ -337,8 +344,7 @@ cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
 	r = act_scroll_by(&a, &loc, d, round(pages * extent), extent);
 	json_object_set_new(a.outcome, "pages", json_real(pages));
 	json_object_set_new(a.outcome, "direction",
-			    json_string(d == DIR_UP ? "up" : d == DIR_DOWN ? "down" :
-					d == DIR_LEFT ? "left" : "right"));
+			    json_string(direction_name(d)));
 out:
 	cua_located_clear(&loc);
 	return act_finish(&a, r, outcome);
@@ -357,47 +363,23 @@ cua_do_scroll_at(struct cua_session *s, const char *app, double x, double y,
 {
 	struct cua_act a;
 	struct cua_shot_geom g;
-	struct cua_pointer_event ev[1 + 2 * 500];
 	int32_t rx, ry;
 	enum dir d;
 	double extent, step;
 	long clicks;
-	uint32_t button;
-	size_t k = 0;
 	cua_result r;
 
 	r = check_scroll_args(direction, pages, &d);
 	if (r != CUA_OK)
 		return r;
-	if (!isfinite(x) || !isfinite(y))
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid arguments for scroll: 'x' must be a number.");
-	r = cua_act_begin(&a, s, "scroll", app);
-	if (r == CUA_OK)
-		r = act_shot_geometry(&a, &g);
-	if (r == CUA_OK)
-		r = act_map_pixel(&a, &g, x, y, &rx, &ry);
-	if (r == CUA_OK)
-		r = act_point_ok(&a, g.x11_window, rx, ry, x, y);
+	r = act_begin_at(&a, s, "scroll", app, x, y, &g, &rx, &ry);
 	if (r != CUA_OK)
 		return act_finish(&a, r, outcome);
 	/* pages × the window's height (width), in points */
 	extent = (act_vertical(d) ? g.frame.h : g.frame.w) / g.device_ppp;
 	step = wheel_step(a.app, extent);
 	clicks = lround(round(pages * extent) / step);
-	if (clicks < 1)
-		clicks = 1;
-	if (clicks > 500)
-		clicks = 500;
-	button = d == DIR_UP ? 4 : d == DIR_DOWN ? 5 : d == DIR_LEFT ? 6 : 7;
-	ev[k++] = (struct cua_pointer_event){ CUA_POINTER_MOVE, rx, ry, 0 };
-	for (long i = 0; i < clicks; i++) {
-		ev[k++] = (struct cua_pointer_event){ CUA_POINTER_PRESS, 0, 0,
-						      button };
-		ev[k++] = (struct cua_pointer_event){ CUA_POINTER_RELEASE, 0, 0,
-						      button };
-	}
-	r = act_send_pointer(&a, ev, k);
+	r = wheel(&a, rx, ry, d, &clicks);
 	if (r == CUA_OK) {
 		cua_act_route(&a, "wheel");
 		json_object_set_new(a.outcome, "wheel_clicks", json_integer(clicks));
@@ -405,12 +387,8 @@ cua_do_scroll_at(struct cua_session *s, const char *app, double x, double y,
 		json_object_set_new(a.outcome, "pages_applied",
 				    json_real(extent > 0 ? clicks * step / extent : 0));
 		json_object_set_new(a.outcome, "direction",
-				    json_string(d == DIR_UP ? "up" :
-						d == DIR_DOWN ? "down" :
-						d == DIR_LEFT ? "left" : "right"));
-		json_object_set_new(a.outcome, "point",
-				    json_pack("{s:f,s:f,s:i,s:i}", "x", x, "y", y,
-					      "root_x", rx, "root_y", ry));
+				    json_string(direction_name(d)));
+		act_note_point(&a, x, y, rx, ry);
 	}
 	return act_finish(&a, r, outcome);
 }

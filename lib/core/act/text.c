@@ -57,18 +57,13 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 static struct cua_raw_node *
 focused_element(struct cua_act *a, struct act_target_window *tw)
 {
-	struct cua_live_call c = { .op = CUA_LIVE_FOCUSED };
 	struct cua_raw_node *n;
 	const char *ident = NULL;
 	char *found = NULL;
 
-	if (tw->node) {
-		c.ident = tw->node->ident;
-		if (act_live(a, &c) == CUA_OK && c.ret_ident)
-			found = c.ret_ident;
-		c.ret_ident = NULL;
-		act_call_clear(&c);
-	}
+	if (tw->node)
+		found = act_ask_ident(a, CUA_LIVE_FOCUSED, tw->node->ident, 0,
+				      0);
 	ident = found;
 	if (!ident && a->t->focused >= 0 &&
 	    a->t->elements[a->t->focused].skel >= 0)
@@ -219,9 +214,7 @@ keys:
 	r = cua_keys_for_text(text, &seq);
 	if (r != CUA_OK)
 		goto out;
-	r = act_keyboard_ready(&a,
-			       tw.x11_window ? tw.x11_window : a.t->x11_window,
-			       act_window_active(&tw));
+	r = act_keyboard_ready_for(&a, &tw);
 	if (r == CUA_OK)
 		r = type_keys(&a, seq.chords, seq.n, f, text);
 	if (r == CUA_OK)
