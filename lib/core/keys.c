@@ -1154,7 +1154,7 @@ add_echo(struct strbuf *out, const char *s, size_t len, int quoted)
 	uint32_t cp;
 
 	while (i < len) {
-		/* an ill-formed sequence is U+FFFD, as the sanitiser shows it */
+		/* ill-formed: U+FFFD, as the sanitiser shows it */
 		n = cua_utf8_decode(s + i, len - i, &cp);
 		if (is_control(cp))
 			sb_addf(&raw, "\\u{%x}", (unsigned)cp);

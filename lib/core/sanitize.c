@@ -192,8 +192,8 @@ neutralise_tags(struct strbuf *sb, size_t start, struct cua_sanitize_map *m)
 			sb_add(sb, "\xe2\x80\xb9"); /* U+2039 */
 			if (m)
 				map_note(sb, m, start, at,
-					 (size_t)ms[i + run], (size_t)me[i + run],
-					 0);
+					 (size_t)ms[i + run],
+					 (size_t)me[i + run], 0);
 		} else {
 			add_copied(sb, m, start, copy, ms, me, i + run, 1);
 		}

@@ -195,12 +195,13 @@ act_window_unavailable(const struct cua_act *a, enum unavailable why)
 	return cua_error_quoting(CUA_ERROR_INPUT_BLOCKED,
 				 "cannotClickOffscreenElement (the window of '",
 				 cua_act_app_name(a),
-				 "' is %s, so pointer and keyboard input cannot "
-				 "reach it. Element actions \xe2\x80\x94 click "
-				 "by element_index, set_value, "
-				 "perform_secondary_action, select_text, scroll "
-				 "by element_index \xe2\x80\x94 still work; or "
-				 "ask the user to bring the window back.)",
+				 "' is %s, so pointer and keyboard input "
+				 "cannot reach it. Element actions "
+				 "\xe2\x80\x94 click by element_index, "
+				 "set_value, perform_secondary_action, "
+				 "select_text, scroll by element_index "
+				 "\xe2\x80\x94 still work; or ask the user to "
+				 "bring the window back.)",
 				 what[why]);
 }
 

@@ -213,11 +213,11 @@ act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 	if (fabs(wp2 - wp) > 1 || fabs(hp2 - hp) > 1)
 		return cua_error_quoting(CUA_ERROR_STALE, "The window of '",
 					 cua_act_app_name(a),
-					 "' changed since the last screenshot (it "
-					 "was %g\xc3\x97%g and is now "
-					 "%g\xc3\x97%g). Call get_app_state to get "
-					 "a new screenshot before using screenshot "
-					 "coordinates.",
+					 "' changed since the last screenshot "
+					 "(it was %g\xc3\x97%g and is now "
+					 "%g\xc3\x97%g). Call get_app_state to "
+					 "get a new screenshot before using "
+					 "screenshot coordinates.",
 					 round(wp), round(hp), round(wp2),
 					 round(hp2));
 	if (w.iconified)

@@ -127,10 +127,10 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	}
 	if (!matches) {
 		r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-			      "Could not find the requested text to select in "
-			      "the element. Copy the text exactly as element %u "
-			      "shows it in the latest get_app_state, including "
-			      "Markdown.",
+			      "Could not find the requested text to select "
+			      "in the element. Copy the text exactly as "
+			      "element %u shows it in the latest "
+			      "get_app_state, including Markdown.",
 			      id);
 		goto out;
 	}

@@ -223,7 +223,8 @@ out:
 	cua_keys_free(&seq);
 	cua_raw_snapshot_free(tw.snap);
 	if (r == CUA_OK)
-		json_object_set_new(a.outcome, "characters",
-				    json_integer((json_int_t)cua_utf8_len(text)));
+		json_object_set_new(
+			a.outcome, "characters",
+			json_integer((json_int_t)cua_utf8_len(text)));
 	return act_finish(&a, r, outcome);
 }
