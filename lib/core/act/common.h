@@ -129,10 +129,11 @@ cua_result act_finish(struct cua_act *a, cua_result r, char **outcome);
 /* ------------------------------------------------------------------ */
 /* Pointer (pointer.c)                                                 */
 
-/* The live root pixel of a node's centre; -1 when it has none. */
-int act_center_root(struct cua_act *a, const struct cua_located *loc,
-		    const struct cua_raw_node *n, int32_t *rx, int32_t *ry,
-		    struct cua_win *win);
+/* The live root pixel of a node's centre, and the checks of any point
+ * of the target (§2.2 items 4–5; the window hidden when it has none). */
+cua_result act_reach_center(struct cua_act *a, const struct cua_located *loc,
+			    const struct cua_raw_node *n, int32_t *rx,
+			    int32_t *ry);
 
 cua_result act_send_pointer(struct cua_act *a,
 			    const struct cua_pointer_event *ev, size_t n);

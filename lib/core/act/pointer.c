@@ -18,10 +18,10 @@
 /* The live root pixel of a node's centre (actions.md §2.1; screenshots.md
  * §3): through the screenshot geometry when the observation has one for
  * this window, else through X11 origin - accessibility window origin. */
-int
-act_center_root(struct cua_act *a, const struct cua_located *loc,
-		const struct cua_raw_node *n, int32_t *rx, int32_t *ry,
-		struct cua_win *win)
+static int
+center_root(struct cua_act *a, const struct cua_located *loc,
+	    const struct cua_raw_node *n, int32_t *rx, int32_t *ry,
+	    struct cua_win *win)
 {
 	const struct cua_raw_node *w = loc->window;
 	struct cua_shot_geom g;
@@ -59,6 +59,18 @@ act_center_root(struct cua_act *a, const struct cua_located *loc,
 }
 
 cua_result
+act_reach_center(struct cua_act *a, const struct cua_located *loc,
+		 const struct cua_raw_node *n, int32_t *rx, int32_t *ry)
+{
+	struct cua_win win;
+
+	if (center_root(a, loc, n, rx, ry, &win) < 0)
+		return act_window_unavailable(a, UNAV_HIDDEN);
+	return act_point_ok(a, loc->x11_window, *rx, *ry, *rx - win.frame.x,
+			    *ry - win.frame.y);
+}
+
+cua_result
 act_send_pointer(struct cua_act *a, const struct cua_pointer_event *ev,
 		 size_t n)
 {
@@ -89,7 +101,6 @@ cua_result
 act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 		    struct cua_raw_node *n, uint32_t button, uint32_t count)
 {
-	struct cua_win win;
 	int32_t rx, ry;
 	int ok;
 	cua_result r;
@@ -119,10 +130,7 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 					      a->element,
 					      loc->element->role_text);
 	}
-	if (act_center_root(a, loc, n, &rx, &ry, &win) < 0)
-		return act_window_unavailable(a, UNAV_HIDDEN);
-	r = act_point_ok(a, loc->x11_window, rx, ry, rx - win.frame.x,
-			 ry - win.frame.y);
+	r = act_reach_center(a, loc, n, &rx, &ry);
 	if (r != CUA_OK)
 		return r;
 	r = act_click_at_root(a, rx, ry, button, count);

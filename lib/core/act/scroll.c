@@ -264,17 +264,13 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		/* the set was refused: the wheel route */
 	}
 	if (cua_raw_has_extent(n) && loc->x11_window) {
-		struct cua_win win;
 		int32_t rx, ry;
 		double step = wheel_step(a->app, act_vertical(d) ?
 							 n->extents.h :
 							 n->extents.w);
 		long clicks = lround(distance / step);
 
-		if (act_center_root(a, loc, n, &rx, &ry, &win) < 0)
-			return act_window_unavailable(a, UNAV_HIDDEN);
-		r = act_point_ok(a, loc->x11_window, rx, ry, rx - win.frame.x,
-				 ry - win.frame.y);
+		r = act_reach_center(a, loc, n, &rx, &ry);
 		if (r != CUA_OK)
 			return r;
 		r = wheel(a, rx, ry, d, &clicks);
