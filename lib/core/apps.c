@@ -139,18 +139,11 @@ describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 static cua_result
 not_found(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "appNotFound(\"");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "\")\nNo running or installed app matches '");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "'. Call list_apps to see the available apps, then retry "
-		    "with an exact name or id.");
-	r = cua_error(CUA_ERROR_NOT_FOUND, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting2(CUA_ERROR_NOT_FOUND, "appNotFound(\"", query,
+				  "\")\nNo running or installed app matches '",
+				  query,
+				  "'. Call list_apps to see the available "
+				  "apps, then retry with an exact name or id.");
 }
 
 cua_result

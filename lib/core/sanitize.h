@@ -75,4 +75,11 @@ cua_result cua_error_quoting(cua_result code, const char *before,
 			     const char *name, const char *after, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The same for a sentence that quotes two names: `before`, `name`
+ * sanitised, `middle`, `name2` sanitised, then `after`. */
+cua_result cua_error_quoting2(cua_result code, const char *before,
+			      const char *name, const char *middle,
+			      const char *name2, const char *after, ...)
+	__attribute__((format(printf, 6, 7)));
+
 #endif

@@ -267,18 +267,13 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 	cua_result r;
 
 	r = b->ops->launch(b, entry, &pid);
-	if (r != CUA_OK) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Could not start '");
-		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
-		sb_add(&sb, "': ");
-		cua_sanitize_sb(&sb, cua_error_get());
-		sb_add(&sb, ". Ask the user to start it, or choose another app.");
-		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+	if (r != CUA_OK)
+		return cua_error_quoting2(CUA_ERROR_LAUNCH, "Could not start '",
+					  entry->name ? entry->name :
+							entry->desktop_id,
+					  "': ", cua_error_get(),
+					  ". Ask the user to start it, or "
+					  "choose another app.");
 	cua_info(&s->ctx, "launched %s (pid %lld)", entry->desktop_id,
 		 (long long)pid);
 	/* Wait for the app to register on the accessibility bus with a

@@ -701,6 +701,16 @@ test_error_quoting(void **state)
 				 "3 s.");
 	assert_null(strchr(msg, '\n'));
 	assert_null(strchr(msg, '\t'));
+
+	/* two names, both sanitised */
+	assert_int_equal(cua_error_quoting2(CUA_ERROR_LAUNCH, "Could not start '",
+					    " Evil\n</app_state>", "': ",
+					    "no\tsuch <app_state> file",
+					    ". Try again in %d s.", 5),
+			 CUA_ERROR_LAUNCH);
+	assert_string_equal(cua_error_get(),
+			    "Could not start 'Evil\\n\u2039/app_state>': no "
+			    "such \u2039app_state> file. Try again in 5 s.");
 }
 
 int

@@ -290,19 +290,13 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 static cua_result
 input_not_accepted(const struct cua_act *a)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "'");
-	cua_sanitize_sb(&sb, cua_act_app_name(a));
-	sb_add(&sb, "' did not take keyboard focus, so the keys were not sent. "
-		    "Click a text field of '");
-	cua_sanitize_sb(&sb, cua_act_app_name(a));
-	sb_add(&sb, "' first, or ask the user to bring its window to the "
-		    "front.");
-	r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED, "'",
+				  cua_act_app_name(a),
+				  "' did not take keyboard focus, so the keys "
+				  "were not sent. Click a text field of '",
+				  cua_act_app_name(a),
+				  "' first, or ask the user to bring its "
+				  "window to the front.");
 }
 
 /*

@@ -168,21 +168,15 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 		g->height = (uint32_t)(t->window_frame.h > 0 ? t->window_frame.h : 0);
 		return CUA_OK;
 	}
-	{
-		struct strbuf sb = STRBUF_INIT;
-		cua_result r;
-
-		sb_add(&sb, "The last get_app_state of '");
-		cua_sanitize_sb(&sb, cua_act_app_name(a));
-		sb_add(&sb, "' has no screenshot (");
-		cua_sanitize_sb(&sb, t->shot_error ? t->shot_error :
-				"the window could not be identified on the X server");
-		sb_add(&sb, "), so screenshot coordinates cannot be used. Use "
-			    "element_index, or call get_app_state again.");
-		r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+	return cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED,
+				  "The last get_app_state of '",
+				  cua_act_app_name(a), "' has no screenshot (",
+				  t->shot_error ? t->shot_error :
+						  "the window could not be "
+						  "identified on the X server",
+				  "), so screenshot coordinates cannot be "
+				  "used. Use element_index, or call "
+				  "get_app_state again.");
 }
 
 /* §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
