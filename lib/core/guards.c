@@ -102,9 +102,9 @@ not_active(const char *query)
 {
 	return cua_error_quoting(CUA_ERROR_NO_SESSION,
 				 "Computer Use is not active for '", query,
-				 "'. You first must call `get_app_state` to get "
-				 "the latest state before doing other Computer "
-				 "Use actions.");
+				 "'. You first must call `get_app_state` to "
+				 "get the latest state before doing other "
+				 "Computer Use actions.");
 }
 
 static const char *
