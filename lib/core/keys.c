@@ -931,6 +931,43 @@ char_keysym(uint32_t cp)
 	return KS_UNICODE | cp;
 }
 
+struct cua_key_chord *
+cua_keys_from_text(const char *text, size_t *n)
+{
+	size_t len = strlen(text), i = 0, k = 0;
+	struct cua_key_chord *c = calloc(len + 1, sizeof(*c));
+
+	*n = 0;
+	if (!c)
+		return NULL;
+	while (i < len) {
+		uint32_t cp, ks;
+		size_t m = utf8_decode(text + i, len - i, &cp);
+
+		if (m == 0) {
+			cp = 0xfffd; /* an ill-formed byte */
+			m = 1;
+		}
+		i += m;
+		if (cp == '\r') {
+			if (i < len && text[i] == '\n')
+				continue;
+			ks = KS_Return;
+		} else if (cp == '\n') {
+			ks = KS_Return;
+		} else if (cp == '\t') {
+			ks = KS_Tab;
+		} else if ((ks = char_keysym(cp)) == 0) {
+			continue;
+		}
+		c[k].keysym = ks;
+		c[k].codepoint = cp;
+		k++;
+	}
+	*n = k;
+	return c;
+}
+
 /* `U20AC` (XStringToKeysym's Unicode form; `u` accepted too), or 0. */
 static uint32_t
 unicode_name(const char *s, size_t len)

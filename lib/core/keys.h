@@ -79,6 +79,16 @@ struct cua_key_seq {
 cua_result
 cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out);
 
+/*
+ * Chords typing `text` (actions.md §7.2 step 5): one per character, \n
+ * and \r\n -> Return, \t -> Tab, other control characters dropped,
+ * Latin-1 as its keysym, the rest as Unicode keysyms; an ill-formed byte
+ * types U+FFFD. *n gets the count. malloc'd (free()); NULL when out of
+ * memory.
+ */
+struct cua_key_chord *
+cua_keys_from_text(const char *text, size_t *n);
+
 /* Frees the chords and empties `seq`; accepts NULL and an empty seq. */
 void
 cua_keys_free(struct cua_key_seq *seq);

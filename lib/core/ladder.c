@@ -29,8 +29,6 @@
 #include "strbuf.h"
 #include "walk.h"
 
-#define XK_RETURN 0xff0du
-#define XK_TAB 0xff09u
 #define XK_MENU 0xff67u
 
 #define POLL_MAX_US (2000 * 1000) /* decisions.md §5 */
@@ -1510,43 +1508,6 @@ window_active(const struct target_window *tw)
 	return CUA_HAS_STATE(tw->node, CUA_STATE_ACTIVE) ? 1 : 0;
 }
 
-/* Chords typing `text`: \n -> Return, \t -> Tab, other controls dropped,
- * Latin-1 as its keysym, the rest as Unicode keysyms (§7.2 step 5). */
-static struct cua_key_chord *
-text_chords(const char *text, size_t *n)
-{
-	size_t cap = strlen(text) + 1, k = 0;
-	struct cua_key_chord *c = calloc(cap, sizeof(*c));
-	const char *p = text;
-
-	if (!c)
-		return NULL;
-	while (*p) {
-		uint32_t cp = utf8_next(&p), ks;
-
-		if (cp == '\r') {
-			if (*p == '\n')
-				continue;
-			ks = XK_RETURN;
-		} else if (cp == '\n') {
-			ks = XK_RETURN;
-		} else if (cp == '\t') {
-			ks = XK_TAB;
-		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
-			continue;
-		} else if (cp < 0x100) {
-			ks = cp;
-		} else {
-			ks = 0x01000000u | cp;
-		}
-		c[k].keysym = ks;
-		c[k].codepoint = cp;
-		k++;
-	}
-	*n = k;
-	return c;
-}
-
 static cua_result
 send_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n)
 {
@@ -1758,7 +1719,7 @@ cua_do_type_text(struct cua_session *s, const char *app, const char *text,
 keys:
 	if (r != CUA_OK)
 		goto out;
-	chords = text_chords(text, &n);
+	chords = cua_keys_from_text(text, &n);
 	if (!chords) {
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
