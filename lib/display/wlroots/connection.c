@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include <wayland-client.h>
@@ -658,6 +659,19 @@ check_geometry(struct cua_wlr *w)
 			 cua_error_get());
 }
 
+int32_t
+cua_wlr_compositor_pid(struct cua_wlr *w)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (!w || !w->dpy ||
+	    getsockopt(wl_display_get_fd(w->dpy), SOL_SOCKET, SO_PEERCRED,
+		       &cred, &len) < 0)
+		return 0;
+	return cred.pid;
+}
+
 const char *
 cua_wlr_sway_socket(struct cua_wlr *w)
 {
@@ -718,10 +732,12 @@ connect_display(struct cua_wlr *w)
 	r = roundtrip(w, "reading the compositor's globals");
 	if (r == CUA_OK)
 		r = roundtrip(w, "reading the outputs");
-	if (r != CUA_OK)
+	if (r == CUA_OK && w->toplevel_manager_failed)
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+	if (r != CUA_OK) {
+		wlr_drop(w); /* a half-made connection is no connection */
 		return r;
-	if (w->toplevel_manager_failed)
-		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
 	set_reasons(w);
 	if (w->opt.ctx)
 		cua_debug(w->opt.ctx,

@@ -112,6 +112,10 @@ const char *cua_wlr_feature_reason(struct cua_wlr *w, enum cua_wlr_feature f);
 /* The feature's name for reports ("keyboard", "pointer", ...). */
 const char *cua_wlr_feature_name(enum cua_wlr_feature f);
 
+/* The compositor's process id (the peer of the connection), or 0 when
+ * not connected or not known. */
+int32_t cua_wlr_compositor_pid(struct cua_wlr *w);
+
 /* sway's IPC socket when CUA_WLR_GEOMETRY is available, else NULL. */
 const char *cua_wlr_sway_socket(struct cua_wlr *w);
 
