@@ -37,7 +37,7 @@
 #define DEFAULT_TIMEOUT_MS 1000
 #define DEFAULT_CAPTURE_TIMEOUT_MS 2500
 #define DEFAULT_KEYMAP_DELAY_MS 50
-#define DEFAULT_WARMUP_MS 150
+#define DEFAULT_WARMUP_MS 50
 
 const char *const cua_wlr_interface_name[CUA_WLR_N_FEATURES] = {
 	[CUA_WLR_KEYBOARD] = "zwp_virtual_keyboard_manager_v1",
@@ -783,8 +783,6 @@ cua_wlr_open(struct cua_wlr **out, const struct cua_wlr_options *opt)
 		w->opt.keymap_delay_ms = DEFAULT_KEYMAP_DELAY_MS;
 	if (w->opt.warmup_ms == 0)
 		w->opt.warmup_ms = DEFAULT_WARMUP_MS;
-	else if (w->opt.warmup_ms < 0)
-		w->opt.warmup_ms = 0;
 	wl_list_init(&w->outputs);
 	name = w->opt.display ? w->opt.display : getenv("WAYLAND_DISPLAY");
 	if (!name || !*name) {

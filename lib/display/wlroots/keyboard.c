@@ -525,7 +525,7 @@ wlr_keyboard_make(struct cua_wlr *w, int wait)
 	w->kb->vk = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(
 		w->vk_manager, w->seat);
 	r = upload(w);
-	if (r == CUA_OK && wait)
+	if (r == CUA_OK && wait && w->opt.warmup_ms >= 0)
 		r = cua_wlr_roundtrip(w);
 	if (r != CUA_OK) {
 		if (w->dpy)
@@ -534,7 +534,7 @@ wlr_keyboard_make(struct cua_wlr *w, int wait)
 	}
 	/* clients create their wl_keyboard after the seat gained the
 	 * capability (see the top of this file) */
-	if (wait)
+	if (wait && w->opt.warmup_ms > 0)
 		sleep_ms(w->opt.warmup_ms);
 	return CUA_OK;
 }

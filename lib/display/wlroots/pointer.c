@@ -85,8 +85,8 @@ wlr_pointer_destroy(struct cua_wlr *w)
 static cua_result
 pointer_ready(struct cua_wlr *w)
 {
-	struct timespec ts = { w->opt.warmup_ms / 1000,
-			       (long)(w->opt.warmup_ms % 1000) * 1000000L };
+	int ms = w->opt.warmup_ms > 0 ? w->opt.warmup_ms : 0;
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 	cua_result r = cua_wlr_ensure(w);
 
 	if (r != CUA_OK)

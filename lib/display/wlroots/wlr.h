@@ -72,9 +72,10 @@ struct cua_wlr_options {
 	/* After a new keymap reached the compositor, before the first key
 	 * that needs it (see keyboard.c). 0: the default (50 ms). */
 	int keymap_delay_ms;
-	/* After a new virtual keyboard or pointer, before its first event:
-	 * clients bind their wl_keyboard / wl_pointer only after the seat
-	 * announced it. 0: the default (WLR_DEFAULT_WARMUP_MS); < 0: none. */
+	/* After a new virtual keyboard or pointer: a round trip, then this
+	 * long before its first event (clients bind their wl_keyboard /
+	 * wl_pointer only after the seat announced it). 0: the default
+	 * (50 ms); -1: not even the round trip (for measurements). */
 	int warmup_ms;
 	/* Bit (1 << feature): leave that global unbound, as if the
 	 * compositor did not offer it (tests of the capability report). */
