@@ -288,6 +288,7 @@ bench_first_key(struct probe *pr, struct app_proc *app)
 
 	for (size_t k = 0; k < sizeof(warmups) / sizeof(warmups[0]); k++) {
 		int lost = 0, done = 0;
+		char example[80] = "";
 
 		for (int t = 0; t < trials; t++) {
 			struct cua_wlr_options opt;
@@ -308,7 +309,11 @@ bench_first_key(struct probe *pr, struct app_proc *app)
 			if (c && cua_wlr_keys(w, c, count) == CUA_OK) {
 				probe_wait_text(pr, FIXTURE_APP, "text", "*",
 						"hello", 1500, &node);
-				lost += strcmp(node.text, "hello") != 0;
+				if (strcmp(node.text, "hello") != 0) {
+					lost++;
+					snprintf(example, sizeof(example),
+						 " (e.g. '%.40s')", node.text);
+				}
 				done++;
 			}
 			free(c);
@@ -320,7 +325,8 @@ bench_first_key(struct probe *pr, struct app_proc *app)
 		else
 			printf("first key, round trip + %4d ms wait: ",
 			       warmups[k]);
-		printf("lost in %d of %d fresh keyboards\n", lost, done);
+		printf("lost in %d of %d fresh keyboards%s\n", lost, done,
+		       example);
 	}
 }
 

@@ -24,14 +24,15 @@
  * only on shifted levels, are pressed as the keys that carry their
  * modifier there (Alt, Super).
  *
- * Warm-up. On sway a fresh virtual keyboard loses its first key: the seat
- * gains the keyboard capability only with it, and each client creates
- * its wl_keyboard on its own time after that (only then does it get
- * focus and keys). So the keyboard is made once per connection and kept;
- * after making it, a round trip and warmup_ms pass before the first key.
- * A keymap change on an existing keyboard reaches
- * the focused client in order with the keys that follow it; it still
- * waits keymap_delay_ms, for clients that apply a keymap late.
+ * Warm-up. On sway, keys sent in the same burst as a new keyboard and its
+ * keymap are lost (all of them, measured: tools/bench/bench-wlroots.c);
+ * after a round trip none is. So the keyboard is made once per
+ * connection and kept, and after making it come a round trip and
+ * warmup_ms (a margin: each client binds its wl_keyboard only after the
+ * seat announced the capability, which it does when the first keyboard
+ * appears). A keymap change on an existing keyboard reaches the focused
+ * client in order with the keys that follow it; it still gets a round
+ * trip and keymap_delay_ms.
  *
  * Same thread and failure rules as wlr.h.
  *
