@@ -240,13 +240,13 @@ wlr_click(void *data, double x, double y)
 }
 
 static int
-wlr_scroll(void *data, double x, double y, int steps)
+wlr_scroll(void *data, double x, double y, int dx, int dy)
 {
 	struct wlr_ops *o = data;
 
 	if (cua_wlr_pointer_move(o->w, x, y) != CUA_OK)
 		return wlr_fail("scroll (move)");
-	return cua_wlr_pointer_scroll(o->w, 0, steps) == CUA_OK ?
+	return cua_wlr_pointer_scroll(o->w, dx, dy) == CUA_OK ?
 		       0 :
 		       wlr_fail("scroll");
 }

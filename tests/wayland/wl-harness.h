@@ -78,7 +78,8 @@ struct wl_ops {
 	int (*type_text)(void *data, const char *text);
 	int (*press_key)(void *data, const char *keys);
 	int (*click)(void *data, double x, double y);     /* global */
-	int (*scroll)(void *data, double x, double y, int steps_down);
+	/* wheel steps at (x, y): dy > 0 down, dx > 0 right */
+	int (*scroll)(void *data, double x, double y, int dx, int dy);
 	/* packed RGB of a global rectangle, scaled to its logical size */
 	int (*capture)(void *data, const struct cua_rect *r,
 		       struct cua_rgb *out);

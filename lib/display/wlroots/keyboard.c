@@ -84,6 +84,9 @@ struct wlr_keymap {
 	/* extra keysyms, extra[i] on spare[i] */
 	uint32_t extra[POOL_MAX];
 	size_t n_extra;
+	/* the base's keysyms (the table of the keymap without extras) */
+	struct sym_entry *base_table;
+	size_t n_base;
 	/* the keymap made of base + extras */
 	struct xkb_keymap *map;
 	char *text;
@@ -115,6 +118,7 @@ wlr_keymap_free(struct wlr_keymap *km)
 	free(km->base_text);
 	free(km->text);
 	free(km->table);
+	free(km->base_table);
 	free(km);
 }
 
@@ -187,21 +191,34 @@ build_table(struct wlr_keymap *km)
 }
 
 static const struct sym_entry *
-lookup(const struct wlr_keymap *km, uint32_t keysym)
+search(const struct sym_entry *t, size_t n, uint32_t keysym)
 {
-	size_t lo = 0, hi = km->n_table;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (km->table[mid].keysym == keysym)
-			return &km->table[mid];
-		if (km->table[mid].keysym < keysym)
+		if (t[mid].keysym == keysym)
+			return &t[mid];
+		if (t[mid].keysym < keysym)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
+}
+
+static const struct sym_entry *
+lookup(const struct wlr_keymap *km, uint32_t keysym)
+{
+	return search(km->table, km->n_table, keysym);
+}
+
+/* 1 when the keysym needs an extra key (it is not on the base) */
+static int
+needs_extra(const struct wlr_keymap *km, uint32_t keysym)
+{
+	return !search(km->base_table, km->n_base, keysym);
 }
 
 static void
@@ -332,49 +349,73 @@ keymap_new(struct wlr_keymap **out)
 		wlr_keymap_free(km);
 		return CUA_ERROR_BACKEND;
 	}
+	km->base_table = malloc(km->n_table * sizeof(*km->base_table));
+	if (!km->base_table) {
+		wlr_keymap_free(km);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	memcpy(km->base_table, km->table, km->n_table * sizeof(*km->table));
+	km->n_base = km->n_table;
 	*out = km;
 	return CUA_OK;
 }
 
 /* Makes sure every keysym of `syms` is on the keymap, rebuilding it when
- * not; *changed = 1 when it was rebuilt. */
+ * not. At most n_spare of them may need an extra key (the caller cuts
+ * its chords into such runs). When the extras would not fit, the ones
+ * `syms` needs are kept with the newest of the others. */
 static cua_result
-keymap_cover(struct wlr_keymap *km, const uint32_t *syms, size_t n,
-	     int *changed)
+keymap_cover(struct wlr_keymap *km, const uint32_t *syms, size_t n)
 {
-	uint32_t add[POOL_MAX];
-	size_t n_add = 0;
+	uint32_t add[POOL_MAX], kept[POOL_MAX];
+	unsigned char needed[POOL_MAX] = { 0 };
+	size_t n_add = 0, n_kept = 0, n_needed = 0;
 
-	*changed = 0;
 	for (size_t i = 0; i < n; i++) {
 		int dup = 0;
 
+		if (!needs_extra(km, syms[i])) {
+			continue;
+		}
+		for (size_t k = 0; k < km->n_extra; k++)
+			if (km->extra[k] == syms[i] && !needed[k]) {
+				needed[k] = 1;
+				n_needed++;
+			}
 		if (lookup(km, syms[i]))
 			continue;
 		for (size_t k = 0; k < n_add && !dup; k++)
 			dup = add[k] == syms[i];
 		if (dup)
 			continue;
-		if (n_add == POOL_MAX || n_add == km->n_spare)
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-					 "too many different characters at once "
-					 "(more than %zu not on the keyboard)",
+		if (n_add + n_needed >= km->n_spare)
+			return cua_error(CUA_ERROR_BACKEND,
+					 "more than %zu different characters "
+					 "off the keyboard in one run",
 					 km->n_spare);
 		add[n_add++] = syms[i];
 	}
 	if (n_add == 0)
 		return CUA_OK;
 	if (km->n_extra + n_add > km->n_spare) {
-		/* keep the newest extras that fit with the new ones */
-		size_t keep = km->n_spare - n_add;
+		/* the needed ones, and the newest others that fit */
+		size_t room = km->n_spare - n_add - n_needed;
 
-		memmove(km->extra, km->extra + (km->n_extra - keep),
-			keep * sizeof(km->extra[0]));
-		km->n_extra = keep;
+		for (size_t k = km->n_extra; k-- > 0;) {
+			if (needed[k]) {
+				kept[n_kept++] = km->extra[k];
+			} else if (room > 0) {
+				kept[n_kept++] = km->extra[k];
+				room--;
+			}
+		}
+		/* back to oldest first */
+		for (size_t k = 0; k < n_kept; k++)
+			km->extra[k] = kept[n_kept - 1 - k];
+		km->n_extra = n_kept;
 	}
 	memcpy(km->extra + km->n_extra, add, n_add * sizeof(add[0]));
 	km->n_extra += n_add;
-	*changed = 1;
 	return rebuild(km);
 }
 
@@ -643,12 +684,59 @@ send_chord(struct cua_wlr *w, const struct cua_key_chord *c)
 	return r;
 }
 
+/* The keysyms chord `c` needs on the keymap, into syms; returns how
+ * many. */
+static size_t
+chord_syms(const struct wlr_keymap *km, const struct cua_key_chord *c,
+	   uint32_t *syms)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->n_mods && k < CUA_KEY_MAX_MODS; k++)
+		if (!modifier_key(km, c->mod_keysyms[k]))
+			syms[n++] = c->mod_keysyms[k];
+	syms[n++] = c->keysym;
+	return n;
+}
+
+/* The end of the run of chords from `from` whose keysyms off the base
+ * keymap fit on the spare keycodes together. */
+static size_t
+run_end(const struct wlr_keymap *km, const struct cua_key_chord *chords,
+	size_t from, size_t n, uint32_t *syms, size_t *n_syms)
+{
+	size_t distinct = 0, i;
+
+	*n_syms = 0;
+	for (i = from; i < n; i++) {
+		uint32_t s[CUA_KEY_MAX_MODS + 1];
+		size_t m = chord_syms(km, &chords[i], s), fresh = 0;
+
+		for (size_t k = 0; k < m; k++) {
+			int seen = 0;
+
+			if (!needs_extra(km, s[k]))
+				continue;
+			for (size_t j = 0; j < *n_syms && !seen; j++)
+				seen = syms[j] == s[k];
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = s[j] == s[k];
+			fresh += !seen;
+		}
+		if (i > from && distinct + fresh > km->n_spare - 1)
+			break;
+		distinct += fresh;
+		memcpy(syms + *n_syms, s, m * sizeof(*s));
+		*n_syms += m;
+	}
+	return i;
+}
+
 cua_result
 cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n)
 {
 	uint32_t *syms;
-	size_t n_syms = 0;
-	int changed = 0;
+	size_t from = 0;
 	cua_result r;
 
 	for (size_t i = 0; i < n; i++)
@@ -659,39 +747,35 @@ cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n)
 	r = keyboard_available(w);
 	if (r != CUA_OK || n == 0)
 		return r;
-	/* every keysym on the keymap before anything is pressed */
 	syms = malloc(n * (CUA_KEY_MAX_MODS + 1) * sizeof(*syms));
 	if (!syms)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < chords[i].n_mods && k < CUA_KEY_MAX_MODS;
-		     k++)
-			if (!modifier_key(w->keymap, chords[i].mod_keysyms[k]))
-				syms[n_syms++] = chords[i].mod_keysyms[k];
-		syms[n_syms++] = chords[i].keysym;
-	}
-	r = keymap_cover(w->keymap, syms, n_syms, &changed);
-	free(syms);
-	if (r != CUA_OK)
-		return r;
-	if (!w->kb) {
-		r = wlr_keyboard_make(w, 1);
-	} else if (w->kb->keymap_serial != w->keymap->serial) {
-		r = upload(w);
-		if (r == CUA_OK)
-			r = cua_wlr_roundtrip(w);
-		if (r == CUA_OK)
-			sleep_ms(w->opt.keymap_delay_ms);
-	}
-	(void)changed;
-	for (size_t i = 0; r == CUA_OK && i < n; i++)
-		r = send_chord(w, &chords[i]);
-	if (r != CUA_OK && w->kb && w->dpy) {
-		cua_result e = CUA_OK;
+	/* in runs whose characters fit on the keymap at once; every keysym
+	 * of a run is on the keymap before its first key is pressed */
+	while (r == CUA_OK && from < n) {
+		size_t n_syms, to = run_end(w->keymap, chords, from, n, syms,
+					    &n_syms);
 
+		r = keymap_cover(w->keymap, syms, n_syms);
+		if (r != CUA_OK)
+			break;
+		if (!w->kb) {
+			r = wlr_keyboard_make(w, 1);
+		} else if (w->kb->keymap_serial != w->keymap->serial) {
+			r = upload(w);
+			if (r == CUA_OK)
+				r = cua_wlr_roundtrip(w);
+			if (r == CUA_OK)
+				sleep_ms(w->opt.keymap_delay_ms);
+		}
+		for (size_t i = from; r == CUA_OK && i < to; i++)
+			r = send_chord(w, &chords[i]);
+		from = to;
+	}
+	free(syms);
+	if (r != CUA_OK && w->kb && w->dpy) {
 		release_all(w->kb);
-		e = wlr_flush(w);
-		(void)e;
+		(void)wlr_flush(w);
 		return r;
 	}
 	if (r == CUA_OK)
