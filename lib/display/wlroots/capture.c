@@ -11,6 +11,9 @@
  * caller owns, rows flipped when the compositor says the image is
  * y-inverted.
  *
+ * Outputs with a transform (rotated, flipped) are refused: their pixels
+ * would come back in the output's buffer orientation.
+ *
  * Formats: the 8-bit-per-channel 32-bit formats (XRGB8888, ARGB8888,
  * XBGR8888, ABGR8888), read as opaque. Others fail with the format's
  * name in the message.
@@ -369,6 +372,13 @@ cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 	r = pick_region(w, rect, &o, &region);
 	if (r != CUA_OK)
 		return r;
+	if (o->info.transform != WL_OUTPUT_TRANSFORM_NORMAL)
+		return cua_error(CUA_ERROR_UNSUPPORTED,
+				 "no screen capture of output %s: it is rotated "
+				 "or flipped (wl_output transform %d), which "
+				 "libcua does not undo yet",
+				 o->info.name[0] ? o->info.name : "(unnamed)",
+				 o->info.transform);
 	if (!w->cap) {
 		w->cap = calloc(1, sizeof(*w->cap));
 		if (!w->cap)

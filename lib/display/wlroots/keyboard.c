@@ -674,6 +674,7 @@ send_chord(struct cua_wlr *w, const struct cua_key_chord *c)
 	have = xkb_state_serialize_mods(kb->state, XKB_STATE_MODS_EFFECTIVE);
 	send_mods(kb, key->mask & ~have);
 	press(kb, key->code);
+	send_mods(kb, key->mask & ~have); /* the key may be a modifier */
 	release(kb, key->code);
 	send_mods(kb, 0);
 	for (size_t i = n; i-- > 0;) {
