@@ -48,8 +48,8 @@
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xdamage.h>
 
-#include "linux.h"
-#include "shots.h"
+#include "backend/atspi/linux.h"
+#include "backend/atspi/shots.h"
 
 extern char **environ;
 

@@ -30,8 +30,8 @@
 #include <X11/Xutil.h>
 #include <glib.h>
 
-#include "atspi.h"
-#include "linux.h"
+#include "backend/atspi/atspi.h"
+#include "backend/atspi/linux.h"
 
 #define PROP_MAX_LONGS (1L << 16) /* 256 KiB of property data */
 #define MATCH_SLACK 32            /* px summed over x, y, w, h */

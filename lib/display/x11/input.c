@@ -30,7 +30,7 @@
 #include <X11/keysym.h>
 #include <glib.h>
 
-#include "atspi.h"
+#include "backend/atspi/atspi.h"
 #include "core/keys.h"
 
 #define POOL_MAX 64
