@@ -208,7 +208,7 @@ struct cua_backend_ops {
 	/* One accessibility request (struct cua_live_call). */
 	cua_result (*call)(struct cua_backend *b, struct cua_live_call *c);
 
-	/* Window-system facts and input (X11 on Linux). */
+	/* Window-system facts and input (the display driver's). */
 	cua_result (*window_query)(struct cua_backend *b, uint64_t window,
 				   struct cua_win *out);
 	/* The topmost client (or override-redirect) window at a root point. */

@@ -22,7 +22,8 @@
 #include "core/geometry.h"
 #include "core/image.h"
 #if HAVE_ATSPI_BACKEND
-#include "backend/atspi/shots.h"
+#include "backend/atspi/events.h"
+#include "display/x11/xwd.h"
 #endif
 
 static void

@@ -48,8 +48,8 @@
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xdamage.h>
 
-#include "backend/atspi/linux.h"
-#include "backend/atspi/shots.h"
+#include "x11.h"
+#include "xwd.h"
 
 extern char **environ;
 
@@ -86,7 +86,10 @@ struct worker {
 	int finished;         /* the thread returned */
 	int dead;             /* no X connection */
 	int efd;
-	GMainContext *wake;   /* woken when damage arrives */
+	/* the owner's hook, called when damage arrives while the owner
+	 * still listens (not quit, not abandoned; under mu) */
+	void (*wake)(void *data);
+	void *wake_data;
 	char *display_name;
 	struct cua_ctx *ctx;  /* only for debug logs while not abandoned */
 
@@ -99,8 +102,8 @@ struct worker {
 	struct cua_capture *cap_out;
 	enum cua_capture_status cap_status;
 
-	/* damage for events.c (under mu) */
-	struct shots_damage dmg[DAMAGE_QUEUE];
+	/* damage for the event stream (under mu) */
+	struct cua_display_damage dmg[DAMAGE_QUEUE];
 	size_t dmg_head, dmg_len;
 	/* frame extents per tracked window, for the xwd route (under mu) */
 	struct {
@@ -124,20 +127,11 @@ struct worker {
 };
 
 struct shots {
-	struct atspi_be *be;
+	struct x11_driver *xd;
 	struct worker *w;          /* NULL until first needed, or after a hang */
 	struct worker *abandoned;  /* a hung worker, until it returns */
 	int64_t abandoned_at;
 };
-
-void
-cua_capture_free(struct cua_capture *c)
-{
-	if (!c)
-		return;
-	free(c->px.data);
-	free(c);
-}
 
 static void
 worker_unref_locked(struct worker *w, int *freed)
@@ -154,8 +148,6 @@ worker_destroy(struct worker *w)
 	cua_capture_free(w->cap_out);
 	if (w->efd >= 0)
 		close(w->efd);
-	if (w->wake)
-		g_main_context_unref(w->wake);
 	free(w->display_name);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
@@ -406,10 +398,10 @@ handle_event(struct worker *w, XEvent *ev)
 		w->dmg[i].area.h = dn->area.height;
 		w->dmg[i].time_us = now;
 		w->dmg_len++;
+		if (w->wake && !w->quit && !w->abandoned)
+			w->wake(w->wake_data);
 	}
 	pthread_mutex_unlock(&w->mu);
-	if (w->wake)
-		g_main_context_wakeup(w->wake);
 }
 
 static void
@@ -818,7 +810,7 @@ static struct worker *
 worker_start(struct shots *sh)
 {
 	struct worker *w = calloc(1, sizeof(*w));
-	const char *name = x11_display_name(sh->be->x);
+	const char *name = x11_display_name(sh->xd->x);
 	pthread_attr_t attr;
 	pthread_t th;
 	sigset_t all, old;
@@ -830,7 +822,8 @@ worker_start(struct shots *sh)
 	pthread_cond_init(&w->cv, NULL);
 	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	w->display_name = name ? strdup(name) : NULL;
-	w->wake = g_main_context_ref(sh->be->mc);
+	w->wake = sh->xd->base.hooks.wake;
+	w->wake_data = sh->xd->base.hooks.wake_data;
 	w->refs = 2;
 	if (w->efd < 0 || (name && !w->display_name)) {
 		w->refs = 1;
@@ -876,15 +869,15 @@ get_worker(struct shots *sh)
 }
 
 struct shots *
-shots_new(struct atspi_be *be)
+shots_new(struct x11_driver *xd)
 {
 	struct shots *sh;
 
-	if (!be->x)
+	if (!xd->x)
 		return NULL;
 	sh = calloc(1, sizeof(*sh));
 	if (sh)
-		sh->be = be;
+		sh->xd = xd;
 	return sh;
 }
 
@@ -932,8 +925,8 @@ shots_free(struct shots *sh)
 }
 
 /*
- * After the X server went away and the backend opened a connection to the
- * new one (atspi_reconnect): the worker's own connection is dead for good,
+ * After the X server went away and the driver opened a connection to the
+ * new one (reconnect): the worker's own connection is dead for good,
  * so let it go; the next capture starts a worker on the new server.
  */
 void
@@ -946,8 +939,10 @@ shots_reset(struct shots *sh)
 }
 
 size_t
-shots_take_damage(struct shots *sh, struct shots_damage *out, size_t max)
+x11d_take_damage(struct cua_display *d, struct cua_display_damage *out,
+		 size_t max)
 {
+	struct shots *sh = x11_driver(d)->shots;
 	struct worker *w = sh ? sh->w : NULL;
 	size_t n = 0;
 
@@ -964,14 +959,14 @@ shots_take_damage(struct shots *sh, struct shots_damage *out, size_t max)
 }
 
 void
-atspi_track_window(struct cua_backend *b, uint64_t window)
+x11d_track_window(struct cua_display *d, uint64_t window)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
+	struct x11_driver *xd = x11_driver(d);
 	struct worker *w;
 
-	if (!be->shots || !window)
+	if (!xd->shots || !window)
 		return;
-	w = get_worker(be->shots);
+	w = get_worker(xd->shots);
 	if (!w)
 		return;
 	pthread_mutex_lock(&w->mu);
@@ -1062,7 +1057,7 @@ static enum cua_capture_status
 capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
 	    const int32_t ext[4], struct cua_capture **out)
 {
-	const char *display = x11_display_name(sh->be->x);
+	const char *display = x11_display_name(sh->xd->x);
 	char idbuf[32];
 	const char *argv[] = { "xwd", "-silent", "-id", idbuf, "-display",
 			       display ? display : ":0", NULL };
@@ -1104,7 +1099,7 @@ capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
 	close(pipefd[1]);
 	if (r != 0) {
 		close(pipefd[0]);
-		cua_debug(sh->be->base.ctx, "capture: cannot run xwd: %s",
+		cua_debug(sh->xd->base.ctx, "capture: cannot run xwd: %s",
 			  strerror(r));
 		return CUA_CAPTURE_TIMEOUT;
 	}
@@ -1181,11 +1176,10 @@ capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
 /* ------------------------------------------------------------------ */
 
 cua_result
-atspi_capture(struct cua_backend *b, const struct cua_capture_request *req,
-	      struct cua_capture **out, enum cua_capture_status *status)
+x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
+	     struct cua_capture **out, enum cua_capture_status *status)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
-	struct shots *sh = be->shots;
+	struct shots *sh = x11_driver(b)->shots;
 	struct worker *w;
 	struct timespec ts;
 	int64_t deadline;

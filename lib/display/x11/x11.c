@@ -30,8 +30,7 @@
 #include <X11/Xutil.h>
 #include <glib.h>
 
-#include "backend/atspi/atspi.h"
-#include "backend/atspi/linux.h"
+#include "x11.h"
 
 #define PROP_MAX_LONGS (1L << 16) /* 256 KiB of property data */
 #define MATCH_SLACK 32            /* px summed over x, y, w, h */
@@ -861,8 +860,8 @@ wm_frame_rect(struct x11 *x, Window w, struct cua_rect *r)
  * extent at the origin compares sizes only.
  */
 static int64_t
-client_distance(const struct x11_toplevel_query *q, const struct x11_client *c,
-                const struct cua_rect *wm_frame)
+client_distance(const struct cua_display_toplevel_query *q,
+                const struct x11_client *c, const struct cua_rect *wm_frame)
 {
 	int use_pos = !(q->extents.x == 0 && q->extents.y == 0);
 	int64_t d = rect_distance(&q->extents, &c->frame, use_pos);
@@ -899,14 +898,14 @@ is_window_role(uint32_t role)
 }
 
 static int
-usable_extents(const struct x11_toplevel_query *q)
+usable_extents(const struct cua_display_toplevel_query *q)
 {
 	return q->has_extents && !rect_hidden(&q->extents);
 }
 
 void
 x11_match_toplevels(struct x11 *x, int64_t pid,
-                    const struct x11_toplevel_query *tops, size_t n,
+                    const struct cua_display_toplevel_query *tops, size_t n,
                     struct cua_raw_window_info *info, struct cua_arena *arena)
 {
 	struct x11_client *cl = NULL;
