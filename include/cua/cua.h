@@ -340,8 +340,18 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * (500), `restore_pointer` (1), `always_simulate_click` (0),
  * `keymap_delay_ms` (50), `type_text_keys` (0); see cua_session_click().
  *
+ * Display key (since 0.2): `display`, the display driver through which
+ * the session reaches the window system: `auto` (chosen from
+ * `WAYLAND_DISPLAY`, `DISPLAY` and `XDG_SESSION_TYPE`, ignoring
+ * `CUA_DISPLAY`), `x11`, `wlroots`, `mutter`, `portal` or `none` (no
+ * window system: the tree and element actions still work; screenshots
+ * and input at positions refuse with a sentence saying so). It overrides
+ * the `CUA_DISPLAY` environment variable and applies at once.
+ *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
- *         malformed value.
+ *         malformed value; for `display`, ::CUA_ERROR_UNSUPPORTED for a
+ *         driver this libcua was built without or a session without a
+ *         window system (a recording).
  * @since 0.1
  */
 CUA_EXPORT cua_result

@@ -299,6 +299,15 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 	long v;
 
 	CHECK_ARG(s && key && value, "cua_session_set_option: NULL argument");
+	if (strcmp(key, "display") == 0) {
+		if (!s->backend->ops->set_display)
+			return cua_error(CUA_ERROR_UNSUPPORTED,
+					 "option display: the %s backend has "
+					 "no window system to choose a display "
+					 "driver for",
+					 s->backend->ops->name);
+		return s->backend->ops->set_display(s->backend, value);
+	}
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
 		if (strcmp(key, kw[i].key) != 0)
 			continue;

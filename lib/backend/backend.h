@@ -272,6 +272,17 @@ struct cua_backend_ops {
 	 * clock; 0 = do not wait) or until a callback returns non-zero.
 	 * Returns the number of events delivered. */
 	int (*watch_dispatch)(struct cua_backend *b, int64_t deadline_us);
+
+	/* ---- The display driver (display/display.h). Both members may
+	 * be NULL: a backend without a window system. ---- */
+
+	/* The driver the members above act through (never NULL when the
+	 * member exists). The core asks its capabilities before it words
+	 * a refusal. */
+	struct cua_display *(*display)(struct cua_backend *b);
+	/* Replaces it: `name` as CUA_DISPLAY takes it ("auto": choose from
+	 * the session). On error the current driver stays. */
+	cua_result (*set_display)(struct cua_backend *b, const char *name);
 };
 
 struct cua_backend {

@@ -231,17 +231,13 @@ enum cua_display_cap {
 	CUA_DISPLAY_CAP_COUNT
 };
 
-/* The JSON key of a capability ("windows", "geometry", "screenshot",
- * "pointer", "keyboard"). */
-const char *cua_display_cap_name(enum cua_display_cap cap);
-
 struct cua_display_caps {
 	struct {
 		int ok;
 		/* when !ok: a phrase naming the missing piece, without a
 		 * final period, e.g. "the X server :1 has no XTEST
 		 * extension" */
-		char why[256];
+		char why[320];
 	} cap[CUA_DISPLAY_CAP_COUNT];
 };
 
@@ -395,6 +391,7 @@ void cua_display_env_read(struct cua_display_env *env);
 struct cua_display_choice {
 	const char *driver; /* a static name: "x11", "none", ... */
 	int forced;         /* by env->forced */
+	const char *forced_by; /* env->forced_by (static), when forced */
 	enum cua_display_session session;
 	/* Why this driver: for people and logs, and for "none" the reason
 	 * its capabilities give (no final period). */
@@ -449,15 +446,6 @@ void cua_display_close(struct cua_display *d);
  * such as a replayed recording) every one is missing, for `why`. */
 void cua_display_capabilities(struct cua_display *d, const char *why,
 			      struct cua_display_caps *out);
-
-/*
- * The facts `cua doctor` prints, as JSON (schema "libcua.display/1"):
- * driver, how it was chosen, session type, display, server, each
- * capability with its reason, and the Wayland drivers tried. d NULL: no
- * display, for `why`. *out is malloc'd. CUA_OK or CUA_ERROR_NOMEM.
- */
-cua_result cua_display_info_json(struct cua_display *d, const char *why,
-				 char **out);
 
 /* Every driver embeds this first. */
 struct cua_display {

@@ -29,6 +29,9 @@ struct atspi_be {
 	/* Windows, input and capture (display/display.h): chosen when the
 	 * backend starts; never NULL once it runs. */
 	struct cua_display *display;
+	/* WAYLAND_DISPLAY, DISPLAY, XDG_SESSION_TYPE as the last choice saw
+	 * them (g_malloc'd or NULL) */
+	char *display_env[3];
 	uint32_t flags;
 	/* Per-app (bus name) capability memo: properties/methods an app
 	 * answered with an error once are not asked again. */
@@ -198,9 +201,16 @@ cua_result atspi_live_call(struct cua_backend *b, struct cua_live_call *c);
 /* display.c — the display driver: choice, and the backend's window,  */
 /* input and capture members, which forward to it                     */
 
-/* Opens the session's display driver (be->display). */
+/* Chooses and opens the session's display driver (be->display):
+ * CUA_DISPLAY, else what the environment shows (display/display.h). */
 cua_result atspi_display_open(struct atspi_be *be);
 void atspi_display_close(struct atspi_be *be);
+/* After an automatic choice of "none": choose again when the environment
+ * changed (atspi_reconnect). */
+void atspi_display_recheck(struct atspi_be *be);
+/* The backend's display and set_display members. */
+struct cua_display *atspi_display(struct cua_backend *b);
+cua_result atspi_set_display(struct cua_backend *b, const char *name);
 
 cua_result atspi_window_query(struct cua_backend *b, uint64_t window,
 			      struct cua_win *out);

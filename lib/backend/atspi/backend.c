@@ -165,6 +165,8 @@ static const struct cua_backend_ops atspi_ops = {
 	.watch_add = atspi_watch_add,
 	.watch_remove = atspi_watch_remove,
 	.watch_dispatch = atspi_watch_dispatch,
+	.display = atspi_display,
+	.set_display = atspi_set_display,
 };
 
 static int
@@ -356,6 +358,7 @@ atspi_reconnect(struct atspi_be *be)
 	struct cua_ctx *ctx = be->base.ctx;
 	int pushed, r, changed = 0;
 
+	atspi_display_recheck(be);
 	if (be->display->ops->reconnect &&
 	    be->display->ops->reconnect(be->display) > 0)
 		changed = 1;
@@ -437,6 +440,8 @@ atspi_destroy(struct cua_backend *b)
 	}
 	if (be->caps)
 		g_hash_table_destroy(be->caps);
+	for (size_t i = 0; i < G_N_ELEMENTS(be->display_env); i++)
+		g_free(be->display_env[i]);
 	g_free(be->a11y_address);
 	g_free(be);
 }

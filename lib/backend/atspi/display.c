@@ -165,19 +165,68 @@ wake(void *data)
 	g_main_context_wakeup(data);
 }
 
-cua_result
-atspi_display_open(struct atspi_be *be)
+/* The environment the last automatic choice saw. */
+static int
+env_changed(const struct atspi_be *be, const struct cua_display_env *env)
 {
+	const char *now[3] = { env->wayland_display, env->display,
+			       env->session_type };
+
+	for (int i = 0; i < 3; i++)
+		if (g_strcmp0(now[i], be->display_env[i]) != 0)
+			return 1;
+	return 0;
+}
+
+static void
+remember_env(struct atspi_be *be, const struct cua_display_env *env)
+{
+	const char *now[3] = { env->wayland_display, env->display,
+			       env->session_type };
+
+	for (int i = 0; i < 3; i++) {
+		g_free(be->display_env[i]);
+		be->display_env[i] = g_strdup(now[i]);
+	}
+}
+
+/* Chooses and opens a driver; `forced` (the session option) overrides
+ * CUA_DISPLAY when not NULL. The current driver stays on error. */
+static cua_result
+open_display(struct atspi_be *be, const char *forced)
+{
+	struct cua_display_env env;
+	struct cua_display_choice choice;
+	struct cua_display_hooks hooks = { wake, be->mc };
 	struct cua_display *d = NULL;
 	cua_result r;
 
-	r = cua_display_x11_new(be->base.ctx, &d);
+	cua_display_env_read(&env);
+	if (forced) {
+		env.forced = forced;
+		env.forced_by = "the session option display";
+	}
+	r = cua_display_choose(&env, cua_display_probe, NULL, &choice);
 	if (r != CUA_OK)
 		return r;
-	d->hooks.wake = wake;
-	d->hooks.wake_data = be->mc;
+	r = cua_display_open(be->base.ctx, &choice, &hooks, &d);
+	if (r != CUA_OK)
+		return r;
+	cua_info(be->base.ctx, "display driver %s: %s", d->ops->name,
+		 choice.why);
+	for (size_t i = 0; i < choice.n_tried; i++)
+		cua_debug(be->base.ctx, "display driver %s not taken: %s",
+			  choice.tried[i].driver, choice.tried[i].why);
+	remember_env(be, &env);
+	atspi_display_close(be);
 	be->display = d;
 	return CUA_OK;
+}
+
+cua_result
+atspi_display_open(struct atspi_be *be)
+{
+	return open_display(be, NULL);
 }
 
 void
@@ -185,6 +234,47 @@ atspi_display_close(struct atspi_be *be)
 {
 	if (!be->display)
 		return;
-	be->display->ops->destroy(be->display);
+	cua_display_close(be->display);
 	be->display = NULL;
+}
+
+/*
+ * A session whose automatic choice found no window system chooses again
+ * once the environment names one (a host that sets DISPLAY after making
+ * the session, as cua-mcp does when it finds the user's X server).
+ */
+void
+atspi_display_recheck(struct atspi_be *be)
+{
+	struct cua_display_env env;
+
+	if (!be->display || be->display->choice.forced ||
+	    strcmp(be->display->ops->name, "none") != 0)
+		return;
+	cua_display_env_read(&env);
+	if (!env_changed(be, &env))
+		return;
+	if (open_display(be, NULL) != CUA_OK)
+		cua_error_clear();
+}
+
+struct cua_display *
+atspi_display(struct cua_backend *b)
+{
+	return disp(b);
+}
+
+cua_result
+atspi_set_display(struct cua_backend *b, const char *name)
+{
+	struct atspi_be *be = (struct atspi_be *)b;
+	int pushed = g_main_context_get_thread_default() != be->mc;
+	cua_result r;
+
+	if (pushed)
+		g_main_context_push_thread_default(be->mc);
+	r = open_display(be, name);
+	if (pushed)
+		g_main_context_pop_thread_default(be->mc);
+	return r;
 }
