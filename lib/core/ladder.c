@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "act.h"
+#include "caps.h"
 #include "geometry.h"
 #include "keys.h"
 #include "render.h"
@@ -325,6 +326,10 @@ window_unavailable(const struct cua_act *a, enum unavailable why)
 	struct strbuf sb = STRBUF_INIT;
 	cua_result r;
 
+	/* a desktop without window positions or pointer input says so */
+	r = cua_caps_refuse_pointer(a->b, cua_act_app_name(a));
+	if (r != CUA_OK)
+		return r;
 	sb_add(&sb, "cannotClickOffscreenElement (the window of '");
 	cua_sanitize_sb(&sb, cua_act_app_name(a));
 	sb_addf(&sb, "' is %s, so pointer and keyboard input cannot reach it. "
@@ -450,6 +455,10 @@ input_not_accepted(const struct cua_act *a)
 	struct strbuf sb = STRBUF_INIT;
 	cua_result r;
 
+	/* a desktop without keyboard input says so */
+	r = cua_caps_refuse_keys(a->b, cua_act_app_name(a));
+	if (r != CUA_OK)
+		return r;
 	sb_add(&sb, "'");
 	cua_sanitize_sb(&sb, cua_act_app_name(a));
 	sb_add(&sb, "' did not take keyboard focus, so the keys were not sent. "
@@ -1149,8 +1158,11 @@ shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 		sb_add(&sb, "The last get_app_state of '");
 		cua_sanitize_sb(&sb, cua_act_app_name(a));
 		sb_add(&sb, "' has no screenshot (");
-		cua_sanitize_sb(&sb, t->shot_error ? t->shot_error :
-				"the window could not be identified on the X server");
+		if (t->shot_error)
+			cua_sanitize_sb(&sb, t->shot_error);
+		else if (!cua_caps_shot_error_sb(a->b, &sb))
+			sb_add(&sb, "the window could not be identified on the "
+				    "X server");
 		sb_add(&sb, "), so screenshot coordinates cannot be used. Use "
 			    "element_index, or call get_app_state again.");
 		r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));

@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "core/sanitize.h"
+#include "core/strbuf.h"
 #include "display.h"
 
 void
@@ -361,4 +365,107 @@ cua_display_close(struct cua_display *d)
 {
 	if (d)
 		d->ops->destroy(d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Facts for people (cua doctor)                                       */
+
+const char *
+cua_display_cap_name(enum cua_display_cap cap)
+{
+	static const char *const names[CUA_DISPLAY_CAP_COUNT] = {
+		"windows", "geometry", "screenshot", "pointer", "keyboard",
+	};
+
+	return (unsigned)cap < CUA_DISPLAY_CAP_COUNT ? names[cap] : "?";
+}
+
+/* Our phrases quote environment values and window-system names: valid
+ * UTF-8 without controls, through the one sanitiser. */
+static json_t *
+jtext(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	cua_sanitize_sb(&sb, s);
+	j = json_string(sb_str(&sb));
+	sb_free(&sb);
+	return j;
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s && *s ? jtext(s) : json_null();
+}
+
+cua_result
+cua_display_info_json(struct cua_display *d, const char *why, char **out)
+{
+	static const char *const sessions[] = { "none", "x11", "wayland" };
+	struct cua_display_caps caps;
+	char display[256] = "", server[256] = "";
+	json_t *root, *cj, *tried;
+	char *s;
+
+	*out = NULL;
+	cua_display_capabilities(d, why, &caps);
+	if (d && d->ops->describe)
+		d->ops->describe(d, display, sizeof(display), server,
+				 sizeof(server));
+	root = json_object();
+	cj = json_object();
+	tried = json_array();
+	if (!root || !cj || !tried) {
+		json_decref(root);
+		json_decref(cj);
+		json_decref(tried);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	json_object_set_new(root, "schema", json_string("libcua.display/1"));
+	json_object_set_new(root, "driver",
+			    json_string(d ? d->ops->name : "none"));
+	json_object_set_new(root, "chosen_by",
+			    d && d->choice.forced
+				    ? json_string(d->choice.forced_by)
+				    : json_string(d ? "auto" : "backend"));
+	json_object_set_new(root, "why",
+			    jtext(d ? d->choice.why
+				    : why ? why : "there is no window system"));
+	json_object_set_new(
+		root, "session",
+		json_string(d && (unsigned)d->choice.session <
+					 sizeof(sessions) / sizeof(*sessions)
+				    ? sessions[d->choice.session]
+				    : "none"));
+	json_object_set_new(root, "display", str_or_null(display));
+	json_object_set_new(root, "server", str_or_null(server));
+	for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "available",
+				    json_boolean(caps.cap[i].ok));
+		if (!caps.cap[i].ok)
+			json_object_set_new(c, "reason",
+					    jtext(caps.cap[i].why));
+		json_object_set_new(cj, cua_display_cap_name(i), c);
+	}
+	json_object_set_new(root, "capabilities", cj);
+	for (size_t i = 0; d && i < d->choice.n_tried; i++) {
+		json_t *t = json_object();
+
+		json_object_set_new(t, "driver",
+				    json_string(d->choice.tried[i].driver));
+		json_object_set_new(t, "reason",
+				    jtext(d->choice.tried[i].why));
+		json_array_append_new(tried, t);
+	}
+	json_object_set_new(root, "tried", tried);
+	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!s)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	*out = s;
+	return CUA_OK;
 }

@@ -231,6 +231,10 @@ enum cua_display_cap {
 	CUA_DISPLAY_CAP_COUNT
 };
 
+/* The JSON key of a capability ("windows", "geometry", "screenshot",
+ * "pointer", "keyboard"). */
+const char *cua_display_cap_name(enum cua_display_cap cap);
+
 struct cua_display_caps {
 	struct {
 		int ok;
@@ -446,6 +450,15 @@ void cua_display_close(struct cua_display *d);
  * such as a replayed recording) every one is missing, for `why`. */
 void cua_display_capabilities(struct cua_display *d, const char *why,
 			      struct cua_display_caps *out);
+
+/*
+ * The facts `cua doctor` prints, as JSON (schema "libcua.display/1"):
+ * driver, how it was chosen, session type, display, server, each
+ * capability with its reason, and the Wayland drivers tried. d NULL: no
+ * display, for `why`. *out is malloc'd. CUA_OK or CUA_ERROR_NOMEM.
+ */
+cua_result cua_display_info_json(struct cua_display *d, const char *why,
+				 char **out);
 
 /* Every driver embeds this first. */
 struct cua_display {

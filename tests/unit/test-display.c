@@ -1,7 +1,8 @@
 /*
  * The display seam (lib/display/display.h): which driver a session gets
  * for which environment, forced choices and their errors, what the none
- * driver reports, and the mapping of AT-SPI coordinates to global ones.
+ * driver reports, the JSON of cua_session_get_display_info(), and the
+ * mapping of AT-SPI coordinates to global ones.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -16,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "core/ctx.h"
 #include "display/display.h"
@@ -284,6 +287,10 @@ test_none_driver(void **state)
 	struct cua_display_env e = env_of(NULL, NULL, NULL, "none");
 	struct cua_display *d = NULL;
 	struct cua_display_caps caps;
+	json_t *j, *cap;
+	json_error_t err;
+	char *s = NULL;
+
 	(void)state;
 	memset(&ctx, 0, sizeof(ctx));
 	cua_options_default(&ctx.opt);
@@ -304,12 +311,123 @@ test_none_driver(void **state)
 	assert_null(d->ops->capture);
 	assert_null(d->ops->window_query);
 
+	assert_int_equal(cua_display_info_json(d, NULL, &s), CUA_OK);
+	j = json_loads(s, 0, &err);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")),
+			    "libcua.display/1");
+	assert_string_equal(json_string_value(json_object_get(j, "driver")),
+			    "none");
+	assert_string_equal(json_string_value(json_object_get(j, "chosen_by")),
+			    "CUA_DISPLAY");
+	assert_string_equal(json_string_value(json_object_get(j, "session")),
+			    "none");
+	assert_true(json_is_null(json_object_get(j, "display")));
+	cap = json_object_get(json_object_get(j, "capabilities"), "screenshot");
+	assert_true(json_is_false(json_object_get(cap, "available")));
+	assert_string_equal(json_string_value(json_object_get(cap, "reason")),
+			    "the display driver is turned off by CUA_DISPLAY=none");
+	assert_int_equal(json_object_size(json_object_get(j, "capabilities")),
+			 CUA_DISPLAY_CAP_COUNT);
+	assert_int_equal(json_array_size(json_object_get(j, "tried")), 0);
+	json_decref(j);
+	free(s);
 	cua_display_close(d);
 
+	/* no driver at all (a recording): everything missing, for why */
+	assert_int_equal(cua_display_info_json(NULL, "no window system here",
+					       &s),
+			 CUA_OK);
+	j = json_loads(s, 0, &err);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "chosen_by")),
+			    "backend");
+	cap = json_object_get(json_object_get(j, "capabilities"), "pointer");
+	assert_string_equal(json_string_value(json_object_get(cap, "reason")),
+			    "no window system here");
+	json_decref(j);
+	free(s);
+}
+
+/* Reasons quote the environment; the JSON stays valid UTF-8. */
+static void
+test_info_sanitised(void **state)
+{
+	struct cua_ctx ctx;
+	struct cua_display_choice c;
+	struct cua_display_env e = env_of("w\xff\x01y", NULL, NULL, NULL);
+	struct cua_display *d = NULL;
+	json_error_t err;
+	json_t *j;
+	char *s = NULL;
+
+	(void)state;
+	memset(&ctx, 0, sizeof(ctx));
+	cua_options_default(&ctx.opt);
+	choose_ok(&e, NULL, &c);
+	assert_string_equal(c.driver, "none");
+	assert_int_equal(cua_display_open(&ctx, &c, NULL, &d), CUA_OK);
+	assert_int_equal(cua_display_info_json(d, NULL, &s), CUA_OK);
+	j = json_loads(s, 0, &err);
+	assert_non_null(j);
+	assert_non_null(strstr(json_string_value(json_object_get(j, "why")),
+			       "WAYLAND_DISPLAY=w\xef\xbf\xbdy"));
+	json_decref(j);
+	free(s);
+	cua_display_close(d);
 }
 
 /* ------------------------------------------------------------------ */
 /* Through the public API                                               */
+
+static const char *
+data_path(const char *name)
+{
+	static char buf[4096];
+	const char *dir = getenv("CUA_TEST_DATA");
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
+	return buf;
+}
+
+/* A recording has no window system: the info says so, and the option
+ * cannot choose a driver for it. */
+static void
+test_api_recorded(void **state)
+{
+	cua_session *s = NULL;
+	json_error_t err;
+	json_t *j, *cap;
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(cua_session_new_recorded(
+				 &s, data_path("recorded-gedit.json"), 0),
+			 CUA_OK);
+	assert_int_equal(cua_session_get_display_info(s, &out), CUA_OK);
+	j = json_loads(out, 0, &err);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "driver")),
+			    "none");
+	assert_string_equal(json_string_value(json_object_get(j, "chosen_by")),
+			    "backend");
+	cap = json_object_get(json_object_get(j, "capabilities"), "keyboard");
+	assert_string_equal(json_string_value(json_object_get(cap, "reason")),
+			    "the recorded backend has no window system");
+	json_decref(j);
+	cua_free(out);
+	assert_int_equal(cua_session_set_option(s, "display", "none"),
+			 CUA_ERROR_UNSUPPORTED);
+	assert_string_equal(cua_error_message(),
+			    "option display: the recorded backend has no "
+			    "window system to choose a display driver for");
+	assert_int_equal(cua_session_get_display_info(s, NULL),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(cua_session_get_display_info(NULL, &out),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_null(out);
+	cua_session_unref(s);
+}
 
 /* An unknown CUA_DISPLAY fails the session with the sentence, before
  * anything is connected. */
@@ -385,6 +503,8 @@ main(void)
 		cmocka_unit_test(test_forced),
 		cmocka_unit_test(test_forced_errors),
 		cmocka_unit_test(test_none_driver),
+		cmocka_unit_test(test_info_sanitised),
+		cmocka_unit_test(test_api_recorded),
 		cmocka_unit_test(test_api_unknown_env),
 		cmocka_unit_test(test_atspi_to_global),
 	};
