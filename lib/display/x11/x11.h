@@ -80,8 +80,13 @@ struct x11_client {
 int x11_list_clients(struct x11 *x, struct x11_client **out, size_t *n);
 void x11_clients_free(struct x11_client *clients, size_t n);
 
+/* The rectangle of the window manager's frame (decorations included)
+ * around a reparented client window; 0, or -1 when it is not reparented
+ * or vanished. */
+int x11_wm_frame_rect(struct x11 *x, uint64_t client, struct cua_rect *r);
+
 /*
- * Matches the AT-SPI toplevels of one process to X11 windows: for each
+ * match.c: matches the AT-SPI toplevels of one process to X11 windows: for each
  * toplevel (name, role, screen extents), fills info[i] (x11_window 0 when
  * no match). Matching: same pid, then title, then geometry, each X11
  * window used at most once.
