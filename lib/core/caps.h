@@ -1,9 +1,9 @@
 /*
  * What this desktop lacks, in the model's words: the refusals for a
  * window-system capability the session's display driver does not have
- * (display/display.h, decisions.md §20). Each names what is unavailable,
- * the driver's reason, and what still works. A backend without a display
- * member (recorded trees) refuses nothing here.
+ * (display/display.h). Each names what is unavailable, the driver's
+ * reason, and what still works. A backend without a display member
+ * (recorded trees) refuses nothing here.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -133,7 +133,7 @@ struct cua_display_toplevel_query {
 };
 
 /* The window manager or compositor, when it runs as a process of its own
- * that may show up on the accessibility bus (decisions.md §13). */
+ * that may show up on the accessibility bus, where it is no app. */
 struct cua_display_shell {
 	int64_t pid;     /* 0 unknown */
 	char name[128];  /* filled only when pid is unknown; "" unknown */

@@ -1,5 +1,5 @@
 /*
- * The display seam on a real desktop (decisions.md §20): with
+ * The display seam on a real desktop: with
  * CUA_DISPLAY=none the fixture's tree is read and actions by element
  * work, while screenshots, input at positions and keys refuse with a
  * sentence naming what is unavailable and what still works, and the

@@ -16,7 +16,8 @@
 
 #define MATCH_SLACK 32 /* px summed over x, y, w, h */
 
-/* decisions.md §12: no geometry */
+/* Hidden GTK menus report (INT32_MIN, INT32_MIN) or a 1 x 1 size: no
+ * geometry */
 static int
 rect_hidden(const struct cua_rect *r)
 {
