@@ -880,6 +880,38 @@ char_keysym(uint32_t cp)
 	return KS_UNICODE | cp;
 }
 
+struct cua_key_chord *
+cua_keys_from_text(const char *text, size_t *n)
+{
+	struct cua_key_chord *c = calloc(strlen(text) + 1, sizeof(*c));
+	const char *p = text;
+	size_t k = 0;
+
+	*n = 0;
+	if (!c)
+		return NULL;
+	while (*p) {
+		uint32_t cp = cua_utf8_next(&p), ks;
+
+		if (cp == '\r') {
+			if (*p == '\n')
+				continue;
+			ks = KS_Return;
+		} else if (cp == '\n') {
+			ks = KS_Return;
+		} else if (cp == '\t') {
+			ks = KS_Tab;
+		} else if ((ks = char_keysym(cp)) == 0) {
+			continue;
+		}
+		c[k].keysym = ks;
+		c[k].codepoint = cp;
+		k++;
+	}
+	*n = k;
+	return c;
+}
+
 /* `U20AC` (XStringToKeysym's Unicode form; `u` accepted too), or 0. */
 static uint32_t
 unicode_name(const char *s, size_t len)
@@ -1408,40 +1440,4 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 fail:
 	cua_keys_free(&seq);
 	return r;
-}
-
-cua_result
-cua_keys_for_text(const char *text, struct cua_key_seq *out)
-{
-	struct cua_key_chord *c = calloc(strlen(text) + 1, sizeof(*c));
-	const char *p = text;
-	size_t k = 0;
-
-	out->chords = NULL;
-	out->n = 0;
-	if (!c)
-		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	while (*p) {
-		uint32_t cp = cua_utf8_next(&p), ks;
-
-		if (cp == '\r') {
-			if (*p == '\n')
-				continue;
-			ks = KS_Return;
-		} else if (cp == '\n') {
-			ks = KS_Return;
-		} else if (cp == '\t') {
-			ks = KS_Tab;
-		} else {
-			ks = char_keysym(cp);
-			if (!ks)
-				continue;
-		}
-		c[k].keysym = ks;
-		c[k].codepoint = cp;
-		k++;
-	}
-	out->chords = c;
-	out->n = k;
-	return CUA_OK;
 }

@@ -83,14 +83,14 @@ cua_result
 cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out);
 
 /*
- * The chords that type `text` (actions.md §7.2 step 5): a line break (LF,
- * CR LF or CR) as Return, TAB as Tab, other control characters dropped,
- * Latin-1 as its keysym, the rest as Unicode keysyms; ill-formed UTF-8 is
- * typed as U+FFFD. Each chord's codepoint is its character. On success
- * fills `out` (free with cua_keys_free()); else CUA_ERROR_NOMEM.
+ * Chords typing `text` (actions.md §7.2 step 5): one per character, \n
+ * and \r\n -> Return, \t -> Tab, other control characters dropped,
+ * Latin-1 as its keysym, the rest as Unicode keysyms; an ill-formed byte
+ * types U+FFFD. *n gets the count. malloc'd (free()); NULL when out of
+ * memory.
  */
-cua_result
-cua_keys_for_text(const char *text, struct cua_key_seq *out);
+struct cua_key_chord *
+cua_keys_from_text(const char *text, size_t *n);
 
 /* Frees the chords and empties `seq`; accepts NULL and an empty seq. */
 void

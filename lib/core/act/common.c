@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "common.h"
+#include "core/caps.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "core/walk.h"
@@ -191,7 +192,11 @@ cua_result
 act_window_unavailable(const struct cua_act *a, enum unavailable why)
 {
 	static const char *const what[] = { "minimized", "hidden", "off-screen" };
+	/* a desktop without window positions or pointer input says so */
+	cua_result r = cua_caps_refuse_pointer(a->b, cua_act_app_name(a));
 
+	if (r != CUA_OK)
+		return r;
 	return cua_error_quoting(CUA_ERROR_INPUT_BLOCKED,
 				 "cannotClickOffscreenElement (the window of '",
 				 cua_act_app_name(a),
@@ -290,6 +295,11 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 static cua_result
 input_not_accepted(const struct cua_act *a)
 {
+	/* a desktop without keyboard input says so */
+	cua_result r = cua_caps_refuse_keys(a->b, cua_act_app_name(a));
+
+	if (r != CUA_OK)
+		return r;
 	return cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED, "'",
 				  cua_act_app_name(a),
 				  "' did not take keyboard focus, so the keys "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "core/caps.h"
 #include "core/geometry.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
@@ -149,6 +150,9 @@ cua_result
 act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 {
 	const struct cua_tree *t = a->t;
+	struct strbuf reason = STRBUF_INIT;
+	const char *why = "the window could not be identified on the X server";
+	cua_result r;
 
 	if (t->has_shot) {
 		*g = t->shot;
@@ -168,15 +172,19 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 		g->height = (uint32_t)(t->window_frame.h > 0 ? t->window_frame.h : 0);
 		return CUA_OK;
 	}
-	return cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED,
-				  "The last get_app_state of '",
-				  cua_act_app_name(a), "' has no screenshot (",
-				  t->shot_error ? t->shot_error :
-						  "the window could not be "
-						  "identified on the X server",
-				  "), so screenshot coordinates cannot be "
-				  "used. Use element_index, or call "
-				  "get_app_state again.");
+	if (t->shot_error)
+		why = t->shot_error;
+	else if (cua_caps_shot_error_sb(a->b, &reason))
+		why = sb_str(&reason);
+	r = cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED,
+			       "The last get_app_state of '",
+			       cua_act_app_name(a), "' has no screenshot (",
+			       why,
+			       "), so screenshot coordinates cannot be used. "
+			       "Use element_index, or call get_app_state "
+			       "again.");
+	sb_free(&reason);
+	return r;
 }
 
 /* §2.2 items 1–4 for pixel (px, py); fills the root pixel. */

@@ -211,9 +211,11 @@ cua_do_type_text(struct cua_session *s, const char *app, const char *text,
 keys:
 	if (r != CUA_OK)
 		goto out;
-	r = cua_keys_for_text(text, &seq);
-	if (r != CUA_OK)
+	seq.chords = cua_keys_from_text(text, &seq.n);
+	if (!seq.chords) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
+	}
 	r = act_keyboard_ready_for(&a, &tw);
 	if (r == CUA_OK)
 		r = type_keys(&a, seq.chords, seq.n, f, text);
