@@ -340,13 +340,51 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * (500), `restore_pointer` (1), `always_simulate_click` (0),
  * `keymap_delay_ms` (50), `type_text_keys` (0); see cua_session_click().
  *
+ * Display key (since 0.2): `display`, the display driver through which
+ * the session reaches the window system: `auto` (chosen from
+ * `WAYLAND_DISPLAY`, `DISPLAY` and `XDG_SESSION_TYPE`, ignoring
+ * `CUA_DISPLAY`), `x11`, `wlroots`, `mutter`, `portal` or `none` (no
+ * window system: the tree and element actions still work; screenshots
+ * and input at positions refuse with a sentence saying so). It overrides
+ * the `CUA_DISPLAY` environment variable and applies at once; see
+ * cua_session_get_display_info().
+ *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
- *         malformed value.
+ *         malformed value; for `display`, ::CUA_ERROR_UNSUPPORTED for a
+ *         driver this libcua was built without or a session without a
+ *         window system (a recording).
  * @since 0.1
  */
 CUA_EXPORT cua_result
 cua_session_set_option(cua_session *session, const char *key,
 		       const char *value);
+
+/**
+ * Describes the session's display driver as JSON (schema
+ * `libcua.display/1`), for diagnostics such as `cua doctor`:
+ *
+ * - `driver`: `x11`, `wlroots`, `mutter`, `portal` or `none`;
+ * - `chosen_by`: `auto`, `CUA_DISPLAY`, `the session option display`, or
+ *   `backend` (a session without a window system, such as a recording);
+ * - `why`: why this driver, in words;
+ * - `session`: `x11`, `wayland` or `none`, as the environment shows it;
+ * - `display`, `server`: the display's name (`:1`, `wayland-1`) and the
+ *   window manager's or compositor's, or null when unknown;
+ * - `capabilities`: for each of `windows`, `geometry`, `screenshot`,
+ *   `pointer` and `keyboard`, `available` and, when it is false, a
+ *   `reason` naming what is missing;
+ * - `tried`: the Wayland drivers tried and not taken, each with its
+ *   `driver` and `reason`.
+ *
+ * The accessibility tree and element actions do not depend on the
+ * display driver.
+ *
+ * @param[out] json owned string, free with cua_free().
+ * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT, ::CUA_ERROR_NOMEM.
+ * @since 0.2
+ */
+CUA_EXPORT cua_result
+cua_session_get_display_info(cua_session *session, char **json);
 
 /**
  * Output flag: JSON instead of text.

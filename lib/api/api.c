@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -299,6 +300,15 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 	long v;
 
 	CHECK_ARG(s && key && value, "cua_session_set_option: NULL argument");
+	if (strcmp(key, "display") == 0) {
+		if (!s->backend->ops->set_display)
+			return cua_error(CUA_ERROR_UNSUPPORTED,
+					 "option display: the %s backend has "
+					 "no window system to choose a display "
+					 "driver for",
+					 s->backend->ops->name);
+		return s->backend->ops->set_display(s->backend, value);
+	}
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
 		if (strcmp(key, kw[i].key) != 0)
 			continue;
@@ -322,6 +332,22 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		return CUA_OK;
 	}
 	return cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown option '%s'", key);
+}
+
+CUA_EXPORT cua_result
+cua_session_get_display_info(cua_session *s, char **json)
+{
+	struct cua_display *d = NULL;
+	char why[128];
+
+	CHECK_ARG(json, "cua_session_get_display_info: json is NULL");
+	*json = NULL;
+	CHECK_ARG(s, "cua_session_get_display_info: session is NULL");
+	if (s->backend->ops->display)
+		d = s->backend->ops->display(s->backend);
+	snprintf(why, sizeof(why), "the %s backend has no window system",
+		 s->backend->ops->name);
+	return cua_display_info_json(d, why, json);
 }
 
 CUA_EXPORT cua_result
@@ -423,16 +449,13 @@ cua_session_wait_for_change(cua_session *s, cua_tree *t, int timeout_ms,
 CUA_EXPORT cua_tree *
 cua_tree_ref(cua_tree *t)
 {
-	if (t)
-		atomic_fetch_add(&t->refcount, 1);
-	return t;
+	return cua_tree_retain(t);
 }
 
 CUA_EXPORT cua_tree *
 cua_tree_unref(cua_tree *t)
 {
-	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
-		cua_tree_destroy(t);
+	cua_tree_release(t);
 	return NULL;
 }
 
@@ -530,7 +553,7 @@ CUA_EXPORT cua_tree_diff *
 cua_tree_diff_unref(cua_tree_diff *d)
 {
 	if (d && atomic_fetch_sub(&d->refcount, 1) == 1) {
-		cua_tree_unref(d->tree);
+		cua_tree_release(d->tree);
 		cua_arena_free(d->arena);
 		free(d);
 	}

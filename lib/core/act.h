@@ -70,8 +70,8 @@ const char *cua_act_app_name(const struct cua_act *a);
 /* The spare-keycode wait (decisions.md §9). */
 #define CUA_KEYMAP_DELAY_MS 50
 
-/* The actions (ladder.c). `outcome` may be NULL; on success it receives
- * the owned `libcua.action/1` JSON. */
+/* The actions (one file each under act/). `outcome` may be NULL; on
+ * success it receives the owned `libcua.action/1` JSON. */
 cua_result cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 			uint32_t button, uint32_t count, char **outcome);
 cua_result cua_do_click_at(struct cua_session *s, const char *app, double x,

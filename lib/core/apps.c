@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "sanitize.h"
 #include "session.h"
 #include "strbuf.h"
@@ -101,6 +102,31 @@ entry_matches(const struct cua_installed_app *e, const char *q)
 	       ieq(e->startup_wm_class, q);
 }
 
+/* Processes that never receive synthetic input (safety.md §2.2:
+ * privilege and authentication prompts, lockers). */
+int
+cua_is_security_process(const char *comm)
+{
+	static const char *const names[] = {
+		"polkit-gnome-au", "polkit-kde-auth", "polkit-mate-aut",
+		"lxpolkit", "lxqt-policykit-", "xfce-polkit", "pkexec", "gksu",
+		"gksudo", "kdesu", "gcr-prompter", "pinentry",
+		"pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt",
+		"pinentry-fltk", "ssh-askpass", "ssh-askpass-gno", "ksshaskpass",
+		"x11-ssh-askpass", "gnome-screensav", "xscreensaver",
+		"light-locker", "i3lock", "xsecurelock", "slock", "xlock",
+		"kscreenlocker_g", "lightdm-gtk-gre", "sddm-greeter",
+		"gdm-session-wor", "gnome-shell", NULL,
+	};
+
+	if (!comm || !*comm)
+		return 0;
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(comm, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 {
@@ -113,18 +139,11 @@ describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 static cua_result
 not_found(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "appNotFound(\"");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "\")\nNo running or installed app matches '");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "'. Call list_apps to see the available apps, then retry "
-		    "with an exact name or id.");
-	r = cua_error(CUA_ERROR_NOT_FOUND, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting2(CUA_ERROR_NOT_FOUND, "appNotFound(\"", query,
+				  "\")\nNo running or installed app matches '",
+				  query,
+				  "'. Call list_apps to see the available "
+				  "apps, then retry with an exact name or id.");
 }
 
 cua_result
@@ -520,47 +539,7 @@ cua_format_app_list(const struct cua_app_list *apps,
 }
 
 /* ------------------------------------------------------------------ */
-/* Usage store and atomic files                                         */
-
-int
-cua_write_file_atomic(const char *path, const char *data, size_t len,
-		      int mode)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	int fd, r = 0;
-	size_t off = 0;
-
-	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (tmp.oom)
-		return -ENOMEM;
-	fd = open(sb_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		r = -errno;
-		sb_free(&tmp);
-		return r;
-	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(sb_str(&tmp), path) < 0)
-		r = -errno;
-	if (r)
-		unlink(sb_str(&tmp));
-	sb_free(&tmp);
-	return r;
-}
+/* Usage store                                                        */
 
 char *
 cua_usage_load(const char *path)

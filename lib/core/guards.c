@@ -90,31 +90,21 @@ session_named(struct cua_session *s, const char *query)
 static cua_result
 running_app_not_found(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Running application not found: ");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, ". It is no longer running; call `get_app_state` to start "
-		    "it again, or choose another app from `list_apps`.");
-	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_PROCESS_GONE,
+				 "Running application not found: ", query,
+				 ". It is no longer running; call "
+				 "`get_app_state` to start it again, or choose "
+				 "another app from `list_apps`.");
 }
 
 static cua_result
 not_active(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Computer Use is not active for '");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "'. You first must call `get_app_state` to get the latest "
-		    "state before doing other Computer Use actions.");
-	r = cua_error(CUA_ERROR_NO_SESSION, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_error_quoting(CUA_ERROR_NO_SESSION,
+				 "Computer Use is not active for '", query,
+				 "'. You first must call `get_app_state` to "
+				 "get the latest state before doing other "
+				 "Computer Use actions.");
 }
 
 static const char *
@@ -178,7 +168,7 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 	if (!p->latest)
 		return not_active(query);
 	a->t = p->latest;
-	atomic_fetch_add(&a->t->refcount, 1);
+	cua_tree_retain(a->t);
 	a->t_guards = cua_now_us();
 	return CUA_OK;
 }
@@ -281,8 +271,7 @@ cua_act_outcome(struct cua_act *a, char **out)
 void
 cua_act_end(struct cua_act *a)
 {
-	if (a->t && atomic_fetch_sub(&a->t->refcount, 1) == 1)
-		cua_tree_destroy(a->t);
+	cua_tree_release(a->t);
 	a->t = NULL;
 	cua_app_list_free(a->apps);
 	a->apps = NULL;

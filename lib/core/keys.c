@@ -19,6 +19,7 @@
 #include "keys.h"
 #include "sanitize.h"
 #include "strbuf.h"
+#include "utf8.h"
 
 /* Longest echo of a token or combo in a message, in characters. */
 #define ECHO_MAX 64
@@ -63,7 +64,7 @@
 #define KS_End 0xff57
 #define KS_Print 0xff61
 #define KS_Insert 0xff63
-#define KS_Menu 0xff67
+#define KS_Menu CUA_KEYSYM_MENU
 #define KS_Num_Lock 0xff7f
 #define KS_KP_Enter 0xff8d
 #define KS_KP_Delete 0xff9f
@@ -862,58 +863,6 @@ table_lookup(const struct key_name *t, size_t n, const char *s, size_t len,
 	return 0;
 }
 
-/*
- * Decodes one UTF-8 scalar value of at most `len` bytes at s. Returns
- * its length, or 0 for an ill-formed sequence (overlong forms, surrogates
- * and values above U+10FFFF included).
- */
-static size_t
-utf8_decode(const char *s, size_t len, uint32_t *cp)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need, i;
-	uint32_t v;
-
-	if (len == 0)
-		return 0;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		need = 1;
-		v = p[0] & 0x1f;
-	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		need = 2;
-		v = p[0] & 0x0f;
-		if (p[0] == 0xe0)
-			lo = 0xa0;
-		else if (p[0] == 0xed)
-			hi = 0x9f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		need = 3;
-		v = p[0] & 0x07;
-		if (p[0] == 0xf0)
-			lo = 0x90;
-		else if (p[0] == 0xf4)
-			hi = 0x8f;
-	} else {
-		return 0;
-	}
-	if (len < need + 1)
-		return 0;
-	for (i = 1; i <= need; i++) {
-		if (p[i] < lo || p[i] > hi)
-			return 0;
-		v = (v << 6) | (p[i] & 0x3f);
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	*cp = v;
-	return need + 1;
-}
-
 static int
 is_control(uint32_t cp)
 {
@@ -929,6 +878,38 @@ char_keysym(uint32_t cp)
 	if (cp < 0x100)
 		return cp;
 	return KS_UNICODE | cp;
+}
+
+struct cua_key_chord *
+cua_keys_from_text(const char *text, size_t *n)
+{
+	struct cua_key_chord *c = calloc(strlen(text) + 1, sizeof(*c));
+	const char *p = text;
+	size_t k = 0;
+
+	*n = 0;
+	if (!c)
+		return NULL;
+	while (*p) {
+		uint32_t cp = cua_utf8_next(&p), ks;
+
+		if (cp == '\r') {
+			if (*p == '\n')
+				continue;
+			ks = KS_Return;
+		} else if (cp == '\n') {
+			ks = KS_Return;
+		} else if (cp == '\t') {
+			ks = KS_Tab;
+		} else if ((ks = char_keysym(cp)) == 0) {
+			continue;
+		}
+		c[k].keysym = ks;
+		c[k].codepoint = cp;
+		k++;
+	}
+	*n = k;
+	return c;
 }
 
 /* `U20AC` (XStringToKeysym's Unicode form; `u` accepted too), or 0. */
@@ -1003,7 +984,7 @@ resolve_name(const char *s, size_t len, uint32_t flags)
 	ks = folded_keysym_name(s, len);
 	if (ks)
 		return ks;
-	if (utf8_decode(s, len, &cp) == len)
+	if (cua_utf8_decode(s, len, &cp) == len && cua_utf8_valid(s, len))
 		return char_keysym(cp);
 	return 0;
 }
@@ -1205,13 +1186,8 @@ add_echo(struct strbuf *out, const char *s, size_t len, int quoted)
 	uint32_t cp;
 
 	while (i < len) {
-		n = utf8_decode(s + i, len - i, &cp);
-		if (n == 0) {
-			/* ill-formed: the sanitiser shows U+FFFD */
-			sb_addn(&raw, s + i, 1);
-			i++;
-			continue;
-		}
+		/* ill-formed: U+FFFD, as the sanitiser shows it */
+		n = cua_utf8_decode(s + i, len - i, &cp);
 		if (is_control(cp))
 			sb_addf(&raw, "\\u{%x}", (unsigned)cp);
 		else if (quoted && (cp == '"' || cp == '\\'))

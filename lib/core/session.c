@@ -29,12 +29,9 @@ proc_free(struct cua_proc_session *p)
 		return;
 	free(p->exe);
 	free(p->bus_name);
-	if (p->latest && atomic_fetch_sub(&p->latest->refcount, 1) == 1)
-		cua_tree_destroy(p->latest);
+	cua_tree_release(p->latest);
 	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
-		if (p->windows[i] &&
-		    atomic_fetch_sub(&p->windows[i]->refcount, 1) == 1)
-			cua_tree_destroy(p->windows[i]);
+		cua_tree_release(p->windows[i]);
 	free(p);
 }
 
@@ -46,21 +43,6 @@ cua_app_session_drop_process(struct cua_app_session *as)
 	proc_free(as->proc);
 	as->proc = NULL;
 	as->proc_gone = 1;
-}
-
-static void
-tree_release(struct cua_tree *t)
-{
-	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
-		cua_tree_destroy(t);
-}
-
-static struct cua_tree *
-tree_retain(struct cua_tree *t)
-{
-	if (t)
-		atomic_fetch_add(&t->refcount, 1);
-	return t;
 }
 
 void
@@ -150,24 +132,24 @@ remember_window(struct cua_proc_session *p, struct cua_tree *t)
 		if (p->windows[i] && (!key || !k || strcmp(k, key) != 0))
 			p->windows[n++] = p->windows[i];
 		else
-			tree_release(p->windows[i]);
+			cua_tree_release(p->windows[i]);
 	}
 	for (int i = n; i < CUA_WINDOW_MEMORY; i++)
 		p->windows[i] = NULL;
 	if (n == CUA_WINDOW_MEMORY) {
-		tree_release(p->windows[0]);
+		cua_tree_release(p->windows[0]);
 		memmove(&p->windows[0], &p->windows[1],
 			(CUA_WINDOW_MEMORY - 1) * sizeof(p->windows[0]));
 		n--;
 	}
-	p->windows[n] = tree_retain(t);
+	p->windows[n] = cua_tree_retain(t);
 }
 
 static void
 publish(struct cua_proc_session *p, struct cua_tree *t)
 {
-	tree_release(p->latest);
-	p->latest = tree_retain(t);
+	cua_tree_release(p->latest);
+	p->latest = cua_tree_retain(t);
 	p->latest_at_us = realtime_us();
 	p->baseline_expired = 0;
 	remember_window(p, t);
@@ -285,18 +267,13 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 	cua_result r;
 
 	r = b->ops->launch(b, entry, &pid);
-	if (r != CUA_OK) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Could not start '");
-		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
-		sb_add(&sb, "': ");
-		cua_sanitize_sb(&sb, cua_error_get());
-		sb_add(&sb, ". Ask the user to start it, or choose another app.");
-		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+	if (r != CUA_OK)
+		return cua_error_quoting2(CUA_ERROR_LAUNCH, "Could not start '",
+					  entry->name ? entry->name :
+							entry->desktop_id,
+					  "': ", cua_error_get(),
+					  ". Ask the user to start it, or "
+					  "choose another app.");
 	cua_info(&s->ctx, "launched %s (pid %lld)", entry->desktop_id,
 		 (long long)pid);
 	/* Wait for the app to register on the accessibility bus with a
@@ -335,18 +312,12 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 			break;
 		usleep(100 * 1000);
 	}
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Could not start '");
-		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
-		sb_addf(&sb, "': it did not show a window within %d seconds. Ask "
-			     "the user to start it, or choose another app.",
-			s->ctx.opt.launch_timeout_ms / 1000);
-		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
-		sb_free(&sb);
-	}
-	return r;
+	return cua_error_quoting(CUA_ERROR_LAUNCH, "Could not start '",
+				 entry->name ? entry->name : entry->desktop_id,
+				 "': it did not show a window within %d "
+				 "seconds. Ask the user to start it, or choose "
+				 "another app.",
+				 s->ctx.opt.launch_timeout_ms / 1000);
 }
 
 /* Resolves `query` to a running app; launches it when allowed. On success
@@ -1017,19 +988,20 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 			if (!t)
 				continue;
 			if (!loaded_ids_ok(t, &as->next_id)) {
-				tree_release(t);
+				cua_tree_release(t);
 				continue;
 			}
 			if (json_is_true(json_object_get(w, "latest"))) {
-				tree_release(as->proc->latest);
-				as->proc->latest = tree_retain(t);
+				cua_tree_release(as->proc->latest);
+				as->proc->latest = cua_tree_retain(t);
 			}
 			for (int slot = 0; slot < CUA_WINDOW_MEMORY; slot++)
 				if (!as->proc->windows[slot]) {
-					as->proc->windows[slot] = tree_retain(t);
+					as->proc->windows[slot] =
+						cua_tree_retain(t);
 					break;
 				}
-			tree_release(t);
+			cua_tree_release(t);
 		}
 	}
 	json_decref(root);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,29 @@ test_missing_app_and_options(void **state)
 	assert_int_equal(cua_session_set_option(s, "no_such_option", "1"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(cua_error_message(), "no_such_option"));
+	cua_session_unref(s);
+}
+
+/* Coordinates that are not numbers are refused before anything else,
+ * naming the action. */
+static void
+test_bad_coordinates(void **state)
+{
+	cua_session *s = gedit_session();
+	char *outcome = (char *)"unset";
+
+	(void)state;
+	assert_int_equal(cua_session_click_at(s, "gedit", NAN, 10,
+					      CUA_BUTTON_LEFT, 1, &outcome),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(cua_error_message(),
+			    "Invalid arguments for click: 'x' must be a number.");
+	assert_null(outcome);
+	assert_int_equal(cua_session_scroll_at(s, "gedit", 10, INFINITY, "down",
+					       1, NULL),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(cua_error_message(),
+			    "Invalid arguments for scroll: 'x' must be a number.");
 	cua_session_unref(s);
 }
 
@@ -335,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_version_and_results),
 		cmocka_unit_test(test_null_arguments),
 		cmocka_unit_test(test_missing_app_and_options),
+		cmocka_unit_test(test_bad_coordinates),
 		cmocka_unit_test(test_bad_recordings),
 		cmocka_unit_test(test_tree_getters),
 		cmocka_unit_test(test_element_ref_pins_tree),

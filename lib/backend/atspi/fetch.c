@@ -1560,7 +1560,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	const char *who;
 	struct cua_raw_snapshot *snap;
 	struct cua_raw_node *an;
-	struct x11_toplevel_query *tops;
+	struct cua_display_toplevel_query *tops;
 	struct fnode *fn;
 	struct job job;
 	int64_t t0 = cua_now_us();
@@ -1663,8 +1663,10 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	                                        sizeof(*snap->windows));
 	if (!snap->windows)
 		job.oom = 1;
-	if (be->x && snap->windows && an->n_children) {
-		tops = g_new0(struct x11_toplevel_query, an->n_children);
+	if (be->display->ops->match_toplevels && snap->windows &&
+	    an->n_children) {
+		tops = g_new0(struct cua_display_toplevel_query,
+		              an->n_children);
 		for (i = 0; i < an->n_children; i++) {
 			const struct cua_raw_node *t = an->children[i];
 
@@ -1673,8 +1675,9 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			tops[i].extents = t->extents;
 			tops[i].has_extents = (t->have & CUA_HAVE_EXTENTS) != 0;
 		}
-		x11_match_toplevels(be->x, app->pid, tops, an->n_children,
-		                    snap->windows, snap->arena);
+		be->display->ops->match_toplevels(be->display, app->pid, tops,
+		                                  an->n_children, snap->windows,
+		                                  snap->arena);
 		for (i = 0; i < an->n_children; i++)
 			an->children[i]->x11_window =
 			        snap->windows[i].x11_window;
