@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "errors.h"
 #include "locate.h"
 #include "session.h"
 

@@ -210,7 +210,7 @@ cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
 		/* never issued in this app's id space, or issued and gone */
 		if (id >= a->as->next_id)
 			return invalid_id(a, id);
-		return cua_error(CUA_ERROR_STALE, "%s", CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	}
 	r = cua_locate(a->b, a->app, a->t, e, want,
 		       a->s->ctx.opt.locator_strict_siblings, loc);
