@@ -427,8 +427,9 @@ test_guards(void **state)
 	assert_null(out);
 	assert_string_equal(cua_error_message(),
 			    "Computer Use is not active for 'pid:4242'. You first "
-			    "must call `get_app_state` to get the latest state "
+			    "must observe the app to get the latest state "
 			    "before doing other Computer Use actions.");
+	assert_int_equal(cua_error_code(), CUA_E_NOT_ACTIVE);
 	cua_session_unref(fresh);
 
 	r = cua_session_click(fx->s, "no-such-app", beta, CUA_BUTTON_LEFT, 1, NULL);
@@ -440,7 +441,8 @@ test_guards(void **state)
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
 	assert_string_equal(cua_error_message(),
 			    "9999 is an invalid element ID. Use an element index "
-			    "from the latest get_app_state of 'pid:4242'.");
+			    "from the latest observation of 'pid:4242'.");
+	assert_int_equal(cua_error_code(), CUA_E_NOTFOUND);
 
 	/* Beta removed and the app observed again: its id is dead */
 	t2 = rec_next(fx->s, REC_APP("W", BOX("p1",
