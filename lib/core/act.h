@@ -61,10 +61,6 @@ void cua_act_end(struct cua_act *a);
 void cua_act_route(struct cua_act *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* E-ACTION-FAILED: `Accessibility error: <what>. <todo>` */
-cua_result cua_act_failed(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
 /* The app's display name (for messages). */
 const char *cua_act_app_name(const struct cua_act *a);
 

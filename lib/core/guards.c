@@ -21,8 +21,6 @@
 
 #include "act.h"
 #include "errors.h"
-#include "sanitize.h"
-#include "strbuf.h"
 
 const char *
 cua_act_app_name(const struct cua_act *a)
@@ -42,24 +40,6 @@ cua_act_route(struct cua_act *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(a->route, sizeof(a->route), fmt, ap);
 	va_end(ap);
-}
-
-cua_result
-cua_act_failed(const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	cua_result r;
-
-	sb_add(&sb, "Accessibility error: ");
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (sb.len && sb_str(&sb)[sb.len - 1] != '.')
-		sb_add(&sb, ".");
-	r = cua_error(CUA_ERROR, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
 }
 
 static struct cua_app_session *
