@@ -242,6 +242,14 @@ class TestErrors(Base):
                                  cua.Result.ERROR_INVALID_ARGUMENT)
             self.assertIn("no_such_option", cm.exception.message)
 
+    def test_display_info(self):
+        with cua.Session.recorded(GEDIT) as s:
+            info = s.display_info()
+            self.assertEqual(info["driver"], "none")
+            self.assertEqual(info["chosen_by"], "backend")
+            self.assertFalse(info["capabilities"]["screenshot"]["available"])
+            self.assertTrue(info["capabilities"]["screenshot"]["reason"])
+
     def test_bad_state(self):
         with cua.Session.recorded(GEDIT) as s:
             with self.assertRaises(cua.CuaError) as cm:
