@@ -180,6 +180,7 @@ primary_route(struct cua_act *a, struct cua_located *loc,
 {
 	const char *raw = NULL;
 	int i = act_primary_action(n, &raw), ok;
+	uint64_t before;
 	cua_result r;
 
 	*done = 0;
@@ -188,19 +189,24 @@ primary_route(struct cua_act *a, struct cua_located *loc,
 		  n->n_actions, n->have, i);
 	if (i < 0)
 		return CUA_OK;
+	r = act_activation_begin(a, loc, n, &before);
+	if (r != CUA_OK)
+		return r;
 	r = act_do_action(a, n->ident, i, &ok);
 	if (r != CUA_OK)
 		return r;
 	cua_debug(&a->s->ctx, "%s: element %u: %s on %s answered %d",
 		  a->tool, a->element, raw, n->ident, ok);
-	if (ok) {
-		if (route)
-			cua_act_route(a, "%s", route);
-		else
-			cua_act_route(a, "action:%s", raw);
-		*done = 1;
-	}
-	(void)loc;
+	if (!ok)
+		return CUA_OK;
+	r = act_activation_end(a, loc, n, raw, before);
+	if (r != CUA_OK)
+		return r;
+	if (route)
+		cua_act_route(a, "%s", route);
+	else
+		cua_act_route(a, "action:%s", raw);
+	*done = 1;
 	return CUA_OK;
 }
 

@@ -172,6 +172,24 @@ void act_note_point(struct cua_act *a, double px, double py, int32_t rx,
 		    int32_t ry);
 
 /* ------------------------------------------------------------------ */
+/* Activations (activation.c, actions.md §3.4)                         */
+
+/* Before activating `n`: when the previous activation of the same
+ * element still holds it (pressed, armed or checked by it), waits for
+ * the release (bounded). *states = its states now. */
+cua_result act_activation_begin(struct cua_act *a, struct cua_located *loc,
+				const struct cua_raw_node *n,
+				uint64_t *states);
+
+/* After action `raw` of `n` answered true: returns once its effect can
+ * have happened (GTK 4's activation window, a pressed look that has to
+ * end), and remembers the activation. `before` = act_activation_begin's
+ * states. */
+cua_result act_activation_end(struct cua_act *a, struct cua_located *loc,
+			      const struct cua_raw_node *n, const char *raw,
+			      uint64_t before);
+
+/* ------------------------------------------------------------------ */
 /* click (click.c)                                                     */
 
 /* The mouse button (1–3) and click count (1–100) of `tool`. */
