@@ -166,6 +166,38 @@ act_primary_action(const struct cua_raw_node *n, const char **raw)
 }
 
 int
+act_is_row_role(uint32_t role)
+{
+	return role == CUA_ROLE_LIST_ITEM || role == CUA_ROLE_TABLE_ROW ||
+	       role == CUA_ROLE_TREE_ITEM || role == CUA_ROLE_TABLE_CELL;
+}
+
+int
+act_click_action(const struct cua_raw_node *n, const char **raw)
+{
+	const char *r = NULL;
+	int i = act_primary_action(n, &r);
+	char norm[64];
+
+	if (i < 0 || !act_is_row_role(n->role))
+		goto out;
+	cua_action_normalise(norm, sizeof(norm), r);
+	if (strcmp(norm, "activate") == 0) {
+		/* the next primary verb after it, if any */
+		static const char *const rest[] = {
+			"jump", "open", "toggle", "check", "uncheck", "select",
+			"clickancestor", "dodefault", NULL,
+		};
+
+		i = act_find_action(n, rest, &r);
+	}
+out:
+	if (raw)
+		*raw = i >= 0 ? r : NULL;
+	return i;
+}
+
+int
 act_find_action(const struct cua_raw_node *n, const char *const *norms,
 	     const char **raw)
 {

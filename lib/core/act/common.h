@@ -77,6 +77,15 @@ int act_primary_action(const struct cua_raw_node *n, const char **raw);
 int act_find_action(const struct cua_raw_node *n, const char *const *norms,
 		    const char **raw);
 
+/* 1 for the roles of rows and what is in them: list and tree items, table
+ * rows and cells. */
+int act_is_row_role(uint32_t role);
+
+/* The action a single click may run: the primary action, except
+ * `activate` on rows and cells (that is a double click, §3.3); -1 when
+ * there is none. */
+int act_click_action(const struct cua_raw_node *n, const char **raw);
+
 /* ------------------------------------------------------------------ */
 /* Windows, points and input acceptance (common.c)                     */
 
