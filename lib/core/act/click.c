@@ -123,64 +123,11 @@ focus_route(struct cua_act *a, struct cua_located *loc, int *done)
 }
 
 static cua_result
-selection_route(struct cua_act *a, struct cua_located *loc, int *done)
-{
-	struct cua_raw_node *n = loc->node, *c = n->parent;
-	int synthetic = loc->element &&
-			(loc->element->flags & CUA_ELEM_SYNTHETIC_ROW);
-	int ok;
-	cua_result r;
-
-	*done = 0;
-	if (!c || !(c->have & CUA_HAVE_BASIC) ||
-	    !(c->ifaces & (synthetic ? CUA_IFACE_TABLE : CUA_IFACE_SELECTION)))
-		return CUA_OK;
-	if (!synthetic && !(c->ifaces & CUA_IFACE_SELECTION))
-		return CUA_OK;
-	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED)) {
-		cua_act_route(a, "selection");
-		*done = 1;
-		return CUA_OK;
-	}
-	if (CUA_HAS_STATE(c, CUA_STATE_MULTISELECTABLE) &&
-	    (c->ifaces & CUA_IFACE_SELECTION)) {
-		r = act_ask(a, CUA_LIVE_CLEAR_SELECTION, c->ident, 0, 0, 0,
-			    &ok);
-		if (r != CUA_OK)
-			return r;
-	}
-	if (synthetic)
-		r = act_ask(a, CUA_LIVE_ADD_ROW_SELECTION, c->ident,
-			    (int32_t)loc->element->row_index, 0, 0, &ok);
-	else
-		r = act_ask(a, CUA_LIVE_SELECT_CHILD, c->ident,
-			    n->index_in_parent, 0, 0, &ok);
-	if (r != CUA_OK)
-		return r;
-	if (!ok)
-		return CUA_OK;
-	if (act_is_async_toolkit(a->app)) {
-		/* dispatched: the next observation shows it (decisions §5) */
-		cua_act_route(a, "selection");
-		*done = 1;
-		return CUA_OK;
-	}
-	r = act_reread(a, loc, n, 0);
-	if (r != CUA_OK)
-		return r;
-	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED)) {
-		cua_act_route(a, "selection");
-		*done = 1;
-	}
-	return CUA_OK;
-}
-
-static cua_result
 primary_route(struct cua_act *a, struct cua_located *loc,
 	      struct cua_raw_node *n, const char *route, int *done)
 {
 	const char *raw = NULL;
-	int i = act_primary_action(n, &raw), ok;
+	int i = act_click_action(n, &raw), ok;
 	uint64_t before;
 	cua_result r;
 
@@ -541,7 +488,7 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 			return r;
 	}
 	if (!menu && is_row_like(loc)) {
-		r = selection_route(a, loc, &done);
+		r = act_select_row(a, loc, &done);
 		if (r != CUA_OK || done)
 			return r;
 	}

@@ -40,7 +40,10 @@ act_call_clear(struct cua_live_call *c)
 {
 	free(c->ret_text);
 	free(c->ret_ident);
+	free(c->ret_ints);
 	c->ret_text = c->ret_ident = NULL;
+	c->ret_ints = NULL;
+	c->n_ret_ints = 0;
 }
 
 static cua_result

@@ -199,6 +199,16 @@ cua_result act_activation_end(struct cua_act *a, struct cua_located *loc,
 			      uint64_t before);
 
 /* ------------------------------------------------------------------ */
+/* Rows (rows.c)                                                       */
+
+/* Route 1 of §3: exactly this row selected, as a person's click leaves
+ * it. *done = 1 when the element was a row of a selectable container and
+ * the click is done (by the route `selection`, or a synthetic click when
+ * the container kept other rows selected). */
+cua_result act_select_row(struct cua_act *a, struct cua_located *loc,
+			  int *done);
+
+/* ------------------------------------------------------------------ */
 /* click (click.c)                                                     */
 
 /* The mouse button (1–3) and click count (1–100) of `tool`. */
