@@ -25,7 +25,9 @@
  *   dialog-close          close it
  *   quit                  exit 0
  *
- * With --extras the window also has a menu bar, a
+ * With --small the window has no lists, tree views or canvas (for runs
+ * that observe it thousands of times). With --extras the window also
+ * has a menu bar, a
  * momentary toggle button, a multi-selection tree view, a text view that
  * logs Return and Tab, and the commands `select-file N` and `chooser DIR`.
  *
@@ -38,7 +40,7 @@
 
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
 static GtkWidget *sheet, *dialog;
-static int with_extras;
+static int with_extras, small;
 
 static void
 say(const char *fmt, ...)
@@ -661,6 +663,7 @@ main(int argc, char **argv)
 
 	gtk_init(&argc, &argv);
 	with_extras = argc > 1 && strcmp(argv[1], "--extras") == 0;
+	small = argc > 1 && strcmp(argv[1], "--small") == 0;
 	window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
 	gtk_window_set_title(GTK_WINDOW(window), "libcua fixture");
 	gtk_window_set_default_size(GTK_WINDOW(window), 800, 600);
@@ -723,9 +726,13 @@ main(int argc, char **argv)
 
 	lists = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
 	gtk_box_pack_start(GTK_BOX(vbox), lists, TRUE, TRUE, 0);
-	gtk_box_pack_start(GTK_BOX(lists), make_tree(), TRUE, TRUE, 0);
-	gtk_box_pack_start(GTK_BOX(lists), make_listbox(), TRUE, TRUE, 0);
-	gtk_box_pack_start(GTK_BOX(lists), make_extras(), FALSE, FALSE, 0);
+	if (!small) {
+		gtk_box_pack_start(GTK_BOX(lists), make_tree(), TRUE, TRUE, 0);
+		gtk_box_pack_start(GTK_BOX(lists), make_listbox(), TRUE, TRUE,
+				   0);
+		gtk_box_pack_start(GTK_BOX(lists), make_extras(), FALSE, FALSE,
+				   0);
+	}
 	if (with_extras)
 		gtk_box_pack_start(GTK_BOX(vbox), extras_row(), TRUE, TRUE,
 				   0);

@@ -106,6 +106,15 @@ find_button(const char *label)
 	return found;
 }
 
+/* The accessible children of a widget come in QObject order, not in
+ * layout order: raising each button in layout order makes them agree. */
+static void
+sync_order(void)
+{
+	for (int i = 0; i < button_row->count(); i++)
+		button_row->itemAt(i)->widget()->raise();
+}
+
 static void
 command(const std::string &line)
 {
@@ -166,6 +175,7 @@ command(const std::string &line)
 	} else if (w0 == "quit") {
 		QApplication::quit();
 	}
+	sync_order();
 	say("done %s", w0.c_str());
 }
 

@@ -86,10 +86,12 @@ struct allow {
 
 struct guard {
 	pid_t pid;
+	int64_t before_us;   /* how long the first snapshot took */
 	char *app_bus;
 	struct snap before;
 	GPtrArray *allow;
 	unsigned long long states_ok;
+	int added_ok;
 };
 
 /* ------------------------------------------------------------------ */
@@ -438,7 +440,9 @@ guard_begin(pid_t pid)
 	if (!g->app_bus)
 		fail_msg("guard: no app with pid %d on the AT-SPI bus", (int)pid);
 	g->allow = g_ptr_array_new();
+	g->before_us = g_get_monotonic_time();
 	snapshot(g, &g->before);
+	g->before_us = g_get_monotonic_time() - g->before_us;
 	return g;
 }
 
@@ -457,6 +461,12 @@ void
 guard_allow_states(struct guard *g, unsigned long long mask)
 {
 	g->states_ok |= mask;
+}
+
+void
+guard_allow_added(struct guard *g)
+{
+	g->added_ok = 1;
 }
 
 static const char *
@@ -608,7 +618,8 @@ compare(struct guard *g, struct snap *after, GString *report)
 		struct gnode *a = after->order->pdata[i];
 
 		if (g_hash_table_contains(g->before.nodes, a->key) || a->gone ||
-		    in_tool_tip(after, a->key) || allowed(g, after, a->key))
+		    g->added_ok || in_tool_tip(after, a->key) ||
+		    allowed(g, after, a->key))
 			continue;
 		changes++;
 		if (report && changes <= 40) {
@@ -640,9 +651,14 @@ guard_end_count(struct guard *g, char **report)
 {
 	struct snap after;
 	GString *r = g_string_new(NULL);
+	int64_t t0 = g_get_monotonic_time();
 	int n;
 
 	snapshot(g, &after);
+	if (getenv("CUA_GUARD_TIMES"))
+		fprintf(stderr, "guard: %u nodes, snapshots %lld + %lld ms\n",
+			g->before.order->len, (long long)g->before_us / 1000,
+			(long long)(g_get_monotonic_time() - t0) / 1000);
 	n = compare(g, &after, r);
 	snap_free(&after);
 	guard_free(g);

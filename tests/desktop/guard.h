@@ -44,6 +44,10 @@ void guard_allow(struct guard *g, const char *role, const char *name,
 /* Allows changes of these AT-SPI state bits anywhere (1 << state). */
 void guard_allow_states(struct guard *g, unsigned long long mask);
 
+/* Allows new nodes anywhere (an action that opens a new view); the nodes
+ * that were there before are still compared. */
+void guard_allow_added(struct guard *g);
+
 /* Snapshots again and fails the test, listing every change nothing
  * allowed; frees `g`. Returns the number of nodes compared. */
 int guard_end(struct guard *g);
@@ -54,9 +58,11 @@ int guard_end_count(struct guard *g, char **report);
 
 /* AT-SPI state numbers the tests name. */
 #define GUARD_STATE_CHECKED 4
+#define GUARD_STATE_ENABLED 8
 #define GUARD_STATE_EXPANDED 10
 #define GUARD_STATE_PRESSED 20
 #define GUARD_STATE_SELECTED 23
+#define GUARD_STATE_SENSITIVE 24
 #define GUARD_STATE_SHOWING 25
 #define GUARD_STATE_VISIBLE 30
 
