@@ -1,5 +1,5 @@
 /*
- * When an activation is done (actions.md §3.4). Action.DoAction answers
+ * When an activation is done (docs/actions.md §3.4). Action.DoAction answers
  * when the toolkit accepted the request, which is not always when the
  * element's effect happened:
  *
@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "core/roles.h"
 #include "core/walk.h"
 
 /* GTK 4's ACTIVATE_TIMEOUT, and the margin for the timer to run */
@@ -44,11 +45,13 @@
 	((1ull << CUA_STATE_PRESSED) | (1ull << CUA_STATE_ARMED))
 #define HELD_STATES (TRANSIENT_STATES | (1ull << CUA_STATE_CHECKED))
 
+/* GTK 4 gives `click` to GtkButton and GtkModelButton; model buttons are
+ * the items of its menus and fire at once, buttons of every role (push,
+ * toggle, link, menu button) arm for 250 ms. */
 static int
-is_button_role(uint32_t role)
+is_gtk4_button(const struct cua_raw_node *n)
 {
-	return role == CUA_ROLE_PUSH_BUTTON || role == CUA_ROLE_TOGGLE_BUTTON ||
-	       role == CUA_ROLE_PUSH_BUTTON_MENU;
+	return !(cua_role_info(n->role)->flags & CUA_RF_MENU_ITEM);
 }
 
 static int
@@ -138,7 +141,7 @@ act_activation_end(struct cua_act *a, struct cua_located *loc,
 		return CUA_OK;
 	cua_action_normalise(norm, sizeof(norm), raw);
 	if (is_gtk4(a->app) && strcmp(norm, "click") == 0 &&
-	    is_button_role(n->role)) {
+	    is_gtk4_button(n)) {
 		/* the button fires when its activation window ends; nothing
 		 * shows it, so the window is waited out */
 		int64_t until = t_reply + (GTK4_ACTIVATE_MS +

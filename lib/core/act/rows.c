@@ -1,12 +1,12 @@
 /*
- * Route 1 of the click ladder (actions.md §3): a click on a row, a list or
+ * Route 1 of the click ladder (docs/actions.md §3): a click on a row, a list or
  * tree item, a cell (also a cell inside a cell) or a tab leaves exactly
  * that row selected, as a person's click does. The container is the
  * nearest ancestor with the Table or Selection interface; what it reports
  * as MULTISELECTABLE does not matter (GTK 3's tree view is multi-select
  * without saying so): the row is selected, the others are deselected,
  * and the result is checked. A row's `activate` is never used here: it is
- * the double click (§3.3).
+ * the double click (docs/actions.md §3.3).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -208,9 +208,7 @@ selection_select(struct cua_act *a, struct cua_located *loc,
 	c = (struct cua_live_call){ .op = CUA_LIVE_SELECTED_COUNT,
 				    .ident = u->container->ident };
 	r = act_ask_call(a, &c, &ok);
-	/* a container that cannot count: the row is selected, and the
-	 * others were deselected as far as it tells */
-	*exact = r == CUA_OK && (!ok || c.ret[0] == 1);
+	*exact = r == CUA_OK && ok && c.ret[0] == 1;
 	act_call_clear(&c);
 	return r;
 }
