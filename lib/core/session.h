@@ -33,7 +33,7 @@ struct cua_proc_session {
 	int warmed_up;
 	int point_recovered;         /* a covered window was raised once
 				      * (actions.md §2.3) */
-	/* the last activation of an element (actions.md §3.4): its
+	/* the last activation of an element (docs/actions.md §3.4): its
 	 * identity, when it ended, its states before and after */
 	char *last_act_ident;
 	int64_t last_act_us;

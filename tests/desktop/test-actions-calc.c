@@ -1,6 +1,6 @@
 /*
  * Calculators: repeated activations and typed line breaks on real apps,
- * read back from each app's own display (actions.md §3.4, §9).
+ * read back from each app's own display (docs/actions.md §3.4, §9).
  *
  * - galculator (GTK 3): its keys are toggle buttons the app releases
  *   about 100 ms after they went down; AC 7 7 + 8 = as a cua-mcp

@@ -1,6 +1,6 @@
 /*
  * Clicks that do exactly what they report, on the GTK 3, GTK 4 and Qt 5
- * fixtures (actions.md §3, §3.4, §9): the same button clicked N times in
+ * fixtures (docs/actions.md §3, §3.4, §9): the same button clicked N times in
  * a row, as separate calls and as a cua-mcp sequence, gives N clicks;
  * a menu title opens its menu and presses nothing; a click on a row or a
  * cell leaves exactly that row selected and activates nothing; a line

@@ -1,5 +1,5 @@
 /*
- * The staleness fuzz (identity.md §4–§5, actions.md §1.3) on the GTK 3,
+ * The staleness fuzz (docs/identity.md §4–§5, docs/actions.md §1.3) on the GTK 3,
  * GTK 4 and Qt 5 fixtures: observe, mutate the window at random (rename,
  * remove, insert, append, move and reverse the buttons of a row, toggle
  * check boxes, retitle the window), then click a button by the id the
@@ -393,7 +393,7 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 				 log);
 		/* the observed object, still with the observed label; or,
 		 * through the refetch only, the one button that now has that
-		 * label (identity.md §4 step 5: the equivalent element, used
+		 * label (docs/identity.md §4 step 5: the equivalent element, used
 		 * only when unique) */
 		if (serial == target_serial && strcmp(label, target_label) == 0) {
 			tl->same++;
@@ -471,10 +471,11 @@ fuzz(const struct fixture *f, unsigned seed)
 	int64_t t0 = now_ms();
 
 	use(f);
-	/* two thirds with the D5 sibling rule, a third strict */
+	/* two thirds with the sibling rule of docs/differences.md D5, a
+	 * third with strict siblings */
 	staleness_run(0, seed, n - n / 3, t0 + budget * 2 / 3, guard_every, &d);
 	staleness_run(1, seed + 1, n / 3, t0 + budget, guard_every, &s);
-	report("D5 siblings", &d);
+	report("default siblings", &d);
 	report("strict siblings", &s);
 	fprintf(stderr, "staleness %s: %lld s\n", f->app,
 		(long long)(now_ms() - t0) / 1000);

@@ -177,7 +177,7 @@ meets(const struct cua_rect *a, const struct cua_rect *b)
  * on what is shown); and, when it has a Component, an extent that meets
  * the element's. A closed popup menu under a Qt menu title, or the items
  * of a closed combo list parked at (0, y), fail this: they are never a
- * click target (§3 route 4).
+ * click target (docs/actions.md §3 route 4).
  */
 static int
 shown_inside(const struct cua_raw_node *c, const struct cua_raw_node *n)
@@ -331,7 +331,7 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 }
 
 /* ------------------------------------------------------------------ */
-/* Menu titles (§3.2)                                                  */
+/* Menu titles (docs/actions.md §3.5)                                  */
 
 static const char *const show_menu_verbs[] = {
 	"showmenu", "menu", "popup", "showcontextmenu", "contextmenu", NULL,
@@ -445,7 +445,7 @@ menu_title_route(struct cua_act *a, struct cua_located *loc, int *done)
 	}
 	*done = 1;
 	if (act_is_async_toolkit(a->app))
-		return CUA_OK; /* dispatched (§1.6) */
+		return CUA_OK; /* dispatched (docs/actions.md §1.6) */
 	for (t0 = cua_now_us();; usleep(10 * 1000)) {
 		r = menu_is_open(a, loc, n, &open);
 		if (r != CUA_OK || open)

@@ -82,7 +82,8 @@ int act_find_action(const struct cua_raw_node *n, const char *const *norms,
 int act_is_row_role(uint32_t role);
 
 /* The action a single click may run: the primary action, except
- * `activate` on rows and cells (that is a double click, §3.3); -1 when
+ * `activate` on rows and cells (that is a double click, docs/actions.md
+ * §3.3); -1 when
  * there is none. */
 int act_click_action(const struct cua_raw_node *n, const char **raw);
 
@@ -181,7 +182,7 @@ void act_note_point(struct cua_act *a, double px, double py, int32_t rx,
 		    int32_t ry);
 
 /* ------------------------------------------------------------------ */
-/* Activations (activation.c, actions.md §3.4)                         */
+/* Activations (activation.c, docs/actions.md §3.4)                    */
 
 /* Before activating `n`: when the previous activation of the same
  * element still holds it (pressed, armed or checked by it), waits for
@@ -201,7 +202,7 @@ cua_result act_activation_end(struct cua_act *a, struct cua_located *loc,
 /* ------------------------------------------------------------------ */
 /* Rows (rows.c)                                                       */
 
-/* Route 1 of §3: exactly this row selected, as a person's click leaves
+/* Route 1 of docs/actions.md §3: exactly this row selected, as a person's click leaves
  * it. *done = 1 when the element was a row of a selectable container and
  * the click is done (by the route `selection`, or a synthetic click when
  * the container kept other rows selected). */
