@@ -475,9 +475,12 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 {
 	struct cua_raw_node *n = loc->node;
 	int done = 0, menu = is_menu_item(loc), confirmed;
+	/* the window itself: a click brings it to the front; what lies at
+	 * its centre or under it is not what was clicked */
+	int root = is_window_role(n->role) && loc->node == loc->window;
 	cua_result r, synth = CUA_OK;
 
-	if (a->s->ctx.opt.always_simulate_click && !menu) {
+	if (a->s->ctx.opt.always_simulate_click && !menu && !root) {
 		synth = act_synthetic_click(a, loc, n, 1, 1);
 		if (synth == CUA_OK)
 			return CUA_OK;
@@ -501,24 +504,27 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 	r = primary_route(a, loc, n, NULL, &done);
 	if (r != CUA_OK || done)
 		return r;
-	if (!menu) {
+	if (!menu && !root) {
 		/* a menu item's descendants are its closed menu */
 		r = descendant_route(a, loc, &done);
 		if (r != CUA_OK || done)
 			return r;
 	}
-	r = hit_test_route(a, loc, &done);
-	if (r != CUA_OK || done)
-		return r;
-	if (is_window_role(n->role) && loc->node == loc->window &&
-	    loc->x11_window && a->b->ops->activate_window) {
-		r = a->b->ops->activate_window(a->b, loc->x11_window,
-					       a->s->ctx.opt.focus_timeout_ms,
-					       &confirmed);
-		if (r == CUA_OK && confirmed) {
-			cua_act_route(a, "activate-window");
-			return CUA_OK;
-		}
+	if (!root) {
+		r = hit_test_route(a, loc, &done);
+		if (r != CUA_OK || done)
+			return r;
+	}
+	if (root) {
+		r = CUA_ERROR_UNSUPPORTED;
+		if (loc->x11_window && a->b->ops->activate_window)
+			r = a->b->ops->activate_window(
+				a->b, loc->x11_window,
+				a->s->ctx.opt.focus_timeout_ms, &confirmed);
+		if (r != CUA_OK || !confirmed)
+			return act_not_raised(a);
+		cua_act_route(a, "activate-window");
+		return CUA_OK;
 	}
 	if (menu)
 		return no_way_to_click(a, loc);

@@ -245,6 +245,14 @@ act_window_unavailable(const struct cua_act *a, enum unavailable why)
 				 what[why]);
 }
 
+cua_result
+act_not_raised(const struct cua_act *a)
+{
+	return cua_act_failed("the window of '%s' did not come to the front. "
+			      "Ask the user to bring it to the front",
+			      cua_act_app_name(a));
+}
+
 static cua_result
 security_process(const char *comm)
 {

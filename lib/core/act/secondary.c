@@ -208,10 +208,7 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 						      s->ctx.opt.focus_timeout_ms,
 						      &confirmed);
 		if (r != CUA_OK || !confirmed)
-			r = cua_act_failed("the window of '%s' did not come to the "
-					   "front. Ask the user to bring it to "
-					   "the front",
-					   cua_act_app_name(&a));
+			r = act_not_raised(&a);
 		else
 			cua_act_route(&a, "raise");
 	} else if (strncmp(e->actions[k], "Scroll ", 7) == 0) {
