@@ -6,7 +6,8 @@
  * cell leaves exactly that row selected and activates nothing; a line
  * break typed is the Return key. Every effect is read back from the
  * fixture's own output, and every action runs inside the wrong-element
- * guard (guard.h): nothing else in the app changed.
+ * guard (guard.h): nothing else in the app changed. A click on the
+ * window itself brings it to the front and presses nothing in it.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -324,6 +325,27 @@ test_momentary_toggle(void **state)
 	cua_tree_unref(t);
 }
 
+/* A click on the window brings it to the front and presses nothing of
+ * what lies in it. */
+static void
+test_window_click(void **state)
+{
+	cua_tree *t = observe();
+	struct guard *g = guard_begin(pid());
+	char log[4096] = "", *out = NULL;
+
+	ACT(cua_session_click(session, fx->app,
+			      cua_element_get_id(cua_tree_get_element(t, 0)),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "activate-window");
+	cua_free(out);
+	quiet(400, log, sizeof(log));
+	if (*log)
+		fail_msg("%s: a click on the window did:\n%s", fx->app, log);
+	guard_end(g);
+	cua_tree_unref(t);
+}
+
 /* ------------------------------------------------------------------ */
 /* Menu titles                                                          */
 
@@ -629,17 +651,20 @@ test_type_newline(void **state)
 ON(gtk3, repeat_calls)
 ON(gtk3, repeat_sequence)
 ON(gtk3, momentary_toggle)
+ON(gtk3, window_click)
 ON(gtk3, menu_titles)
 ON(gtk3, tree_rows)
 ON(gtk3, file_chooser)
 ON(gtk3, type_newline)
 ON(gtk4, repeat_calls)
 ON(gtk4, repeat_sequence)
+ON(gtk4, window_click)
 ON(gtk4, menu_titles)
 ON(gtk4, list_rows)
 ON(gtk4, type_newline)
 ON(qt5, repeat_calls)
 ON(qt5, repeat_sequence)
+ON(qt5, window_click)
 ON(qt5, menu_titles)
 ON(qt5, list_rows)
 ON(qt5, type_newline)
@@ -651,17 +676,20 @@ main(void)
 		cmocka_unit_test(test_gtk3_repeat_calls),
 		cmocka_unit_test(test_gtk3_repeat_sequence),
 		cmocka_unit_test(test_gtk3_momentary_toggle),
+		cmocka_unit_test(test_gtk3_window_click),
 		cmocka_unit_test(test_gtk3_menu_titles),
 		cmocka_unit_test(test_gtk3_tree_rows),
 		cmocka_unit_test(test_gtk3_file_chooser),
 		cmocka_unit_test(test_gtk3_type_newline),
 		cmocka_unit_test(test_gtk4_repeat_calls),
 		cmocka_unit_test(test_gtk4_repeat_sequence),
+		cmocka_unit_test(test_gtk4_window_click),
 		cmocka_unit_test(test_gtk4_menu_titles),
 		cmocka_unit_test(test_gtk4_list_rows),
 		cmocka_unit_test(test_gtk4_type_newline),
 		cmocka_unit_test(test_qt5_repeat_calls),
 		cmocka_unit_test(test_qt5_repeat_sequence),
+		cmocka_unit_test(test_qt5_window_click),
 		cmocka_unit_test(test_qt5_menu_titles),
 		cmocka_unit_test(test_qt5_list_rows),
 		cmocka_unit_test(test_qt5_type_newline),
