@@ -323,6 +323,14 @@ extras_row(void)
 	g_signal_connect(w, "toggled", G_CALLBACK(on_momentary), NULL);
 	gtk_box_pack_start(GTK_BOX(row), w, FALSE, FALSE, 0);
 
+	/* a named container with no action around a button (the click
+	 * ladder's descendant route) */
+	sw = gtk_frame_new("Card");
+	w = gtk_button_new_with_label("Inside");
+	g_signal_connect(w, "clicked", G_CALLBACK(on_clicked), NULL);
+	gtk_container_add(GTK_CONTAINER(sw), w);
+	gtk_box_pack_start(GTK_BOX(row), sw, FALSE, FALSE, 0);
+
 	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
 		gtk_list_store_append(store, &it);
 		gtk_list_store_set(store, &it, 0, "text-x-generic", 1, names[i],

@@ -1,7 +1,8 @@
 /*
  * A small, deterministic GTK 4 app for the desktop tests, the sibling of
  * fixture-gtk3: a menu bar with a submenu and a radio group, a row of
- * buttons with serial numbers, check buttons, a toggle button, an entry,
+ * buttons with serial numbers, check buttons, a toggle button, a group
+ * "Card" around a button "Inside", an entry,
  * a text view that logs the keys Return and Tab, and a list box. Every
  * user-visible effect is printed on stdout as one line; commands on stdin
  * mutate the window (the button-row commands are fixture-gtk3's, so the
@@ -386,6 +387,19 @@ main(int argc, char **argv)
 	w = gtk_toggle_button_new_with_label("Toggle");
 	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
 	gtk_box_append(GTK_BOX(check_box), w);
+	/* a named group with no action around a button */
+	{
+		GtkWidget *card = g_object_new(GTK_TYPE_BOX, "accessible-role",
+					       GTK_ACCESSIBLE_ROLE_GROUP, NULL);
+		GtkWidget *inside = gtk_button_new_with_label("Inside");
+
+		gtk_accessible_update_property(GTK_ACCESSIBLE(card),
+					       GTK_ACCESSIBLE_PROPERTY_LABEL,
+					       "Card", -1);
+		g_signal_connect(inside, "clicked", G_CALLBACK(on_clicked), NULL);
+		gtk_box_append(GTK_BOX(card), inside);
+		gtk_box_append(GTK_BOX(check_box), card);
+	}
 
 	entry = gtk_entry_new();
 	gtk_editable_set_text(GTK_EDITABLE(entry), "hello fixture");

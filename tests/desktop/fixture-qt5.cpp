@@ -1,7 +1,8 @@
 /*
  * A small, deterministic Qt 5 app for the desktop tests, the sibling of
  * fixture-gtk3 and fixture-gtk4: a menu bar with a submenu and a radio
- * group, a row of push buttons with serial numbers, check boxes, a line
+ * group, a row of push buttons with serial numbers, check boxes, a group
+ * box "Card" around a button "Inside", a line
  * edit, a plain-text editor that logs the keys Return and Tab, and a list
  * with extended selection. Every user-visible effect is printed on stdout
  * as one line; commands on stdin mutate the window (the button-row
@@ -28,6 +29,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCheckBox>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -242,6 +244,17 @@ main(int argc, char **argv)
 		checks->addWidget(c);
 	}
 	vbox->addWidget(check_row);
+	{
+		/* a named container with no action around a button */
+		QGroupBox *card = new QGroupBox("Card");
+		QHBoxLayout *in = new QHBoxLayout(card);
+		QPushButton *inside = new QPushButton("Inside");
+
+		QObject::connect(inside, &QPushButton::clicked,
+				 []() { say("clicked Inside"); });
+		in->addWidget(inside);
+		vbox->addWidget(card);
+	}
 
 	entry->setAccessibleName("Name");
 	QObject::connect(entry, &QLineEdit::textChanged, [](const QString &t) {

@@ -346,6 +346,28 @@ test_window_click(void **state)
 	cua_tree_unref(t);
 }
 
+/* A container with no action around a button: the click presses the
+ * shown button inside it (route 4). */
+static void
+test_descendant(void **state)
+{
+	cua_tree *t = observe();
+	struct guard *g = guard_begin(pid());
+	char log[4096] = "", *out = NULL;
+
+	ACT(cua_session_click(session, fx->app,
+			      cua_element_get_id(need(t, NULL, "Card")),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "descendant");
+	cua_free(out);
+	wait_count("clicked Inside", 1, log, sizeof(log));
+	if (count(log, "clicked ") != 1 || count(log, "clicked Inside") != 1)
+		fail_msg("%s: a click on the card did:\n%s", fx->app, log);
+	guard_allow(g, "push button", "Inside", GUARD_NODE);
+	guard_end(g);
+	cua_tree_unref(t);
+}
+
 /* ------------------------------------------------------------------ */
 /* Menu titles                                                          */
 
@@ -607,8 +629,11 @@ test_type_newline(void **state)
 
 	assert_non_null(entry);
 	name = cua_element_get_id(entry);
-	/* a multi-line editor: Return, and the line break it makes */
-	ACT(cua_session_click(session, fx->app, notes, CUA_BUTTON_LEFT, 1, NULL));
+	/* a multi-line editor: Return, and the line break it makes; a
+	 * click focuses it (GTK 4.8's GrabFocus fails: a pointer click) */
+	ACT(cua_session_click(session, fx->app, notes, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, fx == &gtk4 ? "synthetic" : "focus");
+	cua_free(out);
 	quiet(300, log, sizeof(log));
 	log[0] = '\0';
 	g = guard_begin(pid());
@@ -624,7 +649,9 @@ test_type_newline(void **state)
 
 	/* an input line: Return submits it */
 	ACT(cua_session_set_value(session, fx->app, name, "", NULL));
-	ACT(cua_session_click(session, fx->app, name, CUA_BUTTON_LEFT, 1, NULL));
+	ACT(cua_session_click(session, fx->app, name, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, fx == &gtk4 ? "synthetic" : "focus");
+	cua_free(out);
 	log[0] = '\0';
 	quiet(300, log, sizeof(log));
 	log[0] = '\0';
@@ -652,6 +679,7 @@ ON(gtk3, repeat_calls)
 ON(gtk3, repeat_sequence)
 ON(gtk3, momentary_toggle)
 ON(gtk3, window_click)
+ON(gtk3, descendant)
 ON(gtk3, menu_titles)
 ON(gtk3, tree_rows)
 ON(gtk3, file_chooser)
@@ -659,12 +687,14 @@ ON(gtk3, type_newline)
 ON(gtk4, repeat_calls)
 ON(gtk4, repeat_sequence)
 ON(gtk4, window_click)
+ON(gtk4, descendant)
 ON(gtk4, menu_titles)
 ON(gtk4, list_rows)
 ON(gtk4, type_newline)
 ON(qt5, repeat_calls)
 ON(qt5, repeat_sequence)
 ON(qt5, window_click)
+ON(qt5, descendant)
 ON(qt5, menu_titles)
 ON(qt5, list_rows)
 ON(qt5, type_newline)
@@ -677,6 +707,7 @@ main(void)
 		cmocka_unit_test(test_gtk3_repeat_sequence),
 		cmocka_unit_test(test_gtk3_momentary_toggle),
 		cmocka_unit_test(test_gtk3_window_click),
+		cmocka_unit_test(test_gtk3_descendant),
 		cmocka_unit_test(test_gtk3_menu_titles),
 		cmocka_unit_test(test_gtk3_tree_rows),
 		cmocka_unit_test(test_gtk3_file_chooser),
@@ -684,12 +715,14 @@ main(void)
 		cmocka_unit_test(test_gtk4_repeat_calls),
 		cmocka_unit_test(test_gtk4_repeat_sequence),
 		cmocka_unit_test(test_gtk4_window_click),
+		cmocka_unit_test(test_gtk4_descendant),
 		cmocka_unit_test(test_gtk4_menu_titles),
 		cmocka_unit_test(test_gtk4_list_rows),
 		cmocka_unit_test(test_gtk4_type_newline),
 		cmocka_unit_test(test_qt5_repeat_calls),
 		cmocka_unit_test(test_qt5_repeat_sequence),
 		cmocka_unit_test(test_qt5_window_click),
+		cmocka_unit_test(test_qt5_descendant),
 		cmocka_unit_test(test_qt5_menu_titles),
 		cmocka_unit_test(test_qt5_list_rows),
 		cmocka_unit_test(test_qt5_type_newline),
