@@ -751,17 +751,12 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 
 	probes = read_registry(be, &n_probes, &down);
 	if (down == BUS_GONE) {
-		rc = cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		rc = cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 		goto done;
 	}
 	if (down == BUS_HUNG) {
-		rc = cua_error(
-		        CUA_ERROR_TIMEOUT,
-		        "timeoutReached (the accessibility bus (AT-SPI) "
-		        "did not answer within %g seconds; it may be busy "
-		        "or restarting. Call get_app_state again in a "
-		        "moment.)",
-		        timeout_s(be));
+		rc = cua_err(CUA_MSG_TIMEOUT_BUS,
+		             { "s", CUA_NUM("%g", timeout_s(be)) });
 		goto done;
 	}
 	if (d->ops->list_windows && d->ops->list_windows(d, &wins) == CUA_OK)

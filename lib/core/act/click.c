@@ -453,20 +453,17 @@ menu_title_route(struct cua_act *a, struct cua_located *loc, int *done)
 		if (cua_now_us() - t0 >= POLL_MAX_US / 2)
 			break;
 	}
-	return cua_act_failed("element %u (%s) did not open its menu. Call "
-			      "get_app_state to check it",
-			      a->element, loc->element->role_text);
+	return cua_err(CUA_MSG_MENU_NOT_OPENED,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 static cua_result
 no_way_to_click(const struct cua_act *a, const struct cua_located *loc)
 {
-	return cua_act_failed("element %u (%s) offers no way to be clicked: it "
-			      "has no selectable container, no press action, "
-			      "and is not visible on screen. Try "
-			      "perform_secondary_action, or click its position "
-			      "in the screenshot.",
-			      a->element, loc->element->role_text);
+	return cua_err(CUA_MSG_NO_WAY_TO_CLICK,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 /* The left single-click ladder (§3 routes 1–7). */
@@ -522,7 +519,8 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 				a->b, loc->x11_window,
 				a->s->ctx.opt.focus_timeout_ms, &confirmed);
 		if (r != CUA_OK || !confirmed)
-			return act_not_raised(a);
+			return cua_err(CUA_MSG_NOT_RAISED,
+				       { "name", cua_act_app_name(a) });
 		cua_act_route(a, "activate-window");
 		return CUA_OK;
 	}
@@ -584,23 +582,19 @@ right_click(struct cua_act *a, struct cua_located *loc)
 			cua_act_route(a, "menu-key");
 		return r;
 	}
-	return cua_act_failed("element %u (%s) has no context menu action, is "
-			      "not visible on screen and cannot take keyboard "
-			      "focus. Try perform_secondary_action",
-			      a->element, loc->element->role_text);
+	return cua_err(CUA_MSG_NO_CONTEXT_MENU,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 cua_result
 act_check_button(uint32_t button, uint32_t count, const char *tool)
 {
 	if (button < 1 || button > 3)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid mouse button: %u Use left, right or middle.",
-				 button);
+		return cua_err(CUA_MSG_BAD_BUTTON,
+			       { "button", CUA_NUM("%u", button) });
 	if (count < 1 || count > 100)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid arguments for %s: 'click_count' must be between 1 and 100.",
-				 tool);
+		return cua_err(CUA_MSG_BAD_CLICK_COUNT, { "tool", tool });
 	return CUA_OK;
 }
 

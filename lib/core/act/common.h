@@ -92,10 +92,6 @@ int act_click_action(const struct cua_raw_node *n, const char **raw);
 
 enum unavailable { UNAV_MINIMIZED, UNAV_HIDDEN, UNAV_OFFSCREEN };
 
-/* E-ACTION-FAILED: the target window did not come to the front (a
- * click on the window, its Raise action). */
-cua_result act_not_raised(const struct cua_act *a);
-
 /* E-INPUT-BLOCKED: the window is minimised, hidden or off-screen. */
 cua_result act_window_unavailable(const struct cua_act *a,
 				  enum unavailable why);

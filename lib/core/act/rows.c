@@ -240,10 +240,9 @@ act_select_row(struct cua_act *a, struct cua_located *loc, int *done)
 	}
 	/* the container kept other rows: a person's click leaves one */
 	if (!cua_raw_has_extent(loc->node))
-		return cua_act_failed("element %u (%s) was selected, but other "
-				      "rows stayed selected with it. Call "
-				      "get_app_state to check the selection",
-				      a->element, loc->element->role_text);
+		return cua_err(CUA_MSG_ROWS_STAYED_SELECTED,
+			       { "id", CUA_NUM("%u", a->element) },
+			       { "role", loc->element->role_text });
 	*done = 1;
 	return act_synthetic_click(a, loc, loc->node, 1, 1);
 }
