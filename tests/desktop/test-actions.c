@@ -27,14 +27,6 @@
 #include "harness.h"
 
 #define APP "fixture-gtk3"
-#define INVALID_MSG                                                          \
-	"The element ID is no longer valid. Try to get the on-screen content " \
-	"again and see if that resolves the issue."
-#define FINISH_MSG                                                           \
-	"The element was invalidated, and an attempt was made to refetch it, " \
-	"but the refetch couldn't be finished because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
-	"again and see if that resolves the issue."
 
 static struct app_proc app;
 static cua_session *session;
@@ -943,7 +935,7 @@ main(void)
 		cmocka_unit_test(test_other_app),
 	};
 
-	/* CUA_TEST_FILTER=test_staleness runs one test */
+	/* CUA_TEST_FILTER=test_cli runs one test */
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
 	return cmocka_run_group_tests_name("actions", tests, setup, teardown);
