@@ -98,7 +98,7 @@ static cua_result
 focus_route(struct cua_act *a, struct cua_located *loc, int *done)
 {
 	struct cua_raw_node *n = loc->node;
-	int ok, had_sel = (n->have & CUA_HAVE_TEXT_SELECTION) && n->sel_start >= 0;
+	int had_sel = (n->have & CUA_HAVE_TEXT_SELECTION) && n->sel_start >= 0;
 	int32_t sa = n->sel_start, sb = n->sel_end;
 	cua_result r;
 
@@ -108,10 +108,7 @@ focus_route(struct cua_act *a, struct cua_located *loc, int *done)
 		*done = 1;
 		return CUA_OK;
 	}
-	r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
-	if (r != CUA_OK)
-		return r;
-	r = act_reread(a, loc, n, CUA_HAVE_TEXT_SELECTION);
+	r = act_grab_focus(a, loc, n, CUA_HAVE_TEXT_SELECTION);
 	if (r != CUA_OK)
 		return r;
 	if (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
@@ -561,10 +558,7 @@ right_click(struct cua_act *a, struct cua_located *loc)
 			return r;
 	}
 	/* the keyboard: focus it, then the Menu key */
-	r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
-	if (r != CUA_OK)
-		return r;
-	r = act_reread(a, loc, n, 0);
+	r = act_grab_focus(a, loc, n, 0);
 	if (r != CUA_OK)
 		return r;
 	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED) && a->b->ops->keys) {

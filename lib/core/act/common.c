@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "core/caps.h"
@@ -120,6 +121,29 @@ act_reread(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 	   uint32_t want)
 {
 	return a->b->ops->read_nodes(a->b, loc->snap, &n, 1, want);
+}
+
+/* GTK 3 can set FOCUSED about 100 ms after its GrabFocus answered true
+ * (which also presents the window to the window manager) */
+#define FOCUS_WAIT_US (POLL_MAX_US / 4)
+
+cua_result
+act_grab_focus(struct cua_act *a, struct cua_located *loc,
+	       struct cua_raw_node *n, uint32_t want)
+{
+	int64_t t0;
+	int ok;
+	cua_result r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
+
+	if (r != CUA_OK)
+		return r;
+	for (t0 = cua_now_us();; usleep(10 * 1000)) {
+		r = act_reread(a, loc, n, want);
+		if (r != CUA_OK || CUA_HAS_STATE(n, CUA_STATE_FOCUSED) || !ok ||
+		    act_is_async_toolkit(a->app) ||
+		    cua_now_us() - t0 >= FOCUS_WAIT_US)
+			return r;
+	}
 }
 
 /* ------------------------------------------------------------------ */

@@ -62,6 +62,12 @@ cua_result act_do_action(struct cua_act *a, const char *ident, int index,
 cua_result act_reread(struct cua_act *a, struct cua_located *loc,
 		      struct cua_raw_node *n, uint32_t want);
 
+/* Component.GrabFocus on `n`, then reads it again with `want` until it
+ * is FOCUSED (bounded; not when GrabFocus answered false, nor for the
+ * toolkits that only dispatch requests): the caller checks FOCUSED. */
+cua_result act_grab_focus(struct cua_act *a, struct cua_located *loc,
+			  struct cua_raw_node *n, uint32_t want);
+
 /* ------------------------------------------------------------------ */
 /* Elements (common.c)                                                 */
 
