@@ -4,8 +4,9 @@
  * remove, insert, append, move and reverse the buttons of a row, toggle
  * check boxes, retitle the window), then click a button by the id the
  * observation gave it. The click must land on that object (or, through
- * the equivalence refetch, on the one button that now carries its label)
- * or refuse with a stale sentence; anything else is a wrong-element
+ * the equivalence refetch, on the one button that now carries its label;
+ * or, when the row reads exactly as observed, on the object that took the
+ * observed one's place with its label) or refuse with a stale sentence; anything else is a wrong-element
  * action, and there must be none. The fixtures print which object was
  * clicked (its serial number); on sampled iterations the wrong-element
  * guard (guard.h) also checks that nothing else in the app changed.
@@ -148,6 +149,18 @@ struct model {
 	int n;
 	int next_serial;
 };
+
+/* The same labels in the same order (the row reads the same). */
+static int
+same_labels(const struct model *a, const struct model *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(a->label[i], b->label[i]) != 0)
+			return 0;
+	return 1;
+}
 
 static int
 model_count(const struct model *m, const char *label)
@@ -318,6 +331,7 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 	cua_tree *t = observe();
 	cua_element *row[32];
 	int n = 0, target, target_serial, nmut, refetched;
+	struct model observed; /* the row as the observation showed it */
 	char target_label[16], *p, *out = NULL, log[8192];
 	struct guard *g = NULL;
 	uint32_t id;
@@ -339,6 +353,7 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 				 fx->app, it, i, cua_element_get_title(row[i]),
 				 m->label[i]);
 	target = rand() % n;
+	observed = *m;
 	id = cua_element_get_id(row[target]);
 	target_serial = m->serial[target];
 	snprintf(target_label, sizeof(target_label), "%s", m->label[target]);
@@ -401,6 +416,15 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 			   strcmp(label, target_label) == 0 &&
 			   model_count(m, target_label) == 1 &&
 			   m->serial[last] == serial) {
+			tl->equivalent++;
+		} else if (serial != target_serial && !refetched &&
+			   strcmp(label, target_label) == 0 &&
+			   same_labels(m, &observed) &&
+			   m->serial[target] == serial) {
+			/* another object where the observed one was, in a row
+			 * that reads exactly as observed: every step of the
+			 * locator holds, and the resolved object wins
+			 * (docs/identity.md §4 step 4) */
 			tl->equivalent++;
 		} else {
 			tl->wrong++;
