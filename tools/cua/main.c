@@ -23,7 +23,7 @@
 
 #include <cua/cua.h>
 
-#include "../cua-mcp/approvals.h"
+#include "approvals.h"
 #include "desktop.h"
 #include "state.h"
 
