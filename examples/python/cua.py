@@ -46,8 +46,9 @@ import threading
 __all__ = [
     "CuaError", "Result", "LogLevel", "Stat", "Trait", "Button",
     "SelectionMode", "SessionFlags", "ObserveFlags", "RenderFlags",
-    "FormatFlags", "ScreenshotFlags", "Session", "Tree", "Element",
-    "Screenshot", "Diff", "version", "version_string", "sanitize_text",
+    "FormatFlags", "ScreenshotFlags", "DesktopFlags", "Session", "Tree",
+    "Element", "Screenshot", "Diff", "version", "version_string",
+    "sanitize_text",
     "result_to_string", "error_message", "library_path",
 ]
 
@@ -138,6 +139,12 @@ class SessionFlags(enum.IntFlag):
     NO_DESKTOP_FIXES = 1 << 0
 
 
+class DesktopFlags(enum.IntFlag):
+    """Flags of :class:`Desktop` (``CUA_DESKTOP_*``)."""
+    NONE = 0
+    DETACHED = 1 << 0
+
+
 class FormatFlags(enum.IntFlag):
     """``CUA_FORMAT_*``."""
     NONE = 0
@@ -211,6 +218,7 @@ _dbl = ctypes.c_double
 _P = ctypes.POINTER
 
 _LOG_FN = ctypes.CFUNCTYPE(None, _vp, _int, _cp, _vp)
+_DESKTOP_LOG_FN = ctypes.CFUNCTYPE(None, _vp, _int, _cp, _vp)
 
 # name: (restype, argtypes). Handles and owned memory are c_void_p; only
 # borrowed strings are c_char_p (ctypes copies them, nothing to free).
@@ -308,6 +316,22 @@ _PROTOTYPES = {
     "cua_session_perform_action": (_int, [_vp, _cp, _u32, _cp, _P(_vp)]),
     "cua_session_select_text": (_int, [_vp, _cp, _u32, _cp, _cp, _cp, _u32,
                                        _P(_vp)]),
+    # headless desktops
+    "cua_desktop_new": (_int, [_P(_vp), _u32]),
+    "cua_desktop_attach": (_int, [_P(_vp), _cp]),
+    "cua_desktop_ref": (_vp, [_vp]),
+    "cua_desktop_unref": (_vp, [_vp]),
+    "cua_desktop_set_log_handler": (None, [_vp, _DESKTOP_LOG_FN, _vp]),
+    "cua_desktop_set_option": (_int, [_vp, _cp, _cp]),
+    "cua_desktop_start": (_int, [_vp]),
+    "cua_desktop_run": (_int, [_vp, _P(_cp), _P(_int)]),
+    "cua_desktop_stop": (_int, [_vp]),
+    "cua_desktop_get_pid": (_i64, [_vp]),
+    "cua_desktop_get_state_dir": (_cp, [_vp]),
+    "cua_desktop_get_env_count": (_sz, [_vp]),
+    "cua_desktop_get_env_name": (_cp, [_vp, _sz]),
+    "cua_desktop_get_env": (_cp, [_vp, _cp]),
+    "cua_desktop_env_to_shell": (_int, [_vp, _P(_vp)]),
 }
 
 #: C functions this module wraps that the loaded library lacks (an older
@@ -1082,3 +1106,4 @@ class Diff(_Handle):
 
     def __str__(self):
         return self.render() if self._ptr else "<closed cua.Diff>"
+

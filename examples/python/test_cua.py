@@ -103,7 +103,8 @@ class TestDeclarations(Base):
                         compact.startswith("void**"):
                     self.assertIs(t, ctypes.POINTER(ctypes.c_void_p),
                                   "%s: %s" % (name, p))
-                elif compact.startswith("constchar**"):
+                elif compact.startswith("constchar**") or \
+                        compact.startswith("constchar*const*"):
                     self.assertIs(t, ctypes.POINTER(ctypes.c_char_p),
                                   "%s: %s" % (name, p))
                 elif compact.startswith("constchar*"):
@@ -135,7 +136,8 @@ class TestDeclarations(Base):
                             (cua.SessionFlags, "CUA_SESSION_"),
                             (cua.FormatFlags, "CUA_FORMAT_"),
                             (cua.ObserveFlags, "CUA_OBSERVE_"),
-                            (cua.ScreenshotFlags, "CUA_SCREENSHOT_")):
+                            (cua.ScreenshotFlags, "CUA_SCREENSHOT_"),
+                            (cua.DesktopFlags, "CUA_DESKTOP_")):
             for m in cls:
                 if m.name != "NONE":
                     py[prefix + m.name] = int(m)
