@@ -16,15 +16,15 @@
 #include "core/ctx.h"
 #include "desktop/client.h"
 
-#define CHECK_ARG(cond, ...)                                                 \
-	do {                                                                 \
-		if (!(cond))                                                 \
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT,         \
-			                 __VA_ARGS__);                       \
+#define CHECK_ARG(cond, ...)                                         \
+	do {                                                         \
+		if (!(cond))                                         \
+			return cua_error(CUA_ERROR_INVALID_ARGUMENT, \
+			                 __VA_ARGS__);               \
 	} while (0)
 
-#define UNSUPPORTED                                                          \
-	"libcua was built without the AT-SPI2 + X11 backend: it cannot "     \
+#define UNSUPPORTED                                                      \
+	"libcua was built without the AT-SPI2 + X11 backend: it cannot " \
 	"start headless desktops"
 
 struct cua_desktop {
@@ -168,8 +168,7 @@ replace(char **slot, const char *value)
 }
 
 CUA_EXPORT cua_result
-cua_desktop_set_option(cua_desktop *desktop, const char *key,
-                       const char *value)
+cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 {
 	CHECK_ARG(desktop && key, "cua_desktop_set_option: NULL argument");
 	CHECK_ARG(value, "cua_desktop_set_option: %s: the value is NULL", key);
@@ -242,8 +241,7 @@ cua_desktop_start(cua_desktop *desktop)
 }
 
 CUA_EXPORT cua_result
-cua_desktop_run(cua_desktop *desktop, const char *const *argv,
-                int *exit_status)
+cua_desktop_run(cua_desktop *desktop, const char *const *argv, int *exit_status)
 {
 	CHECK_ARG(exit_status, "cua_desktop_run: exit_status is NULL");
 	*exit_status = 1;

@@ -27,11 +27,11 @@
 #include "desktop.h"
 
 struct desktop_client {
-	int64_t pid;   /* the supervisor while it runs (atomic) */
-	int child;     /* it is our child: reap it */
-	int owner_fd;  /* our end of the owner pipe, -1 */
-	int started;   /* started or attached, not stopped */
-	int owned;     /* started here, stops with this process */
+	int64_t pid;  /* the supervisor while it runs (atomic) */
+	int child;    /* it is our child: reap it */
+	int owner_fd; /* our end of the owner pipe, -1 */
+	int started;  /* started or attached, not stopped */
+	int owned;    /* started here, stops with this process */
 	char *dir;
 	char *kind;
 	char *vars[VAR_COUNT];
@@ -234,9 +234,9 @@ static pid_t
 start_helper(char **argv, int null_stdio, int detach, int *report_fd,
              int *owner_fd)
 {
-	struct spawn_opts opts = { .fd3 = -1, .fd4 = -1,
-		                   .null_stdio = null_stdio,
-		                   .detach = detach };
+	struct spawn_opts opts = {
+		.fd3 = -1, .fd4 = -1, .null_stdio = null_stdio, .detach = detach
+	};
 	int rp[2], op[2] = { -1, -1 }, error = 0;
 	pid_t pid;
 
@@ -280,7 +280,7 @@ struct reader {
 	GString *buf;
 	size_t used;
 	int ready;
-	char *error;       /* the first 'E' record */
+	char *error; /* the first 'E' record */
 	int error_after_ready;
 };
 
@@ -563,9 +563,8 @@ desktop_client_attach(struct desktop_client *c, const char *state_dir)
 	c->dir = g_strdup(dir);
 	kind = read_state_file(dir, "kind");
 	g_free(c->kind);
-	c->kind = g_strdup(kind && desktop_kind_find(g_strstrip(kind))
-	                           ? kind
-	                           : "x11");
+	c->kind = g_strdup(kind && desktop_kind_find(g_strstrip(kind)) ? kind
+	                                                               : "x11");
 	g_free(kind);
 	text = read_state_file(dir, "env");
 	if (text) {
@@ -611,8 +610,9 @@ desktop_client_stop(struct desktop_client *c,
 	char *text;
 
 	if (!c->started || !c->dir)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "the desktop is not running: start or attach it first");
+		return cua_error(
+		        CUA_ERROR_INVALID_ARGUMENT,
+		        "the desktop is not running: start or attach it first");
 	if (access(c->dir, F_OK) < 0) {
 		/* stopped by someone else */
 		res = cua_error(CUA_ERROR_NOT_FOUND, "no desktop in %s: %s",

@@ -34,8 +34,8 @@ static const struct daemon_info bus_daemons[] = {
 	                      "/usr/libexec/at-spi-bus-launcher",
 	                      "at-spi2-core", "launcher.log" },
 	[DAEMON_REGISTRYD] = { "registryd", "at-spi2-registryd",
-	                       "/usr/libexec/at-spi2-registryd",
-	                       "at-spi2-core", "registryd.log" },
+	                       "/usr/libexec/at-spi2-registryd", "at-spi2-core",
+	                       "registryd.log" },
 };
 
 static const struct desktop_kind *const kinds[] = { &desktop_kind_x11 };
@@ -218,7 +218,8 @@ read_ready_line(struct desktop *d, int fd, enum daemon_id id, char **line)
 		/* EOF: it exited (or closed the fd) without a word */
 		wait_gone(d, &d->daemon[id], 1000);
 		if (d->daemon[id].reaped)
-			fail_daemon(d, id, "%s exited during startup (%s)", name,
+			fail_daemon(d, id, "%s exited during startup (%s)",
+			            name,
 			            describe_status(d->daemon[id].status, st,
 			                            sizeof(st)));
 		else
@@ -251,13 +252,12 @@ apply_fixes(struct desktop *d)
 	char st[64];
 	pid_t pid;
 
-	pid = spawn("/proc/self/exe", (char *const *)argv, envp, &opts,
-	            &error);
+	pid = spawn("/proc/self/exe", (char *const *)argv, envp, &opts, &error);
 	g_strfreev(envp);
 	g_free(log);
 	if (pid < 0)
-		return fail(d, "cannot run %s apply-fixes: %s",
-		            SUPERVISOR_NAME, strerror(error));
+		return fail(d, "cannot run %s apply-fixes: %s", SUPERVISOR_NAME,
+		            strerror(error));
 	proc_init(&d->fixes, pid, 1);
 	deadline = now_ms() + STEP_TIMEOUT_MS;
 	while (!d->fixes.reaped) {

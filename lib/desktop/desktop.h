@@ -158,7 +158,7 @@ struct desktop {
 	struct proc daemon[DAEMON_COUNT];
 	struct proc fixes; /* the process applying libcua's fixes */
 	struct proc cmd;   /* run mode: the command */
-	char *err; /* first error */
+	char *err;         /* first error */
 
 	/* warnings: reported to the starting process, or logged */
 	void (*warn_fn)(struct desktop *d, const char *message, void *data);

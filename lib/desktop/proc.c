@@ -363,8 +363,8 @@ spawn_child(const char *path, char *const argv[], char *const envp[],
 		nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		lfd = open(o->log_path,
 		           O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-		if (nul < 0 || lfd < 0 || dup2(nul, 0) < 0 || dup2(lfd, 1) < 0 ||
-		    dup2(lfd, 2) < 0)
+		if (nul < 0 || lfd < 0 || dup2(nul, 0) < 0 ||
+		    dup2(lfd, 1) < 0 || dup2(lfd, 2) < 0)
 			return;
 		keep = o->fd3 >= 0 ? 4 : 3;
 	} else if (!o->keep_fds) {
@@ -395,7 +395,8 @@ pid_t
 spawn(const char *path, char *const argv[], char *const envp[],
       const struct spawn_opts *opts, int *error)
 {
-	static const struct spawn_opts plain = { .fd3 = -1, .fd4 = -1,
+	static const struct spawn_opts plain = { .fd3 = -1,
+		                                 .fd4 = -1,
 		                                 .keep_fds = 1 };
 	const struct spawn_opts *o = opts ? opts : &plain;
 	int ep[2], err = 0, efd, status;

@@ -310,10 +310,10 @@ default_state_dir(struct desktop *d)
 int
 make_state_dir(struct desktop *d)
 {
-	static const enum desktop_var sub[] = {
-		VAR_XDG_CONFIG_HOME, VAR_XDG_DATA_HOME, VAR_XDG_CACHE_HOME,
-		VAR_XDG_STATE_HOME
-	};
+	static const enum desktop_var sub[] = { VAR_XDG_CONFIG_HOME,
+		                                VAR_XDG_DATA_HOME,
+		                                VAR_XDG_CACHE_HOME,
+		                                VAR_XDG_STATE_HOME };
 	static const char *const sub_name[] = { "config", "data", "cache",
 		                                "state" };
 	char *path, *home, *real;

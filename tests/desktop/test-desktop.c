@@ -377,8 +377,8 @@ test_start_probe_stop(void **state)
 	assert_int_equal(cua_desktop_get_env(d, "DISPLAY")[0], ':');
 	assert_string_equal(cua_desktop_get_env(d, "GSK_RENDERER"), "cairo");
 	assert_null(cua_desktop_get_env(d, "WAYLAND_DISPLAY"));
-	assert_null(strstr(cua_desktop_get_env(d, "AT_SPI_BUS_ADDRESS"),
-	                   "guid="));
+	assert_null(
+	        strstr(cua_desktop_get_env(d, "AT_SPI_BUS_ADDRESS"), "guid="));
 	/* its files: a private directory, state files 0600 */
 	assert_int_equal(stat(dir, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
@@ -491,10 +491,12 @@ static void
 test_run(void **state)
 {
 	char *base = temp_dir(), dir[1024], file[1024], script[4096];
-	const char *exit7[] = { "sh", "-c",
-		                "test -n \"$DISPLAY\" && test -d \"$CUA_DESKTOP_DIR\" "
-		                "&& test -z \"$NO_AT_BRIDGE\" && exit 7",
-		                NULL };
+	const char *exit7[] = {
+		"sh", "-c",
+		"test -n \"$DISPLAY\" && test -d \"$CUA_DESKTOP_DIR\" "
+		"&& test -z \"$NO_AT_BRIDGE\" && exit 7",
+		NULL
+	};
 	const char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
 	const char *missing[] = { "no-such-command-here", NULL };
 	const char *leftover[] = { "sh", "-c", script, NULL };

@@ -34,8 +34,7 @@ tool_write_all(int fd, const void *buf, size_t len)
 }
 
 int
-tool_replace_file(const char *path, const void *data, size_t len,
-		  mode_t mode)
+tool_replace_file(const char *path, const void *data, size_t len, mode_t mode)
 {
 	char *tmp = NULL;
 	int fd, r = -1, saved;
@@ -43,7 +42,7 @@ tool_replace_file(const char *path, const void *data, size_t len,
 	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
 		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  mode);
+	          mode);
 	if (fd >= 0) {
 		if (tool_write_all(fd, data, len) == 0 &&
 		    fchmod(fd, mode) == 0 && fsync(fd) == 0) {

@@ -24,7 +24,6 @@ tool_write_all(int fd, const void *buf, size_t len);
  * says why. 0, or -1 with errno.
  */
 int
-tool_replace_file(const char *path, const void *data, size_t len,
-		  mode_t mode);
+tool_replace_file(const char *path, const void *data, size_t len, mode_t mode);
 
 #endif /* CUA_TOOLS_FILEIO_H */
