@@ -13,31 +13,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <cua/cua.h>
+#include <jansson.h>
 
-#include "desktop.h"
+#include "cli.h"
 
-static void
-usage(FILE *f)
-{
-	fputs("usage: cua desktop start [--dir DIR] [--screen WxHxD] [--no-wm]\n"
-	      "       cua desktop stop [--dir DIR]\n"
-	      "       cua desktop run [--dir DIR] [--screen WxHxD] [--no-wm] -- CMD [ARG...]\n"
-	      "\n"
-	      "start  starts a headless desktop (Xvfb, private D-Bus session bus,\n"
-	      "       AT-SPI, openbox) and prints export lines for eval:\n"
-	      "         eval \"$(cua desktop start)\"\n"
-	      "stop   stops the desktop in DIR or $CUA_DESKTOP_DIR, with every\n"
-	      "       client of its buses, and removes DIR\n"
-	      "run    runs CMD in a fresh desktop, tears it down afterwards and\n"
-	      "       exits with CMD's status\n"
-	      "\n"
-	      "  --dir DIR        state directory (default $XDG_RUNTIME_DIR/cua/desktop-PID\n"
-	      "                   or /tmp/cua-desktop-UID-PID); must be new or empty\n"
-	      "  --screen WxHxD   screen size and depth (default 1280x1024x24)\n"
-	      "  --no-wm          do not start a window manager\n",
-	      f);
-}
+enum { OPT_DIR, OPT_SCREEN, OPT_NO_WM };
 
 struct options {
 	const char *dir;
@@ -45,65 +25,22 @@ struct options {
 	int no_wm;
 };
 
-/*
- * Parses options up to "--" or the first operand. Returns the index of the
- * first operand, -1 after printing a usage error, -2 after printing help.
- */
 static int
-parse_options(struct options *o, int argc, char **argv, int allow_start)
+option(struct cli *cli, int id, const char *value)
 {
-	const char *arg, *value;
-	size_t len;
-	int i;
+	struct options *o = cli->data;
 
-	for (i = 1; i < argc; i++) {
-		arg = argv[i];
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
-		}
-		if (arg[0] != '-')
-			break;
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			usage(stdout);
-			return -2;
-		}
-		if (allow_start && !strcmp(arg, "--no-wm")) {
-			o->no_wm = 1;
-			continue;
-		}
-		value = NULL;
-		if (!strncmp(arg, "--dir", 5))
-			len = 5;
-		else if (allow_start && !strncmp(arg, "--screen", 8))
-			len = 8;
-		else
-			len = 0;
-		if (len && arg[len] == '=')
-			value = arg + len + 1;
-		else if (len && arg[len] == '\0' && i + 1 < argc)
-			value = argv[++i];
-		else if (len && arg[len] == '\0') {
-			fprintf(stderr, "cua desktop %s: %s needs a value\n",
-			        argv[0], arg);
-			return -1;
-		} else {
-			fprintf(stderr, "cua desktop %s: unknown option '%s'\n",
-			        argv[0], arg);
-			return -1;
-		}
-		if (len == 5) {
-			if (!value[0]) {
-				fprintf(stderr, "cua desktop %s: empty --dir\n",
-				        argv[0]);
-				return -1;
-			}
-			o->dir = value;
-		} else {
-			o->screen = value;
-		}
+	if (id == OPT_DIR) {
+		if (!value[0])
+			return cli_usage_error(cli, "cua %s: empty --dir",
+			                       cli->cmd->name);
+		o->dir = value;
+	} else if (id == OPT_SCREEN) {
+		o->screen = value;
+	} else {
+		o->no_wm = 1;
 	}
-	return i;
+	return 0;
 }
 
 static void
@@ -118,8 +55,9 @@ print_warning(cua_desktop *desktop, cua_log_level level, const char *message,
 
 /* A desktop with the options; prints the reason and returns NULL. */
 static cua_desktop *
-new_desktop(const char *sub, const struct options *o, uint32_t flags)
+new_desktop(const struct cli *cli, uint32_t flags)
 {
+	const struct options *o = cli->data;
 	cua_desktop *d = NULL;
 	cua_result r;
 
@@ -131,37 +69,65 @@ new_desktop(const char *sub, const struct options *o, uint32_t flags)
 	if (r == CUA_OK && o->no_wm)
 		r = cua_desktop_set_option(d, "window_manager", "none");
 	if (r != CUA_OK) {
-		fprintf(stderr, "cua desktop %s: %s\n", sub, cua_error_message());
+		cli_usage_error(cli, "cua %s: %s", cli->cmd->name,
+		                cua_error_message());
 		return cua_desktop_unref(d);
 	}
 	cua_desktop_set_log_handler(d, print_warning, NULL);
 	return d;
 }
 
-static int
-cmd_start(const struct options *o)
+/* The environment as one JSON object: {"NAME": "value" or null}. */
+static char *
+env_json(cua_desktop *d)
 {
-	cua_desktop *d = new_desktop("start", o, CUA_DESKTOP_DETACHED);
+	json_t *env = json_object();
+	const char *name, *value;
+	char *text;
+	size_t i;
+
+	for (i = 0; i < cua_desktop_get_env_count(d); i++) {
+		name = cua_desktop_get_env_name(d, i);
+		value = cua_desktop_get_env(d, name);
+		json_object_set_new(env, name,
+		                    value ? json_string(value) : json_null());
+	}
+	text = json_dumps(env, JSON_INDENT(2));
+	json_decref(env);
+	return text;
+}
+
+static int
+run_start(struct cli *cli)
+{
+	cua_desktop *d = new_desktop(cli, CUA_DESKTOP_DETACHED);
 	char *text = NULL;
 
 	if (!d)
 		return 2;
 	if (cua_desktop_start(d) != CUA_OK ||
-	    cua_desktop_env_to_shell(d, &text) != CUA_OK) {
+	    (!cli->json && cua_desktop_env_to_shell(d, &text) != CUA_OK)) {
 		fprintf(stderr, "cua desktop: %s\n", cua_error_message());
 		cua_desktop_unref(d);
 		return 1;
 	}
-	fputs(text, stdout);
+	if (cli->json) {
+		text = env_json(d);
+		printf("%s\n", text ? text : "{}");
+		free(text);
+	} else {
+		fputs(text, stdout);
+		cua_free(text);
+	}
 	fflush(stdout);
-	cua_free(text);
 	cua_desktop_unref(d); /* detached: it keeps running */
 	return 0;
 }
 
 static int
-cmd_stop(const struct options *o)
+run_stop(struct cli *cli)
 {
+	const struct options *o = cli->data;
 	const char *dir = o->dir ? o->dir : getenv("CUA_DESKTOP_DIR");
 	cua_desktop *d = NULL;
 	int status = 0;
@@ -211,9 +177,9 @@ forward_signals(void *data)
 }
 
 static int
-cmd_run(const struct options *o, char **argv)
+run_run(struct cli *cli)
 {
-	cua_desktop *d = new_desktop("run", o, 0);
+	cua_desktop *d = new_desktop(cli, 0);
 	struct forwarder f = { .desktop = d };
 	pthread_t thread;
 	int status = 1, threaded;
@@ -227,7 +193,7 @@ cmd_run(const struct options *o, char **argv)
 	sigaddset(&f.set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &f.set, NULL);
 	threaded = pthread_create(&thread, NULL, forward_signals, &f) == 0;
-	r = cua_desktop_run(d, (const char *const *)argv, &status);
+	r = cua_desktop_run(d, (const char *const *)cli->argv, &status);
 	if (threaded) {
 		pthread_cancel(thread);
 		pthread_join(thread, NULL);
@@ -238,44 +204,83 @@ cmd_run(const struct options *o, char **argv)
 	return status;
 }
 
-int
-cua_desktop_main(int argc, char **argv)
-{
-	struct options o = { 0 };
-	const char *sub;
-	int first;
+#define USAGE                                                                 \
+	"cua desktop start [--dir DIR] [--screen WxHxD] [--no-wm] [--json]\n" \
+	"cua desktop stop [--dir DIR]\n"                                      \
+	"cua desktop run [--dir DIR] [--screen WxHxD] [--no-wm] [--] CMD [ARG...]"
 
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
-	sub = argv[1];
-	if (!strcmp(sub, "-h") || !strcmp(sub, "--help") ||
-	    !strcmp(sub, "help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (strcmp(sub, "start") != 0 && strcmp(sub, "stop") != 0 &&
-	    strcmp(sub, "run") != 0) {
-		fprintf(stderr, "cua desktop: unknown subcommand '%s'\n", sub);
-		usage(stderr);
-		return 2;
-	}
-	first = parse_options(&o, argc - 1, argv + 1, strcmp(sub, "stop") != 0);
-	if (first < 0)
-		return first == -2 ? 0 : 2;
-	first += 1; /* index in argv */
-	if (!strcmp(sub, "run")) {
-		if (first >= argc) {
-			fprintf(stderr, "cua desktop run: no command given\n");
-			return 2;
-		}
-		return cmd_run(&o, argv + first);
-	}
-	if (first < argc) {
-		fprintf(stderr, "cua desktop %s: unexpected argument '%s'\n",
-		        sub, argv[first]);
-		return 2;
-	}
-	return !strcmp(sub, "start") ? cmd_start(&o) : cmd_stop(&o);
-}
+#define HELP                                                                             \
+	"\n"                                                                             \
+	"start  starts a headless desktop (Xvfb, private D-Bus session bus,\n"           \
+	"       AT-SPI, openbox) and prints export lines for eval:\n"                    \
+	"         eval \"$(cua desktop start)\"\n"                                       \
+	"       (--json: the variables as one JSON object, null: unset)\n"               \
+	"stop   stops the desktop in DIR or $CUA_DESKTOP_DIR, with every\n"              \
+	"       client of its buses, and removes DIR\n"                                  \
+	"run    runs CMD in a fresh desktop, tears it down afterwards and\n"             \
+	"       exits with CMD's status\n"                                               \
+	"\n"                                                                             \
+	"  --dir DIR        state directory (default $XDG_RUNTIME_DIR/cua/desktop-PID\n" \
+	"                   or /tmp/cua-desktop-UID-PID); must be new or empty\n"        \
+	"  --screen WxHxD   screen size and depth (default 1280x1024x24)\n"              \
+	"  --no-wm          do not start a window manager\n"
+
+static const struct cli_option start_options[] = {
+	{ "dir", 0, "DIR", OPT_DIR },
+	{ "screen", 0, "WxHxD", OPT_SCREEN },
+	{ "no-wm", 0, NULL, OPT_NO_WM },
+	{ NULL },
+};
+
+static const struct cli_option stop_options[] = {
+	{ "dir", 0, "DIR", OPT_DIR },
+	{ NULL },
+};
+
+static const char *const run_operands[] = { "command", NULL };
+
+static const struct cli_command start = {
+	.name = "desktop start",
+	.usage = USAGE,
+	.help = HELP,
+	.flags = CLI_JSON,
+	.options = start_options,
+	.max_operands = 0,
+	.option = option,
+	.run = run_start,
+	.data_size = sizeof(struct options),
+};
+
+static const struct cli_command stop = {
+	.name = "desktop stop",
+	.usage = USAGE,
+	.help = HELP,
+	.options = stop_options,
+	.max_operands = 0,
+	.option = option,
+	.run = run_stop,
+	.data_size = sizeof(struct options),
+};
+
+static const struct cli_command run = {
+	.name = "desktop run",
+	.usage = USAGE,
+	.help = HELP,
+	.flags = CLI_OPERANDS_END_OPTIONS,
+	.options = start_options,
+	.operands = run_operands,
+	.max_operands = -1,
+	.option = option,
+	.run = run_run,
+	.data_size = sizeof(struct options),
+};
+
+static const struct cli_command *const subcommands[] = { &start, &stop, &run,
+	                                                 NULL };
+
+const struct cli_command cmd_desktop = {
+	.name = "desktop",
+	.usage = USAGE,
+	.help = HELP,
+	.subcommands = subcommands,
+};
