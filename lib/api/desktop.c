@@ -167,6 +167,28 @@ replace(char **slot, const char *value)
 	return CUA_OK;
 }
 
+static cua_result
+set_kind(cua_desktop *d, const char *value)
+{
+#if HAVE_ATSPI_BACKEND
+	char known[256] = "";
+	const char *name;
+	size_t i, len;
+
+	if (!desktop_client_kind_known(value)) {
+		for (i = 0; (name = desktop_client_kind_name(i)); i++) {
+			len = strlen(known);
+			snprintf(known + len, sizeof(known) - len, "%s%s",
+			         i ? ", " : "", name);
+		}
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+		                 "unknown kind of desktop '%s' (known: %s)",
+		                 value, known);
+	}
+#endif
+	return replace(&d->kind, value);
+}
+
 CUA_EXPORT cua_result
 cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 {
@@ -176,14 +198,8 @@ cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 	          "cua_desktop_set_option: %s: the desktop is already running; "
 	          "set options before cua_desktop_start()",
 	          key);
-	if (!strcmp(key, "kind")) {
-#if HAVE_ATSPI_BACKEND
-		CHECK_ARG(desktop_client_kind_known(value),
-		          "unknown kind of desktop '%s' (known: %s)", value,
-		          desktop_client_kind_names());
-#endif
-		return replace(&desktop->kind, value);
-	}
+	if (!strcmp(key, "kind"))
+		return set_kind(desktop, value);
 	if (!strcmp(key, "screen")) {
 #if HAVE_ATSPI_BACKEND
 		CHECK_ARG(desktop_client_valid_screen(value),

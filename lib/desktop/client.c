@@ -81,9 +81,9 @@ desktop_client_kind_known(const char *name)
 }
 
 const char *
-desktop_client_kind_names(void)
+desktop_client_kind_name(size_t index)
 {
-	return desktop_kind_names();
+	return desktop_kind_name(index);
 }
 
 int
@@ -142,16 +142,11 @@ desktop_client_env(const struct desktop_client *c, const char *name)
 char *
 desktop_client_env_text(const struct desktop_client *c)
 {
-	struct desktop d;
 	char *text, *out;
 
 	if (!c->started)
 		return NULL;
-	desktop_init(&d);
-	memcpy(d.vars, c->vars, sizeof(d.vars));
-	text = desktop_env_text(&d);
-	memset(d.vars, 0, sizeof(d.vars)); /* borrowed */
-	desktop_free(&d);
+	text = desktop_env_text(c->vars);
 	out = strdup(text);
 	g_free(text);
 	return out;
@@ -293,7 +288,6 @@ static int
 read_reports(struct desktop_client *c, struct reader *rd, long long deadline,
              int stop_at_result, const struct desktop_client_options *o)
 {
-	struct desktop d;
 	char chunk[4096];
 	ssize_t n;
 	size_t len;
@@ -324,11 +318,7 @@ read_reports(struct desktop_client *c, struct reader *rd, long long deadline,
 					return REPORT_ERROR;
 				break;
 			case 'R':
-				desktop_init(&d);
-				desktop_env_parse(&d, rec + 1);
-				memcpy(c->vars, d.vars, sizeof(c->vars));
-				memset(d.vars, 0, sizeof(d.vars));
-				desktop_free(&d);
+				desktop_env_parse(c->vars, rec + 1);
 				rd->ready = 1;
 				if (stop_at_result)
 					return REPORT_READY;
@@ -539,7 +529,6 @@ desktop_client_attach(struct desktop_client *c, const char *state_dir)
 {
 	const char *dir = state_dir;
 	char *text, *kind;
-	struct desktop d;
 	struct stat st;
 	pid_t pid;
 
@@ -567,14 +556,9 @@ desktop_client_attach(struct desktop_client *c, const char *state_dir)
 	                                                               : "x11");
 	g_free(kind);
 	text = read_state_file(dir, "env");
-	if (text) {
-		desktop_init(&d);
-		desktop_env_parse(&d, text);
-		memcpy(c->vars, d.vars, sizeof(c->vars));
-		memset(d.vars, 0, sizeof(d.vars));
-		desktop_free(&d);
-		g_free(text);
-	}
+	if (text)
+		desktop_env_parse(c->vars, text);
+	g_free(text);
 	if (supervisor_alive(dir, &pid))
 		__atomic_store_n(&c->pid, (int64_t)pid, __ATOMIC_SEQ_CST);
 	c->started = 1;
@@ -670,7 +654,7 @@ desktop_client_stop(struct desktop_client *c,
 		d.dir_ready = 1;
 		text = read_state_file(d.dir, "env");
 		if (text)
-			desktop_env_parse(&d, text);
+			desktop_env_parse(d.vars, text);
 		g_free(text);
 		load_pids(&d, &recorded);
 		desktop_teardown(&d);

@@ -33,11 +33,12 @@ desktop_client_new(void);
 void
 desktop_client_free(struct desktop_client *c);
 
-/* 1 when name is a kind of desktop ("x11"); the known names. */
+/* 1 when name is a kind of desktop ("x11"); the known names by index
+ * (NULL past the last). */
 int
 desktop_client_kind_known(const char *name);
 const char *
-desktop_client_kind_names(void);
+desktop_client_kind_name(size_t index);
 int
 desktop_client_valid_screen(const char *screen);
 

@@ -52,9 +52,9 @@ desktop_kind_find(const char *name)
 }
 
 const char *
-desktop_kind_names(void)
+desktop_kind_name(size_t index)
 {
-	return "x11";
+	return index < G_N_ELEMENTS(kinds) ? kinds[index]->name : NULL;
 }
 
 const struct daemon_info *
@@ -330,7 +330,7 @@ desktop_start(struct desktop *d)
 	if (r < 0)
 		return -1;
 
-	text = desktop_env_text(d);
+	text = desktop_env_text(d->vars);
 	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 	if (write_state_file(d->dir, "env", text) < 0 ||
 	    write_state_file(d->dir, "supervisor.pid", pid) < 0)

@@ -112,9 +112,9 @@ extern const struct desktop_kind desktop_kind_x11;
 const struct desktop_kind *
 desktop_kind_find(const char *name);
 
-/* The names of the kinds, for messages ("x11"). */
+/* The name of the kind at index, NULL past the last. */
 const char *
-desktop_kind_names(void);
+desktop_kind_name(size_t index);
 
 struct proc {
 	pid_t pid;                /* 0: none */
@@ -289,9 +289,9 @@ read_keep(struct desktop *d, GArray *exclude);
 char **
 desktop_envp(const struct desktop *d);
 char *
-desktop_env_text(const struct desktop *d);
+desktop_env_text(char *const vars[VAR_COUNT]);
 int
-desktop_env_parse(struct desktop *d, const char *text);
+desktop_env_parse(char *vars[VAR_COUNT], const char *text);
 
 /* ---- buses.c: the session and accessibility buses ------------------ */
 

@@ -83,16 +83,16 @@ append_export(GString *s, const char *name, const char *value)
 
 /* The lines for `eval`: export NAME='value' ..., then one unset line. */
 char *
-desktop_env_text(const struct desktop *d)
+desktop_env_text(char *const vars[VAR_COUNT])
 {
 	GString *s = g_string_new(NULL);
 	int i, unset = 0;
 
 	for (i = 0; i < VAR_COUNT; i++)
-		if (d->vars[i])
-			append_export(s, desktop_var_names[i], d->vars[i]);
+		if (vars[i])
+			append_export(s, desktop_var_names[i], vars[i]);
 	for (i = 0; i < VAR_COUNT; i++) {
-		if (d->vars[i])
+		if (vars[i])
 			continue;
 		g_string_append(s, unset++ ? " " : "unset ");
 		g_string_append(s, desktop_var_names[i]);
@@ -103,18 +103,19 @@ desktop_env_text(const struct desktop *d)
 }
 
 /*
- * Reads export lines back into d->vars (variables they do not export are
- * unset). Returns 0, or -1 when a managed variable's line cannot be read.
+ * Reads export lines back into vars (variables they do not export are
+ * unset; the old values are freed). Returns 0, or -1 when a managed
+ * variable's line cannot be read.
  */
 int
-desktop_env_parse(struct desktop *d, const char *text)
+desktop_env_parse(char *vars[VAR_COUNT], const char *text)
 {
 	char **lines, **l, *eq, *value;
 	int i, r = 0;
 
 	for (i = 0; i < VAR_COUNT; i++) {
-		g_free(d->vars[i]);
-		d->vars[i] = NULL;
+		g_free(vars[i]);
+		vars[i] = NULL;
 	}
 	lines = g_strsplit(text, "\n", -1);
 	for (l = lines; *l; l++) {
@@ -134,8 +135,8 @@ desktop_env_parse(struct desktop *d, const char *text)
 			r = -1;
 			continue;
 		}
-		g_free(d->vars[i]);
-		d->vars[i] = value;
+		g_free(vars[i]);
+		vars[i] = value;
 	}
 	g_strfreev(lines);
 	return r;

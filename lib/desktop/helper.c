@@ -120,7 +120,7 @@ supervise(struct desktop *d)
 		report(d, 'E', d->err ? d->err : "unknown error");
 		return 1;
 	}
-	text = desktop_env_text(d);
+	text = desktop_env_text(d->vars);
 	if (report(d, 'R', text) < 0) {
 		/* the caller is gone: nobody knows about this desktop */
 		note(d, "cannot report readiness: %s", strerror(errno));
@@ -154,7 +154,7 @@ supervise_run(struct desktop *d, const char *path, char **cmd_argv)
 		return d->stop_signal ? 128 + d->stop_signal : 1;
 	}
 	d->ready = 1;
-	text = desktop_env_text(d);
+	text = desktop_env_text(d->vars);
 	report(d, 'R', text);
 	g_free(text);
 
