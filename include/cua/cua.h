@@ -1522,9 +1522,10 @@ cua_desktop_start(cua_desktop *desktop);
  * `cua desktop run` does). The command runs with this process's standard
  * input and output, in its process group, with the desktop's
  * environment; processes it leaves behind are stopped with the desktop.
- * The desktop also stops when this process exits, and when its
- * supervisor gets SIGTERM, SIGINT or SIGHUP (cua_desktop_get_pid()),
- * which it passes on to the command.
+ * The desktop also stops when this process exits (its supervisor has a
+ * process group of its own, so a kill of this process's group still
+ * lets it clean up), and when the supervisor gets SIGTERM, SIGINT or
+ * SIGHUP (cua_desktop_get_pid()), which it passes on to the command.
  *
  * @param argv the command and its arguments, NULL-terminated; argv[0]
  *        without a slash is looked up in `PATH`.

@@ -226,12 +226,10 @@ add_options(GPtrArray *argv, const struct desktop_client_options *o)
  * set; *report_fd gets the read end of the report pipe.
  */
 static pid_t
-start_helper(char **argv, int null_stdio, int detach, int *report_fd,
+start_helper(char **argv, const struct spawn_opts *how, int *report_fd,
              int *owner_fd)
 {
-	struct spawn_opts opts = {
-		.fd3 = -1, .fd4 = -1, .null_stdio = null_stdio, .detach = detach
-	};
+	struct spawn_opts opts = *how;
 	int rp[2], op[2] = { -1, -1 }, error = 0;
 	pid_t pid;
 
@@ -374,6 +372,9 @@ cua_result
 desktop_client_start(struct desktop_client *c,
                      const struct desktop_client_options *o)
 {
+	/* it starts a session of its own */
+	const struct spawn_opts start_opts = { .null_stdio = 1,
+		                               .detach = o->detached };
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	struct reader rd = { .fd = -1 };
 	char *helper, st[64];
@@ -396,7 +397,7 @@ desktop_client_start(struct desktop_client *c,
 	}
 	add_options(argv, o);
 	g_ptr_array_add(argv, NULL);
-	pid = start_helper((char **)argv->pdata, 1, o->detached, &rd.fd,
+	pid = start_helper((char **)argv->pdata, &start_opts, &rd.fd,
 	                   o->detached ? NULL : &owner);
 	g_ptr_array_free(argv, TRUE);
 	if (pid < 0)
@@ -448,6 +449,10 @@ desktop_client_run(struct desktop_client *c,
                    const struct desktop_client_options *o,
                    const char *const *cmd, int *exit_status)
 {
+	/* a process group of its own, out of reach of a kill of the
+	 * caller's group (a test runner's timeout); the command joins the
+	 * caller's group, and the desktop stops when the caller is gone */
+	const struct spawn_opts run_opts = { .pgrp = -1 };
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	struct reader rd = { .fd = -1 };
 	char *helper, *path, st[64];
@@ -485,7 +490,7 @@ desktop_client_run(struct desktop_client *c,
 	for (i = 0; cmd[i]; i++)
 		g_ptr_array_add(argv, g_strdup(cmd[i]));
 	g_ptr_array_add(argv, NULL);
-	pid = start_helper((char **)argv->pdata, 0, 0, &rd.fd, &owner);
+	pid = start_helper((char **)argv->pdata, &run_opts, &rd.fd, &owner);
 	g_ptr_array_free(argv, TRUE);
 	if (pid < 0)
 		return CUA_ERROR_BACKEND;

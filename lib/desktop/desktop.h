@@ -248,7 +248,9 @@ become_supervisor(struct desktop *d);
  * supervisor helper): fd3 and fd4 (if >= 0) become fds 3 and 4, stdio is
  * kept or, with null_stdio, /dev/null, everything else is closed; with
  * detach, a double fork makes the program nobody's child (init or a
- * subreaper adopts it) and spawn() returns 0 instead of its pid.
+ * subreaper adopts it) and spawn() returns 0 instead of its pid. pgrp
+ * moves the child to another process group (not with log_path, which
+ * starts a session).
  */
 struct spawn_opts {
 	const char *log_path;
@@ -257,6 +259,7 @@ struct spawn_opts {
 	int keep_fds;
 	int null_stdio;
 	int detach;
+	pid_t pgrp; /* > 0: join this process group; < 0: one of its own */
 };
 
 pid_t

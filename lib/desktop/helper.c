@@ -19,9 +19,11 @@
  * start: a new session, stdio on /dev/null, then its own log; once the
  *        desktop is ready it closes the report pipe and runs until asked
  *        to stop. Exit status 0, or 1 when the desktop did not start.
- * run:   in the caller's session and process group, with its stdio; runs
- *        the command once the desktop is ready, then tears the desktop
- *        down. It keeps the report pipe open until it exits, and exits
+ * run:   in the caller's session, with its stdio, in a process group of
+ *        its own (libcua puts it there: a kill of the caller's group, a
+ *        test runner's timeout, must leave it to tear the desktop down);
+ *        runs the command in the caller's group once the desktop is
+ *        ready, then tears the desktop down. It keeps the report pipe open until it exits, and exits
  *        with the command's status (128 + N when signal N ended the
  *        command or stopped the desktop), 1 when the desktop did not
  *        start, 126 or 127 when the command could not be run.
@@ -143,6 +145,10 @@ supervise(struct desktop *d)
 static int
 supervise_run(struct desktop *d, const char *path, char **cmd_argv)
 {
+	/* the command goes where the caller is: its job, its terminal */
+	struct spawn_opts in_caller_group = {
+		.fd3 = -1, .fd4 = -1, .keep_fds = 1, .pgrp = getpgid(getppid())
+	};
 	char **envp, *text, sig[32];
 	int error = 0, status = 1;
 
@@ -159,7 +165,7 @@ supervise_run(struct desktop *d, const char *path, char **cmd_argv)
 	g_free(text);
 
 	envp = desktop_envp(d);
-	d->cmd.pid = spawn(path, cmd_argv, envp, NULL, &error);
+	d->cmd.pid = spawn(path, cmd_argv, envp, &in_caller_group, &error);
 	g_strfreev(envp);
 	if (d->cmd.pid < 0) {
 		d->cmd.pid = 0;

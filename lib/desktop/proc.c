@@ -351,6 +351,8 @@ spawn_child(const char *path, char *const argv[], char *const envp[],
 	sigemptyset(&none);
 	signal(SIGPIPE, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (o->pgrp) /* best effort: a group that is gone stays ours */
+		setpgid(0, o->pgrp > 0 ? o->pgrp : 0);
 	if (o->log_path) {
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);

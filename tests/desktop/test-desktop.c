@@ -251,6 +251,25 @@ probe_main(void)
 	return 0;
 }
 
+/* `test-desktop run DIR READY`: runs a command in a desktop in DIR that
+ * creates READY, then sleeps. */
+static int
+run_main(const char *dir, const char *ready)
+{
+	char script[4096];
+	const char *argv[] = { "sh", "-c", script, NULL };
+	cua_desktop *d = NULL;
+	int status = 1;
+
+	snprintf(script, sizeof(script), "touch '%s'; exec sleep 600", ready);
+	if (cua_desktop_new(&d, 0) != CUA_OK ||
+	    cua_desktop_set_option(d, "state_dir", dir) != CUA_OK ||
+	    cua_desktop_run(d, argv, &status) != CUA_OK)
+		fprintf(stderr, "run: %s\n", cua_error_message());
+	cua_desktop_unref(d);
+	return status;
+}
+
 /* `test-desktop own DIR`: owns a desktop in DIR until killed. */
 static int
 own_main(const char *dir)
@@ -487,6 +506,46 @@ test_owner_killed(void **state)
 	free(base);
 }
 
+/*
+ * A test runner's timeout kills the whole process group of a run (what
+ * meson does): the caller and the command die at once; the supervisor,
+ * in a group of its own, sees its owner gone and tears the desktop down.
+ */
+static void
+test_run_group_killed(void **state)
+{
+	char *base = temp_dir(), dir[1024], ready[1024];
+	struct recorded rec;
+	int64_t end;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/desktop", base);
+	snprintf(ready, sizeof(ready), "%s/ready", base);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		execl(self_exe, self_exe, "run", dir, ready, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	end = ms_now() + 120000;
+	while (!exists(ready) && ms_now() < end)
+		sleep_ms(50);
+	assert_true(exists(ready));
+	read_pids(dir, &rec);
+	assert_int_equal(alive(&rec), 6);
+	assert_int_equal(kill(-pid, SIGKILL), 0);
+	waitpid(pid, &status, 0);
+	assert_true(WIFSIGNALED(status));
+	assert_true(all_gone(dir, &rec, 20000));
+	unlink(ready);
+	rmdir(base);
+	free(base);
+}
+
 static void
 test_run(void **state)
 {
@@ -660,6 +719,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_unref_stops),
 		cmocka_unit_test(test_owner_killed),
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_run_group_killed),
 		cmocka_unit_test(test_run_signal),
 		cmocka_unit_test(test_detached_dead_supervisor),
 		cmocka_unit_test(test_dir_not_empty),
@@ -671,6 +731,8 @@ main(int argc, char **argv)
 		return probe_main();
 	if (argc > 2 && !strcmp(argv[1], "own"))
 		return own_main(argv[2]);
+	if (argc > 3 && !strcmp(argv[1], "run"))
+		return run_main(argv[2], argv[3]);
 	/* the desktops' state directories go to /tmp: keep ours apart */
 	unsetenv("XDG_RUNTIME_DIR");
 	return cmocka_run_group_tests(tests, NULL, NULL);
