@@ -24,7 +24,7 @@
 	} while (0)
 
 #define UNSUPPORTED                                                      \
-	"libcua was built without the AT-SPI2 + X11 backend: it cannot " \
+	"libcua was built without the x11 display driver: it cannot " \
 	"start headless desktops"
 
 struct cua_desktop {
@@ -48,7 +48,7 @@ desktop_alloc(uint32_t flags)
 		return NULL;
 	atomic_init(&d->refcount, 1);
 	d->flags = flags;
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	d->client = desktop_client_new();
 	if (!d->client) {
 		free(d);
@@ -73,6 +73,7 @@ log_warning(const char *message, void *data)
 CUA_EXPORT cua_result
 cua_desktop_new(cua_desktop **out, uint32_t flags)
 {
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(out, "cua_desktop_new: out is NULL");
 	*out = NULL;
 	CHECK_ARG(!(flags & ~CUA_DESKTOP_DETACHED),
@@ -88,9 +89,10 @@ cua_desktop_attach(cua_desktop **out, const char *state_dir)
 	cua_desktop *d;
 	cua_result r;
 
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(out, "cua_desktop_attach: out is NULL");
 	*out = NULL;
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	d = desktop_alloc(0);
 	if (!d)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -122,7 +124,7 @@ cua_desktop_unref(cua_desktop *desktop)
 {
 	if (!desktop || atomic_fetch_sub(&desktop->refcount, 1) != 1)
 		return NULL;
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	if (desktop_client_owned(desktop->client))
 		desktop_client_stop(desktop->client, log_warning, desktop);
 	desktop_client_free(desktop->client);
@@ -147,7 +149,7 @@ cua_desktop_set_log_handler(cua_desktop *desktop, cua_desktop_log_fn handler,
 static int
 started(const cua_desktop *d)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop_client_started(d->client);
 #else
 	(void)d;
@@ -170,7 +172,7 @@ replace(char **slot, const char *value)
 static cua_result
 set_kind(cua_desktop *d, const char *value)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	char known[256] = "";
 	const char *name;
 	size_t i, len;
@@ -192,6 +194,7 @@ set_kind(cua_desktop *d, const char *value)
 CUA_EXPORT cua_result
 cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 {
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(desktop && key, "cua_desktop_set_option: NULL argument");
 	CHECK_ARG(value, "cua_desktop_set_option: %s: the value is NULL", key);
 	CHECK_ARG(!started(desktop),
@@ -201,7 +204,7 @@ cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 	if (!strcmp(key, "kind"))
 		return set_kind(desktop, value);
 	if (!strcmp(key, "screen")) {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 		CHECK_ARG(desktop_client_valid_screen(value),
 		          "bad screen '%s' (expected WxHxD, e.g. 1280x1024x24)",
 		          value);
@@ -225,7 +228,7 @@ cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 	                 key);
 }
 
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 static void
 options(cua_desktop *d, struct desktop_client_options *o)
 {
@@ -243,8 +246,9 @@ options(cua_desktop *d, struct desktop_client_options *o)
 CUA_EXPORT cua_result
 cua_desktop_start(cua_desktop *desktop)
 {
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(desktop, "cua_desktop_start: desktop is NULL");
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	struct desktop_client_options o;
 
 	CHECK_ARG(!started(desktop),
@@ -259,12 +263,13 @@ cua_desktop_start(cua_desktop *desktop)
 CUA_EXPORT cua_result
 cua_desktop_run(cua_desktop *desktop, const char *const *argv, int *exit_status)
 {
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(exit_status, "cua_desktop_run: exit_status is NULL");
 	*exit_status = 1;
 	CHECK_ARG(desktop, "cua_desktop_run: desktop is NULL");
 	CHECK_ARG(argv && argv[0] && argv[0][0],
 	          "cua_desktop_run: no command given");
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	struct desktop_client_options o;
 
 	CHECK_ARG(!started(desktop),
@@ -284,8 +289,9 @@ cua_desktop_run(cua_desktop *desktop, const char *const *argv, int *exit_status)
 CUA_EXPORT cua_result
 cua_desktop_stop(cua_desktop *desktop)
 {
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(desktop, "cua_desktop_stop: desktop is NULL");
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop_client_stop(desktop->client, log_warning, desktop);
 #else
 	return cua_error(CUA_ERROR_UNSUPPORTED, UNSUPPORTED);
@@ -295,7 +301,7 @@ cua_desktop_stop(cua_desktop *desktop)
 CUA_EXPORT int64_t
 cua_desktop_get_pid(const cua_desktop *desktop)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop ? desktop_client_pid(desktop->client) : 0;
 #else
 	(void)desktop;
@@ -306,7 +312,7 @@ cua_desktop_get_pid(const cua_desktop *desktop)
 CUA_EXPORT const char *
 cua_desktop_get_state_dir(const cua_desktop *desktop)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop ? desktop_client_state_dir(desktop->client) : NULL;
 #else
 	(void)desktop;
@@ -317,7 +323,7 @@ cua_desktop_get_state_dir(const cua_desktop *desktop)
 CUA_EXPORT size_t
 cua_desktop_get_env_count(const cua_desktop *desktop)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop ? desktop_client_env_count() : 0;
 #else
 	(void)desktop;
@@ -328,7 +334,7 @@ cua_desktop_get_env_count(const cua_desktop *desktop)
 CUA_EXPORT const char *
 cua_desktop_get_env_name(const cua_desktop *desktop, size_t index)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop ? desktop_client_env_name(index) : NULL;
 #else
 	(void)desktop;
@@ -340,7 +346,7 @@ cua_desktop_get_env_name(const cua_desktop *desktop, size_t index)
 CUA_EXPORT const char *
 cua_desktop_get_env(const cua_desktop *desktop, const char *name)
 {
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	return desktop && name ? desktop_client_env(desktop->client, name)
 	                       : NULL;
 #else
@@ -353,12 +359,13 @@ cua_desktop_get_env(const cua_desktop *desktop, const char *name)
 CUA_EXPORT cua_result
 cua_desktop_env_to_shell(const cua_desktop *desktop, char **out)
 {
+	cua_error_clear(); /* no stale error on this thread */
 	CHECK_ARG(out, "cua_desktop_env_to_shell: out is NULL");
 	*out = NULL;
 	CHECK_ARG(desktop, "cua_desktop_env_to_shell: desktop is NULL");
 	CHECK_ARG(started(desktop),
 	          "cua_desktop_env_to_shell: the desktop is not running");
-#if HAVE_ATSPI_BACKEND
+#if HAVE_HEADLESS_DESKTOP
 	*out = desktop_client_env_text(desktop->client);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
 #else

@@ -30,6 +30,9 @@
 /* At most this many combos in one argument. */
 #define CUA_KEYS_MAX_CHORDS 1000
 
+/* The Menu key (a right click from the keyboard). */
+#define CUA_KEYSYM_MENU 0xff67u
+
 /* Flags of cua_keys_parse(). */
 /* super_alias = "super": `super`, `cmd`, `command` send Super_L instead
  * of Control_L (actions.md §7.3, §13). */
@@ -78,6 +81,16 @@ struct cua_key_seq {
  */
 cua_result
 cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out);
+
+/*
+ * Chords typing `text` (actions.md §7.2 step 5): one per character, \n
+ * and \r\n -> Return, \t -> Tab, other control characters dropped,
+ * Latin-1 as its keysym, the rest as Unicode keysyms; an ill-formed byte
+ * types U+FFFD. *n gets the count. malloc'd (free()); NULL when out of
+ * memory.
+ */
+struct cua_key_chord *
+cua_keys_from_text(const char *text, size_t *n);
 
 /* Frees the chords and empties `seq`; accepts NULL and an empty seq. */
 void

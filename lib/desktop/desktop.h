@@ -207,8 +207,6 @@ const char *
 signal_name(int sig, char *buf, size_t size);
 const char *
 describe_status(int status, char *buf, size_t size);
-int
-desktop_write_all(int fd, const char *buf, size_t len);
 void
 close_fds_from(unsigned int first, unsigned int last);
 int

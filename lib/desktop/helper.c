@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "cua/cua.h"
+#include "core/fileio.h"
 #include "desktop.h"
 
 static int
@@ -58,9 +59,13 @@ report(struct desktop *d, char tag, const char *text)
 	g_string_append_c(s, tag);
 	g_string_append(s, text);
 	g_string_append_c(s, '\0');
-	r = desktop_write_all(d->report_fd, s->str, s->len);
+	r = cua_write_all(d->report_fd, s->str, s->len);
 	g_string_free(s, TRUE);
-	return r;
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
 }
 
 /* Warnings go to the process that started the desktop while it listens,

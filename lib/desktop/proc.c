@@ -61,27 +61,6 @@ describe_status(int status, char *buf, size_t size)
 	return buf;
 }
 
-/* All of buf, across short writes; 0, or -1 with errno. Async-signal-safe. */
-int
-desktop_write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 void
 close_fds_from(unsigned int first, unsigned int last)
 {

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/session.h"
+#include "core/fileio.h"
 #include "desktop.h"
 
 /* Writes DIR/name atomically, mode 0600; 0, or -1 with errno. */

@@ -2,7 +2,8 @@
 """ABI guard, layer 2: header hygiene.
 
 The public headers are copied into an installed layout (<tmp>/cua/cua.h,
-cua-version.h) and a program that only includes <cua/cua.h> is compiled:
+cua-errors.h, cua-version.h) and a program that only includes <cua/cua.h>
+is compiled:
 
 - as C99 with -pedantic -Wall -Wextra -Werror (and a few more warnings
   that a consumer's build may turn on);

@@ -1073,6 +1073,9 @@ test_cli(void **state)
 	snprintf(idx, sizeof(idx), "%d", 987654);
 	assert_int_equal(run_cli(click, out, sizeof(out)), 1);
 	assert_non_null(strstr(out, "987654 is an invalid element ID."));
+	/* in the command line's words, not the MCP server's */
+	assert_non_null(strstr(out, "from the latest `cua state` of"));
+	assert_null(strstr(out, "get_app_state of"));
 }
 
 /* ------------------------------------------------------------------ */

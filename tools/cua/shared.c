@@ -37,6 +37,8 @@ cli_open_session(cua_session **s, struct cua_state_file *sf)
 
 	if (r != CUA_OK)
 		return cli_fail("session", r);
+	/* messages name `cua state`, not the MCP tools */
+	cua_session_set_option(*s, "vocabulary", "cli");
 	if (cua_state_open(sf) < 0) {
 		*s = cua_session_unref(*s);
 		return 1;
@@ -121,7 +123,10 @@ cli_plain_session(const char *what, cua_session **s)
 {
 	cua_result r = cua_session_new(s, 0);
 
-	return r == CUA_OK ? 0 : cli_fail(what, r);
+	if (r != CUA_OK)
+		return cli_fail(what, r);
+	cua_session_set_option(*s, "vocabulary", "cli");
+	return 0;
 }
 
 int
