@@ -283,6 +283,7 @@ _PROTOTYPES = {
     "cua_session_set_log_handler": (None, [_vp, _LOG_FN, _vp]),
     "cua_session_set_log_level": (None, [_vp, _int]),
     "cua_session_set_option": (_int, [_vp, _cp, _cp]),
+    "cua_session_get_display_info": (_int, [_vp, _P(_vp)]),
     "cua_session_list_apps": (_int, [_vp, _u32, _P(_vp)]),
     "cua_session_observe": (_int, [_vp, _cp, _u32, _P(_vp)]),
     "cua_session_resolve_app": (_int, [_vp, _cp, _u32, _P(_vp)]),
@@ -701,6 +702,11 @@ class Session(_Handle):
             value = "1" if value else "0"
         _call("session_set_option", self, _enc(key, "key"),
               _enc(str(value), "value"))
+
+    def display_info(self):
+        """The session's display driver and what it can do, as a dict
+        (schema ``libcua.display/1``; see cua_session_get_display_info())."""
+        return _json.loads(_string_call("session_get_display_info", self))
 
     # observing -----------------------------------------------------------
 

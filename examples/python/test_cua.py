@@ -8,8 +8,10 @@ actions and screenshots on a real app.
 
 Environment: CUA_LIBRARY (the library under test), CUA_SOURCE_ROOT (the
 source tree, for tests/data and the header; default: two levels up),
-CUA_TEST_DESKTOP=1 to run the desktop tests, CUA_TEST_APP (default
-gtk3-widget-factory).
+CUA_TEST_DESKTOP=1 to run the desktop tests (skipped otherwise), or
+CUA_TEST_SCOPE=recorded to leave them out of the run (the recorded-tree
+runs of the examples suite, where a skip would fail the suite),
+CUA_TEST_APP (default gtk3-widget-factory).
 
 SPDX-License-Identifier: MIT
 """
@@ -246,6 +248,14 @@ class TestErrors(Base):
                 self.assertEqual(cm.exception.result,
                                  cua.Result.ERROR_INVALID_ARGUMENT)
             self.assertIn("no_such_option", cm.exception.message)
+
+    def test_display_info(self):
+        with cua.Session.recorded(GEDIT) as s:
+            info = s.display_info()
+            self.assertEqual(info["driver"], "none")
+            self.assertEqual(info["chosen_by"], "backend")
+            self.assertFalse(info["capabilities"]["screenshot"]["available"])
+            self.assertTrue(info["capabilities"]["screenshot"]["reason"])
 
     def test_bad_state(self):
         with cua.Session.recorded(GEDIT) as s:
@@ -835,6 +845,23 @@ class TestDesktop(Base):
                 self.s.perform_action(self.app, 0, "No Such Action")
             self.assertLess(cm.exception.result, 0)
             self.assertIsNotNone(t)
+
+
+def load_tests(loader, tests, pattern):
+    """CUA_TEST_SCOPE=recorded: the desktop tests are not part of this run
+    (another run has them), rather than skipped in it."""
+    if os.environ.get("CUA_TEST_SCOPE") != "recorded":
+        return tests
+    kept = unittest.TestSuite()
+
+    def keep(t):
+        if isinstance(t, unittest.TestSuite):
+            for sub in t:
+                keep(sub)
+        elif not isinstance(t, TestDesktop):
+            kept.addTest(t)
+    keep(tests)
+    return kept
 
 
 if __name__ == "__main__":

@@ -479,7 +479,7 @@ test_docs_catalogue(void **state)
 		free(s);
 		compared++;
 	}
-	print_message("%zu messages have the catalogue's exact text\n",
+	print_message("# %zu messages have the catalogue's exact text\n",
 	              compared);
 	assert_true(compared >= 30);
 	for (size_t k = 0; k < n_doc_rows; k++) {
