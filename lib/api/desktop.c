@@ -14,6 +14,7 @@
 
 #include "cua/cua.h"
 #include "core/ctx.h"
+#include "core/errors.h"
 #include "desktop/client.h"
 
 #define CHECK_ARG(cond, ...)                                         \
@@ -23,9 +24,7 @@
 			                 __VA_ARGS__);               \
 	} while (0)
 
-#define UNSUPPORTED                                                      \
-	"libcua was built without the x11 display driver: it cannot " \
-	"start headless desktops"
+#define UNSUPPORTED cua_err(CUA_MSG_NO_HEADLESS_DESKTOPS)
 
 struct cua_desktop {
 	atomic_int refcount;
@@ -107,7 +106,7 @@ cua_desktop_attach(cua_desktop **out, const char *state_dir)
 	(void)d;
 	(void)r;
 	(void)state_dir;
-	return cua_error(CUA_ERROR_UNSUPPORTED, UNSUPPORTED);
+	return UNSUPPORTED;
 #endif
 }
 
@@ -183,9 +182,8 @@ set_kind(cua_desktop *d, const char *value)
 			snprintf(known + len, sizeof(known) - len, "%s%s",
 			         i ? ", " : "", name);
 		}
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "unknown kind of desktop '%s' (known: %s)",
-		                 value, known);
+		return cua_err(CUA_MSG_DESKTOP_BAD_KIND, { "kind", value },
+		               { "known", known });
 	}
 #endif
 	return replace(&d->kind, value);
@@ -205,27 +203,24 @@ cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 		return set_kind(desktop, value);
 	if (!strcmp(key, "screen")) {
 #if HAVE_HEADLESS_DESKTOP
-		CHECK_ARG(desktop_client_valid_screen(value),
-		          "bad screen '%s' (expected WxHxD, e.g. 1280x1024x24)",
-		          value);
+		if (!desktop_client_valid_screen(value))
+			return cua_err(CUA_MSG_DESKTOP_BAD_SCREEN,
+			               { "screen", value });
 #endif
 		return replace(&desktop->screen, value);
 	}
 	if (!strcmp(key, "window_manager")) {
-		CHECK_ARG(!strcmp(value, "openbox") || !strcmp(value, "none"),
-		          "unknown window manager '%s' (openbox or none)",
-		          value);
+		if (strcmp(value, "openbox") && strcmp(value, "none"))
+			return cua_err(CUA_MSG_DESKTOP_BAD_WM, { "wm", value });
 		desktop->no_wm = !strcmp(value, "none");
 		return CUA_OK;
 	}
 	if (!strcmp(key, "state_dir")) {
-		CHECK_ARG(*value, "the state directory is empty");
+		if (!*value)
+			return cua_err(CUA_MSG_DESKTOP_EMPTY_DIR);
 		return replace(&desktop->state_dir, value);
 	}
-	return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-	                 "unknown desktop option '%s' (kind, screen, "
-	                 "window_manager, state_dir)",
-	                 key);
+	return cua_err(CUA_MSG_DESKTOP_BAD_OPTION, { "key", key });
 }
 
 #if HAVE_HEADLESS_DESKTOP
@@ -256,7 +251,7 @@ cua_desktop_start(cua_desktop *desktop)
 	options(desktop, &o);
 	return desktop_client_start(desktop->client, &o);
 #else
-	return cua_error(CUA_ERROR_UNSUPPORTED, UNSUPPORTED);
+	return UNSUPPORTED;
 #endif
 }
 
@@ -282,7 +277,7 @@ cua_desktop_run(cua_desktop *desktop, const char *const *argv, int *exit_status)
 	options(desktop, &o);
 	return desktop_client_run(desktop->client, &o, argv, exit_status);
 #else
-	return cua_error(CUA_ERROR_UNSUPPORTED, UNSUPPORTED);
+	return UNSUPPORTED;
 #endif
 }
 
@@ -294,7 +289,7 @@ cua_desktop_stop(cua_desktop *desktop)
 #if HAVE_HEADLESS_DESKTOP
 	return desktop_client_stop(desktop->client, log_warning, desktop);
 #else
-	return cua_error(CUA_ERROR_UNSUPPORTED, UNSUPPORTED);
+	return UNSUPPORTED;
 #endif
 }
 
@@ -369,6 +364,6 @@ cua_desktop_env_to_shell(const cua_desktop *desktop, char **out)
 	*out = desktop_client_env_text(desktop->client);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
 #else
-	return cua_error(CUA_ERROR_UNSUPPORTED, UNSUPPORTED);
+	return UNSUPPORTED;
 #endif
 }

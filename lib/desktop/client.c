@@ -24,6 +24,7 @@
 
 #include "client.h"
 #include "core/ctx.h"
+#include "core/errors.h"
 #include "desktop.h"
 
 struct desktop_client {
@@ -361,10 +362,9 @@ find_helper(char **helper)
 {
 	*helper = helper_path();
 	if (!*helper)
-		return cua_error(
-		        CUA_ERROR_UNSUPPORTED,
-		        "cannot start a desktop: libcua's %s helper is not installed (looked beside the library and in %s)",
-		        SUPERVISOR_NAME, CUA_LIBEXECDIR);
+		return cua_err(CUA_MSG_DESKTOP_NO_HELPER,
+		               { "helper", SUPERVISOR_NAME },
+		               { "dir", CUA_LIBEXECDIR });
 	return CUA_OK;
 }
 
@@ -426,19 +426,14 @@ desktop_client_start(struct desktop_client *c,
 	if (r == REPORT_ERROR)
 		res = cua_error(CUA_ERROR_BACKEND, "%s", rd.error);
 	else if (r == REPORT_TIMEOUT)
-		res = cua_error(
-		        CUA_ERROR_TIMEOUT,
-		        "the desktop did not start within %d s; stopping it",
-		        START_WAIT_MS / 1000);
+		res = cua_err(CUA_MSG_DESKTOP_START_TIMEOUT,
+		              { "s", CUA_NUM("%d", START_WAIT_MS / 1000) });
 	else if (pid > 0)
-		res = cua_error(
-		        CUA_ERROR_BACKEND,
-		        "the desktop supervisor exited before the desktop was ready (%s)",
-		        describe_status(status, st, sizeof(st)));
+		res = cua_err(CUA_MSG_DESKTOP_EXITED_EARLY,
+		              { "status",
+		                describe_status(status, st, sizeof(st)) });
 	else
-		res = cua_error(
-		        CUA_ERROR_BACKEND,
-		        "the desktop supervisor exited before the desktop was ready");
+		res = cua_err(CUA_MSG_DESKTOP_LOST_EARLY);
 	g_free(rd.error);
 	client_forget(c);
 	return res;
@@ -469,8 +464,7 @@ desktop_client_run(struct desktop_client *c,
 	if (!path) {
 		g_ptr_array_free(argv, TRUE);
 		*exit_status = 127;
-		return cua_error(CUA_ERROR_NOT_FOUND, "%s: command not found",
-		                 cmd[0]);
+		return cua_err(CUA_MSG_COMMAND_NOT_FOUND, { "command", cmd[0] });
 	}
 	res = find_helper(&helper);
 	if (res != CUA_OK) {
@@ -513,15 +507,14 @@ desktop_client_run(struct desktop_client *c,
 		                                     : CUA_ERROR_BACKEND,
 		                "%s", rd.error);
 	else if (WIFSIGNALED(status))
-		res = cua_error(
-		        CUA_ERROR_BACKEND,
-		        "the desktop supervisor (pid %d) was %s; its daemons may be left running",
-		        (int)pid, describe_status(status, st, sizeof(st)));
+		res = cua_err(CUA_MSG_DESKTOP_SUPERVISOR_KILLED,
+		              { "pid", CUA_NUM("%d", (int)pid) },
+		              { "status",
+		                describe_status(status, st, sizeof(st)) });
 	else if (!rd.ready)
-		res = cua_error(
-		        CUA_ERROR_BACKEND,
-		        "the desktop supervisor exited before the desktop was ready (%s)",
-		        describe_status(status, st, sizeof(st)));
+		res = cua_err(CUA_MSG_DESKTOP_EXITED_EARLY,
+		              { "status",
+		                describe_status(status, st, sizeof(st)) });
 	else
 		res = CUA_OK;
 	g_free(rd.error);
@@ -540,17 +533,14 @@ desktop_client_attach(struct desktop_client *c, const char *state_dir)
 	if (!dir || !*dir)
 		dir = secure_getenv("CUA_DESKTOP_DIR");
 	if (!dir || !*dir)
-		return cua_error(
-		        CUA_ERROR_INVALID_ARGUMENT,
-		        "no desktop given: name its state directory or set CUA_DESKTOP_DIR");
+		return cua_err(CUA_MSG_NO_DESKTOP_GIVEN);
 	errno = 0;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return cua_error(CUA_ERROR_NOT_FOUND, "no desktop in %s: %s",
-		                 dir, strerror(errno ? errno : ENOTDIR));
+		return cua_err(CUA_MSG_NO_DESKTOP_IN, { "dir", dir },
+		               { "reason", strerror(errno ? errno : ENOTDIR) });
 	text = read_state_file(dir, "supervisor.pid");
 	if (!text)
-		return cua_error(CUA_ERROR_NOT_FOUND,
-		                 "no desktop in %s (no supervisor.pid)", dir);
+		return cua_err(CUA_MSG_NO_DESKTOP_PID, { "dir", dir });
 	g_free(text);
 	client_forget(c);
 	g_free(c->dir);
@@ -599,13 +589,11 @@ desktop_client_stop(struct desktop_client *c,
 	char *text;
 
 	if (!c->started || !c->dir)
-		return cua_error(
-		        CUA_ERROR_INVALID_ARGUMENT,
-		        "the desktop is not running: start or attach it first");
+		return cua_err(CUA_MSG_DESKTOP_NOT_RUNNING);
 	if (access(c->dir, F_OK) < 0) {
 		/* stopped by someone else */
-		res = cua_error(CUA_ERROR_NOT_FOUND, "no desktop in %s: %s",
-		                c->dir, strerror(errno));
+		res = cua_err(CUA_MSG_NO_DESKTOP_IN, { "dir", c->dir },
+		              { "reason", strerror(errno) });
 		if (c->child && desktop_client_pid(c) > 0) {
 			kill((pid_t)desktop_client_pid(c), SIGTERM);
 			wait_child((pid_t)desktop_client_pid(c));
@@ -625,10 +613,9 @@ desktop_client_stop(struct desktop_client *c,
 		write_keep(&d);
 		proc_init(&sup, pid, 0);
 		if (kill(pid, SIGTERM) < 0) {
-			res = cua_error(
-			        CUA_ERROR_PERMISSION,
-			        "cannot signal the desktop supervisor (pid %d): %s",
-			        (int)pid, strerror(errno));
+			res = cua_err(CUA_MSG_DESKTOP_NO_SIGNAL,
+			              { "pid", CUA_NUM("%d", (int)pid) },
+			              { "reason", strerror(errno) });
 			desktop_free(&d);
 			return res;
 		}
@@ -638,18 +625,16 @@ desktop_client_stop(struct desktop_client *c,
 		if (!proc_gone(&sup)) {
 			kill(pid, SIGKILL);
 			wait_gone(&d, &sup, KILL_WAIT_MS);
-			res = cua_error(
-			        CUA_ERROR_TIMEOUT,
-			        "the desktop supervisor (pid %d) did not exit within %d s; killed it and cleaned up what it left",
-			        (int)pid, STOP_WAIT_MS / 1000);
+			res = cua_err(
+			        CUA_MSG_DESKTOP_STOP_TIMEOUT,
+			        { "pid", CUA_NUM("%d", (int)pid) },
+			        { "s", CUA_NUM("%d", STOP_WAIT_MS / 1000) });
 		}
 		if (c->child && pid == (pid_t)desktop_client_pid(c))
 			wait_child(pid);
 	} else {
-		res = cua_error(
-		        CUA_ERROR_NOT_FOUND,
-		        "the desktop in %s was not running (supervisor pid %d is gone); cleaned up what it left",
-		        c->dir, (int)pid);
+		res = cua_err(CUA_MSG_DESKTOP_WAS_GONE, { "dir", c->dir },
+		              { "pid", CUA_NUM("%d", (int)pid) });
 		if (c->child && desktop_client_pid(c) > 0)
 			wait_child((pid_t)desktop_client_pid(c));
 	}
