@@ -95,8 +95,8 @@ cli_missing(const struct cli *cli, const char *name);
 int
 cli_fail(const char *what, cua_result r);
 
-/* A session with the state file loaded (locked); 0, or the exit status
- * after printing why not. */
+/* A cli_plain_session() with the state file loaded (locked); 0, or the
+ * exit status after printing why not. */
 int
 cli_open_session(cua_session **s, struct cua_state_file *sf);
 
@@ -105,8 +105,9 @@ cli_open_session(cua_session **s, struct cua_state_file *sf);
 int
 cli_close_session(cua_session *s, struct cua_state_file *sf, int status);
 
-/* A session without the state file (apps, record, watch); 0, or the exit
- * status after printing why not. */
+/* A session without the state file (apps, record, watch), its messages in
+ * the command line's words ("run `cua state APP`"); every session of the
+ * command is made here. 0, or the exit status after printing why not. */
 int
 cli_plain_session(const char *what, cua_session **s);
 

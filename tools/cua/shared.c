@@ -31,14 +31,30 @@ cli_fail(const char *what, cua_result r)
 }
 
 int
-cli_open_session(cua_session **s, struct cua_state_file *sf)
+cli_plain_session(const char *what, cua_session **s)
 {
 	cua_result r = cua_session_new(s, 0);
 
 	if (r != CUA_OK)
-		return cli_fail("session", r);
-	/* messages name `cua state`, not the MCP tools */
-	cua_session_set_option(*s, "vocabulary", "cli");
+		return cli_fail(what, r);
+	/* every session of the command: messages name `cua state`, not
+	 * the MCP tools */
+	r = cua_session_set_option(*s, "vocabulary", "cli");
+	if (r != CUA_OK) {
+		*s = cua_session_unref(*s);
+		return cli_fail(what, r);
+	}
+	return 0;
+}
+
+int
+cli_open_session(cua_session **s, struct cua_state_file *sf)
+{
+	cua_result r;
+	int status;
+
+	if ((status = cli_plain_session("session", s)))
+		return status;
 	if (cua_state_open(sf) < 0) {
 		*s = cua_session_unref(*s);
 		return 1;
@@ -95,7 +111,7 @@ cli_parse_index(const struct cli *cli, const char *tool, const char *s,
 bad:
 	cli_usage_error(cli,
 	                "Invalid arguments for %s: 'element_index' must be an "
-	                "element number from the latest get_app_state, such as "
+	                "element number from the latest `cua state`, such as "
 	                "\"12\".",
 	                tool);
 	return -1;
@@ -115,17 +131,6 @@ cli_parse_number(const struct cli *cli, const char *tool, const char *name,
 		return -1;
 	}
 	*out = v;
-	return 0;
-}
-
-int
-cli_plain_session(const char *what, cua_session **s)
-{
-	cua_result r = cua_session_new(s, 0);
-
-	if (r != CUA_OK)
-		return cli_fail(what, r);
-	cua_session_set_option(*s, "vocabulary", "cli");
 	return 0;
 }
 
