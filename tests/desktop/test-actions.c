@@ -811,7 +811,7 @@ test_cli(void **state)
 	assert_int_equal(run_cli(bad_pages, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "pages must be > 0"));
 	assert_int_equal(run_cli(bad_index, out, sizeof(out)), 2);
-	assert_non_null(strstr(out, "'element_index' must be an element number"));
+	assert_non_null(strstr(out, "number from the latest `cua state`"));
 	/* observe in one process, click by number in the next */
 	assert_int_equal(run_cli(state_cmd, out, sizeof(out)), 0);
 	p = strstr(out, " button Gamma\n");
