@@ -99,6 +99,10 @@ struct cua_win {
 	double scale;
 };
 
+/* The command name of process `pid` (/proc/PID/comm) into buf; "" when
+ * unknown. For cua_win.process. */
+void cua_display_proc_comm(int64_t pid, char *buf, size_t size);
+
 /* An AT-SPI point of an element of window `w` -> global coordinates
  * (rounded down). */
 void cua_win_atspi_to_global(const struct cua_win *w, double ax, double ay,
@@ -473,5 +477,11 @@ cua_result cua_display_none_new(struct cua_ctx *ctx,
 				struct cua_display **out);
 cua_result cua_display_x11_new(struct cua_ctx *ctx,
 			       struct cua_display **out);
+cua_result cua_display_wlroots_new(struct cua_ctx *ctx,
+				   struct cua_display **out);
+/* Whether the compositor of env->wayland_display offers the wlroots
+ * protocols: 1, or 0 with `why`. */
+int cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
+			      size_t size);
 
 #endif
