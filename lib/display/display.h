@@ -204,6 +204,10 @@ enum cua_capture_status {
 	CUA_CAPTURE_TIMEOUT,
 	CUA_CAPTURE_REFUSED,
 	CUA_CAPTURE_NO_DISPLAY,
+	/* Wayland: where the window's content lies inside its surface is
+	 * unknown (a client-side shadow), so pixels cannot be matched to
+	 * element frames */
+	CUA_CAPTURE_NO_ORIGIN,
 };
 
 struct cua_capture_request {

@@ -31,6 +31,7 @@
 
 #include "core/image.h"
 #include "display/display.h"
+#include "display/wlroots/sway-ipc.h"
 #include "display/wlroots/wlr.h"
 
 #include "wl-harness.h"
@@ -435,6 +436,132 @@ test_missing_protocol(void **state)
 	cua_display_close(d);
 }
 
+/* Observes `app` until its screenshot error contains `want` (NULL: until
+ * it has a screenshot); returns the tree, or fails with the last error. */
+static cua_tree *
+observe_shot(cua_session *s, const char *app, const char *want)
+{
+	int64_t deadline = now_ms() + 20000;
+	char last[512] = "";
+
+	for (;;) {
+		cua_tree *t = NULL;
+		const char *err;
+
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) ==
+		    CUA_OK) {
+			err = cua_tree_get_screenshot_error(t);
+			if (want ? err && strstr(err, want) : !err)
+				return t;
+			snprintf(last, sizeof(last), "%s",
+				 err ? err : "(a screenshot)");
+			cua_tree_unref(t);
+		} else {
+			snprintf(last, sizeof(last), "%s", cua_error_message());
+		}
+		if (now_ms() > deadline)
+			fail_msg("%s: wanted %s, last: %s", app,
+				 want ? want : "a screenshot", last);
+		usleep(300 * 1000);
+	}
+}
+
+static int
+sway_pid_window(int pid, struct cua_sway_window *out)
+{
+	struct cua_sway_window *sw = NULL;
+	size_t n = 0;
+	int found = 0;
+
+	if (cua_sway_windows(getenv("SWAYSOCK"), 2000, &sw, &n) != CUA_OK)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (sw[i].pid == pid) {
+			*out = sw[i];
+			out->app_id = out->name = out->shell = NULL;
+			out->workspace = out->output = NULL;
+			found = 1;
+		}
+	}
+	cua_sway_windows_free(sw, n);
+	return found;
+}
+
+/* A floating GTK 3 window with a header bar draws its own shadow around
+ * its content, of a size nothing tells: its accessibility frame is larger
+ * than its content on every side. No screenshot and no pointer event for
+ * it (they would be off by the shadow), with the reason; tiled, it has no
+ * shadow and gets its screenshot. */
+static void
+test_client_side_shadow(void **state)
+{
+	const char *argv[] = { "gtk3-widget-factory", NULL };
+	const char *sock = getenv("SWAYSOCK");
+	struct app_proc wf;
+	struct cua_sway_window sw;
+	char app[32], cmd[96];
+	cua_tree *t;
+	cua_element *e = NULL;
+	int64_t deadline;
+	uint32_t w, h;
+	const void *data;
+	size_t size;
+	const char *mime;
+	double ppp;
+
+	(void)state;
+	if (access("/usr/bin/gtk3-widget-factory", X_OK) != 0)
+		fail_msg("gtk3-widget-factory is not installed "
+			 "(tools/setup-debian installs gtk-3-examples)");
+	assert_int_equal(app_start(&wf, argv, 0), 0);
+	deadline = now_ms() + 30000;
+	while (!sway_pid_window(wf.pid, &sw)) {
+		if (now_ms() > deadline) {
+			app_stop(&wf);
+			fail_msg("gtk3-widget-factory never showed its window");
+		}
+		usleep(200 * 1000);
+	}
+	snprintf(app, sizeof(app), "pid:%d", (int)wf.pid);
+	snprintf(cmd, sizeof(cmd), "[pid=%d] floating enable", (int)wf.pid);
+	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
+	t = observe_shot(E.s, app, "does not say where the window's content "
+				   "lies inside its surface");
+	assert_true(cua_tree_get_element_count(t) > 10);
+	/* a pointer click by element (the middle button has no element
+	 * action) is refused too, with the reason */
+	for (size_t i = 0; i < cua_tree_get_element_count(t) && !e; i++) {
+		cua_element *c = cua_tree_get_element(t, i);
+
+		if (strcmp(cua_element_get_role(c), "button") == 0 &&
+		    cua_element_get_frame(c, NULL, NULL, NULL, NULL))
+			e = c;
+	}
+	assert_non_null(e);
+	assert_int_not_equal(cua_session_click(E.s, app,
+					       cua_element_get_id(e),
+					       CUA_BUTTON_MIDDLE, 1, NULL),
+			     CUA_OK);
+	if (!strstr(cua_error_message(), "does not say where the visible "
+					 "part of this window lies"))
+		fail_msg("pointer click on a shadowed window: %s",
+			 cua_error_message());
+	cua_tree_unref(t);
+
+	/* tiled: no shadow, a screenshot of the tile */
+	snprintf(cmd, sizeof(cmd), "[pid=%d] floating disable", (int)wf.pid);
+	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
+	t = observe_shot(E.s, app, NULL);
+	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, &w,
+						 &h, &ppp),
+			 CUA_OK);
+	assert_true(sway_pid_window(wf.pid, &sw));
+	assert_true(fabs(w - sw.content.w * ppp) <= 1.0);
+	assert_true(fabs(h - sw.content.h * ppp) <= 1.0);
+	cua_tree_unref(t);
+	app_stop(&wf);
+}
+
 int
 main(void)
 {
@@ -447,6 +574,8 @@ main(void)
 		cmocka_unit_test(test_no_x11_noise),
 		cmocka_unit_test(test_no_geometry),
 		cmocka_unit_test(test_missing_protocol),
+		/* last: a second app shares the output with the fixture */
+		cmocka_unit_test(test_client_side_shadow),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -14,16 +14,20 @@
  *
  * Coordinates: global = the layout's logical coordinates times the
  * outputs' scale (one scale for all outputs; outputs of different scales
- * leave geometry unavailable, with the reason). On Wayland AT-SPI extents
- * are relative to the app's own surface, whose top-left corner is the
- * visible content's minus the window geometry's offset (a GTK 3 floating
- * window's client-side shadow). The frame this driver reports runs from
- * that corner to the content's bottom-right: the accessibility window
- * then starts at the frame's origin, so the core's mapping (element frame
- * = extents from the accessibility window's origin, screenshot pixel 0 =
- * the frame's origin) puts element frames, screenshot pixels and pointer
- * positions on one grid. A tiled window has no shadow: its frame is its
- * content.
+ * leave geometry unavailable, with the reason). A window's frame is its
+ * visible content (sway's window_rect). On Wayland AT-SPI extents are
+ * relative to the app's own surface, and the core maps them from the
+ * accessibility window's origin to the frame's; that is exact when the
+ * surface starts at the content, as for every window sway decorates and
+ * every tiled one. A floating window with client-side decorations has an
+ * invisible shadow around its content, of a size no protocol and no IPC
+ * reply gives (GTK 3: 26 px left and right, 23 above, 29 below): its
+ * accessibility frame is larger than its content on every side. Such a
+ * window gets no screenshot and no pointer event (CUA_CAPTURE_NO_ORIGIN,
+ * E-WINDOW-UNAVAILABLE with the reason), rather than pixels and clicks
+ * off by the shadow; its tree and element actions work. A frame larger
+ * in one direction only is a surface cut off by its tile (no shadow): the
+ * origins agree.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -35,6 +39,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/errors.h"
 #include "display/display.h"
 #include "sway-ipc.h"
 #include "wlr-private.h"
@@ -50,6 +55,12 @@ struct wlr_driver {
 	char display[256];          /* WAYLAND_DISPLAY as read at open */
 	char open_error[256];       /* why the first connection failed */
 	int pressed[8];             /* buttons held (1..3) */
+	/* the size of each window's accessibility frame, as match_toplevels
+	 * last saw it (logical pixels), newest first */
+	struct {
+		uint64_t window;
+		int32_t w, h;
+	} seen[32];
 };
 
 /* Everything one call needs to know of the windows. */
@@ -213,20 +224,16 @@ sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
 	const struct cua_sway_window *s = &v->sw[i];
 	const struct cua_wlr_toplevel *t =
 		v->sw_tl[i] >= 0 ? &v->tl[v->sw_tl[i]] : NULL;
-	struct cua_rect c = s->content, surf;
 
 	memset(out, 0, sizeof(*out));
 	out->window = WLR_H_SWAY | ((uint64_t)s->con_id & WLR_H_MASK);
 	out->pid = s->pid;
 	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
-	/* the surface's top-left corner: content less the window
-	 * geometry's offset inside the surface */
-	surf.x = c.x - (s->geometry.x > 0 ? s->geometry.x : 0);
-	surf.y = c.y - (s->geometry.y > 0 ? s->geometry.y : 0);
-	surf.w = c.x + c.w - surf.x;
-	surf.h = c.y + c.h - surf.y;
-	out->origin = scaled(surf, v->scale);
-	out->frame = out->origin;
+	/* sway's IPC gives no offset of the content inside the surface
+	 * (its geometry is x = y = 0): the surface is taken to start at the
+	 * content, which shadowed() checks against AT-SPI */
+	out->frame = scaled(s->content, v->scale);
+	out->origin = out->frame;
 	out->iconified = t && t->minimized;
 	out->mapped = s->visible && !out->iconified;
 	out->atspi_space = CUA_ATSPI_SURFACE;
@@ -284,6 +291,34 @@ view_find(const struct wlr_view *v, uint64_t h)
 				return (ssize_t)j;
 	}
 	return -1;
+}
+
+/* Remembers the size of a window's accessibility frame. */
+static void
+seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h)
+{
+	size_t n = sizeof(wd->seen) / sizeof(wd->seen[0]), i;
+
+	for (i = 0; i < n - 1 && wd->seen[i].window != window; i++)
+		;
+	memmove(&wd->seen[1], &wd->seen[0], i * sizeof(wd->seen[0]));
+	wd->seen[0].window = window;
+	wd->seen[0].w = w;
+	wd->seen[0].h = h;
+}
+
+/* 1 when the window's accessibility frame is larger than its content on
+ * every side: a client-side shadow of unknown size (see the top). */
+static int
+shadowed(const struct wlr_driver *wd, const struct cua_win *win)
+{
+	int s = win->scale > 0 ? (int)win->scale : 1;
+
+	for (size_t i = 0; i < sizeof(wd->seen) / sizeof(wd->seen[0]); i++)
+		if (wd->seen[i].window == win->window)
+			return wd->seen[i].w * s > win->frame.w &&
+			       wd->seen[i].h * s > win->frame.h;
+	return 0;
 }
 
 /* ---- the ops ---------------------------------------------------------- */
@@ -498,6 +533,11 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 			info[i].x11_frame = win.frame;
 			info[i].has_x11_frame = 1;
 		}
+		if (tops[i].has_extents && tops[i].extents.x == 0 &&
+		    tops[i].extents.y == 0 && tops[i].extents.w > 1 &&
+		    tops[i].extents.h > 1)
+			seen_note(wdrv(d), win.window, tops[i].extents.w,
+				  tops[i].extents.h);
 	}
 out:
 	free(used);
@@ -691,6 +731,25 @@ release_buttons(struct wlr_driver *wd)
 	}
 }
 
+static cua_result wl_window_at(struct cua_display *d, int32_t x, int32_t y,
+			       struct cua_win *out);
+
+/* A point may be aimed at unless it lies on a window whose content's
+ * place in its surface is unknown (see the top). */
+static cua_result
+aim_ok(struct cua_display *d, int32_t x, int32_t y)
+{
+	struct cua_win win;
+
+	if (wl_window_at(d, x, y, &win) != CUA_OK) {
+		cua_error_clear(); /* the move itself will say it */
+		return CUA_OK;
+	}
+	if (win.window && shadowed(wdrv(d), &win))
+		return cua_err(CUA_MSG_NO_WINDOW_ORIGIN);
+	return CUA_OK;
+}
+
 /*
  * The virtual pointer has no position to read back, so `restore` cannot
  * put the pointer back: it stays where the last event left it (which the
@@ -718,8 +777,10 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev,
 
 		switch (ev[i].kind) {
 		case CUA_POINTER_MOVE:
-			r = cua_wlr_pointer_move(w, (ev[i].x + 0.5) / s,
-						 (ev[i].y + 0.5) / s);
+			r = aim_ok(d, ev[i].x, ev[i].y);
+			if (r == CUA_OK)
+				r = cua_wlr_pointer_move(w, (ev[i].x + 0.5) / s,
+							 (ev[i].y + 0.5) / s);
 			break;
 		case CUA_POINTER_PRESS:
 		case CUA_POINTER_RELEASE:
@@ -786,22 +847,6 @@ wl_keys_restore(struct cua_display *d)
 
 /* ---- capture ------------------------------------------------------------ */
 
-/* A visible floating window of another app over part of `r`. */
-static int
-covered(const struct wlr_view *v, size_t k, const struct cua_rect *r)
-{
-	for (size_t i = k + 1; i < v->n_sw; i++) {
-		const struct cua_rect *o = &v->sw[i].rect;
-
-		if (!v->sw[i].visible || !v->sw[i].floating)
-			continue;
-		if (o->x < r->x + r->w && r->x < o->x + o->w &&
-		    o->y < r->y + r->h && r->y < o->y + o->h)
-			return 1;
-	}
-	return 0;
-}
-
 static cua_result
 wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	   struct cua_capture **out, enum cua_capture_status *status)
@@ -840,10 +885,12 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	lr.y = win.frame.y / s;
 	lr.w = win.frame.w / s;
 	lr.h = win.frame.h / s;
-	if (win.iconified || !win.mapped || covered(&v, (size_t)k, &lr)) {
+	/* a window covered by another is captured with what covers it, as
+	 * on an X server without Composite */
+	if (win.iconified || !win.mapped || shadowed(wd, &win)) {
 		*status = win.iconified ? CUA_CAPTURE_MINIMIZED
 			  : !win.mapped ? CUA_CAPTURE_HIDDEN
-					: CUA_CAPTURE_COVERED;
+					: CUA_CAPTURE_NO_ORIGIN;
 		view_free(&v);
 		return cua_error(CUA_ERROR_UNSUPPORTED,
 				 "the window cannot be captured");
