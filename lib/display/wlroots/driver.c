@@ -167,10 +167,15 @@ view_pair(struct wlr_view *v)
 	free(used);
 }
 
-/* Reads the windows. CUA_OK with at least the toplevels or sway's
- * windows; an error when neither can be read. */
+/*
+ * Reads the windows. CUA_OK with at least the toplevels or sway's
+ * windows; an error when neither can be read. With sway's IPC the
+ * toplevels (one more round trip) are read only `with_toplevels`, to
+ * activate a window: sway has no minimized state (it ignores the
+ * request), so they add nothing else.
+ */
 static cua_result
-view_read(struct wlr_driver *wd, struct wlr_view *v)
+view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
 {
 	struct cua_wlr *w = conn(wd);
 	const char *sock;
@@ -180,12 +185,14 @@ view_read(struct wlr_driver *wd, struct wlr_view *v)
 	if (!w)
 		return CUA_ERROR_BACKEND;
 	v->scale = layout_scale(w, NULL, 0);
-	if (cua_wlr_has(w, CUA_WLR_TOPLEVELS)) {
+	sock = cua_wlr_sway_socket(w);
+	if (!(sock && v->scale) || with_toplevels)
+		with_toplevels = cua_wlr_has(w, CUA_WLR_TOPLEVELS);
+	if (with_toplevels) {
 		r = cua_wlr_toplevels(w, &v->tl, &v->n_tl);
 		if (r != CUA_OK)
 			return r;
 	}
-	sock = cua_wlr_sway_socket(w);
 	if (sock && v->scale) {
 		r = cua_sway_windows(sock, wd->opt.timeout_ms, &v->sw,
 				     &v->n_sw);
@@ -422,7 +429,7 @@ wl_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 	cua_result r;
 
 	*out = NULL;
-	r = view_read(wdrv(d), &v);
+	r = view_read(wdrv(d), &v, 0);
 	if (r != CUA_OK)
 		return r;
 	n = view_count(&v);
@@ -472,7 +479,7 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 	ssize_t *match = NULL;
 
 	memset(info, 0, n * sizeof(*info));
-	if (n == 0 || view_read(wdrv(d), &v) != CUA_OK) {
+	if (n == 0 || view_read(wdrv(d), &v, 0) != CUA_OK) {
 		cua_error_clear();
 		return;
 	}
@@ -562,7 +569,7 @@ wl_window_query(struct cua_display *d, uint64_t window, struct cua_win *out)
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
-	r = view_read(wdrv(d), &v);
+	r = view_read(wdrv(d), &v, 0);
 	if (r != CUA_OK)
 		return r;
 	k = view_find(&v, window);
@@ -589,7 +596,7 @@ wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
-	r = view_read(wd, &v);
+	r = view_read(wd, &v, 0);
 	if (r != CUA_OK)
 		return r;
 	if (!v.geometry) {
@@ -622,7 +629,7 @@ wl_focus_window(struct cua_display *d, struct cua_win *out)
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
-	r = view_read(wdrv(d), &v);
+	r = view_read(wdrv(d), &v, 0);
 	if (r != CUA_OK)
 		return r;
 	for (size_t k = 0; k < view_count(&v); k++) {
@@ -672,7 +679,7 @@ wl_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 	cua_result r;
 
 	*confirmed = 0;
-	r = view_read(wd, &v);
+	r = view_read(wd, &v, 1);
 	if (r != CUA_OK)
 		return r;
 	k = view_find(&v, window);
@@ -864,7 +871,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 
 	*out = NULL;
 	*status = CUA_CAPTURE_NO_DISPLAY;
-	r = view_read(wd, &v);
+	r = view_read(wd, &v, 0);
 	if (r != CUA_OK)
 		return r;
 	if (!v.geometry || !cua_wlr_has(wd->w, CUA_WLR_CAPTURE)) {
