@@ -38,6 +38,7 @@
 #include "display/display.h"
 #include "display/wlroots/wlr.h"
 
+#include "bench-util.h"
 #include "wl-harness.h"
 
 #define APP FIXTURE_APP
@@ -46,24 +47,19 @@ static const char text100[] =
 	"The quick brown fox jumps over the lazy dog 0123456789 "
 	"pack my box with five dozen liquor jugs! abcd";
 
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 report(const char *what, double *ms, int n)
 {
+	double median;
+
 	if (n <= 0) {
 		printf("%-44s no samples\n", what);
 		return;
 	}
-	qsort(ms, (size_t)n, sizeof(*ms), cmp);
+	median = bench_median(ms, n); /* sorts ms */
+
 	printf("%-44s median %7.1f ms  min %7.1f  max %7.1f  (n=%d)\n", what,
-	       ms[n / 2], ms[0], ms[n - 1], n);
+	       median, ms[0], ms[n - 1], n);
 }
 
 static cua_element *
