@@ -283,6 +283,37 @@ test_click_element_pointer(void **state)
 	cua_tree_unref(t);
 }
 
+/* Wheel steps at a screenshot pixel (pointer buttons 4 and 5 as axis
+ * steps): the canvas under that pixel reports them, down then up. */
+static void
+test_scroll_at_pixel(void **state)
+{
+	cua_tree *t = observe_until(E.s, APP, 15000);
+	char line[256];
+	double px, py;
+
+	(void)state;
+	assert_non_null(t);
+	element_pixel(t, NULL, "Canvas", &px, &py);
+	if (cua_session_scroll_at(E.s, APP, px, py, "down", 0.1, NULL) !=
+	    CUA_OK)
+		fail_msg("scroll_at down: %s", cua_error_message());
+	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
+				       sizeof(line)),
+			 0);
+	assert_string_equal(line, "canvas scroll 1"); /* GDK_SCROLL_DOWN */
+	while (app_wait_line(&E.app, "canvas scroll", 300, line,
+			     sizeof(line)) == 0)
+		;
+	if (cua_session_scroll_at(E.s, APP, px, py, "up", 0.1, NULL) != CUA_OK)
+		fail_msg("scroll_at up: %s", cua_error_message());
+	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
+				       sizeof(line)),
+			 0);
+	assert_string_equal(line, "canvas scroll 0"); /* GDK_SCROLL_UP */
+	cua_tree_unref(t);
+}
+
 /* Focus the entry, select all, type over it with key events: the text
  * arrives exactly, non-ASCII included; then keys edit it. */
 static void
@@ -570,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_screenshot),
 		cmocka_unit_test(test_click_at_element_pixel),
 		cmocka_unit_test(test_click_element_pointer),
+		cmocka_unit_test(test_scroll_at_pixel),
 		cmocka_unit_test(test_type_and_keys),
 		cmocka_unit_test(test_no_x11_noise),
 		cmocka_unit_test(test_no_geometry),
