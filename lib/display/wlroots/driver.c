@@ -243,7 +243,11 @@ sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
 	out->origin = out->frame;
 	out->iconified = t && t->minimized;
 	out->mapped = s->visible && !out->iconified;
-	out->atspi_space = CUA_ATSPI_SURFACE;
+	/* an Xwayland client knows where sway put its window: its toolkit
+	 * reports root coordinates, which are the layout's */
+	out->atspi_space = strcmp(s->shell, "xwayland") == 0
+				   ? CUA_ATSPI_GLOBAL
+				   : CUA_ATSPI_SURFACE;
 	out->scale = v->scale;
 }
 
