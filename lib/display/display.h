@@ -208,6 +208,10 @@ enum cua_capture_status {
 	 * unknown (a client-side shadow), so pixels cannot be matched to
 	 * element frames */
 	CUA_CAPTURE_NO_ORIGIN,
+	/* Wayland: the window is not among the compositor's windows */
+	CUA_CAPTURE_NOT_LISTED,
+	/* Wayland: the compositor failed the capture or went away */
+	CUA_CAPTURE_COMPOSITOR_FAILED,
 };
 
 struct cua_capture_request {

@@ -870,24 +870,25 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	struct cua_capture *c;
 	const char *title, *app_id;
 	int focused, s;
+	int64_t t0;
 	ssize_t k;
 	cua_result r;
 
 	*out = NULL;
-	*status = CUA_CAPTURE_NO_DISPLAY;
+	*status = CUA_CAPTURE_COMPOSITOR_FAILED;
 	r = view_read(wd, &v, 0);
 	if (r != CUA_OK)
 		return r;
 	if (!v.geometry || !cua_wlr_has(wd->w, CUA_WLR_CAPTURE)) {
+		/* the capabilities say why; the core asks them first */
 		view_free(&v);
-		*status = CUA_CAPTURE_UNIDENTIFIED;
 		return cua_error(CUA_ERROR_UNSUPPORTED,
 				 "no window capture on this desktop");
 	}
 	k = view_find(&v, req->window);
 	if (k < 0) {
 		view_free(&v);
-		*status = CUA_CAPTURE_UNIDENTIFIED;
+		*status = CUA_CAPTURE_NOT_LISTED;
 		return gone(req->window);
 	}
 	view_win(&v, (size_t)k, &win, &title, &app_id, &focused);
@@ -909,17 +910,24 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	view_free(&v);
 	if (req->timeout_ms > 0)
 		wd->w->opt.capture_timeout_ms = req->timeout_ms;
+	t0 = cua_now_us();
 	r = cua_wlr_capture(wd->w, &lr, 0, &shot);
 	if (r != CUA_OK) {
+		/* a compositor that did not answer in time is dropped with
+		 * CUA_ERROR_BACKEND like one that went away: the time says
+		 * which */
 		*status = r == CUA_ERROR_INVALID_ARGUMENT ? CUA_CAPTURE_OFFSCREEN
-			  : r == CUA_ERROR_TIMEOUT ? CUA_CAPTURE_TIMEOUT
-						   : CUA_CAPTURE_REFUSED;
+			  : r == CUA_ERROR_TIMEOUT ||
+					  cua_now_us() - t0 >=
+						  wd->w->opt.capture_timeout_ms *
+							  INT64_C(1000)
+				  ? CUA_CAPTURE_TIMEOUT
+				  : CUA_CAPTURE_COMPOSITOR_FAILED;
 		return r;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		free(shot.px.data);
-		*status = CUA_CAPTURE_REFUSED;
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
 	c->px = shot.px;
