@@ -58,7 +58,7 @@ capture_stderr(void)
 	int fd;
 
 	snprintf(E.stderr_path, sizeof(E.stderr_path),
-		 "/tmp/cua-wl-session-stderr.XXXXXX");
+	         "/tmp/cua-wl-session-stderr.XXXXXX");
 	fd = mkstemp(E.stderr_path);
 	if (fd < 0)
 		return;
@@ -139,9 +139,8 @@ jstr(json_t *j, const char *path1, const char *path2, const char *key)
 static void
 test_display_info(void **state)
 {
-	static const char *const caps[] = { "windows", "geometry",
-					    "screenshot", "pointer",
-					    "keyboard" };
+	static const char *const caps[] = { "windows", "geometry", "screenshot",
+		                            "pointer", "keyboard" };
 	json_t *j = display_info(E.s);
 	json_t *c = json_object_get(j, "capabilities");
 
@@ -150,16 +149,15 @@ test_display_info(void **state)
 	assert_string_equal(jstr(j, NULL, NULL, "session"), "wayland");
 	assert_string_equal(jstr(j, NULL, NULL, "chosen_by"), "auto");
 	assert_string_equal(jstr(j, NULL, NULL, "display"),
-			    getenv("WAYLAND_DISPLAY"));
-	assert_int_equal(strncmp(jstr(j, NULL, NULL, "server"), "sway ", 5),
-			 0);
+	                    getenv("WAYLAND_DISPLAY"));
+	assert_int_equal(strncmp(jstr(j, NULL, NULL, "server"), "sway ", 5), 0);
 	for (size_t i = 0; i < sizeof(caps) / sizeof(*caps); i++) {
 		json_t *ci = json_object_get(c, caps[i]);
 
 		if (!json_is_true(json_object_get(ci, "available")))
 			fail_msg("%s unavailable: %s", caps[i],
-				 json_string_value(
-					 json_object_get(ci, "reason")));
+			         json_string_value(
+			                 json_object_get(ci, "reason")));
 	}
 	json_decref(j);
 }
@@ -208,7 +206,7 @@ test_screenshot(void **state)
 /* The screenshot pixel of an element's centre. */
 static void
 element_pixel(cua_tree *t, const char *role, const char *title, double *px,
-	      double *py)
+              double *py)
 {
 	cua_element *e = find_element(t, role, title);
 	int32_t x, y, w, h;
@@ -221,8 +219,8 @@ element_pixel(cua_tree *t, const char *role, const char *title, double *px,
 		fail_msg("no %s '%s' in the tree", role, title);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
 	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
-						 NULL, &ppp),
-			 CUA_OK);
+	                                         NULL, &ppp),
+	                 CUA_OK);
 	*px = (x + w / 2.0) * ppp;
 	*py = (y + h / 2.0) * ppp;
 }
@@ -240,16 +238,14 @@ test_click_at_element_pixel(void **state)
 	(void)state;
 	assert_non_null(t);
 	element_pixel(t, "checkbox", "Unchecked box", &px, &py);
-	if (cua_session_click_at(E.s, APP, px, py, CUA_BUTTON_LEFT, 1,
-				 NULL) != CUA_OK)
+	if (cua_session_click_at(E.s, APP, px, py, CUA_BUTTON_LEFT, 1, NULL) !=
+	    CUA_OK)
 		fail_msg("click_at %g,%g: %s", px, py, cua_error_message());
-	assert_int_equal(app_wait_line(&E.app, "toggled", 5000, line,
-				       sizeof(line)),
-			 0);
+	assert_int_equal(
+	        app_wait_line(&E.app, "toggled", 5000, line, sizeof(line)), 0);
 	assert_string_equal(line, "toggled Unchecked box on");
-	assert_int_equal(probe_find(&E.probe, APP, "check box",
-				    "Unchecked box", &n),
-			 0);
+	assert_int_equal(
+	        probe_find(&E.probe, APP, "check box", "Unchecked box", &n), 0);
 	assert_true(node_has_state(&n, "checked"));
 	cua_tree_unref(t);
 }
@@ -267,18 +263,17 @@ test_click_element_pointer(void **state)
 	assert_non_null(t);
 	e = find_element(t, "button", "Beta");
 	assert_non_null(e);
-	assert_int_equal(cua_session_set_option(E.s, "always_simulate_click",
-						"1"),
-			 CUA_OK);
-	if (cua_session_click(E.s, APP, cua_element_get_id(e),
-			      CUA_BUTTON_LEFT, 1, NULL) != CUA_OK)
+	assert_int_equal(
+	        cua_session_set_option(E.s, "always_simulate_click", "1"),
+	        CUA_OK);
+	if (cua_session_click(E.s, APP, cua_element_get_id(e), CUA_BUTTON_LEFT,
+	                      1, NULL) != CUA_OK)
 		fail_msg("click: %s", cua_error_message());
-	assert_int_equal(cua_session_set_option(E.s, "always_simulate_click",
-						"0"),
-			 CUA_OK);
-	assert_int_equal(app_wait_line(&E.app, "clicked", 5000, line,
-				       sizeof(line)),
-			 0);
+	assert_int_equal(
+	        cua_session_set_option(E.s, "always_simulate_click", "0"),
+	        CUA_OK);
+	assert_int_equal(
+	        app_wait_line(&E.app, "clicked", 5000, line, sizeof(line)), 0);
 	assert_int_equal(strncmp(line, "clicked Beta", 12), 0);
 	cua_tree_unref(t);
 }
@@ -299,17 +294,17 @@ test_scroll_at_pixel(void **state)
 	    CUA_OK)
 		fail_msg("scroll_at down: %s", cua_error_message());
 	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-				       sizeof(line)),
-			 0);
+	                               sizeof(line)),
+	                 0);
 	assert_string_equal(line, "canvas scroll 1"); /* GDK_SCROLL_DOWN */
 	while (app_wait_line(&E.app, "canvas scroll", 300, line,
-			     sizeof(line)) == 0)
+	                     sizeof(line)) == 0)
 		;
 	if (cua_session_scroll_at(E.s, APP, px, py, "up", 0.1, NULL) != CUA_OK)
 		fail_msg("scroll_at up: %s", cua_error_message());
 	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-				       sizeof(line)),
-			 0);
+	                               sizeof(line)),
+	                 0);
 	assert_string_equal(line, "canvas scroll 0"); /* GDK_SCROLL_UP */
 	cua_tree_unref(t);
 }
@@ -328,31 +323,31 @@ test_type_and_keys(void **state)
 	assert_non_null(t);
 	e = find_element(t, "text field", NULL);
 	assert_non_null(e);
-	if (cua_session_click(E.s, APP, cua_element_get_id(e),
-			      CUA_BUTTON_LEFT, 1, NULL) != CUA_OK)
+	if (cua_session_click(E.s, APP, cua_element_get_id(e), CUA_BUTTON_LEFT,
+	                      1, NULL) != CUA_OK)
 		fail_msg("click on the entry: %s", cua_error_message());
 	cua_tree_unref(t);
 	t = observe_until(E.s, APP, 15000);
 	cua_tree_unref(t);
 	assert_int_equal(cua_session_set_option(E.s, "type_text_keys", "1"),
-			 CUA_OK);
+	                 CUA_OK);
 	if (cua_session_press_key(E.s, APP, "ctrl+a", NULL) != CUA_OK)
 		fail_msg("press_key ctrl+a: %s", cua_error_message());
 	if (cua_session_type_text(E.s, APP, text, NULL) != CUA_OK)
 		fail_msg("type_text: %s", cua_error_message());
 	if (probe_wait_text(&E.probe, APP, "text", "*", text, 5000, &n) < 0)
 		fail_msg("the entry holds '%s', not '%s' (%s)", n.text, text,
-			 n.error);
+		         n.error);
 	/* keys: BackSpace twice removes "ok", Home then Delete the "G" */
 	if (cua_session_press_key(E.s, APP, "BackSpace BackSpace Home Delete",
-				  NULL) != CUA_OK)
+	                          NULL) != CUA_OK)
 		fail_msg("press_key: %s", cua_error_message());
 	if (probe_wait_text(&E.probe, APP, "text", "*", "rüße 世界 ", 5000,
-			    &n) < 0)
+	                    &n) < 0)
 		fail_msg("the entry holds '%s' after the keys (%s)", n.text,
-			 n.error);
+		         n.error);
 	assert_int_equal(cua_session_set_option(E.s, "type_text_keys", "0"),
-			 CUA_OK);
+	                 CUA_OK);
 }
 
 /* A session of its own, start to end, writes nothing to stderr: no
@@ -403,30 +398,27 @@ test_no_geometry(void **state)
 	why = jstr(j, "capabilities", "geometry", "reason");
 	assert_non_null(why);
 	assert_non_null(strstr(why, "the compositor gives no window "
-				    "positions"));
+	                            "positions"));
 	assert_non_null(strstr(why, "SWAYSOCK is not set"));
 	assert_false(json_is_true(json_object_get(
-		json_object_get(json_object_get(j, "capabilities"),
-				"screenshot"),
-		"available")));
+	        json_object_get(json_object_get(j, "capabilities"),
+	                        "screenshot"),
+	        "available")));
 	/* the keyboard does not need positions */
 	assert_true(json_is_true(json_object_get(
-		json_object_get(json_object_get(j, "capabilities"),
-				"keyboard"),
-		"available")));
+	        json_object_get(json_object_get(j, "capabilities"), "keyboard"),
+	        "available")));
 	t = observe_until(s, APP, 15000);
 	assert_non_null(t);
 	assert_true(cua_tree_get_element_count(t) > 10);
 	err = cua_tree_get_screenshot_error(t);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "SWAYSOCK is not set"));
-	r = cua_session_click_at(s, APP, 10, 10, CUA_BUTTON_LEFT, 1,
-				 NULL);
+	r = cua_session_click_at(s, APP, 10, 10, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_not_equal(r, CUA_OK);
 	if (!strstr(cua_error_message(), "unavailable on this desktop") ||
 	    !strstr(cua_error_message(), "SWAYSOCK is not set"))
-		fail_msg("click_at without positions: %s",
-			 cua_error_message());
+		fail_msg("click_at without positions: %s", cua_error_message());
 	cua_tree_unref(t);
 	json_decref(j);
 	cua_session_unref(s);
@@ -455,12 +447,12 @@ test_missing_protocol(void **state)
 	d->ops->capabilities(d, &caps);
 	assert_false(caps.cap[CUA_DISPLAY_CAP_KEYBOARD].ok);
 	assert_string_equal(caps.cap[CUA_DISPLAY_CAP_KEYBOARD].why,
-			    "the compositor does not offer the virtual "
-			    "keyboard protocol (zwp_virtual_keyboard_manager_"
-			    "v1), left unbound on request");
+	                    "the compositor does not offer the virtual "
+	                    "keyboard protocol (zwp_virtual_keyboard_manager_"
+	                    "v1), left unbound on request");
 	assert_false(caps.cap[CUA_DISPLAY_CAP_SCREENSHOT].ok);
 	assert_non_null(strstr(caps.cap[CUA_DISPLAY_CAP_SCREENSHOT].why,
-			       "zwlr_screencopy_manager_v1"));
+	                       "zwlr_screencopy_manager_v1"));
 	assert_true(caps.cap[CUA_DISPLAY_CAP_POINTER].ok);
 	assert_true(caps.cap[CUA_DISPLAY_CAP_GEOMETRY].ok);
 	assert_true(caps.cap[CUA_DISPLAY_CAP_WINDOWS].ok);
@@ -485,14 +477,14 @@ observe_shot(cua_session *s, const char *app, const char *want)
 			if (want ? err && strstr(err, want) : !err)
 				return t;
 			snprintf(last, sizeof(last), "%s",
-				 err ? err : "(a screenshot)");
+			         err ? err : "(a screenshot)");
 			cua_tree_unref(t);
 		} else {
 			snprintf(last, sizeof(last), "%s", cua_error_message());
 		}
 		if (now_ms() > deadline)
 			fail_msg("%s: wanted %s, last: %s", app,
-				 want ? want : "a screenshot", last);
+			         want ? want : "a screenshot", last);
 		usleep(300 * 1000);
 	}
 }
@@ -543,7 +535,7 @@ test_client_side_shadow(void **state)
 	(void)state;
 	if (access("/usr/bin/gtk3-widget-factory", X_OK) != 0)
 		fail_msg("gtk3-widget-factory is not installed "
-			 "(tools/setup-debian installs gtk-3-examples)");
+		         "(tools/setup-debian installs gtk-3-examples)");
 	assert_int_equal(app_start(&wf, argv, 0), 0);
 	deadline = now_ms() + 30000;
 	while (!sway_pid_window(wf.pid, &sw)) {
@@ -556,8 +548,9 @@ test_client_side_shadow(void **state)
 	snprintf(app, sizeof(app), "pid:%d", (int)wf.pid);
 	snprintf(cmd, sizeof(cmd), "[pid=%d] floating enable", (int)wf.pid);
 	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
-	t = observe_shot(E.s, app, "does not say where the window's content "
-				   "lies inside its surface");
+	t = observe_shot(E.s, app,
+	                 "does not say where the window's content "
+	                 "lies inside its surface");
 	assert_true(cua_tree_get_element_count(t) > 10);
 	/* a pointer click by element (the middle button has no element
 	 * action) is refused too, with the reason */
@@ -569,23 +562,22 @@ test_client_side_shadow(void **state)
 			e = c;
 	}
 	assert_non_null(e);
-	assert_int_not_equal(cua_session_click(E.s, app,
-					       cua_element_get_id(e),
-					       CUA_BUTTON_MIDDLE, 1, NULL),
-			     CUA_OK);
+	assert_int_not_equal(cua_session_click(E.s, app, cua_element_get_id(e),
+	                                       CUA_BUTTON_MIDDLE, 1, NULL),
+	                     CUA_OK);
 	if (!strstr(cua_error_message(), "does not say where the visible "
-					 "part of this window lies"))
+	                                 "part of this window lies"))
 		fail_msg("pointer click on a shadowed window: %s",
-			 cua_error_message());
+		         cua_error_message());
 	cua_tree_unref(t);
 
 	/* tiled: no shadow, a screenshot of the tile */
 	snprintf(cmd, sizeof(cmd), "[pid=%d] floating disable", (int)wf.pid);
 	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
 	t = observe_shot(E.s, app, NULL);
-	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, &w,
-						 &h, &ppp),
-			 CUA_OK);
+	assert_int_equal(
+	        cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h, &ppp),
+	        CUA_OK);
 	assert_true(sway_pid_window(wf.pid, &sw));
 	assert_true(fabs(w - sw.content.w * ppp) <= 1.0);
 	assert_true(fabs(h - sw.content.h * ppp) <= 1.0);
