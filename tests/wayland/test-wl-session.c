@@ -309,6 +309,48 @@ test_scroll_at_pixel(void **state)
 	cua_tree_unref(t);
 }
 
+/* A drag between screenshot pixels (press, motion, release) moves the
+ * slider under it from near its left end to near its right end. */
+static void
+test_drag_slider(void **state)
+{
+	cua_tree *t = observe_until(E.s, APP, 15000);
+	cua_element *e;
+	int32_t x, y, w, h;
+	const void *data;
+	size_t size;
+	const char *mime;
+	double ppp, first = -1, value = -1;
+	char line[256];
+
+	(void)state;
+	assert_non_null(t);
+	e = find_element(t, "slider", NULL);
+	assert_non_null(e);
+	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
+	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
+	                                         NULL, &ppp),
+	                 CUA_OK);
+	if (cua_session_drag(E.s, APP, (x + w * 0.15) * ppp,
+	                     (y + h / 2.0) * ppp, (x + w * 0.95) * ppp,
+	                     (y + h / 2.0) * ppp, NULL) != CUA_OK)
+		fail_msg("drag: %s", cua_error_message());
+	/* the press put the slider near its left end (GTK warps it to the
+	 * pointer), the motion took it near the right end: a drag, not two
+	 * clicks */
+	while (app_wait_line(&E.app, "scale ", value < 0 ? 5000 : 500, line,
+	                     sizeof(line)) == 0) {
+		value = atof(line + 6);
+		if (first < 0)
+			first = value;
+	}
+	if (!(first >= 0 && first < 40 && value > 80))
+		fail_msg("the slider went from %g to %g, not from its left end "
+		         "to its right end",
+		         first, value);
+	cua_tree_unref(t);
+}
+
 /* Focus the entry, select all, type over it with key events: the text
  * arrives exactly, non-ASCII included; then keys edit it. */
 static void
@@ -594,6 +636,7 @@ main(void)
 		cmocka_unit_test(test_click_at_element_pixel),
 		cmocka_unit_test(test_click_element_pointer),
 		cmocka_unit_test(test_scroll_at_pixel),
+		cmocka_unit_test(test_drag_slider),
 		cmocka_unit_test(test_type_and_keys),
 		cmocka_unit_test(test_no_x11_noise),
 		cmocka_unit_test(test_no_geometry),
