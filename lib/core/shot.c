@@ -36,6 +36,16 @@ cua_shot_reason(int status)
 		return "the capture timed out";
 	case CUA_CAPTURE_NO_DISPLAY:
 		return "no X11 display is available";
+	case CUA_CAPTURE_NO_ORIGIN:
+		return "the compositor does not say where the window's content "
+		       "lies inside its surface (the app draws a shadow of its "
+		       "own around it), so its pixels cannot be matched to its "
+		       "elements";
+	case CUA_CAPTURE_NOT_LISTED:
+		return "the window could not be found among the compositor's "
+		       "windows";
+	case CUA_CAPTURE_COMPOSITOR_FAILED:
+		return "the compositor did not deliver the window's pixels";
 	case CUA_CAPTURE_OK:
 	case CUA_CAPTURE_REFUSED:
 		break;

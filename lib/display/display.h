@@ -99,6 +99,10 @@ struct cua_win {
 	double scale;
 };
 
+/* The command name of process `pid` (/proc/PID/comm) into buf; "" when
+ * unknown. For cua_win.process. */
+void cua_display_proc_comm(int64_t pid, char *buf, size_t size);
+
 /* An AT-SPI point of an element of window `w` -> global coordinates
  * (rounded down). */
 void cua_win_atspi_to_global(const struct cua_win *w, double ax, double ay,
@@ -200,6 +204,14 @@ enum cua_capture_status {
 	CUA_CAPTURE_TIMEOUT,
 	CUA_CAPTURE_REFUSED,
 	CUA_CAPTURE_NO_DISPLAY,
+	/* Wayland: where the window's content lies inside its surface is
+	 * unknown (a client-side shadow), so pixels cannot be matched to
+	 * element frames */
+	CUA_CAPTURE_NO_ORIGIN,
+	/* Wayland: the window is not among the compositor's windows */
+	CUA_CAPTURE_NOT_LISTED,
+	/* Wayland: the compositor failed the capture or went away */
+	CUA_CAPTURE_COMPOSITOR_FAILED,
 };
 
 struct cua_capture_request {
@@ -473,5 +485,11 @@ cua_result cua_display_none_new(struct cua_ctx *ctx,
 				struct cua_display **out);
 cua_result cua_display_x11_new(struct cua_ctx *ctx,
 			       struct cua_display **out);
+cua_result cua_display_wlroots_new(struct cua_ctx *ctx,
+				   struct cua_display **out);
+/* Whether the compositor of env->wayland_display offers the wlroots
+ * protocols: 1, or 0 with `why`. */
+int cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
+			      size_t size);
 
 #endif

@@ -878,24 +878,6 @@ x11_has_wm(struct x11 *x)
 	return x && !x->dead && wm_check_window(x) != 0;
 }
 
-static void
-proc_comm(int64_t pid, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	buf[0] = '\0';
-	if (pid <= 0 || size == 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%lld/comm", (long long)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 /* Facts about a client (or override-redirect) window; 0 or -1. */
 int
 x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out)
@@ -934,7 +916,7 @@ x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out)
 	if (XGetTransientForHint(x->dpy, (Window)window, &tf) &&
 	    !x11_last_error)
 		out->transient_for = tf;
-	proc_comm(out->pid, out->process, sizeof(out->process));
+	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
 	client_clear(&c);
 	return 0;
 }
