@@ -1445,6 +1445,22 @@ role_text_for(const struct walk *w, const struct proto *p,
 	}
 }
 
+/* n has an action whose normalised name is `norm` */
+static int
+has_action_norm(const struct cua_raw_node *n, const char *norm)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < n->n_actions; i++) {
+		if (!nonempty(n->actions[i].name))
+			continue;
+		cua_action_normalise(buf, sizeof(buf), n->actions[i].name);
+		if (strcmp(buf, norm) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 fill_actions(struct walk *w, struct cua_element *e,
 	     const struct cua_raw_node *n, int is_root)
@@ -1491,6 +1507,13 @@ fill_actions(struct walk *w, struct cua_element *e,
 			has_expand_action = 1;
 		}
 		lab = known_label(norm, expanded);
+		/* a lone `expand` or `collapse` toggles (Gecko keeps calling
+		 * an open summary's action `expand`): named by the state */
+		if ((strcmp(norm, "expand") == 0 &&
+		     !has_action_norm(n, "collapse")) ||
+		    (strcmp(norm, "collapse") == 0 &&
+		     !has_action_norm(n, "expand")))
+			lab = expanded ? "Collapse" : "Expand";
 		if (!lab) {
 			if (nonempty(loc) && strcmp(loc, raw) != 0)
 				sb_add(&sb, loc);
