@@ -349,7 +349,13 @@ struct cua_raw_window_info {
 	int x11_mapped;        /* viewable */
 	const char *x11_title; /* _NET_WM_NAME / WM_NAME */
 	struct cua_rect x11_frame; /* root coordinates, content area */
+	/* With has_x11_frame: the whole X window (client-side shadows
+	 * included) and the window manager's frame around it (decorations
+	 * included; = the whole window when undecorated). A zero size:
+	 * unknown (recordings made before they were kept). */
+	struct cua_rect x11_surface, x11_outer;
 	int has_x11_frame;
+	int x11_transient;     /* WM_TRANSIENT_FOR names another window */
 	uint64_t activation_serial; /* higher = more recently activated */
 };
 

@@ -500,14 +500,17 @@ note_atspi_window(struct cua_tree *t, const struct cua_raw_snapshot *snap,
 static void
 normalise_frames(struct cua_tree *t)
 {
+	struct cua_geom_window gw;
 	double dppp, dx, dy;
 	int32_t ix, iy;
 
 	if (!t->has_atspi_window || !t->has_window_frame || !t->x11_window)
 		return;
 	dppp = cua_geom_device_ppp(t->window_frame.w, 0, t->atspi_window.w);
-	cua_geom_element_origin(&t->atspi_window, &t->window_frame, dppp, &dx,
-				&dy);
+	gw.frame = t->window_frame;
+	gw.surface = t->window_surface;
+	gw.outer = t->window_outer;
+	cua_geom_element_origin(&t->atspi_window, &gw, dppp, &dx, &dy);
 	ix = (int32_t)(dx < 0 ? dx - 0.5 : dx + 0.5);
 	iy = (int32_t)(dy < 0 ? dy - 0.5 : dy + 0.5);
 	t->frames_normalised = 1;

@@ -123,6 +123,9 @@ struct cua_tree {
 	uint32_t window_index;
 	uint64_t x11_window;
 	struct cua_rect window_frame; /* screen coordinates */
+	/* the whole X window and the window manager's frame around it, when
+	 * known (w 0: unknown): cua_geom_element_origin() */
+	struct cua_rect window_surface, window_outer;
 	int has_window_frame;
 
 	uint32_t revision;

@@ -1990,6 +1990,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		tree->x11_window = snap->windows[root].x11_window;
 		if (snap->windows[root].has_x11_frame) {
 			tree->window_frame = snap->windows[root].x11_frame;
+			tree->window_surface = snap->windows[root].x11_surface;
+			tree->window_outer = snap->windows[root].x11_outer;
 			tree->has_window_frame = 1;
 		}
 	}

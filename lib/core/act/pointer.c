@@ -25,6 +25,7 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	    struct cua_win *win)
 {
 	const struct cua_raw_node *w = loc->window;
+	struct cua_geom_window gw;
 	struct cua_shot_geom g;
 	struct cua_rect e;
 
@@ -39,8 +40,8 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	}
 	/* window-relative, as the tree's frames; then the screenshot rule
 	 * (screenshots.md §3) on the live window: where the accessibility
-	 * window's origin lies in the frame (0 for GTK3, Qt and Chromium
-	 * without decorations, the window manager's title bar for GTK3
+	 * window's origin lies in the frame (0 for Qt and Firefox, the
+	 * shadows for Chromium, the window manager's title bar for GTK3
 	 * under a reparenting manager, GTK4's resize margin) */
 	e.x = n->extents.x - w->extents.x;
 	e.y = n->extents.y - w->extents.y;
@@ -52,8 +53,11 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	g.device_ppp = a->t->has_shot && a->t->shot.device_ppp > 0 ?
 			       a->t->shot.device_ppp : 1;
 	g.ppp = 1;
-	cua_geom_element_origin(&w->extents, &win->frame, g.device_ppp,
-				&g.elem_dx, &g.elem_dy);
+	gw.frame = win->frame;
+	gw.surface = win->origin;
+	gw.outer = win->outer;
+	cua_geom_element_origin(&w->extents, &gw, g.device_ppp, &g.elem_dx,
+				&g.elem_dy);
 	cua_geom_element_center_to_root(&g, win->frame.x, win->frame.y, &e, rx,
 					ry);
 	return 0;
