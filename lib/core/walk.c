@@ -419,11 +419,20 @@ cua_walk_fetch_policy(struct cua_fetch_policy *pol,
 /* ------------------------------------------------------------------ */
 /* Window choice (§9.1) and popups (§9.6)                               */
 
+/* Child i of the application object may be the rendered root: a window
+ * role, or any role when the backend matched it to a mapped client window
+ * of the window system (GTK 4.8 gives its file chooser's toplevel the role
+ * filler); not minimised either way. */
 static int
-is_window_candidate(const struct cua_raw_node *n)
+is_window_candidate(const struct cua_raw_snapshot *snap, size_t i)
 {
-	return (cua_role_info(n->role)->flags & CUA_RF_TOPLEVEL) &&
-	       !CUA_HAS_STATE(n, CUA_STATE_ICONIFIED);
+	const struct cua_raw_node *n = snap->app->children[i];
+
+	if (CUA_HAS_STATE(n, CUA_STATE_ICONIFIED))
+		return 0;
+	return (cua_role_info(n->role)->flags & CUA_RF_TOPLEVEL) ||
+	       (snap->windows && snap->windows[i].x11_window &&
+		snap->windows[i].x11_mapped);
 }
 
 static int
@@ -462,7 +471,7 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 	for (size_t i = 0; i < app->n_children && chosen < 0; i++) {
 		const struct cua_raw_node *w = app->children[i];
 
-		if (!is_window_candidate(w) || is_popup_toplevel(w))
+		if (!is_window_candidate(snap, i) || is_popup_toplevel(w))
 			continue;
 		if (have_x11) {
 			if (snap->windows[i].x11_active)
@@ -475,7 +484,7 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 	for (size_t i = 0; i < app->n_children && chosen < 0; i++) {
 		const struct cua_raw_node *w = app->children[i];
 
-		if (is_window_candidate(w) &&
+		if (is_window_candidate(snap, i) &&
 		    (w->role == CUA_ROLE_DIALOG || w->role == CUA_ROLE_ALERT ||
 		     w->role == CUA_ROLE_FILE_CHOOSER) &&
 		    CUA_HAS_STATE(w, CUA_STATE_MODAL) &&
@@ -487,13 +496,13 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 	     i++) {
 		const struct cua_raw_node *w = app->children[i];
 
-		if (is_window_candidate(w) && !is_popup_toplevel(w) &&
+		if (is_window_candidate(snap, i) && !is_popup_toplevel(w) &&
 		    snap->windows[i].activation_serial > best_serial)
 			best_serial = snap->windows[i].activation_serial;
 	}
 	if (chosen < 0 && best_serial) {
 		for (size_t i = 0; i < app->n_children; i++)
-			if (is_window_candidate(app->children[i]) &&
+			if (is_window_candidate(snap, i) &&
 			    snap->windows[i].activation_serial == best_serial) {
 				chosen = (int64_t)i;
 				break;
@@ -505,7 +514,7 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 		for (size_t i = 0; i < app->n_children && chosen < 0; i++) {
 			const struct cua_raw_node *w = app->children[i];
 
-			if (!is_window_candidate(w))
+			if (!is_window_candidate(snap, i))
 				continue;
 			if (pass == 0 && is_popup_toplevel(w))
 				continue;
@@ -516,8 +525,9 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 		}
 	/* 5. minimised, hidden or off-screen: the first window anyway */
 	for (size_t i = 0; i < app->n_children && chosen < 0; i++)
-		if (cua_role_info(app->children[i]->role)->flags &
-		    CUA_RF_TOPLEVEL)
+		if ((cua_role_info(app->children[i]->role)->flags &
+		     CUA_RF_TOPLEVEL) ||
+		    (snap->windows && snap->windows[i].x11_window))
 			chosen = (int64_t)i;
 	if (chosen < 0)
 		return -1;
@@ -1431,6 +1441,18 @@ role_text_for(const struct walk *w, const struct proto *p,
 		return "text field";
 	case CUA_ROLE_FILE_CHOOSER:
 		return n == w->root ? "dialog" : ri->text;
+	default:
+		break;
+	}
+	/* a root chosen for its window (§9.1) whose role is no window's
+	 * (GTK 4.8's file chooser is a filler): the window system says
+	 * what it is */
+	if (n == w->root && !(ri->flags & CUA_RF_TOPLEVEL) &&
+	    w->snap->windows)
+		return w->snap->windows[w->tree->window_index].x11_transient
+			       ? "dialog"
+			       : "standard window";
+	switch (n->role) {
 	case CUA_ROLE_LIST_ITEM:
 		if (!CUA_HAS_STATE(n, CUA_STATE_SELECTABLE)) {
 			for (const struct cua_raw_node *a = par; a; a = a->parent)

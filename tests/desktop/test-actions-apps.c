@@ -653,6 +653,103 @@ test_chromium_form(void **state)
 	}
 }
 
+static int
+editor_ready(cua_tree *t, void *data)
+{
+	return find(t, "text entry area", NULL, NULL) != NULL;
+}
+
+static int
+save_dialog_shown(cua_tree *t, void *data)
+{
+	return strcmp(cua_tree_get_window_title(t), "Save As") == 0 &&
+	       find(t, "text field", "Name:", NULL) != NULL &&
+	       find_element_prefix(t, "button", "Save") != NULL;
+}
+
+static int
+saved_title(cua_tree *t, void *data)
+{
+	return strncmp(cua_tree_get_window_title(t), "saved.txt", 9) == 0;
+}
+
+/* A GTK 4 dialog (gnome-text-editor's Save As: GTK 4.8 gives its
+ * toplevel the role filler) is the observed window once it is the active
+ * one, and it is driven to completion: the file is on disk, the buffer
+ * behind the dialog unchanged. */
+static void
+test_gtk4_save_dialog(void **state)
+{
+	const char *argv[] = { "gnome-text-editor", "--standalone", NULL };
+	char dir[] = "/tmp/cua-gte-XXXXXX", path[128], buf[64], q[32];
+	struct app_proc proc;
+	cua_tree *t;
+	char *out = NULL, *text;
+	uint32_t editor, name;
+	FILE *f;
+	size_t n;
+	int64_t t0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/saved.txt", dir);
+	assert_int_equal(app_start(&proc, argv, 0), 0);
+	snprintf(q, sizeof(q), "pid:%d", (int)proc.pid);
+	app = q;
+	t = observe_until_pred(session, app, 20000, editor_ready, NULL);
+	assert_non_null(t);
+	editor = id_of(t, "text entry area", NULL, NULL);
+	cua_tree_unref(t);
+	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
+	ACT(cua_session_type_text(session, app, "saved by a dialog", NULL));
+	wait_value(editor, "saved by a dialog", 5000);
+	ACT(cua_session_press_key(session, app, "ctrl+s", NULL));
+
+	t = observe_until_pred(session, app, 5000, save_dialog_shown, NULL);
+	if (!t) {
+		t = observe_until(session, app, 5000);
+		text = t ? render(t) : NULL;
+		fail_msg("the Save As dialog is not the observed window:\n%s",
+			 text ? text : "");
+	}
+	text = render(t);
+	if (!strstr(text, "dialog Save As"))
+		fail_msg("the dialog's root is not a dialog:\n%s", text);
+	cua_free(text);
+	name = id_of(t, "text field", "Name:", NULL);
+	ACT(cua_session_set_value(session, app, name, path, &out));
+	assert_route(out, "value");
+	cua_free(out);
+	ACT(cua_session_click(session, app,
+			      cua_element_get_id(
+				      find_element_prefix(t, "button", "Save")),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:Click");
+	cua_free(out);
+	cua_tree_unref(t);
+
+	/* written, and the editor now shows the file */
+	for (t0 = now_ms(); access(path, F_OK) != 0 && now_ms() - t0 < 5000;)
+		usleep(50 * 1000);
+	f = fopen(path, "re");
+	if (!f)
+		fail_msg("the save did not write %s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	assert_string_equal(buf, "saved by a dialog");
+	t = observe_until_pred(session, app, 5000, saved_title, NULL);
+	assert_non_null(t);
+	assert_string_equal(cua_element_get_value(find(t, "text entry area", NULL,
+							NULL)),
+			    "saved by a dialog");
+	cua_tree_unref(t);
+	app_stop(&proc);
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -661,7 +758,11 @@ main(void)
 		cmocka_unit_test(test_gtk4_widget_factory),
 		cmocka_unit_test(test_featherpad_qt),
 		cmocka_unit_test(test_chromium_form),
+		cmocka_unit_test(test_gtk4_save_dialog),
 	};
 
+	/* one test by name: CUA_TEST_FILTER=test_chromium_form */
+	if (getenv("CUA_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
 	return cmocka_run_group_tests_name("actions-apps", tests, setup, teardown);
 }

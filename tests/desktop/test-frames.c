@@ -456,5 +456,8 @@ main(void)
 		cmocka_unit_test(test_qt),
 	};
 
+	/* one test by name: CUA_TEST_FILTER=test_qt */
+	if (getenv("CUA_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
 	return cmocka_run_group_tests_name("frames", tests, setup, teardown);
 }
