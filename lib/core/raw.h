@@ -361,6 +361,11 @@ struct cua_raw_window_info {
 
 /* Helpers (raw.c). */
 const char *cua_raw_attr(const struct cua_raw_node *node, const char *key);
+/* The attributes were read and the set was empty: an element that has
+ * none, or a toolkit that has not built them yet (Gecko answers a new
+ * client's first requests about a document with none). What they would
+ * say is unknown. */
+int cua_raw_attrs_unknown(const struct cua_raw_node *node);
 enum cua_value_kind cua_raw_value_kind(const struct cua_raw_node *node);
 int cua_raw_is_toggle_role(uint32_t role);
 

@@ -25,7 +25,10 @@ struct cua_delta;
 struct cua_fingerprint {
 	uint32_t role;
 	uint8_t value_kind;     /* enum cua_value_kind */
-	const char *subrole;    /* "" when none */
+	/* "" when none; NULL unknown: the node answered an empty attribute
+	 * set (Gecko's first answers about a document), which compares
+	 * equal to any subrole (cua_subrole_eq) */
+	const char *subrole;
 	const char *identifier; /* "" when none */
 	const char *title;      /* "" when none */
 };
@@ -190,5 +193,7 @@ uint32_t cua_element_window_index(const struct cua_element *e);
 
 int cua_fingerprint_equal(const struct cua_fingerprint *a,
 			  const struct cua_fingerprint *b);
+/* Subroles compare equal when either is unknown (NULL). */
+int cua_subrole_eq(const char *a, const char *b);
 
 #endif
