@@ -978,6 +978,32 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		res = ref_call(be, c, bus, path, IF_TABLE, "GetAccessibleAt",
 			       g_variant_new("(ii)", c->a, c->b));
 		break;
+	case CUA_LIVE_TEXT_AT_POINT:
+		r = sync_call(be, bus, path, IF_TEXT, "GetOffsetAtPoint",
+			      g_variant_new("(iiu)", c->a, c->b, COORD_SCREEN),
+			      "(i)", &res);
+		if (r) {
+			g_variant_get(r, "(i)", &c->ret[0]);
+			c->ok = c->ret[0] >= 0;
+			g_variant_unref(r);
+		}
+		break;
+	case CUA_LIVE_CHAR_EXTENTS: {
+		int32_t x, y, w, h;
+
+		r = sync_call(be, bus, path, IF_TEXT, "GetCharacterExtents",
+			      g_variant_new("(iu)", c->a, COORD_SCREEN),
+			      "(iiii)", &res);
+		if (r) {
+			g_variant_get(r, "(iiii)", &x, &y, &w, &h);
+			c->ret[0] = x;
+			c->ret[1] = y;
+			c->ret[2] = h;
+			c->ok = h > 0 && x != INT32_MIN && y != INT32_MIN;
+			g_variant_unref(r);
+		}
+		break;
+	}
 	case CUA_LIVE_HIT_TEST:
 		res = ref_call(be, c, bus, path, IF_COMPONENT,
 			       "GetAccessibleAtPoint",
