@@ -296,8 +296,12 @@ probe_pick(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 		     k++) {
 			struct cua_raw_node *c = level->children[k];
 
+			/* a scroll bar is the element's own chrome: it
+			 * never moves with the content (Qt's text editors
+			 * have theirs as children) */
 			if (!c || !(c->have & CUA_HAVE_BASIC) ||
-			    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT))
+			    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT) ||
+			    c->role == CUA_ROLE_SCROLL_BAR)
 				continue;
 			if (cua_raw_has_extent(c) &&
 			    overlaps(&c->extents, &n->extents)) {
@@ -371,25 +375,86 @@ probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
 	}
 }
 
+/* The current value of scroll bar `sb`, read again. */
+static cua_result
+bar_value(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *sb,
+	  double *v)
+{
+	cua_result r;
+
+	sb->have &= ~(uint32_t)CUA_HAVE_VALUE;
+	r = a->b->ops->read_nodes(a->b, loc->snap, &sb, 1, CUA_HAVE_VALUE);
+	*v = sb->value;
+	return r;
+}
+
+/* The scroll bar of the axis for telling whether the content moved:
+ * that of the Value route, else one held by a child of `n` (Qt's scroll
+ * areas have their bars in containers of their own). */
+static cua_result
+wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
+	  enum dir d, struct cua_raw_node **out)
+{
+	cua_result r = find_scrollbar(a, loc, d, out);
+
+	if (r != CUA_OK || *out || n->child_count <= 0 || n->child_count > 16)
+		return r;
+	r = a->b->ops->read_children(a->b, loc->snap, &n, 1, 0, UINT32_MAX,
+				     CUA_HAVE_EXTENTS);
+	for (size_t k = 0; r == CUA_OK && k < n->n_children && !*out; k++) {
+		struct cua_raw_node *c = n->children[k];
+
+		if (!c || !(c->have & CUA_HAVE_BASIC) || c->child_count <= 0 ||
+		    c->child_count > 8)
+			continue;
+		r = a->b->ops->read_children(a->b, loc->snap, &c, 1, 0,
+					     UINT32_MAX,
+					     CUA_HAVE_VALUE | CUA_HAVE_EXTENTS);
+		for (size_t j = 0; r == CUA_OK && j < c->n_children; j++) {
+			struct cua_raw_node *sb = c->children[j];
+
+			if (sb && (sb->have & CUA_HAVE_BASIC) &&
+			    (sb->ifaces & CUA_IFACE_VALUE) &&
+			    scrollbar_axis_ok(sb, d)) {
+				*out = sb;
+				break;
+			}
+		}
+	}
+	return r;
+}
+
 /*
  * The wheel route (§5.2), closed loop: one click first, measured on the
  * probe; then the clicks that are still needed at the measured step, and
  * a correction while more than half a click is missing. Fills the
- * outcome with what was measured. -1 when there is no probe (the caller
- * turns the wheel by the toolkit's step alone).
+ * outcome with what was measured. -1 when there is no probe, or when the
+ * first click moved the axis' scroll bar but not the probe (Qt's text
+ * editors: their children are the parts of the scroll area); the caller
+ * then turns the wheel by the toolkit's step, *sent clicks being turned
+ * already.
  */
 static int
 wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 	       enum dir d, int32_t rx, int32_t ry, double distance, double page,
-	       cua_result *r)
+	       long *sent, cua_result *r)
 {
 	struct probe p;
-	double moved = 0, step = 0, last = 0;
+	struct cua_raw_node *sb = NULL;
+	double moved = 0, step = 0, last = 0, bar = 0;
 	long total = 0, batch = 1;
 	int at_limit = 0;
 
+	*sent = 0;
 	if (probe_pick(a, loc, n, d, &p, r) < 0)
 		return -1;
+	/* the scroll bar tells a probe that cannot see the content from
+	 * content that cannot move */
+	*r = wheel_bar(a, loc, n, d, &sb);
+	if (*r == CUA_OK && sb)
+		*r = bar_value(a, loc, sb, &bar);
+	if (*r != CUA_OK)
+		return 0;
 	for (int round = 0; round < 4 && total < 500; round++) {
 		double before = moved;
 		long want;
@@ -404,6 +469,17 @@ wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *
 			break; /* the probe is gone: what was measured stands */
 		}
 		last = moved - before;
+		if (round == 0 && last < 0.5 && sb) {
+			double now;
+
+			*r = bar_value(a, loc, sb, &now);
+			if (*r != CUA_OK)
+				return 0;
+			if (fabs(now - bar) > 1e-9) {
+				*sent = total;
+				return -1;
+			}
+		}
 		if (round == 0)
 			step = last;
 		else if (moved > 0)
@@ -513,19 +589,26 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		double step = wheel_step(a->app, act_vertical(d) ?
 							 n->extents.h :
 							 n->extents.w);
-		long clicks = lround(distance / step);
+		long clicks = lround(distance / step), sent;
 
 		r = act_reach_center(a, loc, n, &rx, &ry);
 		if (r != CUA_OK)
 			return r;
-		if (wheel_measured(a, loc, n, d, rx, ry, distance, page, &r) == 0)
+		if (wheel_measured(a, loc, n, d, rx, ry, distance, page, &sent,
+				   &r) == 0)
 			return r;
 		if (r != CUA_OK)
 			return r;
 		/* nothing inside to measure: the toolkit's step, estimated */
-		r = wheel(a, rx, ry, d, &clicks);
-		if (r != CUA_OK)
-			return r;
+		clicks -= sent;
+		if (clicks > 0 || !sent) {
+			r = wheel(a, rx, ry, d, &clicks);
+			if (r != CUA_OK)
+				return r;
+		} else {
+			clicks = 0;
+		}
+		clicks += sent;
 		json_object_set_new(a->outcome, "wheel_clicks", json_integer(clicks));
 		json_object_set_new(a->outcome, "pages_applied",
 				    json_real(page > 0 ? clicks * step / page : 0));
