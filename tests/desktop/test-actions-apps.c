@@ -347,6 +347,43 @@ test_gtk3_widget_factory(void **state)
 		cua_free(out);
 		snprintf(want, sizeof(want), "%d", (int)((h + 1) / 2));
 		wait_value(sb, want, 5000);
+
+		/* pages 1 on a text long enough: one viewport (±20 %), the
+		 * bar's value read back */
+		{
+			char lines[4096];
+			size_t k = 0;
+			cua_tree *t2;
+			struct want_value at = { sb, "1" };
+			int v;
+
+			for (int i = 0; i < 200 && k + 16 < sizeof(lines); i++)
+				k += (size_t)snprintf(lines + k, sizeof(lines) - k,
+						      "%sline %d", i ? "\n" : "",
+						      i);
+			ACT(cua_session_set_value(session, app,
+						  cua_element_get_id(area), lines,
+						  NULL));
+			t2 = observe_until(session, app, 5000);
+			v = atoi(cua_element_get_value(
+				cua_tree_find_element(t2, sb)));
+			cua_tree_unref(t2);
+			ACT(cua_session_scroll(session, app,
+					       cua_element_get_id(area), "down", 1,
+					       &out));
+			cua_free(out);
+			snprintf(want, sizeof(want), "%d", v + h / 2);
+			at.value = want;
+			t2 = observe_until_pred(session, app, 5000,
+						value_at_least, &at);
+			assert_non_null(t2);
+			v = atoi(cua_element_get_value(
+				     cua_tree_find_element(t2, sb))) - v;
+			if (abs(v - h) > h / 5)
+				fail_msg("pages 1 scrolled %d px; the view is "
+					 "%d px high", v, h);
+			cua_tree_unref(t2);
+		}
 	}
 
 	/* a tab is clicked by selecting it */
@@ -472,8 +509,9 @@ test_featherpad_qt(void **state)
 	wait_text("Selected text: ```\nbeta\n```", 5000);
 
 	/* scroll: Qt's text editor counts its scroll bar in lines, so one
-	 * page is wheel clicks (Qt: 3 lines per click); the bar moves by
-	 * about a page of lines */
+	 * page is wheel clicks at Qt's step; the bar moves by one viewport
+	 * of lines (±20 %): the bar's maximum is the lines that do not fit,
+	 * read with ctrl+End */
 	{
 		struct strbuf_lines {
 			char buf[4096];
@@ -486,9 +524,9 @@ test_featherpad_qt(void **state)
 			k += (size_t)snprintf(lines.buf + k, sizeof(lines.buf) - k,
 					      "%sline %d", i ? "\n" : "", i);
 		ACT(cua_session_set_value(session, app, editor, lines.buf, NULL));
-		ACT(cua_session_scroll(session, app, editor, "down", 1, &out));
-		assert_route(out, "wheel");
-		cua_free(out);
+		ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1,
+				      NULL));
+		ACT(cua_session_press_key(session, app, "ctrl+End", NULL));
 		t3 = observe_until(session, app, 5000);
 		for (size_t i = 0; i < cua_tree_get_element_count(t3); i++)
 			if (strcmp(cua_element_get_role(cua_tree_get_element(t3, i)),
@@ -498,16 +536,38 @@ test_featherpad_qt(void **state)
 				bar = cua_tree_get_element(t3, i);
 		assert_non_null(bar);
 		{
-			struct want_value w = { cua_element_get_id(bar), "8" };
-			int v;
+			struct want_value w = { cua_element_get_id(bar), "100" };
+			int v, fit;
 			cua_tree *t4 = observe_until_pred(session, app, 5000,
 							  value_at_least, &w);
 
 			assert_non_null(t4);
+			fit = 300 - atoi(cua_element_get_value(
+					    cua_tree_find_element(t4, w.id)));
+			cua_tree_unref(t4);
+			ACT(cua_session_press_key(session, app, "ctrl+Home",
+						  NULL));
+			wait_value(w.id, "0", 5000);
+			ACT(cua_session_scroll(session, app, editor, "down", 1,
+					       &out));
+			assert_route(out, "wheel");
+			/* the editor's children (the scroll bars' holders)
+			 * never move: the first click moved the bar, so the
+			 * content is not at its end */
+			if (strstr(out, "\"at_limit\":true"))
+				fail_msg("the end of the text was reported: %s",
+					 out);
+			fprintf(stderr, "# FeatherPad: %s\n", out);
+			cua_free(out);
+			w.value = "1";
+			t4 = observe_until_pred(session, app, 5000,
+						value_at_least, &w);
+			assert_non_null(t4);
 			v = atoi(cua_element_get_value(
 				cua_tree_find_element(t4, w.id)));
-			if (v > 40)
-				fail_msg("one page scrolled %d lines", v);
+			if (abs(v - fit) > fit / 5)
+				fail_msg("one page scrolled %d lines; %d fit in "
+					 "the view", v, fit);
 			cua_tree_unref(t4);
 		}
 		cua_tree_unref(t3);
