@@ -99,6 +99,57 @@ xwin_find(pid_t pid, int timeout_ms)
 	return 0;
 }
 
+unsigned long
+xwin_find_title(const char *part, int timeout_ms, pid_t *pid)
+{
+	Display *d = dpy();
+	int64_t deadline = now_ms() + timeout_ms;
+	Atom utf8 = d ? XInternAtom(d, "UTF8_STRING", False) : 0;
+
+	*pid = 0;
+	while (d) {
+		unsigned long n = 0, *list, found = 0;
+
+		list = prop_longs(d, DefaultRootWindow(d), "_NET_CLIENT_LIST",
+				  XA_WINDOW, &n);
+		for (unsigned long i = 0; i < n && !found; i++) {
+			Atom actual;
+			int format;
+			unsigned long len, after, np = 0, *p;
+			unsigned char *title = NULL;
+			XWindowAttributes a;
+
+			if (XGetWindowProperty(d, list[i],
+					       XInternAtom(d, "_NET_WM_NAME",
+							   False),
+					       0, 1024, False, utf8, &actual,
+					       &format, &len, &after,
+					       &title) != Success)
+				continue;
+			if (title && format == 8 &&
+			    strstr((const char *)title, part) &&
+			    XGetWindowAttributes(d, list[i], &a) &&
+			    a.map_state == IsViewable) {
+				found = list[i];
+				p = prop_longs(d, list[i], "_NET_WM_PID",
+					       XA_CARDINAL, &np);
+				if (p && np >= 1)
+					*pid = (pid_t)p[0];
+				if (p)
+					XFree(p);
+			}
+			if (title)
+				XFree(title);
+		}
+		if (list)
+			XFree(list);
+		if (found || now_ms() > deadline)
+			return found;
+		usleep(100 * 1000);
+	}
+	return 0;
+}
+
 static int
 is_maximized(Display *d, Window w)
 {
@@ -171,4 +222,41 @@ xwin_pointer(int *x, int *y)
 				 &wx, &wy, &mask))
 		return -1;
 	return 0;
+}
+
+/* A window that went away while it was read is not counted. */
+static int
+ignore_error(Display *d, XErrorEvent *e)
+{
+	(void)d;
+	(void)e;
+	return 0;
+}
+
+int
+xwin_popups(void)
+{
+	Display *d = dpy();
+	Window root, parent, *kids = NULL;
+	unsigned int n = 0;
+	int count = 0;
+	int (*old)(Display *, XErrorEvent *);
+
+	if (!d || !XQueryTree(d, DefaultRootWindow(d), &root, &parent, &kids,
+			      &n))
+		return -1;
+	XSync(d, False);
+	old = XSetErrorHandler(ignore_error);
+	for (unsigned int i = 0; i < n; i++) {
+		XWindowAttributes a;
+
+		if (XGetWindowAttributes(d, kids[i], &a) && a.override_redirect &&
+		    a.map_state == IsViewable)
+			count++;
+	}
+	XSync(d, False);
+	XSetErrorHandler(old);
+	if (kids)
+		XFree(kids);
+	return count;
 }
