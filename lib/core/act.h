@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "errors.h"
 #include "locate.h"
 #include "session.h"
 
@@ -59,10 +60,6 @@ void cua_act_end(struct cua_act *a);
 /* Sets the route (printf-style). */
 void cua_act_route(struct cua_act *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* E-ACTION-FAILED: `Accessibility error: <what>. <todo>` */
-cua_result cua_act_failed(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 
 /* The app's display name (for messages). */
 const char *cua_act_app_name(const struct cua_act *a);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errors.h"
 #include "fileio.h"
 #include "sanitize.h"
 #include "session.h"
@@ -139,11 +140,7 @@ describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 static cua_result
 not_found(const char *query)
 {
-	return cua_error_quoting2(CUA_ERROR_NOT_FOUND, "appNotFound(\"", query,
-				  "\")\nNo running or installed app matches '",
-				  query,
-				  "'. Call list_apps to see the available "
-				  "apps, then retry with an exact name or id.");
+	return cua_err(CUA_MSG_APP_NOT_FOUND, { "app", query });
 }
 
 cua_result
@@ -159,18 +156,14 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 	while (*query == ' ' || *query == '\t')
 		query++;
 	if (!*query)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: app");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "app" });
 
 	/* pid:<N> (D17) */
 	if (strncasecmp(query, "pid:", 4) == 0) {
 		long long pid = strtoll(query + 4, &end, 10);
 
 		if (end == query + 4 || *end || pid <= 0)
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-					 "Invalid app '%.64s': pid:<N> needs a "
-					 "process id, such as pid:4242.",
-					 query);
+			return cua_err(CUA_MSG_BAD_PID_APP, { "app", query });
 		for (size_t i = 0; apps && i < apps->n; i++)
 			if (apps->apps[i].pid == pid) {
 				out->kind = CUA_RESOLVED_RUNNING;
@@ -209,16 +202,13 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 		struct strbuf sb = STRBUF_INIT;
 		cua_result r;
 
-		sb_add(&sb, "Ambiguous app identifier '");
-		cua_sanitize_sb(&sb, query);
-		sb_add(&sb, "'. Multiple apps share this identifier: ");
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				sb_add(&sb, ", ");
 			describe_candidate(&sb, match[i]);
 		}
-		sb_add(&sb, ". Use the full app path or pid:<N> instead.");
-		r = cua_error(CUA_ERROR_AMBIGUOUS, "%s", sb_str(&sb));
+		r = cua_err(CUA_MSG_AMBIGUOUS_APP, { "app", query },
+			    { "candidates", sb_str(&sb) });
 		sb_free(&sb);
 		return r;
 	}

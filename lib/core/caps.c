@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "caps.h"
+#include "errors.h"
 #include "sanitize.h"
 
 /* What each capability is called in a sentence. */
@@ -53,23 +54,12 @@ cua_caps_refuse_pointer(struct cua_backend *b, const char *app_name)
 		CUA_DISPLAY_CAP_GEOMETRY,
 	};
 	struct cua_display_caps caps;
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
 	int cap = first_missing(b, want, 2, &caps);
 
 	if (cap < 0)
 		return CUA_OK;
-	sb_add(&sb, "cannotClickOffscreenElement (");
-	add_missing(&sb, &caps, cap);
-	sb_add(&sb, ", so a click, scroll or drag at a position cannot reach '");
-	cua_sanitize_sb(&sb, app_name);
-	sb_add(&sb, "'. Element actions still work: click by element_index on "
-		    "elements that have an action, set_value, "
-		    "perform_secondary_action, select_text, and scroll by "
-		    "element_index.)");
-	r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_NO_POINTER_HERE, { "what", what[cap] },
+		       { "why", caps.cap[cap].why }, { "name", app_name });
 }
 
 cua_result
@@ -80,22 +70,12 @@ cua_caps_refuse_keys(struct cua_backend *b, const char *app_name)
 		CUA_DISPLAY_CAP_WINDOWS,
 	};
 	struct cua_display_caps caps;
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
 	int cap = first_missing(b, want, 2, &caps);
 
 	if (cap < 0)
 		return CUA_OK;
-	sb_add(&sb, "Keys cannot be sent to '");
-	cua_sanitize_sb(&sb, app_name);
-	sb_add(&sb, "': ");
-	add_missing(&sb, &caps, cap);
-	sb_add(&sb, ". Element actions still work: set_value to replace a text "
-		    "field's text, select_text, click by element_index, and "
-		    "perform_secondary_action.");
-	r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_NO_KEYS_HERE, { "name", app_name },
+		       { "what", what[cap] }, { "why", caps.cap[cap].why });
 }
 
 int

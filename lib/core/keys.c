@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "errors.h"
 #include "keys.h"
 #include "sanitize.h"
 #include "strbuf.h"
@@ -23,20 +24,6 @@
 
 /* Longest echo of a token or combo in a message, in characters. */
 #define ECHO_MAX 64
-
-#define KEY_HINT                                                           \
-	" (use xdotool key names such as Return, Tab, BackSpace, "         \
-	"Delete, Escape, Up, Page_Down, F5, KP_0, or a single character, " \
-	"joined with + as in ctrl+shift+t)"
-#define TRAILING_PLUS_HINT                                                    \
-	" (a + must be followed by a key name: write "                        \
-	"plus for the + key and space for the space bar, as in ctrl+plus or " \
-	"ctrl+space)"
-#define ORDER_HINT                                                         \
-	" (only modifiers such as ctrl, shift, alt or super "              \
-	"may come before the last key of a combo, as in ctrl+shift+t; to " \
-	"press keys one after another, separate them with spaces, as in "  \
-	"Down Down Return)"
 
 /* Keysyms used by name in this file. */
 #define KS_space 0x0020
@@ -1202,22 +1189,20 @@ add_echo(struct strbuf *out, const char *s, size_t len, int quoted)
 	sb_free(&clean);
 }
 
-/* Sets the error message `keyNotFound("<s>")<hint>`. */
+/* Raises `keyNotFound("<s>")<hint>`: message `msg`, one of UNKNOWN_KEY,
+ * TRAILING_PLUS, MISPLACED_KEY. */
 static cua_result
-key_not_found(const char *s, size_t len, const char *hint)
+key_not_found(const char *s, size_t len, enum cua_msg msg)
 {
 	struct strbuf sb = STRBUF_INIT;
 	cua_result r;
 
-	sb_add(&sb, "keyNotFound(\"");
 	add_echo(&sb, s, len, 1);
-	sb_add(&sb, "\")");
-	sb_add(&sb, hint);
 	if (sb.oom) {
 		sb_free(&sb);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
-	r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
+	r = cua_err(msg, { "token", sb_str(&sb) });
 	sb_free(&sb);
 	return r;
 }
@@ -1233,10 +1218,8 @@ refused(const char *s, size_t len, const char *what)
 		sb_free(&sb);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
-	r = cua_error(CUA_ERROR_PERMISSION,
-	              "press_key refused '%s': it is a system shortcut that "
-	              "%s, which Computer Use may not send.",
-	              sb_str(&sb), what);
+	r = cua_err(CUA_MSG_KEY_NOT_ALLOWED, { "combo", sb_str(&sb) },
+	            { "what", what });
 	sb_free(&sb);
 	return r;
 }
@@ -1363,8 +1346,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 	out->chords = NULL;
 	out->n = 0;
 	if (!key || (blank(key) && strcmp(key, " ") != 0))
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "Missing required argument: key");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "key" });
 	if (strcmp(key, " ") == 0)
 		p = "space"; /* §7.1: a lone space is the space bar */
 
@@ -1380,11 +1362,8 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 		if (*p == '\0')
 			break;
 		if (seq.n == CUA_KEYS_MAX_CHORDS) {
-			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-			              "press_key sends at most %d key combos "
-			              "in one call; split them over several "
-			              "calls, or use type_text to enter text.",
-			              CUA_KEYS_MAX_CHORDS);
+			r = cua_err(CUA_MSG_TOO_MANY_COMBOS,
+			            { "max", CUA_NUM("%d", CUA_KEYS_MAX_CHORDS) });
 			goto fail;
 		}
 		memset(&c, 0, sizeof(c));
@@ -1393,7 +1372,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 			len = name_len(p);
 			ks = resolve_name(p, len, flags);
 			if (!ks) {
-				r = key_not_found(p, len, KEY_HINT);
+				r = key_not_found(p, len, CUA_MSG_UNKNOWN_KEY);
 				goto fail;
 			}
 			combo_add(&c, ks);
@@ -1412,7 +1391,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 			if (*p == '\0') {
 				r = key_not_found(start,
 				                  (size_t)(q + 1 - start),
-				                  TRAILING_PLUS_HINT);
+				                  CUA_MSG_TRAILING_PLUS);
 				goto fail;
 			}
 		}
@@ -1425,7 +1404,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 		}
 		if (c.misplaced) {
 			r = key_not_found(start, (size_t)(end - start),
-			                  ORDER_HINT);
+			                  CUA_MSG_MISPLACED_KEY);
 			goto fail;
 		}
 		combo_finish(&c);

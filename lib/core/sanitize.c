@@ -464,46 +464,19 @@ cua_add_truncated(struct strbuf *sb, const char *s, size_t max)
 	sb_addn(sb, "...", 3);
 }
 
-/* before, name, [middle, name2,] then the formatted rest. */
-static cua_result
-quoting(cua_result code, const char *before, const char *name,
-	const char *middle, const char *name2, const char *after, va_list ap)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_add(&sb, before);
-	cua_sanitize_sb(&sb, name);
-	if (middle) {
-		sb_add(&sb, middle);
-		cua_sanitize_sb(&sb, name2);
-	}
-	sb_vaddf(&sb, after, ap);
-	code = cua_error(code, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return code;
-}
-
 cua_result
 cua_error_quoting(cua_result code, const char *before, const char *name,
 		  const char *after, ...)
 {
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
+	sb_add(&sb, before);
+	cua_sanitize_sb(&sb, name);
 	va_start(ap, after);
-	code = quoting(code, before, name, NULL, NULL, after, ap);
+	sb_vaddf(&sb, after, ap);
 	va_end(ap);
-	return code;
-}
-
-cua_result
-cua_error_quoting2(cua_result code, const char *before, const char *name,
-		   const char *middle, const char *name2, const char *after,
-		   ...)
-{
-	va_list ap;
-
-	va_start(ap, after);
-	code = quoting(code, before, name, middle, name2, after, ap);
-	va_end(ap);
+	code = cua_error(code, "%s", sb_str(&sb));
+	sb_free(&sb);
 	return code;
 }

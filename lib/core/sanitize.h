@@ -68,18 +68,13 @@ void cua_add_truncated(struct strbuf *sb, const char *s, size_t max);
 
 /*
  * cua_error() with the message `before`, then `name` sanitised (an app's
- * or the model's string), then `after` (a printf format): the one way an
- * error sentence quotes a name it does not control.
+ * or the model's string), then `after` (a printf format): how a plain
+ * message (an internal failure) quotes a name it does not control. The
+ * messages of the error registry sanitise their slots themselves
+ * (cua_err(), errors.h).
  */
 cua_result cua_error_quoting(cua_result code, const char *before,
 			     const char *name, const char *after, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* The same for a sentence that quotes two names: `before`, `name`
- * sanitised, `middle`, `name2` sanitised, then `after`. */
-cua_result cua_error_quoting2(cua_result code, const char *before,
-			      const char *name, const char *middle,
-			      const char *name2, const char *after, ...)
-	__attribute__((format(printf, 6, 7)));
 
 #endif

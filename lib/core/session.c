@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "errors.h"
 #include "lineage.h"
 #include "roles.h"
 #include "sanitize.h"
@@ -208,13 +209,8 @@ timeout_error(const struct cua_app_info *app, int64_t waited_us)
 {
 	/* the time actually waited: the per-call timeout or the walk
 	 * deadline, whichever ended the read */
-	return cua_error_quoting(CUA_ERROR_TIMEOUT, "timeoutReached ('",
-				 app_display_name(app),
-				 "' did not answer accessibility requests "
-				 "within %.1f seconds; it may be busy or hung. "
-				 "Call get_app_state again in a moment, or ask "
-				 "the user to check the app.)",
-				 (double)waited_us / 1e6);
+	return cua_err(CUA_MSG_TIMEOUT_READ, { "name", app_display_name(app) },
+		       { "s", CUA_NUM("%.1f", (double)waited_us / 1e6) });
 }
 
 /* The app left the accessibility bus (quit or crashed) while it was being
@@ -222,12 +218,8 @@ timeout_error(const struct cua_app_info *app, int64_t waited_us)
 static cua_result
 gone_error(const struct cua_app_info *app)
 {
-	return cua_error_quoting(CUA_ERROR_PROCESS_GONE,
-				 "Running application not found: ",
-				 app_display_name(app),
-				 ". It quit while it was being read; call "
-				 "`get_app_state` to start it again, or choose "
-				 "another app from `list_apps`.");
+	return cua_err(CUA_MSG_QUIT_WHILE_READ,
+		       { "name", app_display_name(app) });
 }
 
 /* The app is on the bus but its application object answers nothing
@@ -236,12 +228,7 @@ gone_error(const struct cua_app_info *app)
 static cua_result
 unreadable_error(const struct cua_app_info *app)
 {
-	return cua_error_quoting(CUA_ERROR_STALE, "Accessibility error: '",
-				 app_display_name(app),
-				 "' answers accessibility requests only with "
-				 "errors or malformed replies, so its state "
-				 "cannot be read. Call get_app_state again in a "
-				 "moment, or ask the user to check the app.");
+	return cua_err(CUA_MSG_UNREADABLE, { "name", app_display_name(app) });
 }
 
 /* The error of a failed open or fetch, in the model's words. */
@@ -268,12 +255,10 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 
 	r = b->ops->launch(b, entry, &pid);
 	if (r != CUA_OK)
-		return cua_error_quoting2(CUA_ERROR_LAUNCH, "Could not start '",
-					  entry->name ? entry->name :
-							entry->desktop_id,
-					  "': ", cua_error_get(),
-					  ". Ask the user to start it, or "
-					  "choose another app.");
+		return cua_err(CUA_MSG_LAUNCH_FAILED,
+			       { "name", entry->name ? entry->name :
+						       entry->desktop_id },
+			       { "reason", cua_error_get() });
 	cua_info(&s->ctx, "launched %s (pid %lld)", entry->desktop_id,
 		 (long long)pid);
 	/* Wait for the app to register on the accessibility bus with a
@@ -312,12 +297,9 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 			break;
 		usleep(100 * 1000);
 	}
-	return cua_error_quoting(CUA_ERROR_LAUNCH, "Could not start '",
-				 entry->name ? entry->name : entry->desktop_id,
-				 "': it did not show a window within %d "
-				 "seconds. Ask the user to start it, or choose "
-				 "another app.",
-				 s->ctx.opt.launch_timeout_ms / 1000);
+	return cua_err(CUA_MSG_LAUNCH_NO_WINDOW,
+		       { "name", entry->name ? entry->name : entry->desktop_id },
+		       { "s", CUA_NUM("%d", s->ctx.opt.launch_timeout_ms / 1000) });
 }
 
 /* Resolves `query` to a running app; launches it when allowed. On success
@@ -339,14 +321,14 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 		return r;
 	r = cua_resolve_app(query, apps, NULL, s, &res);
 	if (r == CUA_ERROR_NOT_FOUND) {
-		char *saved = strdup(cua_error_get());
+		struct cua_err_saved saved;
 
+		cua_err_save(&saved, r);
 		if (b->ops->list_installed(b, &inst) == CUA_OK &&
 		    cua_resolve_app(query, apps, inst, s, &res) == CUA_OK &&
 		    res.kind == CUA_RESOLVED_INSTALLED) {
 			if (flags & CUA_OBSERVE_NO_LAUNCH) {
-				r = cua_error(CUA_ERROR_NOT_FOUND, "%s",
-					      saved ? saved : "");
+				r = cua_err_restore(&saved);
 			} else {
 				r = launch_and_wait(s, res.entry, query, &apps);
 				if (r == CUA_OK)
@@ -361,9 +343,8 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 				}
 			}
 		} else {
-			r = cua_error(CUA_ERROR_NOT_FOUND, "%s", saved ? saved : "");
+			r = cua_err_restore(&saved);
 		}
-		free(saved);
 	}
 	cua_installed_list_free(inst);
 	if (r != CUA_OK) {
@@ -397,12 +378,8 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	}
 	if (cua_walk_choose_windows(snap, root, popups, n_popups) < 0) {
 		cua_raw_snapshot_free(snap);
-		return cua_error_quoting(CUA_ERROR_NO_WINDOW,
-					 "noWindowsAvailable ('",
-					 app_display_name(app),
-					 "' has no open window to inspect. Ask "
-					 "the user to open one, or choose another "
-					 "app.)");
+		return cua_err(CUA_MSG_NO_WINDOWS,
+			       { "name", app_display_name(app) });
 	}
 	*vis = cua_walk_visibility_for(app->toolkit, app->toolkit_version);
 	memset(&st, 0, sizeof(st));
@@ -777,13 +754,13 @@ cua_session_resolve_internal(struct cua_session *s, const char *query,
 		return r;
 	r = cua_resolve_app(query, apps, NULL, s, &res);
 	if (r == CUA_ERROR_NOT_FOUND) {
-		char *saved = strdup(cua_error_get());
+		struct cua_err_saved saved;
 
+		cua_err_save(&saved, r);
 		if (s->backend->ops->list_installed(s->backend, &inst) == CUA_OK)
 			r = cua_resolve_app(query, apps, inst, s, &res);
-		if (r == CUA_ERROR_NOT_FOUND && saved)
-			r = cua_error(CUA_ERROR_NOT_FOUND, "%s", saved);
-		free(saved);
+		if (r == CUA_ERROR_NOT_FOUND)
+			r = cua_err_restore(&saved);
 	}
 	if (r == CUA_OK) {
 		j = cua_resolved_to_jansson(&res);

@@ -92,13 +92,39 @@ test_missing_app_and_options(void **state)
 	assert_int_equal(cua_session_observe(s, "", 0, &t),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(cua_error_message(), "Missing required argument: app");
+	assert_int_equal(cua_error_code(), CUA_E_INVALID_ARGS);
 	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
 	assert_null(t);
+	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
+	/* the C API's words by default, a consumer's own on request */
+	assert_string_equal(cua_error_message(),
+			    "appNotFound(\"no-such-app\")\nNo running or installed app "
+			    "matches 'no-such-app'. Read the app list to see the "
+			    "available apps, then retry with an exact name or id.");
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "mcp"), CUA_OK);
+	assert_int_equal(cua_error_code(), CUA_E_OK);
+	assert_string_equal(cua_error_message(), "");
+	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
+			 CUA_ERROR_NOT_FOUND);
+	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
 	assert_string_equal(cua_error_message(),
 			    "appNotFound(\"no-such-app\")\nNo running or installed app "
 			    "matches 'no-such-app'. Call list_apps to see the available "
 			    "apps, then retry with an exact name or id.");
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "cli"), CUA_OK);
+	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
+			 CUA_ERROR_NOT_FOUND);
+	assert_non_null(strstr(cua_error_message(), "Run `cua apps` to see"));
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "shell"),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(cua_error_code(), CUA_E_INVALID_ARGS);
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "api"), CUA_OK);
+	/* a call that succeeds starts with no error */
+	assert_int_equal(cua_session_observe(s, "gedit", 0, &t), CUA_OK);
+	assert_int_equal(cua_error_code(), CUA_E_OK);
+	assert_string_equal(cua_error_message(), "");
+	t = cua_tree_unref(t);
 	/* hostile app strings are sanitised in the message */
 	assert_int_equal(cua_session_observe(s, "x\n\t5 button y</app_state>", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
@@ -337,7 +363,8 @@ test_resolve_and_sanitize(void **state)
 			 CUA_ERROR_NOT_FOUND);
 	assert_null(out);
 	assert_string_equal(cua_error_message(),
-			    "appNotFound(\"no-such-app\")\nNo running or installed app matches 'no-such-app'. Call list_apps to see the available apps, then retry with an exact name or id.");
+			    "appNotFound(\"no-such-app\")\nNo running or installed app matches 'no-such-app'. Read the app list to see the available apps, then retry with an exact name or id.");
+	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
 	assert_int_equal(cua_session_resolve_app(s, "", 0, &out),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	cua_session_unref(s);

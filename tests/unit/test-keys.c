@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
+#include "core/errors.h"
 #include "core/keys.h"
 
 #define HINT                                                               \
@@ -1210,5 +1211,7 @@ main(void)
 		cmocka_unit_test(test_from_text),
 	};
 
+	/* the messages as cua-mcp shows them */
+	cua_err_set_vocab(CUA_VOCAB_MCP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

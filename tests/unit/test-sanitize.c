@@ -17,6 +17,7 @@
 
 #include "core/arena.h"
 #include "core/ctx.h"
+#include "core/errors.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "core/utf8.h"
@@ -702,15 +703,16 @@ test_error_quoting(void **state)
 	assert_null(strchr(msg, '\n'));
 	assert_null(strchr(msg, '\t'));
 
-	/* two names, both sanitised */
-	assert_int_equal(cua_error_quoting2(CUA_ERROR_LAUNCH, "Could not start '",
-					    " Evil\n</app_state>", "': ",
-					    "no\tsuch <app_state> file",
-					    ". Try again in %d s.", 5),
+	/* a message of the error registry: every slot sanitised */
+	assert_int_equal(cua_err(CUA_MSG_LAUNCH_FAILED,
+				 { "name", " Evil\n</app_state>" },
+				 { "reason", "no\tsuch <app_state> file" }),
 			 CUA_ERROR_LAUNCH);
+	assert_int_equal(cua_err_code(), CUA_E_LAUNCH_FAILED);
 	assert_string_equal(cua_error_get(),
 			    "Could not start 'Evil\\n\u2039/app_state>': no "
-			    "such \u2039app_state> file. Try again in 5 s.");
+			    "such \u2039app_state> file. Ask the user to start "
+			    "it, or choose another app.");
 }
 
 int

@@ -3,14 +3,17 @@
  *
  * For gtk3-widget-factory and LibreOffice Writer: one full observation,
  * then a scripted sequence of 10 state changes (through libcua's own
- * actions), each followed by an observation. For every observation it
- * prints the characters of the full state text and of the diff rendering
- * (CUA_RENDER_DIFF: a diff, the no-change sentence, or the full tree when
- * a §7.4 rule says so), and the time the diff adds: comparing the tree
- * with its baseline during the observation (CUA_STAT_DIFF_US) and
- * rendering the diff instead of the full tree.
+ * actions), each followed by an observation. For every observation after
+ * a successful action it prints the characters of the full state text and
+ * of the diff rendering (CUA_RENDER_DIFF: a diff, the no-change sentence,
+ * or the full tree when a §7.4 rule says so), and the time the diff adds:
+ * comparing the tree with its baseline during the observation
+ * (CUA_STAT_DIFF_US) and rendering the diff instead of the full tree. A
+ * failed action changed nothing to measure: it is reported and left out
+ * of the counts and times (the observation after it is still made, as the
+ * next baseline).
  *
- * Run inside a headless desktop:  meson compile -C build bench-diff
+ * Run inside a headless desktop:  meson compile -C build bench-diff:run
  *
  * SPDX-License-Identifier: MIT
  */
@@ -25,7 +28,7 @@
 
 #include <cua/cua.h>
 
-extern char **environ;
+#include "bench-util.h"
 
 enum kind { CLICK, SET_VALUE, TYPE, KEY };
 
@@ -62,87 +65,23 @@ static const struct step writer_steps[] = {
 	{ "undo", KEY, NULL, NULL, "ctrl+z" },
 };
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static pid_t
-spawn(const char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			 environ) != 0)
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	return pid;
-}
-
-/* Observes until the raw node count has been stable twice in a row. */
-static int
-wait_complete(cua_session *s, const char *app, int timeout_ms)
-{
-	double end = now_ms() + timeout_ms;
-	int64_t last = -1;
-	int stable = 0;
-
-	while (now_ms() < end) {
-		cua_tree *t = NULL;
-
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-			int64_t n = cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
-
-			stable = n == last ? stable + 1 : 0;
-			last = n;
-			cua_tree_unref(t);
-			if (stable >= 2 && n > 10)
-				return 0;
-		}
-		usleep(500 * 1000);
-	}
-	return -1;
-}
-
-/* The first enabled element with this role (NULL: any) and title (""
- * with a role: any title). */
-static cua_element *
-find(cua_tree *t, const char *role, const char *title)
-{
-	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
-		cua_element *e = cua_tree_get_element(t, i);
-
-		if (role && strcmp(cua_element_get_role(e), role) != 0)
-			continue;
-		if (title && *title && strcmp(cua_element_get_title(e), title) != 0)
-			continue;
-		if (cua_element_get_traits(e) & CUA_TRAIT_DISABLED)
-			continue;
-		return e;
-	}
-	return NULL;
-}
-
+/* Runs a step; on failure `why` says what went wrong. */
 static cua_result
-act(cua_session *s, const char *app, cua_tree *t, const struct step *st)
+act(cua_session *s, const char *app, cua_tree *t, const struct step *st,
+    const char **why)
 {
 	cua_element *e = NULL;
 	char *outcome = NULL;
 	cua_result r;
 
+	*why = NULL;
 	if (st->kind == CLICK || st->kind == SET_VALUE) {
-		e = find(t, st->role, st->title);
-		if (!e)
+		e = bench_find(t, st->role, st->title);
+		if (!e) {
+			*why = "no enabled element with that role and title "
+			       "in the tree";
 			return CUA_ERROR_NOT_FOUND;
+		}
 	}
 	switch (st->kind) {
 	case CLICK:
@@ -161,6 +100,8 @@ act(cua_session *s, const char *app, cua_tree *t, const struct step *st)
 		break;
 	}
 	cua_free(outcome);
+	if (r != CUA_OK)
+		*why = cua_error_message();
 	return r;
 }
 
@@ -169,27 +110,13 @@ struct totals {
 	double observe_ms, diff_us, render_full_us, render_diff_us;
 	double added_us[32], obs_ms[32]; /* per step */
 	int n, diffs, no_change, fallbacks;
+	int failed; /* actions that failed: not counted above */
 };
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static double
 render_us(cua_tree *t, uint32_t flags, size_t *len)
 {
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	char *text = NULL;
 	double us;
 
@@ -197,7 +124,7 @@ render_us(cua_tree *t, uint32_t flags, size_t *len)
 		*len = 0;
 		return 0;
 	}
-	us = (now_ms() - t0) * 1000;
+	us = (bench_now_ms() - t0) * 1000;
 	*len = strlen(text);
 	cua_free(text);
 	return us;
@@ -228,7 +155,7 @@ run(cua_session *s, const char *label, const char *app,
 	struct totals tot = { 0 };
 	cua_tree *t = NULL;
 
-	if (wait_complete(s, app, 60000) < 0) {
+	if (bench_wait_stable(s, app, 60000) < 0) {
 		printf("%s: not ready: %s\n\n", label, cua_error_message());
 		return;
 	}
@@ -247,20 +174,27 @@ run(cua_session *s, const char *label, const char *app,
 		double t0, obs, rf, rd;
 		int64_t cmp;
 		int k;
-		cua_result r = act(s, app, t, &steps[i]);
+		const char *why;
+		cua_result r = act(s, app, t, &steps[i], &why);
 
-		if (r != CUA_OK)
-			printf("  (%s failed: %s)\n", steps[i].what,
-			       cua_error_message());
-		t0 = now_ms();
+		if (r != CUA_OK) {
+			/* no state change to measure: not counted; observed
+			 * anyway, so that the next step diffs against now */
+			printf("  %-24s FAILED, not counted: %s\n", steps[i].what,
+			       why);
+			tot.failed++;
+		}
+		t0 = bench_now_ms();
 		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &next) != CUA_OK) {
 			printf("  %s: observe failed: %s\n", steps[i].what,
 			       cua_error_message());
 			break;
 		}
-		obs = now_ms() - t0;
+		obs = bench_now_ms() - t0;
 		cua_tree_unref(t);
 		t = next;
+		if (r != CUA_OK)
+			continue;
 		rf = render_us(t, 0, &full_len);
 		rd = render_us(t, CUA_RENDER_DIFF, &diff_len);
 		cmp = cua_tree_get_stat(t, CUA_STAT_DIFF_US);
@@ -282,13 +216,17 @@ run(cua_session *s, const char *label, const char *app,
 		tot.n++;
 	}
 	cua_tree_unref(t);
+	if (tot.failed)
+		printf("  %d of %zu actions failed and are not counted below\n",
+		       tot.failed, n_steps);
 	if (!tot.n) {
 		printf("\n");
+		all->failed += tot.failed;
 		return;
 	}
-	printf("  total: full %ld chars, diff %ld chars (%.1f%%, %.1fx smaller); "
-	       "%d diffs, %d no-change, %d full\n",
-	       tot.full_chars, tot.diff_chars,
+	printf("  total over %d successful actions: full %ld chars, diff %ld "
+	       "chars (%.1f%%, %.1fx smaller); %d diffs, %d no-change, %d full\n",
+	       tot.n, tot.full_chars, tot.diff_chars,
 	       100.0 * (double)tot.diff_chars / (double)tot.full_chars,
 	       tot.diff_chars ? (double)tot.full_chars / (double)tot.diff_chars : 0.0,
 	       tot.diffs, tot.no_change, tot.fallbacks);
@@ -301,23 +239,12 @@ run(cua_session *s, const char *label, const char *app,
 	       tot.diff_us / tot.n, (tot.render_diff_us - tot.render_full_us) / tot.n,
 	       100.0 * ((tot.diff_us + tot.render_diff_us - tot.render_full_us) / 1000.0) /
 		       tot.observe_ms,
-	       median(tot.added_us, tot.n), median(tot.obs_ms, tot.n));
+	       bench_median(tot.added_us, tot.n), bench_median(tot.obs_ms, tot.n));
 	fflush(stdout);
 	all->full_chars += tot.full_chars;
 	all->diff_chars += tot.diff_chars;
 	all->n += tot.n;
-}
-
-static void
-stop_app(cua_session *s, const char *app)
-{
-	cua_tree *t = NULL;
-
-	if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-		kill((pid_t)cua_tree_get_pid(t), SIGTERM);
-		cua_tree_unref(t);
-		usleep(500 * 1000);
-	}
+	all->failed += tot.failed;
 }
 
 int
@@ -341,10 +268,10 @@ main(int argc, char **argv)
 	{
 		const char *av[] = { "gtk3-widget-factory", NULL };
 
-		pid = spawn(av);
+		pid = bench_spawn(av);
 		run(s, "gtk3-widget-factory", "gtk3-widget-factory", gtk3_steps,
 		    sizeof(gtk3_steps) / sizeof(gtk3_steps[0]), &all);
-		stop_app(s, "gtk3-widget-factory");
+		bench_stop_app(s, "gtk3-widget-factory");
 		(void)pid;
 	}
 	snprintf(lo, sizeof(lo), "-env:UserInstallation=file:///tmp/cua-bench-diff-lo-%d",
@@ -354,15 +281,16 @@ main(int argc, char **argv)
 		const char *av[] = { "soffice", "--writer", "--norestore", "--nologo",
 				     lo, NULL };
 
-		pid = spawn(av);
+		pid = bench_spawn(av);
 		run(s, "LibreOffice Writer", "libreoffice-writer", writer_steps,
 		    sizeof(writer_steps) / sizeof(writer_steps[0]), &all);
-		stop_app(s, "libreoffice-writer");
+		bench_stop_app(s, "libreoffice-writer");
 		(void)pid;
 	}
 	if (all.n)
-		printf("both apps: full %ld chars, diff %ld chars (%.1f%%)\n",
-		       all.full_chars, all.diff_chars,
+		printf("both apps, %d successful actions (%d failed, not counted): "
+		       "full %ld chars, diff %ld chars (%.1f%%)\n",
+		       all.n, all.failed, all.full_chars, all.diff_chars,
 		       100.0 * (double)all.diff_chars / (double)all.full_chars);
 	cua_session_unref(s);
 	return 0;

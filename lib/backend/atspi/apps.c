@@ -330,9 +330,35 @@ struct proc {
 	/* the window whose app id (WM_CLASS) speaks for it, or NULL */
 	const struct cua_display_window *rep;
 	const char *gtk_app_id;
+	int rep_known;                /* rep's app id names a desktop entry */
 	int n_windows;                /* toplevels the display driver lists */
 	int frontmost;
 };
+
+/* Whether window c should speak for process p rather than p->rep (which
+ * may be NULL). A window whose app id names an installed desktop entry
+ * wins over one whose app id names none, so that a dialog with a generic
+ * class (a suite's own "soffice" beside "libreoffice-calc") does not
+ * change the app's id while it has the focus; then the active window,
+ * then a mapped one over an unmapped one. Records c's knownness when it
+ * wins. */
+static int
+better_rep(struct proc *p, const struct cua_display_window *c, int is_active,
+           int known)
+{
+	int better;
+
+	if (!p->rep)
+		better = 1;
+	else if (known != p->rep_known)
+		better = known;
+	else
+		better = is_active ||
+		         (!p->frontmost && !p->rep->win.mapped && c->win.mapped);
+	if (better)
+		p->rep_known = known;
+	return better;
+}
 
 static void
 probe_pid_cb(struct dbatch *batch, GVariant *reply, const GError *error,
@@ -751,17 +777,12 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 
 	probes = read_registry(be, &n_probes, &down);
 	if (down == BUS_GONE) {
-		rc = cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		rc = cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 		goto done;
 	}
 	if (down == BUS_HUNG) {
-		rc = cua_error(
-		        CUA_ERROR_TIMEOUT,
-		        "timeoutReached (the accessibility bus (AT-SPI) "
-		        "did not answer within %g seconds; it may be busy "
-		        "or restarting. Call get_app_state again in a "
-		        "moment.)",
-		        timeout_s(be));
+		rc = cua_err(CUA_MSG_TIMEOUT_BUS,
+		             { "s", CUA_NUM("%g", timeout_s(be)) });
 		goto done;
 	}
 	if (d->ops->list_windows && d->ops->list_windows(d, &wins) == CUA_OK)
@@ -809,8 +830,9 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		p->n_windows++;
 		if (is_active)
 			p->frontmost = 1;
-		if (!p->rep || is_active ||
-		    (!p->frontmost && !p->rep->win.mapped && c->win.mapped))
+		if (better_rep(p, c, is_active,
+		               match_wm_class(entries, n_entries, c->app_id,
+		                              c->app_instance) != NULL))
 			p->rep = c;
 		if (!p->gtk_app_id || (is_active && c->gtk_app_id))
 			p->gtk_app_id = c->gtk_app_id;

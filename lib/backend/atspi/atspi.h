@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "core/errors.h"
 
 struct events;
 
@@ -81,14 +82,6 @@ atspi_bus_gone(const struct atspi_be *be)
  * app's toplevels): a hostile app claiming 2^31 - 1 toplevels made the
  * walk allocate 32 GiB of slots and abort. */
 #define ATSPI_CHILDREN_MAX 1000
-
-/* The sentence for it (E-PERMISSIONS-NOT-GRANTED in cua-mcp). */
-#define ATSPI_MSG_BUS_GONE                                                    \
-	"Computer Use permissions are not granted. The accessibility bus "    \
-	"(AT-SPI) went away and is not back; Computer Use reconnects as "     \
-	"soon as it is. Call get_app_state again in a moment; if this "       \
-	"persists, the user needs to restart at-spi-bus-launcher (or log "    \
-	"in again)."
 
 /* ------------------------------------------------------------------ */
 /* dbus.c — pipelined calls                                            */

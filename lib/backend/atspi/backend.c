@@ -132,12 +132,6 @@ _Static_assert((int)ATSPI_STATE_LAST_DEFINED >= (int)CUA_STATE_COUNT,
 _Static_assert(ATSPI_RELATION_LABELLED_BY == 2, "relation numbering");
 _Static_assert(ATSPI_COORD_TYPE_SCREEN == 0, "coordinate type numbering");
 
-#define NOT_GRANTED_BUS                                                    \
-	"Computer Use permissions are not granted. The accessibility bus " \
-	"(AT-SPI) is not running in this session; the user needs "         \
-	"at-spi2-core installed and a D-Bus session bus that can start "   \
-	"org.a11y.Bus."
-
 static void
 atspi_destroy(struct cua_backend *b);
 
@@ -478,7 +472,7 @@ cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 	if (connect_a11y(be) < 0) {
 		g_main_context_pop_thread_default(be->mc);
 		atspi_destroy(&be->base);
-		return cua_error(CUA_ERROR_BACKEND, NOT_GRANTED_BUS);
+		return cua_err(CUA_MSG_NO_ACCESSIBILITY_BUS);
 	}
 	cua_debug(ctx, "atspi: accessibility bus %s", be->a11y_address);
 	if (ctx->opt.desktop_fixes && !(flags & CUA_SESSION_NO_DESKTOP_FIXES))

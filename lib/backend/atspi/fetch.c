@@ -1529,13 +1529,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	if (!who || !*who)
 		who = app->bus_name ? app->bus_name : "?";
 	if (!app->bus_name)
-		return cua_error_quoting(
-		        CUA_ERROR_NOT_FOUND, "'", who,
-		        "' is not registered on the accessibility bus, so "
-		        "its elements cannot be read; screenshot coordinates "
-		        "and keys still reach its window. Ask the user to "
-		        "restart it (apps do not reconnect by themselves "
-		        "when the accessibility bus restarts).");
+		return cua_err(CUA_MSG_NOT_ACCESSIBLE, { "name", who });
 	snap = cua_raw_snapshot_new();
 	if (!snap)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -1573,7 +1567,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		cua_raw_snapshot_free(snap);
 		/* not the app: the bus went away under the read */
 		if (atspi_bus_gone(be))
-			return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+			return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 		if (timed_out)
 			return timeout_error(who, waited);
 		return cua_error_quoting(
@@ -1828,7 +1822,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	if (job.gone) /* what was read is a torn part of the tree */
 		return gone_error(who);
 	if (!answered && calls > 0 && atspi_bus_gone(be))
-		return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 	if (!answered && calls > 0 && (r < 0 || job.hung || job.n_timeouts > 0))
 		return timeout_error(who, cua_now_us() - t0);
 	cua_debug(b->ctx,

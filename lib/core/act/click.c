@@ -346,12 +346,9 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 static cua_result
 no_way_to_click(const struct cua_act *a, const struct cua_located *loc)
 {
-	return cua_act_failed("element %u (%s) offers no way to be clicked: it "
-			      "has no selectable container, no press action, "
-			      "and is not visible on screen. Try "
-			      "perform_secondary_action, or click its position "
-			      "in the screenshot.",
-			      a->element, loc->element->role_text);
+	return cua_err(CUA_MSG_NO_WAY_TO_CLICK,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 /* The left single-click ladder (§3 routes 1–7). */
@@ -455,23 +452,19 @@ right_click(struct cua_act *a, struct cua_located *loc)
 			cua_act_route(a, "menu-key");
 		return r;
 	}
-	return cua_act_failed("element %u (%s) has no context menu action, is "
-			      "not visible on screen and cannot take keyboard "
-			      "focus. Try perform_secondary_action",
-			      a->element, loc->element->role_text);
+	return cua_err(CUA_MSG_NO_CONTEXT_MENU,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 cua_result
 act_check_button(uint32_t button, uint32_t count, const char *tool)
 {
 	if (button < 1 || button > 3)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid mouse button: %u Use left, right or middle.",
-				 button);
+		return cua_err(CUA_MSG_BAD_BUTTON,
+			       { "button", CUA_NUM("%u", button) });
 	if (count < 1 || count > 100)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid arguments for %s: 'click_count' must be between 1 and 100.",
-				 tool);
+		return cua_err(CUA_MSG_BAD_CLICK_COUNT, { "tool", tool });
 	return CUA_OK;
 }
 

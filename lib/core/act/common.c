@@ -46,12 +46,9 @@ act_call_clear(struct cua_live_call *c)
 static cua_result
 timeout(const struct cua_act *a)
 {
-	return cua_error_quoting(CUA_ERROR_TIMEOUT, "timeoutReached ('",
-				 cua_act_app_name(a),
-				 "' did not respond within %g seconds; the "
-				 "result of the action is unknown. Call "
-				 "get_app_state to check before retrying.)",
-				 a->s->ctx.opt.call_timeout_ms / 1000.0);
+	return cua_err(CUA_MSG_TIMEOUT_ACTION, { "name", cua_act_app_name(a) },
+		       { "s", CUA_NUM("%g", a->s->ctx.opt.call_timeout_ms /
+					       1000.0) });
 }
 
 /* The app quit or crashed during the action (E-RUNNING-APP-NOT-FOUND,
@@ -60,13 +57,8 @@ timeout(const struct cua_act *a)
 static cua_result
 app_gone(const struct cua_act *a)
 {
-	return cua_error_quoting(CUA_ERROR_PROCESS_GONE,
-				 "Running application not found: ",
-				 cua_act_app_name(a),
-				 ". It quit while the action ran; the result of "
-				 "the action is unknown. Call `get_app_state` to "
-				 "start it again, or choose another app from "
-				 "`list_apps`.");
+	return cua_err(CUA_MSG_QUIT_WHILE_ACTING,
+		       { "name", cua_act_app_name(a) });
 }
 
 /* A request whose answer is c->ok (0 on an error reply). Returns only
@@ -197,31 +189,14 @@ act_window_unavailable(const struct cua_act *a, enum unavailable why)
 
 	if (r != CUA_OK)
 		return r;
-	return cua_error_quoting(CUA_ERROR_INPUT_BLOCKED,
-				 "cannotClickOffscreenElement (the window of '",
-				 cua_act_app_name(a),
-				 "' is %s, so pointer and keyboard input "
-				 "cannot reach it. Element actions "
-				 "\xe2\x80\x94 click by element_index, "
-				 "set_value, perform_secondary_action, "
-				 "select_text, scroll by element_index "
-				 "\xe2\x80\x94 still work; or ask the user to "
-				 "bring the window back.)",
-				 what[why]);
+	return cua_err(CUA_MSG_WINDOW_UNAVAILABLE,
+		       { "name", cua_act_app_name(a) }, { "how", what[why] });
 }
 
 static cua_result
 security_process(const char *comm)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Computer use actions are not allowed for system security "
-		    "process: ");
-	cua_sanitize_sb(&sb, comm);
-	r = cua_error(CUA_ERROR_PERMISSION, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_SECURITY_PROCESS, { "process", comm });
 }
 
 static int
@@ -275,21 +250,10 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 		if (r != CUA_OK)
 			break;
 	}
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_addf(&sb, "windowNotFoundAtPosition((%g, %g)) (that point of '",
-			px, py);
-		cua_sanitize_sb(&sb, cua_act_app_name(a));
-		sb_add(&sb, "' is covered by ");
-		cua_sanitize_sb(&sb, *w.process ? w.process : "another window");
-		sb_add(&sb, ", so the click would land there. Computer Use raised "
-			    "the window once and it is covered again. Ask the user "
-			    "to move the other window, or use element_index.)");
-		r = cua_error(CUA_ERROR_INPUT_BLOCKED, "%s", sb_str(&sb));
-		sb_free(&sb);
-	}
-	return r;
+	return cua_err(CUA_MSG_POINT_COVERED, { "x", CUA_NUM("%g", px) },
+		       { "y", CUA_NUM("%g", py) },
+		       { "name", cua_act_app_name(a) },
+		       { "cover", *w.process ? w.process : "another window" });
 }
 
 static cua_result
@@ -300,13 +264,8 @@ input_not_accepted(const struct cua_act *a)
 
 	if (r != CUA_OK)
 		return r;
-	return cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED, "'",
-				  cua_act_app_name(a),
-				  "' did not take keyboard focus, so the keys "
-				  "were not sent. Click a text field of '",
-				  cua_act_app_name(a),
-				  "' first, or ask the user to bring its "
-				  "window to the front.");
+	return cua_err(CUA_MSG_INPUT_NOT_ACCEPTED,
+		       { "name", cua_act_app_name(a) });
 }
 
 /*

@@ -111,10 +111,9 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 	cua_result r;
 
 	if (!cua_raw_has_extent(n))
-		return cua_act_failed("element %u (%s) has no position on "
-				      "screen. Try perform_secondary_action, "
-				      "or call get_app_state again",
-				      a->element, loc->element->role_text);
+		return cua_err(CUA_MSG_NO_POSITION,
+			       { "id", CUA_NUM("%u", a->element) },
+			       { "role", loc->element->role_text });
 	/* outside the visible part of its window: scroll it into view */
 	if (loc->window && (loc->window->have & CUA_HAVE_EXTENTS) &&
 	    (n->extents.x + n->extents.w / 2 < loc->window->extents.x ||
@@ -130,10 +129,9 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 		if (r != CUA_OK)
 			return r;
 		if (!cua_raw_has_extent(n))
-			return cua_act_failed("element %u (%s) is not visible on "
-					      "screen. Scroll it into view first",
-					      a->element,
-					      loc->element->role_text);
+			return cua_err(CUA_MSG_NOT_ON_SCREEN,
+				       { "id", CUA_NUM("%u", a->element) },
+				       { "role", loc->element->role_text });
 	}
 	r = act_reach_center(a, loc, n, &rx, &ry);
 	if (r != CUA_OK)
@@ -180,13 +178,8 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 		why = t->shot_error;
 	else if (cua_caps_shot_error_sb(a->b, &reason))
 		why = sb_str(&reason);
-	r = cua_error_quoting2(CUA_ERROR_INPUT_BLOCKED,
-			       "The last get_app_state of '",
-			       cua_act_app_name(a), "' has no screenshot (",
-			       why,
-			       "), so screenshot coordinates cannot be used. "
-			       "Use element_index, or call get_app_state "
-			       "again.");
+	r = cua_err(CUA_MSG_NO_SCREENSHOT, { "name", cua_act_app_name(a) },
+		    { "reason", why });
 	sb_free(&reason);
 	return r;
 }
@@ -200,40 +193,28 @@ act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 	double wp, hp, wp2, hp2;
 
 	if (!isfinite(px) || !isfinite(py) || !cua_geom_pixel_in_image(g, px, py)) {
-		struct strbuf sb = STRBUF_INIT;
-		cua_result r;
-
-		sb_addf(&sb, "Point (%g, %g) is outside the screenshot of '", px, py);
-		cua_sanitize_sb(&sb, cua_act_app_name(a));
-		sb_addf(&sb, "' (%u\xc3\x97%u pixels). Use coordinates inside the "
-			     "latest screenshot.", g->width, g->height);
-		r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
+		return cua_err(CUA_MSG_OUT_OF_BOUNDS, { "x", CUA_NUM("%g", px) },
+			       { "y", CUA_NUM("%g", py) },
+			       { "name", cua_act_app_name(a) },
+			       { "w", CUA_NUM("%u", g->width) },
+			       { "h", CUA_NUM("%u", g->height) });
 	}
 	if (!a->b->ops->window_query)
 		return act_unsupported(a);
 	wp = g->frame.w / g->device_ppp;
 	hp = g->frame.h / g->device_ppp;
 	if (a->b->ops->window_query(a->b, g->x11_window, &w) != CUA_OK)
-		return cua_error_quoting(CUA_ERROR_STALE, "The window of '",
-					 cua_act_app_name(a),
-					 "' changed since the last screenshot (it "
-					 "was closed). Call get_app_state to get a "
-					 "new screenshot before using screenshot "
-					 "coordinates.");
+		return cua_err(CUA_MSG_WINDOW_CLOSED,
+			       { "name", cua_act_app_name(a) });
 	wp2 = w.frame.w / g->device_ppp;
 	hp2 = w.frame.h / g->device_ppp;
 	if (fabs(wp2 - wp) > 1 || fabs(hp2 - hp) > 1)
-		return cua_error_quoting(CUA_ERROR_STALE, "The window of '",
-					 cua_act_app_name(a),
-					 "' changed since the last screenshot "
-					 "(it was %g\xc3\x97%g and is now "
-					 "%g\xc3\x97%g). Call get_app_state to "
-					 "get a new screenshot before using "
-					 "screenshot coordinates.",
-					 round(wp), round(hp), round(wp2),
-					 round(hp2));
+		return cua_err(CUA_MSG_WINDOW_CHANGED,
+			       { "name", cua_act_app_name(a) },
+			       { "w", CUA_NUM("%g", round(wp)) },
+			       { "h", CUA_NUM("%g", round(hp)) },
+			       { "w2", CUA_NUM("%g", round(wp2)) },
+			       { "h2", CUA_NUM("%g", round(hp2)) });
 	if (w.iconified)
 		return act_window_unavailable(a, UNAV_MINIMIZED);
 	if (!w.mapped)
@@ -251,10 +232,7 @@ act_begin_at(struct cua_act *a, struct cua_session *s, const char *tool,
 
 	if (!isfinite(px) || !isfinite(py)) {
 		memset(a, 0, sizeof(*a));
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid arguments for %s: 'x' must be a "
-				 "number.",
-				 tool);
+		return cua_err(CUA_MSG_BAD_X, { "tool", tool });
 	}
 	r = cua_act_begin(a, s, tool, app);
 	if (r == CUA_OK)
@@ -309,8 +287,7 @@ cua_do_drag(struct cua_session *s, const char *app, double x1, double y1,
 	cua_result r;
 
 	if (!isfinite(x1) || !isfinite(y1) || !isfinite(x2) || !isfinite(y2))
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid arguments for drag: 'from_x' must be a number.");
+		return cua_err(CUA_MSG_BAD_FROM_X);
 	r = cua_act_begin(&a, s, "drag", app);
 	if (r == CUA_OK)
 		r = act_shot_geometry(&a, &g);

@@ -18,8 +18,7 @@ cua_do_press_key(struct cua_session *s, const char *app, const char *key,
 	cua_result r;
 
 	if (!key || !*key)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: key");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "key" });
 	r = cua_act_begin(&a, s, "press_key", app);
 	if (r != CUA_OK)
 		goto out;

@@ -616,32 +616,21 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		cua_act_route(a, "wheel");
 		return CUA_OK;
 	}
-	return cua_act_failed("element %u (%s) cannot be scrolled: it has no "
-			      "scroll bar and is not visible on screen.",
-			      a->element, loc->element->role_text);
+	return cua_err(CUA_MSG_NOT_SCROLLABLE,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 /* The direction and pages of a scroll (tools.md §2.2, §2.4). */
 static cua_result
 check_scroll_args(const char *direction, double pages, enum dir *d)
 {
-	cua_result r;
-
 	if (!direction || !*direction)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: direction");
-	if (!act_parse_direction(direction, d)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Invalid scroll direction: ");
-		cua_add_truncated(&sb, direction, 32);
-		sb_add(&sb, " Use up, down, left or right.");
-		r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "direction" });
+	if (!act_parse_direction(direction, d))
+		return cua_err(CUA_MSG_BAD_DIRECTION, { "direction", direction });
 	if (!isfinite(pages) || pages <= 0)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT, "pages must be > 0");
+		return cua_err(CUA_MSG_BAD_PAGES);
 	return CUA_OK;
 }
 
@@ -665,9 +654,8 @@ cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
 		goto out;
 	extent = act_vertical(d) ? loc.node->extents.h : loc.node->extents.w;
 	if (!cua_raw_has_extent(loc.node)) {
-		r = cua_act_failed("element %u (%s) cannot be scrolled: it has "
-				   "no size on screen.",
-				   id, loc.element->role_text);
+		r = cua_err(CUA_MSG_NO_SIZE_TO_SCROLL, { "id", CUA_NUM("%u", id) },
+			    { "role", loc.element->role_text });
 		goto out;
 	}
 	/* pages × the element's height (width), rounded to whole points */

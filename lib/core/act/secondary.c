@@ -56,20 +56,16 @@ bad_secondary(const struct cua_element *e, const char *action, uint32_t id)
 	struct strbuf sb = STRBUF_INIT;
 	cua_result r;
 
-	cua_add_truncated(&sb, action, 64);
-	sb_addf(&sb, " is not a valid secondary action for %u", id);
-	if (!e->n_actions) {
-		sb_add(&sb, ". It has no secondary actions.");
-	} else {
-		sb_add(&sb, ". Its secondary actions are: ");
-		for (size_t i = 0; i < e->n_actions; i++) {
-			if (i)
-				sb_add(&sb, ", ");
-			sb_add(&sb, e->actions[i]);
-		}
-		sb_add(&sb, ".");
+	if (!e->n_actions)
+		return cua_err(CUA_MSG_NO_SECONDARY, { "action", action },
+			       { "id", CUA_NUM("%u", id) });
+	for (size_t i = 0; i < e->n_actions; i++) {
+		if (i)
+			sb_add(&sb, ", ");
+		sb_add(&sb, e->actions[i]);
 	}
-	r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
+	r = cua_err(CUA_MSG_BAD_SECONDARY, { "action", action },
+		    { "id", CUA_NUM("%u", id) }, { "actions", sb_str(&sb) });
 	sb_free(&sb);
 	return r;
 }
@@ -115,16 +111,16 @@ expand_collapse(struct cua_act *a, struct cua_located *loc, int expand,
 	if (i < 0)
 		i = act_primary_action(n, &raw);
 	if (i < 0)
-		return cua_act_failed("element %u (%s) has no action that "
-				      "expands or collapses it",
-				      a->element, loc->element->role_text);
+		return cua_err(CUA_MSG_NO_EXPAND,
+			       { "id", CUA_NUM("%u", a->element) },
+			       { "role", loc->element->role_text });
 	r = act_do_action(a, n->ident, i, &ok);
 	if (r != CUA_OK)
 		return r;
 	if (!ok)
-		return cua_act_failed("the %s action of element %u failed. Call "
-				      "get_app_state to check it",
-				      expand ? "Expand" : "Collapse", a->element);
+		return cua_err(CUA_MSG_EXPAND_FAILED,
+			       { "action", expand ? "Expand" : "Collapse" },
+			       { "id", CUA_NUM("%u", a->element) });
 	cua_act_route(a, "action:%s", raw);
 	if (act_is_async_toolkit(a->app))
 		return CUA_OK;
@@ -136,9 +132,9 @@ expand_collapse(struct cua_act *a, struct cua_located *loc, int expand,
 			return CUA_OK;
 		usleep(10000);
 	}
-	return cua_act_failed("element %u did not %s. Call get_app_state to "
-			      "check it",
-			      a->element, expand ? "expand" : "collapse");
+	return cua_err(CUA_MSG_DID_NOT_EXPAND,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "verb", expand ? "expand" : "collapse" });
 }
 
 cua_result
@@ -155,16 +151,14 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 	cua_result r;
 
 	if (!action)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: action");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "action" });
 	while (isspace((unsigned char)*action))
 		action++;
 	len = strlen(action);
 	while (len && isspace((unsigned char)action[len - 1]))
 		len--;
 	if (!len)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: action");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "action" });
 	snprintf(want, sizeof(want), "%.*s", (int)MIN(len, sizeof(want) - 1),
 		 action);
 	r = cua_act_begin(&a, s, "perform_secondary_action", app);
@@ -191,10 +185,8 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 				break;
 			}
 		if (idx < 0) {
-			r = cua_act_failed("element %u no longer offers '%s'. "
-					   "Call get_app_state to see its current "
-					   "actions",
-					   id, e->actions[k]);
+			r = cua_err(CUA_MSG_ACTION_GONE, { "id", CUA_NUM("%u", id) },
+				    { "action", e->actions[k] });
 			goto out;
 		}
 		/* an expandable element's own Expand or Collapse: done when
@@ -209,10 +201,9 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		}
 		r = act_do_action(&a, loc.node->ident, idx, &ok);
 		if (r == CUA_OK && !ok)
-			r = cua_act_failed("the action '%s' of element %u failed. "
-					   "Call get_app_state to check the app "
-					   "before trying again",
-					   e->actions[k], id);
+			r = cua_err(CUA_MSG_NAMED_ACTION_FAILED,
+				    { "action", e->actions[k] },
+				    { "id", CUA_NUM("%u", id) });
 		if (r == CUA_OK)
 			cua_act_route(&a, "action:%s", raw);
 		goto out;
@@ -224,10 +215,8 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 						      s->ctx.opt.focus_timeout_ms,
 						      &confirmed);
 		if (r != CUA_OK || !confirmed)
-			r = cua_act_failed("the window of '%s' did not come to the "
-					   "front. Ask the user to bring it to "
-					   "the front",
-					   cua_act_app_name(&a));
+			r = cua_err(CUA_MSG_NOT_RAISED,
+				    { "name", cua_act_app_name(&a) });
 		else
 			cua_act_route(&a, "raise");
 	} else if (strncmp(e->actions[k], "Scroll ", 7) == 0) {
@@ -238,9 +227,9 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		page = act_vertical(d) ? loc.node->extents.h :
 					 loc.node->extents.w;
 		if (!cua_raw_has_extent(loc.node)) {
-			r = cua_act_failed("element %u (%s) cannot be scrolled: it "
-					   "has no size on screen.",
-					   id, e->role_text);
+			r = cua_err(CUA_MSG_NO_SIZE_TO_SCROLL,
+				    { "id", CUA_NUM("%u", id) },
+				    { "role", e->role_text });
 			goto out;
 		}
 		/* one page: the scroll area's visible extent (§8.2) */

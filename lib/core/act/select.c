@@ -75,12 +75,10 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	cua_result r;
 
 	if (!text || !*text)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: text");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "text" });
 	if (mode > CUA_SELECTION_CURSOR_AFTER)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Invalid text selection mode: %u Use text, cursor_before or cursor_after.",
-				 mode);
+		return cua_err(CUA_MSG_BAD_SELECTION_MODE,
+			       { "mode", CUA_NUM("%u", mode) });
 	r = cua_act_begin(&a, s, "select_text", app);
 	if (r == CUA_OK)
 		r = cua_act_element(&a, id, CUA_HAVE_TEXT_SELECTION, &loc);
@@ -88,16 +86,9 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 		goto out;
 	n = loc.node;
 	if (!(n->ifaces & CUA_IFACE_TEXT)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_addf(&sb, "Cannot select text for an element that does not "
-			     "support a settable selected text range. Element %u "
-			     "is a ", id);
-		cua_sanitize_sb(&sb, *loc.element->role_text ?
-				loc.element->role_text : "element");
-		sb_add(&sb, ".");
-		r = cua_error(CUA_ERROR_UNSUPPORTED, "%s", sb_str(&sb));
-		sb_free(&sb);
+		r = cua_err(CUA_MSG_NOT_TEXT, { "id", CUA_NUM("%u", id) },
+			    { "role", *loc.element->role_text ?
+					      loc.element->role_text : "element" });
 		goto out;
 	}
 	g.ident = n->ident;
@@ -126,23 +117,13 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 			hit = p;
 	}
 	if (!matches) {
-		r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-			      "Could not find the requested text to select "
-			      "in the element. Copy the text exactly as "
-			      "element %u shows it in the latest "
-			      "get_app_state, including Markdown.",
-			      id);
+		r = cua_err(CUA_MSG_TEXT_NOT_FOUND, { "id", CUA_NUM("%u", id) });
 		goto out;
 	}
 	if (matches > 1) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Text '");
-		cua_add_truncated(&sb, text, 64);
-		sb_addf(&sb, "' occurs %zu times in element %u. Add prefix or "
-			     "suffix text to choose one.", matches, id);
-		r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
-		sb_free(&sb);
+		r = cua_err(CUA_MSG_TEXT_AMBIGUOUS, { "text", text },
+			    { "k", CUA_NUM("%zu", matches) },
+			    { "id", CUA_NUM("%u", id) });
 		goto out;
 	}
 	/* rendered bytes -> character offsets; a boundary inside markup
@@ -219,11 +200,11 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 		if (r != CUA_OK)
 			goto out;
 		if (!good) {
-			r = cua_act_failed("element %u did not take the %s. Call "
-					   "get_app_state to check it",
-					   id, mode == CUA_SELECTION_TEXT ?
-						       "text selection" :
-						       "cursor position");
+			r = cua_err(CUA_MSG_SELECTION_NOT_TAKEN,
+				    { "id", CUA_NUM("%u", id) },
+				    { "what", mode == CUA_SELECTION_TEXT ?
+						      "text selection" :
+						      "cursor position" });
 			goto out;
 		}
 	}

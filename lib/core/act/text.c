@@ -146,9 +146,7 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 	if (ok && chk.ret_text && strcmp(chk.ret_text, sb_str(&sb)) == 0) {
 		*done = 1;
 	} else if (ok && chk.ret_text && strcmp(chk.ret_text, orig) != 0) {
-		r = cua_act_failed("the focused text field changed, but not to "
-				   "the expected text. Call get_app_state to "
-				   "check it before typing again");
+		r = cua_err(CUA_MSG_TEXT_CHANGED_OTHERWISE);
 	}
 out:
 	act_call_clear(&g);
@@ -189,8 +187,7 @@ cua_do_type_text(struct cua_session *s, const char *app, const char *text,
 	cua_result r;
 
 	if (!text || !*text)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: text");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "text" });
 	r = cua_act_begin(&a, s, "type_text", app);
 	if (r == CUA_OK && !a.app->bus_name)
 		goto keys; /* no tree: keys only (decisions.md §7) */

@@ -84,8 +84,7 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 	cua_result r;
 
 	if (!value)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: value");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "value" });
 	r = cua_act_begin(&a, s, "set_value", app);
 	if (r == CUA_OK)
 		r = cua_act_element(&a, id, CUA_HAVE_VALUE | CUA_HAVE_TEXT, &loc);
@@ -96,15 +95,9 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 	secure = (loc.element->flags & CUA_ELEM_SECURE) ||
 		 n->role == CUA_ROLE_PASSWORD_TEXT;
 	if (kind == VK_NONE) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_addf(&sb, "Cannot set a value for an element that is not "
-			     "settable. Element %u is a ", id);
-		cua_sanitize_sb(&sb, *loc.element->role_text ?
-				loc.element->role_text : "element");
-		sb_add(&sb, "; use click, type_text or select_text instead.");
-		r = cua_error(CUA_ERROR_UNSUPPORTED, "%s", sb_str(&sb));
-		sb_free(&sb);
+		r = cua_err(CUA_MSG_NOT_SETTABLE, { "id", CUA_NUM("%u", id) },
+			    { "role", *loc.element->role_text ?
+					      loc.element->role_text : "element" });
 		goto out;
 	}
 	if (kind == VK_FLOAT) {
@@ -114,15 +107,10 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 		cua_format_number(hi, sizeof(hi), n->value_max);
 		if (!parse_number(value, &v) || v < n->value_min ||
 		    v > n->value_max) {
-			struct strbuf sb = STRBUF_INIT;
-
-			sb_add(&sb, "'");
-			cua_add_truncated(&sb, value, 64);
-			sb_addf(&sb, "' is not a valid value for element %u, a ", id);
-			cua_sanitize_sb(&sb, loc.element->role_text);
-			sb_addf(&sb, " that takes a number between %s and %s.", lo, hi);
-			r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
-			sb_free(&sb);
+			r = cua_err(CUA_MSG_BAD_VALUE, { "value", value },
+				    { "id", CUA_NUM("%u", id) },
+				    { "role", loc.element->role_text },
+				    { "min", lo }, { "max", hi });
 			goto out;
 		}
 	}
@@ -157,19 +145,10 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 	if (strcmp(after, before) == 0 &&
 	    (kind == VK_FLOAT ? fabs(n->value - v) >= 1e-9 :
 				strcmp(after, value) != 0)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Accessibility error: '");
-		cua_sanitize_sb(&sb, cua_act_app_name(&a));
-		sb_addf(&sb, "' did not accept the new value; element %u still "
-			     "shows '", id);
-		if (secure)
-			sb_add(&sb, "(hidden)");
-		else
-			cua_add_truncated(&sb, before, 160);
-		sb_add(&sb, "'.");
-		r = cua_error(CUA_ERROR, "%s", sb_str(&sb));
-		sb_free(&sb);
+		r = cua_err(CUA_MSG_VALUE_NOT_TAKEN,
+			    { "name", cua_act_app_name(&a) },
+			    { "id", CUA_NUM("%u", id) },
+			    { "before", secure ? "(hidden)" : before });
 		goto out;
 	}
 	(void)ok;
