@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "core/caps.h"
@@ -101,6 +102,37 @@ act_click_at_root(struct cua_act *a, int32_t rx, int32_t ry, uint32_t button,
 	return act_send_pointer(a, ev, n);
 }
 
+/* After ScrollTo: waits until the element's extents have left `before`
+ * and then kept still for 100 ms, at most 1.5 s. Chromium reports the
+ * new positions about 550 ms after it scrolled; a click at the extents
+ * read at once lands where the element was. */
+static cua_result
+settle_scrolled(struct cua_act *a, struct cua_located *loc,
+		struct cua_raw_node *n, struct cua_rect before)
+{
+	int64_t t0 = cua_now_us(), still = t0;
+	int moved = 0;
+
+	for (;;) {
+		cua_result r = act_reread(a, loc, n, CUA_HAVE_EXTENTS);
+		int64_t now = cua_now_us();
+
+		if (r != CUA_OK)
+			return r;
+		if (n->extents.x != before.x || n->extents.y != before.y ||
+		    n->extents.w != before.w || n->extents.h != before.h) {
+			before = n->extents;
+			moved = 1;
+			still = now;
+		} else if (moved && now - still >= 100000) {
+			return CUA_OK;
+		}
+		if (now - t0 >= 1500000)
+			return CUA_OK;
+		usleep(30000);
+	}
+}
+
 /* Route 7: a synthetic click at the element's centre (§3 route 7). */
 cua_result
 act_synthetic_click(struct cua_act *a, struct cua_located *loc,
@@ -122,10 +154,12 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 		     loc->window->extents.x + loc->window->extents.w ||
 	     n->extents.y + n->extents.h / 2 >=
 		     loc->window->extents.y + loc->window->extents.h)) {
+		struct cua_rect before = n->extents;
+
 		r = act_ask(a, CUA_LIVE_SCROLL_TO, n->ident, 0, 0, 0, &ok);
 		if (r != CUA_OK)
 			return r;
-		r = act_reread(a, loc, n, CUA_HAVE_EXTENTS);
+		r = settle_scrolled(a, loc, n, before);
 		if (r != CUA_OK)
 			return r;
 		if (!cua_raw_has_extent(n))
