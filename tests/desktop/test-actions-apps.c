@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "harness.h"
 
@@ -787,9 +788,22 @@ test_gtk4_save_dialog(void **state)
 	cua_free(out);
 	cua_tree_unref(t);
 
-	/* written, and the editor now shows the file */
-	for (t0 = now_ms(); access(path, F_OK) != 0 && now_ms() - t0 < 5000;)
-		usleep(50 * 1000);
+	/* written (the file is created before its text is in it: wait
+	 * until it has a size that stays for 200 ms), and the editor now
+	 * shows the file */
+	{
+		struct stat st;
+		off_t last = -1;
+		int same = 0;
+
+		for (t0 = now_ms(); same < 4 && now_ms() - t0 < 5000;) {
+			off_t size = stat(path, &st) == 0 ? st.st_size : -1;
+
+			same = size > 0 && size == last ? same + 1 : 0;
+			last = size;
+			usleep(50 * 1000);
+		}
+	}
 	f = fopen(path, "re");
 	if (!f)
 		fail_msg("the save did not write %s", path);
