@@ -103,8 +103,10 @@ act_click_at_root(struct cua_act *a, int32_t rx, int32_t ry, uint32_t button,
 }
 
 /* After ScrollTo: waits until the element's extents have left `before`
- * and then kept still for 100 ms, at most 1.5 s. Chromium reports the
- * new positions about 550 ms after it scrolled; a click at the extents
+ * and then kept still for 600 ms, at most 2 s. Chromium reports the new
+ * positions in batches up to about 550 ms apart, and one of them can be
+ * a position the element only passed through (measured: off-screen
+ * above, then 84 px too low, then where it is); a click at the extents
  * read at once lands where the element was. */
 static cua_result
 settle_scrolled(struct cua_act *a, struct cua_located *loc,
@@ -124,10 +126,10 @@ settle_scrolled(struct cua_act *a, struct cua_located *loc,
 			before = n->extents;
 			moved = 1;
 			still = now;
-		} else if (moved && now - still >= 100000) {
+		} else if (moved && now - still >= 600000) {
 			return CUA_OK;
 		}
-		if (now - t0 >= 1500000)
+		if (now - t0 >= 2000000)
 			return CUA_OK;
 		usleep(30000);
 	}
