@@ -125,6 +125,12 @@ enum cua_live_op {
 	CUA_LIVE_CHAR_EXTENTS,      /* ret[0..2] = x, y, height of
 				     * Text.GetCharacterExtents(a), screen
 				     * coordinates; ok when it has a size */
+	CUA_LIVE_ROW_AT_INDEX,      /* ret[0] = Table.GetRowAtIndex(a) */
+	CUA_LIVE_SELECTED_ROWS,     /* ret_ints = Table.GetSelectedRows() */
+	CUA_LIVE_REMOVE_ROW_SELECTION, /* Table.RemoveRowSelection(a) -> ok */
+	CUA_LIVE_SELECTED_COUNT,    /* ret[0] = Selection.NSelectedChildren */
+	CUA_LIVE_SELECTED_CHILD,    /* ret_ident = Selection.GetSelectedChild(a) */
+	CUA_LIVE_DESELECT_SELECTED, /* Selection.DeselectSelectedChild(a) -> ok */
 };
 
 struct cua_live_call {
@@ -138,6 +144,8 @@ struct cua_live_call {
 	int32_t ret[3];
 	char *ret_text;  /* malloc'd, caller frees */
 	char *ret_ident; /* malloc'd, caller frees */
+	int32_t *ret_ints; /* malloc'd, caller frees; n_ret_ints of them */
+	size_t n_ret_ints;
 };
 
 /* One event from an app or the window system (strings valid during the

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "guard.h"
 #include "harness.h"
 
 static cua_session *session;
@@ -286,6 +287,7 @@ static void
 test_gtk3_widget_factory(void **state)
 {
 	cua_tree *t = NULL;
+	struct guard *g;
 	char *out = NULL;
 	uint32_t id, sb;
 
@@ -295,6 +297,7 @@ test_gtk3_widget_factory(void **state)
 	cua_tree_unref(t);
 	t = observe_until_pred(session, app, 15000, ready_checkbox, NULL);
 	assert_non_null(t);
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 
 	/* a check box and a toggle button toggle (their click action) */
 	id = id_of(t, "checkbox", "checkbutton", "off");
@@ -305,8 +308,12 @@ test_gtk3_widget_factory(void **state)
 	id = id_of(t, "toggle button", "togglebutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, NULL));
 	wait_value(id, "on", 5000);
+	guard_allow(g, "check box", "checkbutton", GUARD_NODE);
+	guard_allow(g, "toggle button", "togglebutton", GUARD_NODE);
+	guard_end(g);
 
 	/* slider and spin button take a set value */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "slider", "", "50");
 	ACT(cua_session_set_value(session, app, id, "77", &out));
 	assert_non_null(strstr(out, "\"before\":\"50\",\"after\":\"77\""));
@@ -317,8 +324,16 @@ test_gtk3_widget_factory(void **state)
 	id = id_of(t, "stepper", NULL, "50");
 	ACT(cua_session_set_value(session, app, id, "33", NULL));
 	wait_value(id, "33", 5000);
+	/* the slider, the spin button, and the level bar and progress bars
+	 * the factory ties to the slider */
+	guard_allow(g, "slider", NULL, GUARD_NODE);
+	guard_allow(g, "spin button", NULL, GUARD_NODE);
+	guard_allow(g, "level bar", NULL, GUARD_NODE);
+	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+	guard_end(g);
 
 	/* typing, both routes */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
@@ -386,8 +401,13 @@ test_gtk3_widget_factory(void **state)
 			cua_tree_unref(t2);
 		}
 	}
+	/* the entry and the text view (role text), the view's scroll bar */
+	guard_allow(g, "text", NULL, GUARD_NODE);
+	guard_allow(g, "scroll bar", NULL, GUARD_NODE);
+	guard_end(g);
 
 	/* a tab is clicked by selecting it */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "tab", "page 2", NULL);
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "selection");
@@ -399,6 +419,11 @@ test_gtk3_widget_factory(void **state)
 			    CUA_TRAIT_SELECTED);
 		cua_tree_unref(t2);
 	}
+	/* the tabs, and what the pages show and hide */
+	guard_allow(g, "page tab list", NULL, GUARD_SUBTREE);
+	guard_allow_states(g, (1ull << GUARD_STATE_SHOWING) |
+				      (1ull << GUARD_STATE_VISIBLE));
+	guard_end(g);
 	stop_app(t);
 	cua_tree_unref(t);
 }
@@ -407,6 +432,7 @@ static void
 test_gtk4_widget_factory(void **state)
 {
 	cua_tree *t = NULL;
+	struct guard *g;
 	char *out = NULL;
 	uint32_t id;
 
@@ -419,12 +445,16 @@ test_gtk4_widget_factory(void **state)
 
 	/* GTK 4.8 check boxes have no actions: a synthetic click, through
 	 * GTK 4's window-relative coordinates */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "checkbox", "checkbutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "synthetic");
 	cua_free(out);
 	wait_value(id, "on", 5000);
+	guard_allow(g, "check box", "checkbutton", GUARD_NODE);
+	guard_end(g);
 
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "slider", "", "50");
 	ACT(cua_session_set_value(session, app, id, "77", NULL));
 	wait_value(id, "77", 5000);
@@ -432,8 +462,18 @@ test_gtk4_widget_factory(void **state)
 	id = id_of(t, "stepper", NULL, "50");
 	ACT(cua_session_set_value(session, app, id, "33", NULL));
 	wait_value(id, "33", 5000);
+	/* the slider, the spin button, and the level bar and progress bars
+	 * the factory ties to the slider */
+	guard_allow(g, "slider", NULL, GUARD_SUBTREE);
+	guard_allow(g, "spin button", NULL, GUARD_SUBTREE);
+	guard_allow(g, "level bar", NULL, GUARD_NODE);
+	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+	/* the label that comments on the spin button's value */
+	guard_allow(g, "label", "NEWS!", GUARD_NODE);
+	guard_end(g);
 
 	/* GrabFocus fails on GTK 4.8: the click focuses the entry */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
@@ -453,6 +493,11 @@ test_gtk4_widget_factory(void **state)
 		assert_non_null(strstr(out, "\"scroll_value\":{\"before\":0"));
 		cua_free(out);
 	}
+	/* the entry and the text view (role text), the view's scroll bars
+	 * and the ranges in them */
+	guard_allow(g, "text", NULL, GUARD_NODE);
+	guard_allow(g, "scroll bar", NULL, GUARD_SUBTREE);
+	guard_end(g);
 	stop_app(t);
 	cua_tree_unref(t);
 }
@@ -479,6 +524,7 @@ static void
 test_featherpad_qt(void **state)
 {
 	cua_tree *t = NULL, *t2;
+	struct guard *g;
 	char *out = NULL;
 	uint32_t editor, id;
 	cua_element *e;
@@ -491,6 +537,7 @@ test_featherpad_qt(void **state)
 	assert_non_null(t);
 
 	editor = id_of(t, "text entry area", NULL, NULL);
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	/* typing: Qt's InsertText counts characters; the splice route is
 	 * used, then keys */
 	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
@@ -573,6 +620,20 @@ test_featherpad_qt(void **state)
 		}
 		cua_tree_unref(t3);
 	}
+	/* the editor and its scroll bars, and what shows its text: the
+	 * window title and the tab (modified), the status bar */
+	guard_allow(g, "text", NULL, GUARD_SUBTREE);
+	guard_allow(g, "frame", NULL, GUARD_NODE);
+	guard_allow(g, "page tab", NULL, GUARD_NODE);
+	guard_allow(g, "page tab list", NULL, GUARD_NODE);
+	guard_allow(g, "status bar", NULL, GUARD_SUBTREE);
+	/* a changed document enables Save and Undo, and ends the notice
+	 * FeatherPad shows when it runs as root */
+	guard_allow(g, NULL, "Save", GUARD_NODE);
+	guard_allow(g, NULL, "Undo", GUARD_NODE);
+	guard_allow(g, "label", "Root Instance", GUARD_NODE);
+	guard_allow(g, "filler", "", GUARD_NODE);
+	guard_end(g);
 
 	/* Qt's action names: Toggle on a check box */
 	t2 = observe_until(session, app, 5000);
@@ -583,13 +644,17 @@ test_featherpad_qt(void **state)
 			e = cua_tree_get_element(t2, i);
 	assert_non_null(e);
 	id = cua_element_get_id(e);
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "action:Toggle");
 	cua_free(out);
 	wait_value(id, "on", 5000);
+	guard_allow(g, NULL, cua_element_get_title(e), GUARD_NODE);
+	guard_end(g);
 	cua_tree_unref(t2);
 
 	/* a button's handler runs: New opens a second tab */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	ACT(cua_session_click(session, app, id_of(t, "button", "New", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "action:Press");
@@ -601,6 +666,19 @@ test_featherpad_qt(void **state)
 			fail_msg("New did not open a second tab");
 		cua_tree_unref(t3);
 	}
+	/* a new tab: its page and editor appear, the first tab's page hides,
+	 * the tab commands are enabled, and the window shows the new
+	 * document (title, status bar, Save and Undo) */
+	guard_allow_added(g);
+	guard_allow_states(g, (1ull << GUARD_STATE_SHOWING) |
+				      (1ull << GUARD_STATE_VISIBLE) |
+				      (1ull << GUARD_STATE_ENABLED) |
+				      (1ull << GUARD_STATE_SENSITIVE));
+	guard_allow(g, "page tab list", NULL, GUARD_SUBTREE);
+	guard_allow(g, "text", NULL, GUARD_SUBTREE);
+	guard_allow(g, "frame", NULL, GUARD_NODE);
+	guard_allow(g, "status bar", NULL, GUARD_SUBTREE);
+	guard_end(g);
 
 	stop_app(t);
 	cua_tree_unref(t);
@@ -835,7 +913,6 @@ main(void)
 		cmocka_unit_test(test_gtk4_save_dialog),
 	};
 
-	/* one test by name: CUA_TEST_FILTER=test_chromium_form */
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
 	return cmocka_run_group_tests_name("actions-apps", tests, setup, teardown);

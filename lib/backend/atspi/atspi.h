@@ -175,13 +175,15 @@ cua_result atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		       const struct cua_fetch_policy *policy);
 
 /* ------------------------------------------------------------------ */
-/* apps.c — running apps, launching                                    */
+/* apps.c — running apps                                               */
 
 cua_result atspi_list_apps(struct cua_backend *b, struct cua_app_list **out);
-cua_result atspi_launch(struct cua_backend *b,
-			const struct cua_installed_app *app, int64_t *pid);
 int atspi_process_alive(struct cua_backend *b, int64_t pid,
 			uint64_t start_time);
+
+/* launch.c — launching desktop entries */
+cua_result atspi_launch(struct cua_backend *b,
+			const struct cua_installed_app *app, int64_t *pid);
 
 /* desktop_entry.c — XDG desktop entries */
 cua_result atspi_list_installed(struct cua_backend *b,

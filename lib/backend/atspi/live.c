@@ -790,6 +790,30 @@ ref_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 	return CUA_OK;
 }
 
+static cua_result
+int_array_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
+	       const char *path, const char *iface, const char *method)
+{
+	cua_result res;
+	GVariant *r = sync_call(be, bus, path, iface, method, NULL, "(ai)", &res);
+	GVariant *arr;
+	const int32_t *v;
+	gsize n = 0;
+
+	if (!r)
+		return res;
+	arr = g_variant_get_child_value(r, 0);
+	v = g_variant_get_fixed_array(arr, &n, sizeof(int32_t));
+	c->ret_ints = n ? malloc(n * sizeof(int32_t)) : NULL;
+	if (c->ret_ints)
+		memcpy(c->ret_ints, v, n * sizeof(int32_t));
+	c->n_ret_ints = c->ret_ints ? n : 0;
+	c->ok = 1;
+	g_variant_unref(arr);
+	g_variant_unref(r);
+	return CUA_OK;
+}
+
 static GVariant *
 get_prop(struct atspi_be *be, const char *bus, const char *path,
 	 const char *iface, const char *prop, const GVariantType *t,
@@ -893,6 +917,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 	c->ok = 0;
 	c->ret[0] = c->ret[1] = c->ret[2] = 0;
 	c->ret_text = c->ret_ident = NULL;
+	c->ret_ints = NULL;
+	c->n_ret_ints = 0;
 	if (split(c->ident, &bus, &path) < 0)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "not an accessible object: %s",
@@ -1023,6 +1049,41 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		break;
 	case CUA_LIVE_FOCUSED:
 		res = focused_of(be, c, bus, path);
+		break;
+	case CUA_LIVE_ROW_AT_INDEX:
+		r = sync_call(be, bus, path, IF_TABLE, "GetRowAtIndex",
+			      g_variant_new("(i)", c->a), "(i)", &res);
+		if (r) {
+			g_variant_get(r, "(i)", &c->ret[0]);
+			c->ok = c->ret[0] >= 0;
+			g_variant_unref(r);
+		}
+		break;
+	case CUA_LIVE_SELECTED_ROWS:
+		res = int_array_call(be, c, bus, path, IF_TABLE,
+				     "GetSelectedRows");
+		break;
+	case CUA_LIVE_REMOVE_ROW_SELECTION:
+		res = bool_call(be, c, bus, path, IF_TABLE, "RemoveRowSelection",
+				g_variant_new("(i)", c->a));
+		break;
+	case CUA_LIVE_SELECTED_COUNT:
+		v = get_prop(be, bus, path, IF_SELECTION, "NSelectedChildren",
+			     G_VARIANT_TYPE_INT32, &res);
+		if (v) {
+			c->ret[0] = g_variant_get_int32(v);
+			c->ok = 1;
+			g_variant_unref(v);
+		}
+		break;
+	case CUA_LIVE_SELECTED_CHILD:
+		res = ref_call(be, c, bus, path, IF_SELECTION, "GetSelectedChild",
+			       g_variant_new("(i)", c->a));
+		break;
+	case CUA_LIVE_DESELECT_SELECTED:
+		res = bool_call(be, c, bus, path, IF_SELECTION,
+				"DeselectSelectedChild",
+				g_variant_new("(i)", c->a));
 		break;
 	default:
 		res = cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown live request %d",

@@ -1,6 +1,6 @@
 /*
  * The recording writer: a raw snapshot as `libcua.recording/1` JSON (the
- * format is described at the top of recorded.c). Every field the loader
+ * format is described at the top of load.c). Every field the loader
  * reads survives a write and a load unchanged, `have` bits included.
  *
  * SPDX-License-Identifier: MIT
