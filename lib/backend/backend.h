@@ -120,6 +120,11 @@ enum cua_live_op {
 				     * Collection; NULL when none */
 	CUA_LIVE_LINK,              /* ret[0..1] = Hyperlink a's start, end
 				     * offsets; ret_ident = its object */
+	CUA_LIVE_TEXT_AT_POINT,     /* ret[0] = Text.GetOffsetAtPoint(a, b),
+				     * screen coordinates; ok when >= 0 */
+	CUA_LIVE_CHAR_EXTENTS,      /* ret[0..2] = x, y, height of
+				     * Text.GetCharacterExtents(a), screen
+				     * coordinates; ok when it has a size */
 	CUA_LIVE_ROW_AT_INDEX,      /* ret[0] = Table.GetRowAtIndex(a) */
 	CUA_LIVE_SELECTED_ROWS,     /* ret_ints = Table.GetSelectedRows() */
 	CUA_LIVE_REMOVE_ROW_SELECTION, /* Table.RemoveRowSelection(a) -> ok */

@@ -74,9 +74,15 @@ cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
 		       (uint32_t)opt->shot_max_long_edge,
 		       (uint32_t)opt->shot_max_short_edge, &g.ppp, &g.width,
 		       &g.height);
-	if (t->has_atspi_window && !t->frames_normalised)
-		cua_geom_element_origin(&t->atspi_window, &c->frame,
-					g.device_ppp, &g.elem_dx, &g.elem_dy);
+	if (t->has_atspi_window && !t->frames_normalised) {
+		struct cua_geom_window gw;
+
+		gw.frame = c->frame;
+		gw.surface = c->window;
+		gw.outer = t->window_outer;
+		cua_geom_element_origin(&t->atspi_window, &gw, g.device_ppp,
+					&g.elem_dx, &g.elem_dy);
+	}
 	if (cua_image_scale(&rgb, &c->px, g.width, g.height) < 0)
 		return -1;
 	/* the scaler never upscales; keep what it produced */

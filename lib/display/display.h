@@ -88,6 +88,13 @@ struct cua_win {
 	struct cua_rect origin;
 	/* Its visible content (shadows removed), global coordinates. */
 	struct cua_rect frame;
+	/* The surface with what the window manager or compositor draws
+	 * around it (server-side title bar and borders; X11:
+	 * _NET_FRAME_EXTENTS, else the reparenting parent), global
+	 * coordinates; = origin when nothing is drawn around it. Toolkits
+	 * report their window's extents as any of the three (see
+	 * core/geometry.h, cua_geom_element_origin). */
+	struct cua_rect outer;
 	int mapped;
 	int iconified;
 	int override_redirect; /* menus, drop-downs, tooltips */

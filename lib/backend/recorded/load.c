@@ -742,7 +742,8 @@ static cua_result
 parse_window(struct loader *l, json_t *j, struct cua_raw_window_info *w)
 {
 	static const char *const keys[] = { "x11_window", "active", "mapped",
-					    "title", "frame", "activation",
+					    "title", "frame", "surface",
+					    "outer", "transient", "activation",
 					    NULL };
 	json_t *v;
 
@@ -758,6 +759,8 @@ parse_window(struct loader *l, json_t *j, struct cua_raw_window_info *w)
 	     get_bool(l, "mapped", v, &w->x11_mapped)) ||
 	    ((v = json_object_get(j, "title")) &&
 	     get_str(l, "title", v, &w->x11_title)) ||
+	    ((v = json_object_get(j, "transient")) &&
+	     get_bool(l, "transient", v, &w->x11_transient)) ||
 	    ((v = json_object_get(j, "activation")) &&
 	     get_u64(l, "activation", v, &w->activation_serial)))
 		return CUA_ERROR_INVALID_ARGUMENT;
@@ -766,6 +769,11 @@ parse_window(struct loader *l, json_t *j, struct cua_raw_window_info *w)
 			return CUA_ERROR_INVALID_ARGUMENT;
 		w->has_x11_frame = 1;
 	}
+	if (((v = json_object_get(j, "surface")) &&
+	     get_rect(l, "surface", v, &w->x11_surface)) ||
+	    ((v = json_object_get(j, "outer")) &&
+	     get_rect(l, "outer", v, &w->x11_outer)))
+		return CUA_ERROR_INVALID_ARGUMENT;
 	return CUA_OK;
 }
 

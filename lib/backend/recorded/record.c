@@ -355,6 +355,13 @@ write_windows(struct writer *w, const struct cua_raw_snapshot *snap)
 				     wstr(w, "title", win->x11_title));
 			if (win->has_x11_frame)
 				wset(w, o, "frame", wrect(&win->x11_frame));
+			if (win->has_x11_frame && win->x11_surface.w > 0)
+				wset(w, o, "surface",
+				     wrect(&win->x11_surface));
+			if (win->has_x11_frame && win->x11_outer.w > 0)
+				wset(w, o, "outer", wrect(&win->x11_outer));
+			if (win->x11_transient)
+				wset(w, o, "transient", json_true());
 			if (win->activation_serial)
 				wset(w, o, "activation",
 				     json_integer((json_int_t)
