@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "guard.h"
 
@@ -679,4 +681,33 @@ guard_end(struct guard *g)
 		fail_msg("the action changed %d other node%s of the app:\n%s", n,
 			 n == 1 ? "" : "s", report);
 	return compared;
+}
+
+static int64_t
+settle_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+guard_settle(pid_t pid, int ms, int timeout_ms)
+{
+	int64_t deadline = settle_now_ms() + timeout_ms;
+	char *report = NULL;
+
+	for (;;) {
+		struct guard *g = guard_begin(pid);
+
+		usleep((useconds_t)ms * 1000);
+		if (guard_end_count(g, &report) == 0)
+			return;
+		if (settle_now_ms() >= deadline)
+			fail_msg("pid %d kept changing for %d ms:\n%s", (int)pid,
+				 timeout_ms, report);
+		free(report);
+		report = NULL;
+	}
 }

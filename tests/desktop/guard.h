@@ -56,6 +56,12 @@ int guard_end(struct guard *g);
  * (their description in *report when not NULL, malloc'd); frees `g`. */
 int guard_end_count(struct guard *g, char **report);
 
+/* Returns once nothing in the app changed for `ms` (at most
+ * `timeout_ms`, then fails the test with the last changes seen): what an
+ * app still does by itself (layout, a late mapping) must not be taken for
+ * an action's effect. */
+void guard_settle(pid_t pid, int ms, int timeout_ms);
+
 /* AT-SPI state numbers the tests name. */
 #define GUARD_STATE_CHECKED 4
 #define GUARD_STATE_ENABLED 8

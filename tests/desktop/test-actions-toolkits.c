@@ -552,28 +552,6 @@ one_selected(cua_tree *t, void *data)
 	return chooser_ready(t, data) && c->selected == 1 && c->target_selected;
 }
 
-/* Returns once nothing in the app changed for `ms` (at most `timeout_ms`):
- * what an app does by itself must not be taken for an action's effect. */
-static void
-settle(int ms, int timeout_ms)
-{
-	int64_t deadline = now_ms() + timeout_ms;
-	char *report = NULL;
-
-	for (;;) {
-		struct guard *g = guard_begin(pid());
-
-		usleep((useconds_t)ms * 1000);
-		if (guard_end_count(g, &report) == 0)
-			return;
-		if (now_ms() >= deadline)
-			fail_msg("%s kept changing for %d ms:\n%s", fx->app,
-				 timeout_ms, report);
-		free(report);
-		report = NULL;
-	}
-}
-
 /* A real GTK 3 file chooser: clicking a file selects it (and only it);
  * the dialog stays open until Open is clicked. */
 static void
@@ -604,7 +582,7 @@ test_file_chooser(void **state)
 	assert_non_null(t);
 	/* the chooser fills its places sidebar after it shows, rebuilding
 	 * the rows each time: act once it has stopped */
-	settle(1000, 15000);
+	guard_settle(pid(), 1000, 15000);
 	g = guard_begin(pid());
 	ACT(cua_session_click(session, fx->app,
 			      cua_element_get_id(need(t, "cell", "report.txt")),

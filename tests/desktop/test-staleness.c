@@ -371,8 +371,11 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 	if (strstr(log, "clicked "))
 		fail_msg("%s iteration %d: a late click:\n%s", fx->app, it, log);
 
-	if (guarded)
+	if (guarded) {
+		/* the mutations' layout must be over before the snapshot */
+		guard_settle(app.pid, 300, 5000);
 		g = guard_begin(app.pid);
+	}
 	r = cua_session_click(session, fx->app, id, CUA_BUTTON_LEFT, 1, &out);
 	if (g) {
 		char *report = NULL;
