@@ -421,6 +421,27 @@ test_doctor(void **state)
 	assert_true(json_integer_value(json_object_get(a11y, "apps")) >= 1);
 	json_decref(j);
 
+	/* cua-mcp says the same in one line at start-up (info level) */
+	{
+		const char *mcp_argv[] = {
+			"/bin/sh", "-c",
+			"sleep 3 | \"$0\" --log-level info 2>&1 >/dev/null",
+			CUA_MCP_EXE, NULL
+		};
+
+		assert_int_equal(run_command(mcp_argv, out, sizeof(out)), 0);
+		if (!strstr(out, "cua-mcp: info: desktop: session x11, "
+				 "display ") ||
+		    !strstr(out, "driver x11 (") ||
+		    !strstr(out, "; tree: works, element actions: works, "
+				 "screenshot: works, pointer: works, "
+				 "keyboard: works, windows: works, "
+				 "geometry: works\n"))
+			fail_msg("cua-mcp logged no line of the desktop's "
+				 "facts:\n%s",
+				 out);
+	}
+
 	/* the driver off: each capability says why, the tree still works */
 	setenv("CUA_DISPLAY", "none", 1);
 	assert_int_equal(run_command(text_argv, out, sizeof(out)), 0);
