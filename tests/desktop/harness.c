@@ -184,6 +184,41 @@ done:
 	p->in_fd = p->out_fd = -1;
 }
 
+int
+run_command(const char *const argv[], char *out, size_t size)
+{
+	int fds[2], status;
+	pid_t pid;
+	ssize_t n;
+	size_t got = 0;
+	char scratch[4096];
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got + 1 < size &&
+	       (n = read(fds[0], out + got, size - got - 1)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	/* the rest is read and dropped: a full pipe would block the child */
+	while ((n = read(fds[0], scratch, sizeof(scratch))) > 0)
+		;
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 char *
 mcp_call(struct app_proc *mcp, const char *request, int id)
 {

@@ -38,6 +38,11 @@ int app_send(struct app_proc *p, const char *command);
 /* SIGTERM, then SIGKILL after a grace period; reaps. */
 void app_stop(struct app_proc *p);
 
+/* Runs argv (argv[0] a path) to its end with its stdout in `out` (as much
+ * as fits, NUL-terminated; stderr is the test's). Returns its exit
+ * status, or -1 when it did not exit. */
+int run_command(const char *const argv[], char *out, size_t size);
+
 /* Sends one JSON-RPC line to cua-mcp (`mcp` started with pipes) and
  * reads lines until the answer to `id`, which it returns (malloc'd); NULL
  * after 15 s. Lines longer than the buffer keep their head only. */

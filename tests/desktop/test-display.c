@@ -5,7 +5,7 @@
  * sentence naming what is unavailable and what still works, and the
  * fixture sees nothing of them; the session option `display` switches
  * the driver of a live session, and cua_session_get_display_info()
- * reports it.
+ * reports it; `cua doctor` prints the same facts.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -353,6 +353,106 @@ test_option_switches(void **state)
 	cua_tree_unref(t);
 }
 
+/* A line of `cua doctor`'s text: its label padded to 18 columns, then
+ * `value`. */
+static void
+assert_doctor_line(const char *out, const char *label, const char *value)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "\n%-18s%s", label, value);
+	if (!strstr(out, want) && strncmp(out, want + 1, strlen(want + 1)))
+		fail_msg("`cua doctor` printed no line\n  %s\nbut\n%s",
+			 want + 1, out);
+}
+
+/* `cua doctor` on this desktop: the x11 driver, every capability
+ * working, the accessibility bus answering with the fixture on it; and
+ * with the driver turned off, each capability's reason while the tree
+ * and element actions still work. */
+static void
+test_doctor(void **state)
+{
+	const char *text_argv[] = { CUA_EXE, "doctor", NULL };
+	const char *json_argv[] = { CUA_EXE, "doctor", "--json", NULL };
+	static const char *const caps[] = { "windows", "geometry",
+					    "screenshot", "pointer",
+					    "keyboard" };
+	static const char *const labels[] = { "Screenshot:", "Pointer:",
+					      "Keyboard:", "Window list:",
+					      "Geometry:" };
+	char out[16384], why[256];
+	json_t *j, *a11y;
+
+	(void)state;
+	assert_int_equal(run_command(text_argv, out, sizeof(out)), 0);
+	assert_doctor_line(out, "Session:", "x11\n");
+	assert_doctor_line(out, "Display:", getenv("DISPLAY"));
+	assert_doctor_line(out, "Window manager:", "Openbox\n");
+	snprintf(why, sizeof(why),
+		 "x11, chosen from the environment: DISPLAY=%s names an X "
+		 "server",
+		 getenv("DISPLAY"));
+	assert_doctor_line(out, "Driver:", why);
+	assert_doctor_line(out, "Tree:", "works: the accessibility bus "
+					 "answers (");
+	assert_doctor_line(out, "Element actions:", "works\n");
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		assert_doctor_line(out, labels[i], "works\n");
+
+	assert_int_equal(run_command(json_argv, out, sizeof(out)), 0);
+	j = json_loads(out, 0, NULL);
+	if (!j)
+		fail_msg("`cua doctor --json` printed no JSON:\n%s", out);
+	assert_string_equal(jstr(j, "schema"), "libcua.display/1");
+	assert_string_equal(jstr(j, "driver"), "x11");
+	assert_string_equal(jstr(j, "session"), "x11");
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+		assert_true(json_is_true(json_object_get(
+			json_object_get(json_object_get(j, "capabilities"),
+					caps[i]),
+			"available")));
+	a11y = json_object_get(j, "accessibility");
+	assert_true(json_is_true(json_object_get(
+		json_object_get(a11y, "tree"), "available")));
+	assert_true(json_is_true(json_object_get(
+		json_object_get(a11y, "element_actions"), "available")));
+	/* the fixture, at least, is on the bus */
+	assert_true(json_integer_value(json_object_get(a11y, "apps")) >= 1);
+	json_decref(j);
+
+	/* cua-mcp says the same in one line at start-up (info level) */
+	{
+		const char *mcp_argv[] = {
+			"/bin/sh", "-c",
+			"sleep 3 | \"$0\" --log-level info 2>&1 >/dev/null",
+			CUA_MCP_EXE, NULL
+		};
+
+		assert_int_equal(run_command(mcp_argv, out, sizeof(out)), 0);
+		if (!strstr(out, "cua-mcp: info: desktop: session x11, "
+				 "display ") ||
+		    !strstr(out, "driver x11 (") ||
+		    !strstr(out, "; tree: works, element actions: works, "
+				 "screenshot: works, pointer: works, "
+				 "keyboard: works, windows: works, "
+				 "geometry: works\n"))
+			fail_msg("cua-mcp logged no line of the desktop's "
+				 "facts:\n%s",
+				 out);
+	}
+
+	/* the driver off: each capability says why, the tree still works */
+	setenv("CUA_DISPLAY", "none", 1);
+	assert_int_equal(run_command(text_argv, out, sizeof(out)), 0);
+	unsetenv("CUA_DISPLAY");
+	assert_doctor_line(out, "Driver:", "none, forced: " OFF_ENV "\n");
+	assert_doctor_line(out, "Tree:", "works: ");
+	assert_doctor_line(out, "Element actions:", "works\n");
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		assert_doctor_line(out, labels[i], "unavailable: " OFF_ENV "\n");
+}
+
 int
 main(void)
 {
@@ -360,6 +460,7 @@ main(void)
 		cmocka_unit_test(test_none_reads_and_acts),
 		cmocka_unit_test(test_none_refuses),
 		cmocka_unit_test(test_option_switches),
+		cmocka_unit_test(test_doctor),
 	};
 
 	return cmocka_run_group_tests_name("display", tests, setup, teardown);

@@ -361,6 +361,7 @@ static const struct {
 	{ { "select" }, "app", 1 },
 	{ { "approve" }, "app_id", 0 },
 	{ { "version" }, NULL, 1 },
+	{ { "doctor" }, NULL, 1 },
 	{ { "desktop", "start" }, NULL, 1 },
 	{ { "desktop", "stop" }, NULL, 0 },
 	{ { "desktop", "run" }, "command", 0 },
@@ -439,6 +440,12 @@ test_command_specifics(void **state)
 	assert_non_null(strstr(out, "{\"cua\":\""));
 	assert_int_equal(cua(out, err, "--version", NULL), 0);
 	assert_true(!strncmp(out, "cua ", 4));
+	/* doctor takes no operand; its exit status is documented */
+	assert_int_equal(cua(out, err, "doctor", "x11", NULL), 2);
+	assert_non_null(strstr(err, "cua doctor: unexpected argument 'x11'"));
+	assert_int_equal(cua(out, err, "doctor", "--help", NULL), 0);
+	assert_non_null(strstr(out, "Exit status: 0 when the accessibility "
+	                            "tree works"));
 	assert_int_equal(cua(out, err, "nonsense", NULL), 2);
 	assert_non_null(strstr(err, "cua: unknown command 'nonsense'"));
 	assert_int_equal(cua(out, err, NULL), 2);

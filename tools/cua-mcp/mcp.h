@@ -131,6 +131,10 @@ int tools_exists(const char *name);
 json_t *tools_call(struct job *job);
 /* Releases the libcua session (worker thread, at exit). */
 void tools_shutdown(void);
+/* Logs what works on the desktop (the facts of `cua doctor`) in one line
+ * at info level, opening the session; nothing when no one reads info
+ * (state.c; worker thread, before the first call). */
+void session_log_desktop(void);
 
 /* ---- results (result.c) ------------------------------------------------- */
 

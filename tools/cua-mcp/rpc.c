@@ -541,6 +541,7 @@ worker_main(void *arg)
 	json_t *result;
 	int cancelled;
 
+	session_log_desktop();
 	for (;;) {
 		pthread_mutex_lock(&rpc.lock);
 		while (!rpc.queue && !rpc.stopping && !rpc.draining)

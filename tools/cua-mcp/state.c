@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "call.h"
+#include "doctor.h"
 
 static double
 now_ms(void)
@@ -104,6 +105,29 @@ session_get(struct mcp_error *err)
 	LOG_INFO("connected to the desktop (DISPLAY %s)",
 		 getenv("DISPLAY") ? getenv("DISPLAY") : "unset");
 	return session;
+}
+
+void
+session_log_desktop(void)
+{
+	struct mcp_error err = { 0 };
+	cua_session *s;
+	json_t *facts;
+	char *line = NULL;
+
+	/* the facts cost a session and a list of the bus's apps: only for
+	 * someone who reads them */
+	if (mcp_log_threshold() < CUA_LOG_INFO)
+		return;
+	s = session_get(&err);
+	facts = doctor_facts(s, s ? NULL : err.detail);
+	free(err.detail);
+	if (facts)
+		line = doctor_line(facts);
+	json_decref(facts);
+	if (line)
+		LOG_INFO("%s", line);
+	free(line);
 }
 
 void

@@ -167,6 +167,7 @@ cli_save_screenshot(cua_tree *t, const char *path, int marks);
 /* The commands (cmd-*.c). */
 extern const struct cli_command cmd_apps, cmd_state, cmd_screenshot, cmd_watch,
         cmd_record, cmd_click, cmd_set, cmd_type, cmd_key, cmd_scroll, cmd_drag,
-        cmd_action, cmd_select, cmd_approve, cmd_desktop, cmd_version;
+        cmd_action, cmd_select, cmd_approve, cmd_desktop, cmd_doctor,
+        cmd_version;
 
 #endif /* CUA_TOOLS_CLI_H */

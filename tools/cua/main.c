@@ -22,7 +22,8 @@ static const struct cli_command *const commands[] = {
 	&cmd_apps,   &cmd_state,   &cmd_screenshot, &cmd_watch,
 	&cmd_record, &cmd_click,   &cmd_set,        &cmd_type,
 	&cmd_key,    &cmd_scroll,  &cmd_drag,       &cmd_action,
-	&cmd_select, &cmd_approve, &cmd_desktop,    &cmd_version,
+	&cmd_select, &cmd_approve, &cmd_desktop,    &cmd_doctor,
+	&cmd_version,
 };
 
 static void
@@ -71,6 +72,9 @@ usage(FILE *f)
 	        "                           $XDG_STATE_HOME/cua/approvals.json)\n"
 	        "  desktop start|stop|run   a headless desktop (Xvfb, D-Bus,\n"
 	        "                           AT-SPI, openbox); see cua desktop --help\n"
+	        "  doctor [--json]          what works on this desktop (tree,\n"
+	        "                           element actions, screenshots, input)\n"
+	        "                           and, where something does not, why\n"
 	        "  version                  print the library version\n"
 	        "\n"
 	        "Every command takes --help; `cua help COMMAND` is the same.\n"
@@ -78,8 +82,9 @@ usage(FILE *f)
 	        "pid:N. Element numbers stay valid between invocations: the state\n"
 	        "is kept in $XDG_RUNTIME_DIR/cua/ (mode 0700).\n"
 	        "\n"
-	        "Environment: CUA_BACKEND (atspi or recorded:FILE), CUA_LOG_LEVEL,\n"
-	        "DISPLAY, DBUS_SESSION_BUS_ADDRESS, AT_SPI_BUS_ADDRESS.\n");
+	        "Environment: CUA_BACKEND (atspi or recorded:FILE), CUA_DISPLAY,\n"
+	        "CUA_LOG_LEVEL, DISPLAY, WAYLAND_DISPLAY, SWAYSOCK,\n"
+	        "DBUS_SESSION_BUS_ADDRESS, AT_SPI_BUS_ADDRESS.\n");
 }
 
 static const struct cli_command *

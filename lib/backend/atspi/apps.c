@@ -199,13 +199,19 @@ enum bus_failure {
 	BUS_HUNG, /* no answer within the call timeout */
 };
 
+static int
+call_timeout_ms(const struct atspi_be *be)
+{
+	int ms = be->base.ctx->opt.call_timeout_ms;
+
+	return ms > 0 ? ms : 1000;
+}
+
 /* The per-call timeout in seconds, for messages. */
 static double
 timeout_s(const struct atspi_be *be)
 {
-	int ms = be->base.ctx->opt.call_timeout_ms;
-
-	return (ms > 0 ? ms : 1000) / 1000.0;
+	return call_timeout_ms(be) / 1000.0;
 }
 
 /* The applications registered on the AT-SPI bus, with pid, name, toolkit
@@ -368,6 +374,66 @@ proc_get(GArray *procs, int64_t pid, int create)
 	np.pid = pid;
 	g_array_append_val(procs, np);
 	return &g_array_index(procs, struct proc, procs->len - 1);
+}
+
+/*
+ * Rule 2 where windows carry no _GTK_APPLICATION_ID (Wayland): a
+ * GApplication owns its application id as a name on the session bus, and
+ * a D-Bus-activatable app's desktop id is that name. Each name on the
+ * session bus that is the id of an installed desktop entry gives its
+ * owner's process that id, unless one of its windows gave one already,
+ * so that an app gets the same id on every display.
+ */
+static void
+session_bus_app_ids(struct atspi_be *be, GArray *procs,
+                    const struct desktop_entry *entries, size_t n_entries,
+                    struct cua_arena *tmp)
+{
+	GVariant *reply, *owner;
+	GVariantIter *it;
+	GError *err = NULL;
+	const char *name;
+	guint32 pid;
+	struct proc *p;
+	int wanted = 0;
+
+	for (guint i = 0; i < procs->len; i++)
+		if (!g_array_index(procs, struct proc, i).gtk_app_id)
+			wanted = 1;
+	if (!wanted || !be->session || g_dbus_connection_is_closed(be->session))
+		return;
+	reply = g_dbus_connection_call_sync(
+	        be->session, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+	        "org.freedesktop.DBus", "ListNames", NULL,
+	        G_VARIANT_TYPE("(as)"), G_DBUS_CALL_FLAGS_NONE,
+	        call_timeout_ms(be), NULL, &err);
+	if (!reply) {
+		cua_debug(be->base.ctx, "app list: session bus ListNames: %s",
+		          err->message);
+		g_error_free(err);
+		return;
+	}
+	g_variant_get(reply, "(as)", &it);
+	while (g_variant_iter_next(it, "&s", &name)) {
+		if (name[0] == ':' ||
+		    !desktop_entries_find(entries, n_entries, name))
+			continue;
+		owner = g_dbus_connection_call_sync(
+		        be->session, "org.freedesktop.DBus",
+		        "/org/freedesktop/DBus", "org.freedesktop.DBus",
+		        "GetConnectionUnixProcessID", g_variant_new("(s)", name),
+		        G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE,
+		        call_timeout_ms(be), NULL, NULL);
+		if (!owner)
+			continue;
+		g_variant_get(owner, "(u)", &pid);
+		g_variant_unref(owner);
+		p = pid > 0 ? proc_get(procs, pid, 0) : NULL;
+		if (p && !p->gtk_app_id)
+			p->gtk_app_id = cua_arena_strdup(tmp, name);
+	}
+	g_variant_iter_free(it);
+	g_variant_unref(reply);
 }
 
 static int
@@ -560,6 +626,8 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		if (!p->gtk_app_id || (is_active && c->gtk_app_id))
 			p->gtk_app_id = c->gtk_app_id;
 	}
+
+	session_bus_app_ids(be, procs, entries, n_entries, tmp);
 
 	res.memo =
 	        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
