@@ -8,7 +8,7 @@
 // Prints one line per task, then the pass rate, and exits 1 when any task
 // failed. A failed task's transcript (every call and a short answer, every
 // observed state) goes to $CUA_TASKS_LOG_DIR (default: a temporary
-// directory), NAME.log.
+// directory), NAME.log; with CUA_TASKS_KEEP_LOGS=1 every task's does.
 //
 // SPDX-License-Identifier: MIT
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -73,10 +73,12 @@ for (const task of tasks) {
   const secs = ((Date.now() - start) / 1000).toFixed(1);
   const line = `${error ? 'FAIL' : 'PASS'} ${task.name} [${task.toolkit}] (${secs} s)`;
   console.log(error ? `${line}: ${error.message}` : line);
+  const log = join(logDir, `${task.name}.log`);
+  if (error || process.env.CUA_TASKS_KEEP_LOGS) {
+    writeFileSync(log, `${task.name}: ${task.title}\n${error ? error.stack : 'passed'}\n${evidence ? `evidence: ${evidence}\n` : ''}\n${ctx.transcript.join('\n')}\n`);
+  }
   if (error) {
-    const log = join(logDir, `${task.name}.log`);
     if (evidence) console.log(`  evidence: ${evidence}`);
-    writeFileSync(log, `${task.name}: ${task.title}\n${error.stack}\n${evidence ? `evidence: ${evidence}\n` : ''}\n${ctx.transcript.join('\n')}\n`);
     const calls = ctx.transcript.filter((l) => !l.startsWith('    |'));
     console.log(`  transcript: ${log}; the last calls:`);
     for (const l of calls.slice(-6)) console.log(`    ${l.replace(/\n/g, '\n    ')}`);

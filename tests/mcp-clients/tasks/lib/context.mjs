@@ -22,6 +22,7 @@ export class TaskContext {
     this.name = name;
     this.dir = tempDir(`task-${name}`);
     this.transcript = [];
+    this.t0 = Date.now();
     this.procs = [];
     this.clients = [];
     this.cleanups = [];
@@ -29,7 +30,7 @@ export class TaskContext {
 
   path(...p) { return join(this.dir, ...p); }
 
-  note(text) { this.transcript.push(`# ${text}`); }
+  note(text) { this.transcript.push(`[${((Date.now() - this.t0) / 1000).toFixed(1)} s] # ${text}`); }
 
   // Environment of an app: the desktop's, with a configuration, data and
   // cache of its own, so no task sees another's settings or drafts.
@@ -94,7 +95,7 @@ export class TaskContext {
       this.client = client;
       this.clients.push(client);
     }
-    return new Agent({ client: this.client, app, transcript: this.transcript });
+    return new Agent({ client: this.client, app, transcript: this.transcript, t0: this.t0 });
   }
 
   // Waits until `file` exists and its size has stopped changing (an app

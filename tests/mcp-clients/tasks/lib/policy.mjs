@@ -121,15 +121,21 @@ export class TaskFailure extends Error {}
 
 // One agent working on one app through one cua-mcp connection.
 export class Agent {
-  constructor({ client, app, transcript }) {
+  constructor({ client, app, transcript, t0 = Date.now() }) {
     this.client = client;
     this.app = app;
     this.transcript = transcript;
+    this.t0 = t0;
     this.state = null;
   }
 
+  // seconds since the task started, for the transcript
+  get clock() {
+    return `[${((Date.now() - this.t0) / 1000).toFixed(1)} s]`;
+  }
+
   note(text) {
-    this.transcript.push(`# ${text}`);
+    this.transcript.push(`${this.clock} # ${text}`);
   }
 
   async call(name, args = {}, { app = true } = {}) {
@@ -139,7 +145,7 @@ export class Agent {
     try {
       r = await this.client.callTool({ name, arguments: full }, undefined, { timeout: 90000 });
     } catch (e) {
-      this.transcript.push(`→ ${name} ${JSON.stringify(full)}\n  ✗ ${e.message}`);
+      this.transcript.push(`${this.clock} → ${name} ${JSON.stringify(full)}\n  ✗ ${e.message}`);
       throw new TaskFailure(`${name} failed in the client: ${e.message}`);
     }
     const text = (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -147,7 +153,7 @@ export class Agent {
     const summary = name === 'get_app_state' && !r.isError
       ? `${text.split('\n').filter((l) => l.startsWith('App=') || l.startsWith('Window:')).join(' | ')}`
       : short(text.replace(/^Computer Use state \(CUA App Version: [^)]*\)\n/, '').replace(/\n/g, ' ⏎ '), 400);
-    this.transcript.push(`→ ${name} ${short(JSON.stringify(full), 400)}\n  ${r.isError ? '✗' : '✓'} ${Date.now() - t0} ms${route} ${summary}`);
+    this.transcript.push(`${this.clock} → ${name} ${short(JSON.stringify(full), 400)}\n  ${r.isError ? '✗' : '✓'} ${Date.now() - t0} ms${route} ${summary}`);
     if (name === 'get_app_state' && !r.isError) this.transcript.push(text.replace(/^/gm, '    | '));
     return { r, text };
   }
