@@ -36,11 +36,11 @@ export default [
       const a = await ctx.agent('featherpad');
       const replace = await a.untilFind('button', /^Replace$/, 'the Replace toolbar button');
       await a.click(replace);
-      const dock = await a.untilFind('text field', /.*/, 'the replacement fields');
-      void dock;
-      const find = a.findAll('text field').find((e) => e.description === 'To be replaced');
-      const by = a.findAll('text field').find((e) => e.description === 'Replacing text');
-      if (!find || !by) throw new TaskFailure('the replacement dock has no "To be replaced" and "Replacing text" fields');
+      const field = (d) => a.findAll('text field').find((e) => e.description === d);
+      await a.until(() => field('To be replaced') && field('Replacing text'),
+        'the replacement dock with its "To be replaced" and "Replacing text" fields');
+      const find = field('To be replaced');
+      const by = field('Replacing text');
       await a.click(find);
       await a.type('Monday');
       await a.click(by);
