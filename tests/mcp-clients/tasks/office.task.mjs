@@ -42,17 +42,24 @@ async function saveAs(a, file) {
   await a.click(a.need('button', /^Save$/));
 }
 
-// The X11 facts of the active window (title, state, frame extents), for
+// The X11 facts of the active window (title, class, state, frame extents), for
 // the evidence of a failed task.
 async function activeWindow(ctx) {
   const env = ctx.appEnv();
   const root = (await run('xprop', ['-root', '_NET_ACTIVE_WINDOW'], { env })).stdout;
   const id = /0x[0-9a-f]+/.exec(root)?.[0];
   if (!id) return 'none';
-  const props = (await run('xprop', ['-id', id, 'WM_NAME', '_NET_WM_STATE', '_NET_FRAME_EXTENTS'], { env })).stdout;
+  const props = (await run('xprop', ['-id', id, 'WM_NAME', 'WM_CLASS', '_NET_WM_STATE', '_NET_FRAME_EXTENTS'], { env })).stdout;
   const geom = (await run('xwininfo', ['-id', id], { env })).stdout;
   const at = /Absolute upper-left X:\s+(-?\d+)[\s\S]*Absolute upper-left Y:\s+(-?\d+)[\s\S]*Width:\s+(\d+)[\s\S]*Height:\s+(\d+)/.exec(geom);
   return `${props.trim().replace(/\n/g, '; ')}; client at ${at ? `(${at[1]}, ${at[2]}) ${at[3]}x${at[4]}` : '?'}`;
+}
+
+// The evidence of a failed task: the active window and LibreOffice's
+// windows on the accessibility bus.
+async function windows(ctx) {
+  return `the active window: ${await activeWindow(ctx)}; LibreOffice's windows: ${
+    (await ctx.atspi('soffice', '', '', 1)).filter((x) => x.path.length === 1).map((x) => `${x.role} "${x.name}"`).join(', ')}`;
 }
 
 // The ODF text of a zipped document member.
@@ -94,6 +101,7 @@ export default [
       assert.equal(plain, SENTENCE, 'the paragraph in content.xml');
       assert.deepEqual(boldText, ['quarterly'], 'the bold runs in content.xml');
     },
+    evidence: windows,
   },
   {
     name: 'calc-cells',
@@ -140,9 +148,6 @@ export default [
       assert.deepEqual(trimmed, [['Item', 'Cost', '', 'Reviewed'], ['Rent', '1200'], ['Food', '300'], ['Total', '=SUM(B2:B3)']],
         `the CSV file: ${JSON.stringify(csv)}`);
     },
-    async evidence(ctx) {
-      return `the active window: ${await activeWindow(ctx)}; LibreOffice's windows: ${
-        (await ctx.atspi('soffice', '', '', 1)).filter((x) => x.path.length === 1).map((x) => `${x.role} "${x.name}"`).join(', ')}`;
-    },
+    evidence: windows,
   },
 ];
