@@ -1,8 +1,9 @@
 // Web browsers on a local site served by the test (lib/web.mjs): fill and
 // submit an order form (text fields, a drop-down, a range input, a
-// checkbox, a submit button) in Chromium and Firefox ESR, and scroll a long
-// article page by page to a link below the fold and follow it. The site
-// checks what the browser sent.
+// checkbox, a submit button) in Chromium and Firefox ESR, open one answer
+// on a questions page with its Expand action, and scroll a long article
+// page by page to a link below the fold and follow it. The site checks
+// what the browser sent.
 //
 // SPDX-License-Identifier: MIT
 import assert from 'node:assert/strict';
@@ -139,6 +140,23 @@ async function scrollToLink(a, s) {
   await a.until((st) => /^Ferry timetable/.test(st.window ?? ''), 'the timetable page', 10000);
 }
 
+// Opens the answer to one question with the Expand action its line offers
+// and reads the answer from the state.
+async function readAnswer(a, s) {
+  const question = /^How long does delivery take\?/;
+  const find = () => a.find('toggle button', question) ?? a.find('button', question);
+  await a.until(() => doc(a, /^Questions and answers/) && find(), 'the questions', 20000);
+  const q = find();
+  if (!q.actions.includes('Expand')) throw new TaskFailure(`the question offers no Expand action: ${q.line}`);
+  await a.secondary(q, 'Expand');
+  const text = await a.untilFind('text', /^Delivery takes/, 'the answer under the question', 5000);
+  const days = /(\d+) working days/.exec(text.title)?.[1];
+  await s.waitFor((r) => r.path === '/opened?faq=delivery', 5000, 'report of the opened answer');
+  assert.equal(days, '3', `the answer the policy read: "${text.title}"`);
+  const opened = s.requests.filter((r) => r.path.startsWith('/opened?')).map((r) => r.path);
+  assert.deepEqual(opened, ['/opened?faq=delivery'], 'the answers opened on the page');
+}
+
 export default [
   {
     name: 'chromium-form',
@@ -160,6 +178,28 @@ export default [
       const s = await site(ctx);
       await firefox(ctx, `${s.url}/form`);
       await fillForm(await ctx.agent('firefox-esr'), s);
+    },
+  },
+  {
+    name: 'chromium-expand',
+    toolkit: 'Chromium',
+    title: 'Open one answer on a questions page in Chromium with its Expand action and read it',
+    timeout: 60,
+    async run(ctx) {
+      const s = await site(ctx);
+      await chromium(ctx, `${s.url}/faq`);
+      await readAnswer(await ctx.agent('chromium'), s);
+    },
+  },
+  {
+    name: 'firefox-expand',
+    toolkit: 'Firefox ESR',
+    title: 'Open one answer on a questions page in Firefox ESR with its Expand action and read it',
+    timeout: 60,
+    async run(ctx) {
+      const s = await site(ctx);
+      await firefox(ctx, `${s.url}/faq`);
+      await readAnswer(await ctx.agent('firefox-esr'), s);
     },
   },
   {

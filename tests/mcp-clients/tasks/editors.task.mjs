@@ -97,11 +97,15 @@ export default [
   {
     name: 'mousepad-save-as',
     toolkit: 'GTK 3',
-    title: 'Write a new document in mousepad and save it as shopping.txt through the GTK 3 file chooser',
+    title: 'Find the running editor with list_apps, write a new document in it and save it as shopping.txt through the GTK 3 file chooser',
     timeout: 45,
     async run(ctx) {
       await ctx.launch('mousepad', [], { atspiName: 'mousepad' });
-      const a = await ctx.agent('mousepad');
+      // which app is the running editor: ask list_apps
+      const a = await ctx.agent(null);
+      const editor = (await a.listApps()).find((x) => x.name === 'Mousepad' && x.flags.includes('running'));
+      if (!editor) throw new TaskFailure('list_apps names no running Mousepad');
+      a.app = editor.id;
       const area = await a.untilFind('text entry area', /.*/, 'the document');
       await a.click(area);
       await a.type('eggs, milk, bread');

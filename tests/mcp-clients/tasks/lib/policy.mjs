@@ -174,6 +174,14 @@ export class Agent {
     return this.state;
   }
 
+  // The apps list_apps names: "<name> — <id> [<flags>]" per line.
+  async listApps() {
+    const { r, text } = await this.call('list_apps', {}, { app: false });
+    if (r.isError) throw new TaskFailure(`list_apps answered: ${short(text, 600)}`);
+    return text.split('\n').map((l) => /^(.*) — (\S+) \[(.*)\]$/.exec(l))
+      .filter(Boolean).map(([, name, id, flags]) => ({ name, id, flags: flags.split(', ') }));
+  }
+
   find(role, title) {
     return findAll(this.state, role, title)[0] ?? null;
   }

@@ -1,6 +1,7 @@
 // A local web site for the browser tasks, served on 127.0.0.1 by the test
-// itself: an order form that posts to /submit and a long article whose
-// link below the fold leads to /target. The server records every request,
+// itself: an order form that posts to /submit, a long article whose link
+// below the fold leads to /target, and questions whose answers open on
+// demand (each reports /opened?faq=ID when opened). The server records every request,
 // so a task is checked by what the browser really sent.
 //
 // SPDX-License-Identifier: MIT
@@ -51,6 +52,22 @@ ${body}</body></html>
 `;
 }
 
+const FAQ = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Questions and answers</title>
+<style>body { font: 16px sans-serif; margin: 24px; } details { margin: 12px 0; }</style>
+</head><body>
+<h1>Questions and answers</h1>
+<details id="sizes"><summary>Which frame sizes are there?</summary><p>Frames come in sizes 48, 52 and 56.</p></details>
+<details id="delivery"><summary>How long does delivery take?</summary><p>Delivery takes 3 working days.</p></details>
+<details id="returns"><summary>Can I return a bicycle?</summary><p>Returns are free within 30 days.</p></details>
+<script>
+for (const d of document.querySelectorAll('details')) {
+  d.addEventListener('toggle', () => { if (d.open) fetch('/opened?faq=' + d.id); });
+}
+</script>
+</body></html>
+`;
+
 const TARGET = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Ferry timetable</title></head>
 <body><h1>Ferry timetable</h1><p>Every hour from 8 to 20.</p></body></html>
@@ -68,10 +85,13 @@ export async function startSite() {
       const r = { method: req.method, path: req.url, body, at: Date.now() };
       requests.push(r);
       for (const w of waiters.splice(0)) if (!w(r)) waiters.push(w);
-      const page = { '/form': FORM, '/article': article(), '/target': TARGET }[req.url.split('?')[0]];
+      const page = { '/form': FORM, '/article': article(), '/target': TARGET, '/faq': FAQ }[req.url.split('?')[0]];
       if (req.method === 'POST' && req.url === '/submit') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(THANKS);
+      } else if (req.method === 'GET' && req.url.startsWith('/opened?')) {
+        res.writeHead(204);
+        res.end();
       } else if (req.method === 'GET' && page) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(page);
