@@ -11,7 +11,7 @@
 // directory), NAME.log; with CUA_TASKS_KEEP_LOGS=1 every task's does.
 //
 // SPDX-License-Identifier: MIT
-import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -56,6 +56,7 @@ mkdirSync(logDir, { recursive: true });
 
 const results = [];
 for (const task of tasks) {
+  rmSync(join(logDir, `${task.name}.log`), { force: true }); // from an earlier run
   const ctx = new TaskContext(task.name);
   const start = Date.now();
   let error = null;
