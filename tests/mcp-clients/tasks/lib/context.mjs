@@ -5,11 +5,11 @@
 //
 // SPDX-License-Identifier: MIT
 import { spawn, execFile } from 'node:child_process';
-import { mkdirSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, existsSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { connect, tempDir, sleep } from '../../lib/harness.mjs';
+import { connect, serverEnv, tempDir, sleep } from '../../lib/harness.mjs';
 import { Agent, TaskFailure } from './policy.mjs';
 
 const run = promisify(execFile);
@@ -91,7 +91,12 @@ export class TaskContext {
   // A cua-mcp server for this task, and an agent on `app` driving it.
   async agent(app) {
     if (!this.client) {
-      const { client } = await connect({ args: ['--trust-apps'], name: `task-${this.name}` });
+      const env = serverEnv();
+      this.onCleanup(() => {
+        rmSync(env.XDG_CONFIG_HOME, { recursive: true, force: true });
+        rmSync(env.XDG_STATE_HOME, { recursive: true, force: true });
+      });
+      const { client } = await connect({ args: ['--trust-apps'], name: `task-${this.name}`, env });
       this.client = client;
       this.clients.push(client);
     }
@@ -129,6 +134,9 @@ export class TaskContext {
     const end = Date.now() + 3000;
     while (this.procs.some((p) => p.exitCode === null && p.signalCode === null) && Date.now() < end) await sleep(100);
     signal('SIGKILL');
+    // the task's files, profiles and configuration (CUA_TASKS_KEEP_DIRS=1
+    // keeps them for a look after a failure)
+    if (!process.env.CUA_TASKS_KEEP_DIRS) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
