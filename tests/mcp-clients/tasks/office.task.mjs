@@ -106,7 +106,7 @@ export default [
   {
     name: 'calc-cells',
     toolkit: 'LibreOffice',
-    title: 'Fill a small budget in Calc with a SUM formula, mark D1 through the Name Box, save as budget.csv with formulas',
+    title: 'Fill a small budget in Calc with a SUM formula, mark E1 through the Name Box, save as budget.csv with formulas',
     timeout: 100,
     async run(ctx) {
       await soffice(ctx, 'calc');
@@ -120,16 +120,16 @@ export default [
         await a.type(y);
         await a.key('Return');
       }
-      // jump to D1 through the Name Box
+      // jump to E1 through the Name Box
       await a.observe();
       const box = a.findAll('text field').find((e) => /^[A-Z]+[0-9]+$/.test(e.value));
       if (!box) throw new TaskFailure('no Name Box (a text field holding a cell name) in the state');
       await a.click(box);
-      await a.type('D1');
+      await a.type('E1');
       await a.key('Return');
       // look before typing: the Name Box names the cell the cursor is in
-      await a.until(() => a.findAll('text field').some((e) => e.id === box.id && e.value === 'D1'),
-        'the cell cursor in D1 (the Name Box reading D1)', 3000);
+      await a.until(() => a.findAll('text field').some((e) => e.id === box.id && e.value === 'E1'),
+        'the cell cursor in E1 (the Name Box reading E1)', 3000);
       await a.type('Reviewed');
       await a.key('Return');
       // save as CSV, keeping the formulas
@@ -145,7 +145,7 @@ export default [
       const csv = (await ctx.fileWritten(file)).toString('utf8');
       const cells = csv.trim().split(/\r?\n/).map((l) => l.split(',').map((c) => c.replace(/^"|"$/g, '')));
       const trimmed = cells.map((r) => { while (r.length && r[r.length - 1] === '') r.pop(); return r; });
-      assert.deepEqual(trimmed, [['Item', 'Cost', '', 'Reviewed'], ['Rent', '1200'], ['Food', '300'], ['Total', '=SUM(B2:B3)']],
+      assert.deepEqual(trimmed, [['Item', 'Cost', '', '', 'Reviewed'], ['Rent', '1200'], ['Food', '300'], ['Total', '=SUM(B2:B3)']],
         `the CSV file: ${JSON.stringify(csv)}`);
     },
     evidence: windows,
