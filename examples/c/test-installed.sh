@@ -33,7 +33,8 @@ meson install -C "$builddir" --destdir "$dest" --no-rebuild --quiet
 
 for f in "$libdir/libcua.so" "$libdir/libcua.so.0" \
 	"$libdir/pkgconfig/cua.pc" "$prefix/include/cua/cua.h" \
-	"$prefix/include/cua/cua-version.h" "$bindir/cua" "$bindir/cua-mcp" \
+	"$prefix/include/cua/cua-version.h" "$prefix/include/cua/cua-errors.h" \
+	"$bindir/cua" "$bindir/cua-mcp" \
 	"$datadir/libcua/python/cua.py"; do
 	[ -e "$dest$f" ] || { echo "not installed: $f"; exit 1; }
 done

@@ -12,7 +12,8 @@ module wraps the whole public C API (``<cua/cua.h>``) in Python classes:
 - :class:`Screenshot`: the observation's image (bytes copied from libcua).
 - :class:`Diff`: what changed between two observations.
 - :class:`CuaError`: raised by every failed call; it carries the
-  ``cua_result`` code (:class:`Result`) and libcua's message.
+  ``cua_result`` (:class:`Result`), the stable error code
+  (:class:`ErrorCode`, the one to switch on) and libcua's message.
 
 Ownership follows the C API: every handle object holds one reference and
 releases it in ``close()``, in ``__exit__`` (use ``with``) or, at the
@@ -44,11 +45,11 @@ import os
 import threading
 
 __all__ = [
-    "CuaError", "Result", "LogLevel", "Stat", "Trait", "Button",
+    "CuaError", "Result", "ErrorCode", "LogLevel", "Stat", "Trait", "Button",
     "SelectionMode", "SessionFlags", "ObserveFlags", "RenderFlags",
     "FormatFlags", "ScreenshotFlags", "Session", "Tree", "Element",
     "Screenshot", "Diff", "version", "version_string", "sanitize_text",
-    "result_to_string", "error_message", "library_path",
+    "result_to_string", "error_message", "error_code", "library_path",
 ]
 
 # Replaced by meson when the module is installed (the libdir the library
@@ -78,6 +79,48 @@ class Result(enum.IntEnum):
     ERROR_NO_SESSION = -14
     ERROR_PROCESS_GONE = -15
     ERROR_INPUT_BLOCKED = -16
+
+
+class ErrorCode(enum.IntEnum):
+    """``cua_errcode`` (<cua/cua-errors.h>): what failed, finer than
+    :class:`Result`. Unknown (newer) codes are kept as plain ints."""
+    OK = 0
+    INTERNAL = 1
+    NOMEM = 2
+    INVALID_ARGS = 3
+    IO = 4
+    BACKEND = 5
+    UNSUPPORTED = 6
+    UNAVAILABLE = 7
+    APP_NOT_FOUND = 100
+    AMBIGUOUS_APP = 101
+    NOT_ACTIVE = 102
+    RUNNING_APP_NOT_FOUND = 103
+    LAUNCH_FAILED = 104
+    NO_WINDOWS = 105
+    NOT_ACCESSIBLE = 106
+    PERMISSIONS_NOT_GRANTED = 107
+    TIMEOUT = 108
+    NOTFOUND = 200
+    INVALID = 201
+    REFETCH_START = 202
+    REFETCH_FINISH = 203
+    NOT_SETTABLE = 204
+    BAD_VALUE = 205
+    BAD_SECONDARY = 206
+    NOT_TEXT = 207
+    TEXT_NOT_FOUND = 208
+    TEXT_AMBIGUOUS = 209
+    ACTION_FAILED = 210
+    OUT_OF_BOUNDS = 300
+    NO_SCREENSHOT = 301
+    WINDOW_CHANGED = 302
+    WINDOW_UNAVAILABLE = 303
+    POINT_COVERED = 304
+    INPUT_NOT_ACCEPTED = 305
+    UNKNOWN_KEY = 306
+    KEY_NOT_ALLOWED = 307
+    SECURITY_PROCESS = 308
 
 
 class LogLevel(enum.IntEnum):
@@ -219,6 +262,7 @@ _PROTOTYPES = {
     "cua_version": (_u32, []),
     "cua_result_to_string": (_cp, [_int]),
     "cua_error_message": (_cp, []),
+    "cua_error_code": (_int, []),
     "cua_free": (None, [_vp]),
     "cua_sanitize_text": (_int, [_cp, _sz, _P(_vp)]),
     # sessions
@@ -229,6 +273,7 @@ _PROTOTYPES = {
     "cua_session_set_log_handler": (None, [_vp, _LOG_FN, _vp]),
     "cua_session_set_log_level": (None, [_vp, _int]),
     "cua_session_set_option": (_int, [_vp, _cp, _cp]),
+    "cua_session_get_display_info": (_int, [_vp, _P(_vp)]),
     "cua_session_list_apps": (_int, [_vp, _u32, _P(_vp)]),
     "cua_session_observe": (_int, [_vp, _cp, _u32, _P(_vp)]),
     "cua_session_resolve_app": (_int, [_vp, _cp, _u32, _P(_vp)]),
@@ -340,17 +385,29 @@ class CuaError(Exception):
 
     :ivar result: the ``cua_result`` (a :class:`Result` when known, else the
         raw negative int).
+    :ivar code: the stable error code (cua_error_code(): an
+        :class:`ErrorCode` when known, else the raw int); what a program
+        switches on. :attr:`ErrorCode.INTERNAL` when the loaded libcua is
+        older than 0.2 and has no codes.
     :ivar message: libcua's detailed message (for calls a model drives, the
-        model-facing sentence), or the code's name when libcua gave none.
+        sentence that says what to do next), or the code's name when
+        libcua gave none. Messages may be reworded; codes stay.
     :ivar function: the C function that failed.
     """
 
-    def __init__(self, result, message, function=None):
+    def __init__(self, result, message, function=None, code=None):
         try:
             result = Result(result)
         except ValueError:
             pass
+        if code is None:
+            code = ErrorCode.INTERNAL
+        try:
+            code = ErrorCode(code)
+        except ValueError:
+            pass
         self.result = result
+        self.code = code
         self.message = message
         self.function = function
         super().__init__(message)
@@ -361,7 +418,8 @@ class CuaError(Exception):
         return result_to_string(self.result)
 
     def __repr__(self):
-        return "CuaError(%r, %r)" % (self.result, self.message)
+        return "CuaError(%r, %r, %r)" % (self.result, self.code,
+                                         self.message)
 
 
 def _fn(name):
@@ -369,7 +427,8 @@ def _fn(name):
     if f is None:
         raise CuaError(Result.ERROR_UNSUPPORTED,
                        "cua_%s is not in the loaded libcua (%s)"
-                       % (name, library_path), "cua_" + name)
+                       % (name, library_path), "cua_" + name,
+                       ErrorCode.UNSUPPORTED)
     return f
 
 
@@ -377,11 +436,12 @@ def _call(name, *args):
     """Calls a cua_result function; raises CuaError on failure."""
     r = _fn(name)(*args)
     if r != 0:
+        code = error_code()
         msg = _c.error_message()
         msg = msg.decode("utf-8", "replace") if msg else ""
         if not msg:
             msg = result_to_string(r)
-        raise CuaError(r, msg, "cua_" + name)
+        raise CuaError(r, msg, "cua_" + name, code)
 
 
 def _enc(s, what="argument"):
@@ -464,6 +524,21 @@ def result_to_string(result):
 def error_message():
     """The message of the last failed libcua call on this thread."""
     return _dec(_c.error_message())
+
+
+def error_code():
+    """The stable code of the last failed libcua call on this thread (an
+    :class:`ErrorCode`, or the raw int of a newer code); ErrorCode.OK when
+    the last call succeeded. None when the loaded libcua is older than
+    0.2."""
+    f = getattr(_c, "error_code", None)
+    if f is None:
+        return None
+    code = f()
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return code
 
 
 def sanitize_text(text, max_chars=0):
@@ -601,6 +676,11 @@ class Session(_Handle):
             value = "1" if value else "0"
         _call("session_set_option", self, _enc(key, "key"),
               _enc(str(value), "value"))
+
+    def display_info(self):
+        """The session's display driver and what it can do, as a dict
+        (schema ``libcua.display/1``; see cua_session_get_display_info())."""
+        return _json.loads(_string_call("session_get_display_info", self))
 
     # observing -----------------------------------------------------------
 

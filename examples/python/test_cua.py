@@ -8,8 +8,10 @@ actions and screenshots on a real app.
 
 Environment: CUA_LIBRARY (the library under test), CUA_SOURCE_ROOT (the
 source tree, for tests/data and the header; default: two levels up),
-CUA_TEST_DESKTOP=1 to run the desktop tests, CUA_TEST_APP (default
-gtk3-widget-factory).
+CUA_TEST_DESKTOP=1 to run the desktop tests (skipped otherwise), or
+CUA_TEST_SCOPE=recorded to leave them out of the run (the recorded-tree
+runs of the examples suite, where a skip would fail the suite),
+CUA_TEST_APP (default gtk3-widget-factory).
 
 SPDX-License-Identifier: MIT
 """
@@ -32,6 +34,7 @@ SOURCE_ROOT = os.environ.get("CUA_SOURCE_ROOT",
                              os.path.normpath(os.path.join(HERE, "..", "..")))
 DATA = os.path.join(SOURCE_ROOT, "tests", "data")
 HEADER = os.path.join(SOURCE_ROOT, "include", "cua", "cua.h")
+ERRORS_HEADER = os.path.join(SOURCE_ROOT, "include", "cua", "cua-errors.h")
 MAP = os.path.join(SOURCE_ROOT, "lib", "libcua.map")
 GEDIT = os.path.join(DATA, "recorded-gedit.json")
 FILES = os.path.join(DATA, "recorded-files.json")
@@ -120,6 +123,8 @@ class TestDeclarations(Base):
     def test_constants_match_header(self):
         with open(HEADER, encoding="utf-8") as f:
             text = f.read()
+        with open(ERRORS_HEADER, encoding="utf-8") as f:
+            text += f.read()
         values = {m.group(1): int(m.group(2), 0) for m in re.finditer(
             r"^\s*(CUA_\w+)\s*=\s*(-?\d+)", text, flags=re.M)}
         values.update({m.group(1): 1 << int(m.group(2)) for m in re.finditer(
@@ -128,7 +133,8 @@ class TestDeclarations(Base):
             r"^#define\s+(CUA_\w+)\s+\(1u\s*<<\s*(\d+)\)", text,
             flags=re.M)})
         py = {}
-        for cls, prefix in ((cua.Result, "CUA_"), (cua.LogLevel, "CUA_LOG_"),
+        for cls, prefix in ((cua.Result, "CUA_"), (cua.ErrorCode, "CUA_E_"),
+                            (cua.LogLevel, "CUA_LOG_"),
                             (cua.Stat, "CUA_STAT_"), (cua.Trait, "CUA_TRAIT_"),
                             (cua.Button, "CUA_BUTTON_"),
                             (cua.SelectionMode, "CUA_SELECTION_"),
@@ -185,6 +191,9 @@ class TestErrors(Base):
         e = cm.exception
         self.assertEqual(e.result, cua.Result.ERROR_IO)
         self.assertIsInstance(e.result, cua.Result)
+        self.assertEqual(e.code, cua.ErrorCode.IO)
+        self.assertIsInstance(e.code, cua.ErrorCode)
+        self.assertEqual(cua.error_code(), cua.ErrorCode.IO)
         self.assertIn("/nonexistent/x.json", e.message)
         self.assertEqual(e.name, cua.result_to_string(cua.Result.ERROR_IO))
         self.assertEqual(e.function, "cua_session_new_recorded")
@@ -198,11 +207,28 @@ class TestErrors(Base):
                              cua.Result.ERROR_INVALID_ARGUMENT)
             self.assertEqual(cm.exception.message,
                              "Missing required argument: app")
+            self.assertEqual(cm.exception.code, cua.ErrorCode.INVALID_ARGS)
             with self.assertRaises(cua.CuaError) as cm:
                 s.observe("no-such-app")
             self.assertEqual(cm.exception.result, cua.Result.ERROR_NOT_FOUND)
+            self.assertEqual(cm.exception.code, cua.ErrorCode.APP_NOT_FOUND)
             self.assertTrue(cm.exception.message.startswith(
                 'appNotFound("no-such-app")'))
+            # the C API's own words, unless the session asks for others
+            self.assertIn("Read the app list", cm.exception.message)
+            s.set_option("vocabulary", "mcp")
+            with self.assertRaises(cua.CuaError) as cm:
+                s.observe("no-such-app")
+            self.assertIn("Call list_apps", cm.exception.message)
+            self.assertEqual(cm.exception.code, cua.ErrorCode.APP_NOT_FOUND)
+            # an action on an app this session never observed
+            with self.assertRaises(cua.CuaError) as cm:
+                s.click("gedit", 1)
+            self.assertEqual(cm.exception.result, cua.Result.ERROR_NO_SESSION)
+            self.assertEqual(cm.exception.code, cua.ErrorCode.NOT_ACTIVE)
+            # a call that succeeds clears the code
+            s.observe("gedit").close()
+            self.assertEqual(cua.error_code(), cua.ErrorCode.OK)
             # a failed call leaves nothing to release
             self.assertEqual(cua.live_handles(), {"Session": 1})
 
@@ -218,6 +244,14 @@ class TestErrors(Base):
                                  cua.Result.ERROR_INVALID_ARGUMENT)
             self.assertIn("no_such_option", cm.exception.message)
 
+    def test_display_info(self):
+        with cua.Session.recorded(GEDIT) as s:
+            info = s.display_info()
+            self.assertEqual(info["driver"], "none")
+            self.assertEqual(info["chosen_by"], "backend")
+            self.assertFalse(info["capabilities"]["screenshot"]["available"])
+            self.assertTrue(info["capabilities"]["screenshot"]["reason"])
+
     def test_bad_state(self):
         with cua.Session.recorded(GEDIT) as s:
             with self.assertRaises(cua.CuaError) as cm:
@@ -226,9 +260,11 @@ class TestErrors(Base):
                              cua.Result.ERROR_INVALID_ARGUMENT)
 
     def test_unknown_code(self):
-        e = cua.CuaError(-1000, "x")
+        e = cua.CuaError(-1000, "x", code=1000)
         self.assertEqual(e.result, -1000)
+        self.assertEqual(e.code, 1000)
         self.assertEqual(e.name, "unknown error")
+        self.assertEqual(cua.CuaError(-1, "x").code, cua.ErrorCode.INTERNAL)
 
     def test_error_message_is_per_thread(self):
         with cua.Session.recorded(GEDIT) as s:
@@ -242,11 +278,14 @@ class TestErrors(Base):
                     s.set_option("no_such_option", "1")
                 except cua.CuaError as e:
                     other.append(e.message)
+                    other.append(cua.error_code())
             t = threading.Thread(target=worker)
             t.start()
             t.join()
             self.assertIn("no_such_option", other[0])
+            self.assertEqual(other[1], cua.ErrorCode.INVALID_ARGS)
             self.assertEqual(cua.error_message(), mine)
+            self.assertEqual(cua.error_code(), cua.ErrorCode.APP_NOT_FOUND)
 
     def test_closed_handles(self):
         s = cua.Session.recorded(GEDIT)
@@ -661,6 +700,23 @@ class TestDesktop(Base):
                 self.s.perform_action(self.app, 0, "No Such Action")
             self.assertLess(cm.exception.result, 0)
             self.assertIsNotNone(t)
+
+
+def load_tests(loader, tests, pattern):
+    """CUA_TEST_SCOPE=recorded: the desktop tests are not part of this run
+    (another run has them), rather than skipped in it."""
+    if os.environ.get("CUA_TEST_SCOPE") != "recorded":
+        return tests
+    kept = unittest.TestSuite()
+
+    def keep(t):
+        if isinstance(t, unittest.TestSuite):
+            for sub in t:
+                keep(sub)
+        elif not isinstance(t, TestDesktop):
+            kept.addTest(t)
+    keep(tests)
+    return kept
 
 
 if __name__ == "__main__":

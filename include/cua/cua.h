@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cua/cua-errors.h>
 #include <cua/cua-version.h>
 
 #ifdef __cplusplus
@@ -40,11 +41,15 @@ extern "C" {
  *
  * @section errors Errors
  * Every fallible call returns a ::cua_result: 0 (::CUA_OK) or a stable
- * negative code. cua_result_to_string() names a code; cua_error_message()
- * returns the detailed message of the last failed call **on this thread**.
- * For calls that a model drives (observing an app, acting on an element) the
- * message is the model-facing sentence of the libcua specification: it says
- * what was wrong and what to do next.
+ * negative code. cua_result_to_string() names a code. For the last failed
+ * call **on this thread**, cua_error_code() gives a finer stable code (a
+ * ::cua_errcode, such as ::CUA_E_NOT_ACTIVE or ::CUA_E_REFETCH_START) and
+ * cua_error_message() the detailed message. Programs switch on the codes;
+ * the messages are for people and models and may be reworded. For calls
+ * that a model drives (observing an app, acting on an element) the
+ * message says what was wrong and what to do next, naming the next step
+ * in the words of the caller's vocabulary (the session option
+ * `vocabulary` of cua_session_set_option(): neutral words by default).
  *
  * @section threads Thread rules
  * libcua is thread-agnostic. Only one thread may operate on a given
@@ -56,7 +61,7 @@ extern "C" {
  * threads may read or render the same tree at the same time. `_ref` and
  * `_unref` are atomic.
  *
- * cua_error_message() is per thread. libcua has no mutable global state
+ * cua_error_code() and cua_error_message() are per thread. libcua has no mutable global state
  * apart from a one-time lazy initialisation. It reads the environment only
  * in cua_session_new() and never calls setenv(). Objects must not be used in
  * a child process after fork().
@@ -206,14 +211,31 @@ cua_result_to_string(cua_result result);
 /**
  * The detailed message of the last failed libcua call on this thread.
  *
- * Meaningful only right after a call that returned an error; it may hold
- * stale text after a call that succeeded.
+ * Meaningful only right after a call that returned an error. Since 0.2,
+ * every call that returns a ::cua_result clears it when it starts, so it
+ * is empty after such a call succeeded; calls that return other types
+ * leave it alone.
  * @return borrowed, valid until the next libcua call on this thread; never
  *         NULL (empty when nothing was recorded).
  * @since 0.1
  */
 CUA_EXPORT const char *
 cua_error_message(void);
+
+/**
+ * The stable code of the last failed libcua call on this thread: what
+ * went wrong, finer than its ::cua_result (see ::cua_errcode).
+ *
+ * Every call that returns a ::cua_result sets it to ::CUA_E_OK when it
+ * starts and to a code other than ::CUA_E_OK when it fails; calls that
+ * return other types leave it alone. Read it right after the failed call,
+ * with cua_error_message().
+ * @return the code; ::CUA_E_OK when the last such call succeeded or none
+ *         was made on this thread.
+ * @since 0.2
+ */
+CUA_EXPORT cua_errcode
+cua_error_code(void);
 
 /**
  * Frees memory that libcua handed over (owned strings). NULL is allowed.
@@ -340,13 +362,57 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * (500), `restore_pointer` (1), `always_simulate_click` (0),
  * `keymap_delay_ms` (50), `type_text_keys` (0); see cua_session_click().
  *
+ * Vocabulary key (since 0.2): `vocabulary`, how messages name the next
+ * step (cua_error_message()): `api` (the default: neutral words, such as
+ * "observe the app again"), `mcp` (the tools of an MCP server, such as
+ * "call get_app_state") or `cli` (the `cua` commands, such as
+ * "run `cua state APP`"). It applies to the calls that take the session.
+ *
+ * Display key (since 0.2): `display`, the display driver through which
+ * the session reaches the window system: `auto` (chosen from
+ * `WAYLAND_DISPLAY`, `DISPLAY` and `XDG_SESSION_TYPE`, ignoring
+ * `CUA_DISPLAY`), `x11`, `wlroots`, `mutter`, `portal` or `none` (no
+ * window system: the tree and element actions still work; screenshots
+ * and input at positions refuse with a sentence saying so). It overrides
+ * the `CUA_DISPLAY` environment variable and applies at once; see
+ * cua_session_get_display_info().
+ *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
- *         malformed value.
+ *         malformed value; for `display`, ::CUA_ERROR_UNSUPPORTED for a
+ *         driver this libcua was built without or a session without a
+ *         window system (a recording).
  * @since 0.1
  */
 CUA_EXPORT cua_result
 cua_session_set_option(cua_session *session, const char *key,
 		       const char *value);
+
+/**
+ * Describes the session's display driver as JSON (schema
+ * `libcua.display/1`), for diagnostics such as `cua doctor`:
+ *
+ * - `driver`: `x11`, `wlroots`, `mutter`, `portal` or `none`;
+ * - `chosen_by`: `auto`, `CUA_DISPLAY`, `the session option display`, or
+ *   `backend` (a session without a window system, such as a recording);
+ * - `why`: why this driver, in words;
+ * - `session`: `x11`, `wayland` or `none`, as the environment shows it;
+ * - `display`, `server`: the display's name (`:1`, `wayland-1`) and the
+ *   window manager's or compositor's, or null when unknown;
+ * - `capabilities`: for each of `windows`, `geometry`, `screenshot`,
+ *   `pointer` and `keyboard`, `available` and, when it is false, a
+ *   `reason` naming what is missing;
+ * - `tried`: the Wayland drivers tried and not taken, each with its
+ *   `driver` and `reason`.
+ *
+ * The accessibility tree and element actions do not depend on the
+ * display driver.
+ *
+ * @param[out] json owned string, free with cua_free().
+ * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT, ::CUA_ERROR_NOMEM.
+ * @since 0.2
+ */
+CUA_EXPORT cua_result
+cua_session_get_display_info(cua_session *session, char **json);
 
 /**
  * Output flag: JSON instead of text.

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,6 +14,7 @@
 #include "cua/cua.h"
 #include "core/act.h"
 #include "core/diff.h"
+#include "core/errors.h"
 #include "core/render.h"
 #include "core/roles.h"
 #include "core/sanitize.h"
@@ -25,6 +27,24 @@
 		if (!(cond))                                                 \
 			return cua_error(CUA_ERROR_INVALID_ARGUMENT,         \
 					 __VA_ARGS__);                       \
+	} while (0)
+
+/* An argument a model or a user gives (E-INVALID-ARGS). */
+#define CHECK_GIVEN(cond, arg)                                               \
+	do {                                                                 \
+		if (!(cond))                                                 \
+			return cua_err(CUA_MSG_MISSING_ARG, { "arg", arg }); \
+	} while (0)
+
+/* Every entry point that returns a cua_result starts with no error on
+ * the thread, and a session's calls word their messages in its
+ * vocabulary. */
+#define ENTER(session)                                                       \
+	do {                                                                 \
+		const struct cua_session *entered_ = (session);              \
+		cua_error_clear();                                           \
+		if (entered_)                                                \
+			cua_err_set_vocab(entered_->ctx.opt.vocabulary);     \
 	} while (0)
 
 CUA_EXPORT const char *
@@ -85,6 +105,12 @@ CUA_EXPORT const char *
 cua_error_message(void)
 {
 	return cua_error_get();
+}
+
+CUA_EXPORT cua_errcode
+cua_error_code(void)
+{
+	return cua_err_code();
 }
 
 CUA_EXPORT void
@@ -165,6 +191,7 @@ cua_session_new(cua_session **out, uint32_t flags)
 	const char *backend;
 	cua_result r;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_session_new: out is NULL");
 	*out = NULL;
 	s = session_alloc();
@@ -203,6 +230,7 @@ cua_session_new_recorded(cua_session **out, const char *path, uint32_t flags)
 	struct cua_session *s;
 	cua_result r;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_session_new_recorded: out is NULL");
 	*out = NULL;
 	CHECK_ARG(path && *path, "cua_session_new_recorded: path is empty");
@@ -298,7 +326,26 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 	char *end;
 	long v;
 
+	ENTER(s);
 	CHECK_ARG(s && key && value, "cua_session_set_option: NULL argument");
+	if (strcmp(key, "vocabulary") == 0) {
+		int vocab = cua_vocab_from_name(value);
+
+		CHECK_ARG(vocab >= 0,
+			  "option vocabulary: '%s' is not 'api', 'mcp' or 'cli'",
+			  value);
+		s->ctx.opt.vocabulary = vocab;
+		return CUA_OK;
+	}
+	if (strcmp(key, "display") == 0) {
+		if (!s->backend->ops->set_display)
+			return cua_error(CUA_ERROR_UNSUPPORTED,
+					 "option display: the %s backend has "
+					 "no window system to choose a display "
+					 "driver for",
+					 s->backend->ops->name);
+		return s->backend->ops->set_display(s->backend, value);
+	}
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
 		if (strcmp(key, kw[i].key) != 0)
 			continue;
@@ -325,8 +372,26 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 }
 
 CUA_EXPORT cua_result
+cua_session_get_display_info(cua_session *s, char **json)
+{
+	struct cua_display *d = NULL;
+	char why[128];
+
+	ENTER(s);
+	CHECK_ARG(json, "cua_session_get_display_info: json is NULL");
+	*json = NULL;
+	CHECK_ARG(s, "cua_session_get_display_info: session is NULL");
+	if (s->backend->ops->display)
+		d = s->backend->ops->display(s->backend);
+	snprintf(why, sizeof(why), "the %s backend has no window system",
+		 s->backend->ops->name);
+	return cua_display_info_json(d, why, json);
+}
+
+CUA_EXPORT cua_result
 cua_session_list_apps(cua_session *s, uint32_t flags, char **out)
 {
+	ENTER(s);
 	CHECK_ARG(out, "cua_session_list_apps: out is NULL");
 	*out = NULL;
 	CHECK_ARG(s, "cua_session_list_apps: session is NULL");
@@ -337,10 +402,11 @@ CUA_EXPORT cua_result
 cua_session_observe(cua_session *s, const char *app, uint32_t flags,
 		    cua_tree **out)
 {
+	ENTER(s);
 	CHECK_ARG(out, "cua_session_observe: out is NULL");
 	*out = NULL;
 	CHECK_ARG(s, "cua_session_observe: session is NULL");
-	CHECK_ARG(app && *app, "Missing required argument: app");
+	CHECK_GIVEN(app && *app, "app");
 	return cua_session_observe_internal(s, app, flags, out);
 }
 
@@ -349,6 +415,7 @@ cua_sanitize_text(const char *text, size_t max_chars, char **out)
 {
 	struct strbuf clean = STRBUF_INIT, cut = STRBUF_INIT;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_sanitize_text: out is NULL");
 	*out = NULL;
 	CHECK_ARG(text, "cua_sanitize_text: text is NULL");
@@ -366,10 +433,11 @@ CUA_EXPORT cua_result
 cua_session_resolve_app(cua_session *s, const char *app, uint32_t flags,
 			char **out)
 {
+	ENTER(s);
 	CHECK_ARG(out, "cua_session_resolve_app: out is NULL");
 	*out = NULL;
 	CHECK_ARG(s, "cua_session_resolve_app: session is NULL");
-	CHECK_ARG(app && *app, "Missing required argument: app");
+	CHECK_GIVEN(app && *app, "app");
 	return cua_session_resolve_internal(s, app, out);
 }
 
@@ -377,16 +445,18 @@ CUA_EXPORT cua_result
 cua_session_record(cua_session *s, const char *app, uint32_t flags,
 		   char **out)
 {
+	ENTER(s);
 	CHECK_ARG(out, "cua_session_record: out is NULL");
 	*out = NULL;
 	CHECK_ARG(s, "cua_session_record: session is NULL");
-	CHECK_ARG(app && *app, "Missing required argument: app");
+	CHECK_GIVEN(app && *app, "app");
 	return cua_session_record_internal(s, app, out);
 }
 
 CUA_EXPORT cua_result
 cua_session_save_state(cua_session *s, char **out)
 {
+	ENTER(s);
 	CHECK_ARG(out, "cua_session_save_state: out is NULL");
 	*out = NULL;
 	CHECK_ARG(s, "cua_session_save_state: session is NULL");
@@ -396,6 +466,7 @@ cua_session_save_state(cua_session *s, char **out)
 CUA_EXPORT cua_result
 cua_session_load_state(cua_session *s, const char *json)
 {
+	ENTER(s);
 	CHECK_ARG(s && json, "cua_session_load_state: NULL argument");
 	return cua_session_load_state_internal(s, json);
 }
@@ -411,6 +482,7 @@ CUA_EXPORT cua_result
 cua_session_wait_for_change(cua_session *s, cua_tree *t, int timeout_ms,
 			    int *changed)
 {
+	ENTER(s);
 	CHECK_ARG(changed, "cua_session_wait_for_change: changed is NULL");
 	*changed = 0;
 	CHECK_ARG(s && t, "cua_session_wait_for_change: NULL argument");
@@ -423,16 +495,13 @@ cua_session_wait_for_change(cua_session *s, cua_tree *t, int timeout_ms,
 CUA_EXPORT cua_tree *
 cua_tree_ref(cua_tree *t)
 {
-	if (t)
-		atomic_fetch_add(&t->refcount, 1);
-	return t;
+	return cua_tree_retain(t);
 }
 
 CUA_EXPORT cua_tree *
 cua_tree_unref(cua_tree *t)
 {
-	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
-		cua_tree_destroy(t);
+	cua_tree_release(t);
 	return NULL;
 }
 
@@ -441,6 +510,7 @@ cua_tree_render(cua_tree *t, uint32_t flags, char **out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_tree_render: out is NULL");
 	*out = NULL;
 	CHECK_ARG(t, "cua_tree_render: tree is NULL");
@@ -452,6 +522,7 @@ cua_tree_render(cua_tree *t, uint32_t flags, char **out)
 CUA_EXPORT cua_result
 cua_tree_to_json(cua_tree *t, uint32_t flags, char **out)
 {
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_tree_to_json: out is NULL");
 	*out = NULL;
 	CHECK_ARG(t, "cua_tree_to_json: tree is NULL");
@@ -486,6 +557,7 @@ cua_tree_diff_new(cua_tree *old_tree, cua_tree *new_tree, uint32_t flags,
 {
 	cua_tree_diff *d;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_tree_diff_new: out is NULL");
 	*out = NULL;
 	CHECK_ARG(old_tree && new_tree, "cua_tree_diff_new: tree is NULL");
@@ -504,6 +576,7 @@ cua_tree_get_diff(cua_tree *t, cua_tree_diff **out)
 {
 	cua_tree_diff *d;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_tree_get_diff: out is NULL");
 	*out = NULL;
 	CHECK_ARG(t, "cua_tree_get_diff: tree is NULL");
@@ -530,7 +603,7 @@ CUA_EXPORT cua_tree_diff *
 cua_tree_diff_unref(cua_tree_diff *d)
 {
 	if (d && atomic_fetch_sub(&d->refcount, 1) == 1) {
-		cua_tree_unref(d->tree);
+		cua_tree_release(d->tree);
 		cua_arena_free(d->arena);
 		free(d);
 	}
@@ -583,6 +656,7 @@ cua_tree_diff_render(cua_tree_diff *d, uint32_t flags, char **out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_tree_diff_render: out is NULL");
 	*out = NULL;
 	CHECK_ARG(d, "cua_tree_diff_render: diff is NULL");
@@ -811,6 +885,7 @@ CUA_EXPORT cua_result
 cua_element_get_locator(cua_element *e, size_t *window_index,
 			const uint32_t **path, size_t *path_len)
 {
+	ENTER(NULL);
 	CHECK_ARG(e && window_index && path && path_len,
 		  "cua_element_get_locator: NULL argument");
 	*window_index = cua_element_window_index(e);
@@ -824,6 +899,7 @@ cua_element_render(cua_element *e, char **out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	ENTER(NULL);
 	CHECK_ARG(out, "cua_element_render: out is NULL");
 	*out = NULL;
 	CHECK_ARG(e, "cua_element_render: element is NULL");
@@ -840,6 +916,7 @@ cua_tree_get_screenshot(cua_tree *t, const void **data, size_t *size,
 			const char **mime_type, uint32_t *width,
 			uint32_t *height, double *pixels_per_point)
 {
+	ENTER(NULL);
 	CHECK_ARG(t && data && size && mime_type,
 		  "cua_tree_get_screenshot: NULL argument");
 	*data = NULL;
@@ -873,6 +950,7 @@ CUA_EXPORT cua_result
 cua_tree_render_screenshot(cua_tree *t, uint32_t flags, void **out,
 			   size_t *size)
 {
+	ENTER(NULL);
 	CHECK_ARG(out && size, "cua_tree_render_screenshot: out is NULL");
 	*out = NULL;
 	*size = 0;
@@ -887,6 +965,7 @@ cua_tree_render_screenshot(cua_tree *t, uint32_t flags, void **out,
 CUA_EXPORT cua_result
 cua_tree_render_marks(cua_tree *t, uint32_t flags, void **out, size_t *size)
 {
+	ENTER(NULL);
 	return cua_tree_render_screenshot(t, flags | CUA_SCREENSHOT_MARKS, out,
 					  size);
 }
@@ -895,6 +974,7 @@ CUA_EXPORT cua_result
 cua_tree_screenshot_to_screen(cua_tree *t, double x, double y,
 			      int32_t *screen_x, int32_t *screen_y)
 {
+	ENTER(NULL);
 	CHECK_ARG(t && screen_x && screen_y,
 		  "cua_tree_screenshot_to_screen: NULL argument");
 	if (!t->has_shot)
@@ -917,13 +997,14 @@ cua_tree_screenshot_to_screen(cua_tree *t, double x, double y,
 		if (outcome)                                                 \
 			*outcome = NULL;                                     \
 		CHECK_ARG(s, #fn ": session is NULL");                       \
-		CHECK_ARG(app && *app, "Missing required argument: app");   \
+		CHECK_GIVEN(app && *app, "app");                             \
 	} while (0)
 
 CUA_EXPORT cua_result
 cua_session_click(cua_session *s, const char *app, uint32_t element_id,
 		  uint32_t button, uint32_t click_count, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_click);
 	return cua_do_click(s, app, element_id, button, click_count, outcome);
 }
@@ -932,6 +1013,7 @@ CUA_EXPORT cua_result
 cua_session_click_at(cua_session *s, const char *app, double x, double y,
 		     uint32_t button, uint32_t click_count, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_click_at);
 	return cua_do_click_at(s, app, x, y, button, click_count, outcome);
 }
@@ -940,8 +1022,9 @@ CUA_EXPORT cua_result
 cua_session_set_value(cua_session *s, const char *app, uint32_t element_id,
 		      const char *value, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_set_value);
-	CHECK_ARG(value, "Missing required argument: value");
+	CHECK_GIVEN(value, "value");
 	return cua_do_set_value(s, app, element_id, value, outcome);
 }
 
@@ -949,8 +1032,9 @@ CUA_EXPORT cua_result
 cua_session_type_text(cua_session *s, const char *app, const char *text,
 		      char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_type_text);
-	CHECK_ARG(text && *text, "Missing required argument: text");
+	CHECK_GIVEN(text && *text, "text");
 	return cua_do_type_text(s, app, text, outcome);
 }
 
@@ -958,8 +1042,9 @@ CUA_EXPORT cua_result
 cua_session_press_key(cua_session *s, const char *app, const char *key,
 		      char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_press_key);
-	CHECK_ARG(key && *key, "Missing required argument: key");
+	CHECK_GIVEN(key && *key, "key");
 	return cua_do_press_key(s, app, key, outcome);
 }
 
@@ -967,6 +1052,7 @@ CUA_EXPORT cua_result
 cua_session_scroll(cua_session *s, const char *app, uint32_t element_id,
 		   const char *direction, double pages, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_scroll);
 	return cua_do_scroll(s, app, element_id, direction, pages, outcome);
 }
@@ -975,6 +1061,7 @@ CUA_EXPORT cua_result
 cua_session_scroll_at(cua_session *s, const char *app, double x, double y,
 		      const char *direction, double pages, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_scroll_at);
 	return cua_do_scroll_at(s, app, x, y, direction, pages, outcome);
 }
@@ -983,6 +1070,7 @@ CUA_EXPORT cua_result
 cua_session_drag(cua_session *s, const char *app, double from_x,
 		 double from_y, double to_x, double to_y, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_drag);
 	return cua_do_drag(s, app, from_x, from_y, to_x, to_y, outcome);
 }
@@ -992,6 +1080,7 @@ cua_session_perform_action(cua_session *s, const char *app,
 			   uint32_t element_id, const char *action,
 			   char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_perform_action);
 	return cua_do_perform_action(s, app, element_id, action, outcome);
 }
@@ -1001,6 +1090,7 @@ cua_session_select_text(cua_session *s, const char *app, uint32_t element_id,
 			const char *text, const char *prefix,
 			const char *suffix, uint32_t mode, char **outcome)
 {
+	ENTER(s);
 	ACT_ARGS(cua_session_select_text);
 	return cua_do_select_text(s, app, element_id, text,
 				  prefix && *prefix ? prefix : NULL,

@@ -19,6 +19,7 @@
 #include "core/ctx.h"
 #include "core/image.h"
 #include "core/raw.h"
+#include "display/display.h"
 
 /* One running process that shows an app (state-text.md §11.8). */
 struct cua_app_info {
@@ -134,69 +135,6 @@ struct cua_live_call {
 	char *ret_ident; /* malloc'd, caller frees */
 };
 
-/* A toplevel window as the window system sees it. */
-struct cua_win {
-	uint64_t window;      /* client window; 0 = none */
-	int64_t pid;          /* 0 unknown */
-	char process[64];     /* process name (comm), "" unknown */
-	struct cua_rect origin; /* x, y: the window's own origin (root) */
-	struct cua_rect frame;  /* content frame (CSD shadows removed) */
-	int mapped;
-	int iconified;
-	int override_redirect; /* menus, drop-downs, tooltips */
-	uint64_t transient_for;
-};
-
-enum cua_pointer_kind {
-	CUA_POINTER_MOVE = 1,
-	CUA_POINTER_PRESS = 2,
-	CUA_POINTER_RELEASE = 3,
-};
-
-struct cua_pointer_event {
-	enum cua_pointer_kind kind;
-	int32_t x, y;    /* MOVE: root pixels */
-	uint32_t button; /* PRESS/RELEASE: 1..7 */
-};
-
-/* A captured window (screenshots.md §2): the pixels of the window's frame
- * (the client window minus client-side-decoration margins) as the window
- * system holds them. */
-struct cua_capture {
-	struct cua_pixels px;   /* owned; free with cua_capture_free */
-	struct cua_rect frame;  /* root position of px's pixel (0,0) and its
-				 * size: the content frame */
-	struct cua_rect window; /* the whole client window, root coordinates */
-	int64_t capture_us;     /* time spent capturing */
-	int route;              /* enum cua_capture_route */
-};
-
-enum cua_capture_route {
-	CUA_CAPTURE_COMPOSITE = 0, /* the window's own pixmap */
-	CUA_CAPTURE_SUBPROCESS = 1,/* xwd after a hung capture */
-};
-
-/* Why there is no capture (model-facing words: screenshots.md §7). */
-enum cua_capture_status {
-	CUA_CAPTURE_OK = 0,
-	CUA_CAPTURE_MINIMIZED,
-	CUA_CAPTURE_HIDDEN,
-	CUA_CAPTURE_OFFSCREEN,
-	CUA_CAPTURE_COVERED,
-	CUA_CAPTURE_UNIDENTIFIED,
-	CUA_CAPTURE_TIMEOUT,
-	CUA_CAPTURE_REFUSED,
-	CUA_CAPTURE_NO_DISPLAY,
-};
-
-struct cua_capture_request {
-	uint64_t window;         /* X11 client window (tree->x11_window) */
-	int timeout_ms;          /* capture_timeout_ms: 2500 */
-	int fallback_timeout_ms; /* capture_fallback_timeout_ms: 3000 */
-};
-
-void cua_capture_free(struct cua_capture *c);
-
 /* One event from an app or the window system (strings valid during the
  * callback only). */
 struct cua_event {
@@ -270,7 +208,7 @@ struct cua_backend_ops {
 	/* One accessibility request (struct cua_live_call). */
 	cua_result (*call)(struct cua_backend *b, struct cua_live_call *c);
 
-	/* Window-system facts and input (X11 on Linux). */
+	/* Window-system facts and input (the display driver's). */
 	cua_result (*window_query)(struct cua_backend *b, uint64_t window,
 				   struct cua_win *out);
 	/* The topmost client (or override-redirect) window at a root point. */
@@ -334,6 +272,17 @@ struct cua_backend_ops {
 	 * clock; 0 = do not wait) or until a callback returns non-zero.
 	 * Returns the number of events delivered. */
 	int (*watch_dispatch)(struct cua_backend *b, int64_t deadline_us);
+
+	/* ---- The display driver (display/display.h). Both members may
+	 * be NULL: a backend without a window system. ---- */
+
+	/* The driver the members above act through (never NULL when the
+	 * member exists). The core asks its capabilities before it words
+	 * a refusal. */
+	struct cua_display *(*display)(struct cua_backend *b);
+	/* Replaces it: `name` as CUA_DISPLAY takes it ("auto": choose from
+	 * the session). On error the current driver stays. */
+	cua_result (*set_display)(struct cua_backend *b, const char *name);
 };
 
 struct cua_backend {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "errors.h"
 #include "locate.h"
 #include "session.h"
 
@@ -60,18 +61,14 @@ void cua_act_end(struct cua_act *a);
 void cua_act_route(struct cua_act *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* E-ACTION-FAILED: `Accessibility error: <what>. <todo>` */
-cua_result cua_act_failed(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
 /* The app's display name (for messages). */
 const char *cua_act_app_name(const struct cua_act *a);
 
 /* The spare-keycode wait (decisions.md §9). */
 #define CUA_KEYMAP_DELAY_MS 50
 
-/* The actions (ladder.c). `outcome` may be NULL; on success it receives
- * the owned `libcua.action/1` JSON. */
+/* The actions (one file each under act/). `outcome` may be NULL; on
+ * success it receives the owned `libcua.action/1` JSON. */
 cua_result cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 			uint32_t button, uint32_t count, char **outcome);
 cua_result cua_do_click_at(struct cua_session *s, const char *app, double x,

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errors.h"
+#include "fileio.h"
 #include "sanitize.h"
 #include "session.h"
 #include "strbuf.h"
@@ -101,6 +103,31 @@ entry_matches(const struct cua_installed_app *e, const char *q)
 	       ieq(e->startup_wm_class, q);
 }
 
+/* Processes that never receive synthetic input (safety.md §2.2:
+ * privilege and authentication prompts, lockers). */
+int
+cua_is_security_process(const char *comm)
+{
+	static const char *const names[] = {
+		"polkit-gnome-au", "polkit-kde-auth", "polkit-mate-aut",
+		"lxpolkit", "lxqt-policykit-", "xfce-polkit", "pkexec", "gksu",
+		"gksudo", "kdesu", "gcr-prompter", "pinentry",
+		"pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt",
+		"pinentry-fltk", "ssh-askpass", "ssh-askpass-gno", "ksshaskpass",
+		"x11-ssh-askpass", "gnome-screensav", "xscreensaver",
+		"light-locker", "i3lock", "xsecurelock", "slock", "xlock",
+		"kscreenlocker_g", "lightdm-gtk-gre", "sddm-greeter",
+		"gdm-session-wor", "gnome-shell", NULL,
+	};
+
+	if (!comm || !*comm)
+		return 0;
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(comm, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 {
@@ -113,18 +140,7 @@ describe_candidate(struct strbuf *sb, const struct cua_app_info *a)
 static cua_result
 not_found(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "appNotFound(\"");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "\")\nNo running or installed app matches '");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "'. Call list_apps to see the available apps, then retry "
-		    "with an exact name or id.");
-	r = cua_error(CUA_ERROR_NOT_FOUND, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_APP_NOT_FOUND, { "app", query });
 }
 
 cua_result
@@ -140,18 +156,14 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 	while (*query == ' ' || *query == '\t')
 		query++;
 	if (!*query)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "Missing required argument: app");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "app" });
 
 	/* pid:<N> (D17) */
 	if (strncasecmp(query, "pid:", 4) == 0) {
 		long long pid = strtoll(query + 4, &end, 10);
 
 		if (end == query + 4 || *end || pid <= 0)
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-					 "Invalid app '%.64s': pid:<N> needs a "
-					 "process id, such as pid:4242.",
-					 query);
+			return cua_err(CUA_MSG_BAD_PID_APP, { "app", query });
 		for (size_t i = 0; apps && i < apps->n; i++)
 			if (apps->apps[i].pid == pid) {
 				out->kind = CUA_RESOLVED_RUNNING;
@@ -190,16 +202,13 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 		struct strbuf sb = STRBUF_INIT;
 		cua_result r;
 
-		sb_add(&sb, "Ambiguous app identifier '");
-		cua_sanitize_sb(&sb, query);
-		sb_add(&sb, "'. Multiple apps share this identifier: ");
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				sb_add(&sb, ", ");
 			describe_candidate(&sb, match[i]);
 		}
-		sb_add(&sb, ". Use the full app path or pid:<N> instead.");
-		r = cua_error(CUA_ERROR_AMBIGUOUS, "%s", sb_str(&sb));
+		r = cua_err(CUA_MSG_AMBIGUOUS_APP, { "app", query },
+			    { "candidates", sb_str(&sb) });
 		sb_free(&sb);
 		return r;
 	}
@@ -520,47 +529,7 @@ cua_format_app_list(const struct cua_app_list *apps,
 }
 
 /* ------------------------------------------------------------------ */
-/* Usage store and atomic files                                         */
-
-int
-cua_write_file_atomic(const char *path, const char *data, size_t len,
-		      int mode)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	int fd, r = 0;
-	size_t off = 0;
-
-	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (tmp.oom)
-		return -ENOMEM;
-	fd = open(sb_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		r = -errno;
-		sb_free(&tmp);
-		return r;
-	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(sb_str(&tmp), path) < 0)
-		r = -errno;
-	if (r)
-		unlink(sb_str(&tmp));
-	sb_free(&tmp);
-	return r;
-}
+/* Usage store                                                        */
 
 char *
 cua_usage_load(const char *path)

@@ -12,10 +12,6 @@
 #include "ctx.h"
 #include "strbuf.h"
 
-#define ERR_MAX 4096
-
-static _Thread_local char err_msg[ERR_MAX];
-
 void
 cua_options_default(struct cua_options *opt)
 {
@@ -45,6 +41,7 @@ cua_options_default(struct cua_options *opt)
 	opt->restore_pointer = 1;
 	opt->always_simulate_click = 0;
 	opt->keymap_delay_ms = 50;
+	opt->vocabulary = 0; /* CUA_VOCAB_API */
 }
 
 static const char *
@@ -78,29 +75,6 @@ cua_log(const struct cua_ctx *ctx, cua_log_level level, const char *fmt, ...)
 		fprintf(stderr, "libcua: %s: %s\n", level_name(level),
 			sb_str(&sb));
 	sb_free(&sb);
-}
-
-cua_result
-cua_error(cua_result code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-void
-cua_error_clear(void)
-{
-	err_msg[0] = '\0';
-}
-
-const char *
-cua_error_get(void)
-{
-	return err_msg;
 }
 
 int64_t

@@ -45,6 +45,7 @@ struct cua_options {
 	int always_simulate_click; /* 0 */
 	int keymap_delay_ms;     /* 50 (decisions.md §9) */
 	int type_text_keys;      /* 1: type_text always sends key events */
+	int vocabulary;          /* enum cua_vocab of the messages (api) */
 };
 
 struct cua_ctx {
@@ -65,11 +66,15 @@ void cua_log(const struct cua_ctx *ctx, cua_log_level level,
 #define cua_warn(ctx, ...) cua_log((ctx), CUA_LOG_WARNING, __VA_ARGS__)
 
 /*
- * Records the thread-local message for the failing call and returns
- * `code`, so that `return cua_error(CUA_ERROR_X, "...")` reads naturally.
+ * Records a plain thread-local message for the failing call, with the
+ * code the error registry gives `code` (errors.def, CUA_GENERIC), and
+ * returns `code`, so that `return cua_error(CUA_ERROR_X, "...")` reads
+ * naturally. For internal failures; a message a model or a user acts on
+ * is raised from the registry with cua_err() (errors.h).
  */
 cua_result cua_error(cua_result code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* No error: an empty message and CUA_E_OK. */
 void cua_error_clear(void);
 const char *cua_error_get(void);
 

@@ -20,8 +20,7 @@
 #include <strings.h>
 
 #include "act.h"
-#include "sanitize.h"
-#include "strbuf.h"
+#include "errors.h"
 
 const char *
 cua_act_app_name(const struct cua_act *a)
@@ -41,24 +40,6 @@ cua_act_route(struct cua_act *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(a->route, sizeof(a->route), fmt, ap);
 	va_end(ap);
-}
-
-cua_result
-cua_act_failed(const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	cua_result r;
-
-	sb_add(&sb, "Accessibility error: ");
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (sb.len && sb_str(&sb)[sb.len - 1] != '.')
-		sb_add(&sb, ".");
-	r = cua_error(CUA_ERROR, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
 }
 
 static struct cua_app_session *
@@ -90,31 +71,13 @@ session_named(struct cua_session *s, const char *query)
 static cua_result
 running_app_not_found(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Running application not found: ");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, ". It is no longer running; call `get_app_state` to start "
-		    "it again, or choose another app from `list_apps`.");
-	r = cua_error(CUA_ERROR_PROCESS_GONE, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_RUNNING_APP_NOT_FOUND, { "app", query });
 }
 
 static cua_result
 not_active(const char *query)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_add(&sb, "Computer Use is not active for '");
-	cua_sanitize_sb(&sb, query);
-	sb_add(&sb, "'. You first must call `get_app_state` to get the latest "
-		    "state before doing other Computer Use actions.");
-	r = cua_error(CUA_ERROR_NO_SESSION, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_NOT_ACTIVE, { "app", query });
 }
 
 static const char *
@@ -178,7 +141,7 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 	if (!p->latest)
 		return not_active(query);
 	a->t = p->latest;
-	atomic_fetch_add(&a->t->refcount, 1);
+	cua_tree_retain(a->t);
 	a->t_guards = cua_now_us();
 	return CUA_OK;
 }
@@ -186,16 +149,8 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 static cua_result
 invalid_id(const struct cua_act *a, uint32_t id)
 {
-	struct strbuf sb = STRBUF_INIT;
-	cua_result r;
-
-	sb_addf(&sb, "%u is an invalid element ID. Use an element index from "
-		     "the latest get_app_state of '", id);
-	cua_sanitize_sb(&sb, a->query);
-	sb_add(&sb, "'.");
-	r = cua_error(CUA_ERROR_NOT_FOUND, "%s", sb_str(&sb));
-	sb_free(&sb);
-	return r;
+	return cua_err(CUA_MSG_NOTFOUND, { "id", CUA_NUM("%u", id) },
+		       { "app", a->query });
 }
 
 cua_result
@@ -220,17 +175,17 @@ cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
 		/* never issued in this app's id space, or issued and gone */
 		if (id >= a->as->next_id)
 			return invalid_id(a, id);
-		return cua_error(CUA_ERROR_STALE, "%s", CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	}
 	r = cua_locate(a->b, a->app, a->t, e, want,
 		       a->s->ctx.opt.locator_strict_siblings, loc);
 	a->t_resolve = cua_now_us();
 	if (r != CUA_OK) {
 		if (r == CUA_ERROR_TIMEOUT)
-			return cua_error(CUA_ERROR_TIMEOUT,
-					 "timeoutReached ('%s' did not respond within %g seconds; the result of the action is unknown. Call get_app_state to check before retrying.)",
-					 cua_act_app_name(a),
-					 a->s->ctx.opt.walk_deadline_ms / 1000.0);
+			return cua_err(CUA_MSG_TIMEOUT_ACTION,
+				       { "name", cua_act_app_name(a) },
+				       { "s", CUA_NUM("%g", a->s->ctx.opt.walk_deadline_ms /
+							       1000.0) });
 		return r;
 	}
 	a->refetched = loc->refetched;
@@ -281,8 +236,7 @@ cua_act_outcome(struct cua_act *a, char **out)
 void
 cua_act_end(struct cua_act *a)
 {
-	if (a->t && atomic_fetch_sub(&a->t->refcount, 1) == 1)
-		cua_tree_destroy(a->t);
+	cua_tree_release(a->t);
 	a->t = NULL;
 	cua_app_list_free(a->apps);
 	a->apps = NULL;

@@ -16,26 +16,14 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "errors.h"
 #include "keys.h"
 #include "sanitize.h"
 #include "strbuf.h"
+#include "utf8.h"
 
 /* Longest echo of a token or combo in a message, in characters. */
 #define ECHO_MAX 64
-
-#define KEY_HINT                                                           \
-	" (use xdotool key names such as Return, Tab, BackSpace, "         \
-	"Delete, Escape, Up, Page_Down, F5, KP_0, or a single character, " \
-	"joined with + as in ctrl+shift+t)"
-#define TRAILING_PLUS_HINT                                                    \
-	" (a + must be followed by a key name: write "                        \
-	"plus for the + key and space for the space bar, as in ctrl+plus or " \
-	"ctrl+space)"
-#define ORDER_HINT                                                         \
-	" (only modifiers such as ctrl, shift, alt or super "              \
-	"may come before the last key of a combo, as in ctrl+shift+t; to " \
-	"press keys one after another, separate them with spaces, as in "  \
-	"Down Down Return)"
 
 /* Keysyms used by name in this file. */
 #define KS_space 0x0020
@@ -63,7 +51,7 @@
 #define KS_End 0xff57
 #define KS_Print 0xff61
 #define KS_Insert 0xff63
-#define KS_Menu 0xff67
+#define KS_Menu CUA_KEYSYM_MENU
 #define KS_Num_Lock 0xff7f
 #define KS_KP_Enter 0xff8d
 #define KS_KP_Delete 0xff9f
@@ -862,58 +850,6 @@ table_lookup(const struct key_name *t, size_t n, const char *s, size_t len,
 	return 0;
 }
 
-/*
- * Decodes one UTF-8 scalar value of at most `len` bytes at s. Returns
- * its length, or 0 for an ill-formed sequence (overlong forms, surrogates
- * and values above U+10FFFF included).
- */
-static size_t
-utf8_decode(const char *s, size_t len, uint32_t *cp)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need, i;
-	uint32_t v;
-
-	if (len == 0)
-		return 0;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		need = 1;
-		v = p[0] & 0x1f;
-	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		need = 2;
-		v = p[0] & 0x0f;
-		if (p[0] == 0xe0)
-			lo = 0xa0;
-		else if (p[0] == 0xed)
-			hi = 0x9f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		need = 3;
-		v = p[0] & 0x07;
-		if (p[0] == 0xf0)
-			lo = 0x90;
-		else if (p[0] == 0xf4)
-			hi = 0x8f;
-	} else {
-		return 0;
-	}
-	if (len < need + 1)
-		return 0;
-	for (i = 1; i <= need; i++) {
-		if (p[i] < lo || p[i] > hi)
-			return 0;
-		v = (v << 6) | (p[i] & 0x3f);
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	*cp = v;
-	return need + 1;
-}
-
 static int
 is_control(uint32_t cp)
 {
@@ -934,23 +870,18 @@ char_keysym(uint32_t cp)
 struct cua_key_chord *
 cua_keys_from_text(const char *text, size_t *n)
 {
-	size_t len = strlen(text), i = 0, k = 0;
-	struct cua_key_chord *c = calloc(len + 1, sizeof(*c));
+	struct cua_key_chord *c = calloc(strlen(text) + 1, sizeof(*c));
+	const char *p = text;
+	size_t k = 0;
 
 	*n = 0;
 	if (!c)
 		return NULL;
-	while (i < len) {
-		uint32_t cp, ks;
-		size_t m = utf8_decode(text + i, len - i, &cp);
+	while (*p) {
+		uint32_t cp = cua_utf8_next(&p), ks;
 
-		if (m == 0) {
-			cp = 0xfffd; /* an ill-formed byte */
-			m = 1;
-		}
-		i += m;
 		if (cp == '\r') {
-			if (i < len && text[i] == '\n')
+			if (*p == '\n')
 				continue;
 			ks = KS_Return;
 		} else if (cp == '\n') {
@@ -1040,7 +971,7 @@ resolve_name(const char *s, size_t len, uint32_t flags)
 	ks = folded_keysym_name(s, len);
 	if (ks)
 		return ks;
-	if (utf8_decode(s, len, &cp) == len)
+	if (cua_utf8_decode(s, len, &cp) == len && cua_utf8_valid(s, len))
 		return char_keysym(cp);
 	return 0;
 }
@@ -1242,13 +1173,8 @@ add_echo(struct strbuf *out, const char *s, size_t len, int quoted)
 	uint32_t cp;
 
 	while (i < len) {
-		n = utf8_decode(s + i, len - i, &cp);
-		if (n == 0) {
-			/* ill-formed: the sanitiser shows U+FFFD */
-			sb_addn(&raw, s + i, 1);
-			i++;
-			continue;
-		}
+		/* ill-formed: U+FFFD, as the sanitiser shows it */
+		n = cua_utf8_decode(s + i, len - i, &cp);
 		if (is_control(cp))
 			sb_addf(&raw, "\\u{%x}", (unsigned)cp);
 		else if (quoted && (cp == '"' || cp == '\\'))
@@ -1263,22 +1189,20 @@ add_echo(struct strbuf *out, const char *s, size_t len, int quoted)
 	sb_free(&clean);
 }
 
-/* Sets the error message `keyNotFound("<s>")<hint>`. */
+/* Raises `keyNotFound("<s>")<hint>`: message `msg`, one of UNKNOWN_KEY,
+ * TRAILING_PLUS, MISPLACED_KEY. */
 static cua_result
-key_not_found(const char *s, size_t len, const char *hint)
+key_not_found(const char *s, size_t len, enum cua_msg msg)
 {
 	struct strbuf sb = STRBUF_INIT;
 	cua_result r;
 
-	sb_add(&sb, "keyNotFound(\"");
 	add_echo(&sb, s, len, 1);
-	sb_add(&sb, "\")");
-	sb_add(&sb, hint);
 	if (sb.oom) {
 		sb_free(&sb);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
-	r = cua_error(CUA_ERROR_INVALID_ARGUMENT, "%s", sb_str(&sb));
+	r = cua_err(msg, { "token", sb_str(&sb) });
 	sb_free(&sb);
 	return r;
 }
@@ -1294,10 +1218,8 @@ refused(const char *s, size_t len, const char *what)
 		sb_free(&sb);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
-	r = cua_error(CUA_ERROR_PERMISSION,
-	              "press_key refused '%s': it is a system shortcut that "
-	              "%s, which Computer Use may not send.",
-	              sb_str(&sb), what);
+	r = cua_err(CUA_MSG_KEY_NOT_ALLOWED, { "combo", sb_str(&sb) },
+	            { "what", what });
 	sb_free(&sb);
 	return r;
 }
@@ -1424,8 +1346,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 	out->chords = NULL;
 	out->n = 0;
 	if (!key || (blank(key) && strcmp(key, " ") != 0))
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "Missing required argument: key");
+		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "key" });
 	if (strcmp(key, " ") == 0)
 		p = "space"; /* §7.1: a lone space is the space bar */
 
@@ -1441,11 +1362,8 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 		if (*p == '\0')
 			break;
 		if (seq.n == CUA_KEYS_MAX_CHORDS) {
-			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-			              "press_key sends at most %d key combos "
-			              "in one call; split them over several "
-			              "calls, or use type_text to enter text.",
-			              CUA_KEYS_MAX_CHORDS);
+			r = cua_err(CUA_MSG_TOO_MANY_COMBOS,
+			            { "max", CUA_NUM("%d", CUA_KEYS_MAX_CHORDS) });
 			goto fail;
 		}
 		memset(&c, 0, sizeof(c));
@@ -1454,7 +1372,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 			len = name_len(p);
 			ks = resolve_name(p, len, flags);
 			if (!ks) {
-				r = key_not_found(p, len, KEY_HINT);
+				r = key_not_found(p, len, CUA_MSG_UNKNOWN_KEY);
 				goto fail;
 			}
 			combo_add(&c, ks);
@@ -1473,7 +1391,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 			if (*p == '\0') {
 				r = key_not_found(start,
 				                  (size_t)(q + 1 - start),
-				                  TRAILING_PLUS_HINT);
+				                  CUA_MSG_TRAILING_PLUS);
 				goto fail;
 			}
 		}
@@ -1486,7 +1404,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 		}
 		if (c.misplaced) {
 			r = key_not_found(start, (size_t)(end - start),
-			                  ORDER_HINT);
+			                  CUA_MSG_MISPLACED_KEY);
 			goto fail;
 		}
 		combo_finish(&c);

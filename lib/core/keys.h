@@ -30,6 +30,9 @@
 /* At most this many combos in one argument. */
 #define CUA_KEYS_MAX_CHORDS 1000
 
+/* The Menu key (a right click from the keyboard). */
+#define CUA_KEYSYM_MENU 0xff67u
+
 /* Flags of cua_keys_parse(). */
 /* super_alias = "super": `super`, `cmd`, `command` send Super_L instead
  * of Control_L (actions.md §7.3, §13). */

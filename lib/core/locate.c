@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "errors.h"
 #include "locate.h"
 #include "roles.h"
 
@@ -205,12 +206,6 @@ same_bus(const char *a, const char *b)
 	return la && la == lb && strncmp(a, b, la) == 0;
 }
 
-static cua_result
-stale(const char *msg)
-{
-	return cua_error(CUA_ERROR_STALE, "%s", msg);
-}
-
 /* Reads a node again with `want` and checks it is alive. */
 static cua_result
 finish(struct cua_backend *b, struct cua_located *out,
@@ -222,7 +217,7 @@ finish(struct cua_backend *b, struct cua_located *out,
 	if (r != CUA_OK)
 		return r;
 	if (!alive(n))
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	out->node = n;
 	return CUA_OK;
 }
@@ -246,7 +241,7 @@ refetch(struct cua_backend *b, struct cua_located *out,
 
 	*found = NULL;
 	if (n_rec > 64 || levels > 66)
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	for (size_t k = 0; k < n_rec; k++) {
 		const struct cua_skel *s = &t->skel[chain[fail + k]];
 
@@ -343,9 +338,9 @@ refetch(struct cua_backend *b, struct cua_located *out,
 	if (r != CUA_OK)
 		return r;
 	if (matches == 0)
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	if (matches > 1)
-		return stale(CUA_MSG_REFETCH_FINISH);
+		return cua_err(CUA_MSG_REFETCH_FINISH);
 	*found = cand;
 	return CUA_OK;
 }
@@ -361,7 +356,7 @@ direct_reference(struct cua_backend *b, struct cua_located *out,
 	cua_result r;
 
 	if (!s->ident || !out->app || !same_bus(s->ident, out->app->ident))
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	n = cua_raw_node_new(out->snap);
 	if (!n)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -370,10 +365,10 @@ direct_reference(struct cua_backend *b, struct cua_located *out,
 	if (r != CUA_OK)
 		return r;
 	if (!alive(n) || !CUA_HAS_STATE(n, CUA_STATE_SHOWING))
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	cua_fingerprint_of_raw(&fp, n);
 	if (!cua_fingerprint_equal(&fp, &s->fp))
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	out->node = n;
 	out->direct_ref = 1;
 	(void)t;
@@ -400,10 +395,10 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 				 "the %s backend cannot act on elements",
 				 b->ops->name);
 	if (e->skel < 0 || !t->skel || (size_t)e->skel >= t->n_skel)
-		return stale(CUA_MSG_REFETCH_START);
+		return cua_err(CUA_MSG_REFETCH_START);
 	for (int32_t k = e->skel; k >= 0; k = t->skel[k].parent) {
 		if (n == sizeof(chain) / sizeof(chain[0]))
-			return stale(CUA_MSG_REFETCH_START);
+			return cua_err(CUA_MSG_REFETCH_START);
 		chain[n++] = (uint32_t)k;
 	}
 	for (i = 0; i < n / 2; i++) {
@@ -415,7 +410,7 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 	/* unlocatable: an ambiguous step without an identity (§3.3) */
 	for (i = 1; i < n; i++)
 		if (t->skel[chain[i]].pinned && !t->skel[chain[i]].ident)
-			return stale(CUA_MSG_REFETCH_START);
+			return cua_err(CUA_MSG_REFETCH_START);
 
 	r = b->ops->open_app(b, app, &out->snap);
 	if (r != CUA_OK)
@@ -445,7 +440,7 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 		if (e->flags & CUA_ELEM_POPUP)
 			return direct_reference(b, out, t, &t->skel[e->skel],
 						want);
-		return stale(CUA_MSG_INVALID);
+		return cua_err(CUA_MSG_INVALID);
 	}
 	out->window = cur;
 	if (out->snap->windows)

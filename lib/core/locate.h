@@ -16,21 +16,6 @@
 #include "backend/backend.h"
 #include "tree.h"
 
-/* The exact stale sentences (tools.md §11). */
-#define CUA_MSG_INVALID                                                      \
-	"The element ID is no longer valid. Try to get the on-screen content " \
-	"again and see if that resolves the issue."
-#define CUA_MSG_REFETCH_START                                                \
-	"The element was invalidated, and an attempt was made to refetch it, " \
-	"but the refetch couldn't be started because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
-	"again and see if that resolves the issue."
-#define CUA_MSG_REFETCH_FINISH                                               \
-	"The element was invalidated, and an attempt was made to refetch it, " \
-	"but the refetch couldn't be finished because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
-	"again and see if that resolves the issue."
-
 /* Refetch limits (identity.md §4 step 5). */
 #define CUA_REFETCH_MAX_NODES 2000
 #define CUA_REFETCH_EXTRA_LEVELS 2

@@ -35,3 +35,38 @@ cua_raw_value_kind(const struct cua_raw_node *node)
 		return CUA_VALUE_STRING;
 	return CUA_VALUE_NONE;
 }
+
+int
+cua_raw_has_extent(const struct cua_raw_node *node)
+{
+	return (node->have & CUA_HAVE_EXTENTS) && node->extents.w > 0 &&
+	       node->extents.h > 0 && node->extents.x > -1000000 &&
+	       node->extents.y > -1000000;
+}
+
+int
+cua_raw_has_area(const struct cua_raw_node *node)
+{
+	return (node->have & CUA_HAVE_EXTENTS) && node->extents.w > 1 &&
+	       node->extents.h > 1;
+}
+
+int
+cua_raw_is_generated_id(const char *id)
+{
+	size_t len, i;
+
+	if (!id)
+		return 1;
+	if (strncmp(id, "_NS:", 4) == 0)
+		return 1;
+	len = strlen(id);
+	if (len < 14 || strncmp(id, "___object_", 10) != 0 ||
+	    strcmp(id + len - 3, "___") != 0)
+		return 0;
+	for (i = 10; i < len - 3; i++) {
+		if (id[i] < '0' || id[i] > '9')
+			return 0;
+	}
+	return 1;
+}

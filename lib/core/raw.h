@@ -358,4 +358,24 @@ const char *cua_raw_attr(const struct cua_raw_node *node, const char *key);
 enum cua_value_kind cua_raw_value_kind(const struct cua_raw_node *node);
 int cua_raw_is_toggle_role(uint32_t role);
 
+/*
+ * Geometry: two questions about a node's extents, with two answers.
+ *
+ * - cua_raw_has_extent(): the node is somewhere on screen: extents read,
+ *   a positive size, and not parked a million pixels away. An element has
+ *   a frame, and a pointer action may aim at its centre, exactly then; a
+ *   1-pixel separator or caret-wide text run counts.
+ * - cua_raw_has_area(): the node can show something: more than one pixel
+ *   each way. Window choice and row windowing (the visible part of a
+ *   scrolled list) ask this of windows and viewports, where a 1-pixel
+ *   strip is a placeholder.
+ */
+int cua_raw_has_extent(const struct cua_raw_node *node);
+int cua_raw_has_area(const struct cua_raw_node *node);
+
+/* 1 for an identifier a toolkit generated rather than the app's author
+ * chose (never printed, never a reason to keep a container): macOS
+ * `_NS:…`, GtkBuilder `___object_<digits>___`; also for NULL. */
+int cua_raw_is_generated_id(const char *id);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "render.h"
 #include "sanitize.h"
+#include "utf8.h"
 
 #define SHORT_URL_MAX 60
 #define SHORT_URL_THRESHOLD 8000
@@ -58,31 +59,13 @@ is_generic_container(const struct cua_element *e)
 	return strcmp(r, "container") == 0 || strcmp(r, "unknown") == 0;
 }
 
-/* Auto-generated identifiers are never printed (§7.2): macOS `_NS:…`,
- * GtkBuilder `___object_<n>___`. */
-static int
-is_generated_id(const char *id)
-{
-	size_t len = strlen(id), i;
-
-	if (strncmp(id, "_NS:", 4) == 0)
-		return 1;
-	if (len < 14 || strncmp(id, "___object_", 10) != 0 ||
-	    strcmp(id + len - 3, "___") != 0)
-		return 0;
-	for (i = 10; i < len - 3; i++) {
-		if (id[i] < '0' || id[i] > '9')
-			return 0;
-	}
-	return 1;
-}
-
 static const char *
 printable_id(const struct cua_element *e)
 {
 	const char *id = str(e->identifier);
 
-	return *id && !is_generated_id(id) ? id : "";
+	/* generated identifiers are never printed (§7.2) */
+	return *id && !cua_raw_is_generated_id(id) ? id : "";
 }
 
 /* A URL as rendered (§9.7): without a leading http:// or https://. */

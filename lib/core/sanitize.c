@@ -14,88 +14,7 @@
 
 #include "ctx.h"
 #include "sanitize.h"
-
-#define REPLACEMENT 0xfffd
-
-/*
- * Decodes one scalar value at p (p[0] != 0). Invalid input follows the
- * Unicode "maximal subpart" practice (as WHATWG's decoder does): each
- * maximal ill-formed subsequence becomes one U+FFFD, and the byte that
- * broke a sequence is decoded again on its own. Never reads past a NUL,
- * since NUL is not a continuation byte. Returns the number of bytes used.
- */
-static size_t
-utf8_decode(const unsigned char *p, uint32_t *cp)
-{
-	unsigned char c = p[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	uint32_t v;
-	size_t need, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 1;
-		v = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		v = c & 0x0f;
-		if (c == 0xe0)
-			lo = 0xa0; /* overlong */
-		else if (c == 0xed)
-			hi = 0x9f; /* surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		v = c & 0x07;
-		if (c == 0xf0)
-			lo = 0x90; /* overlong */
-		else if (c == 0xf4)
-			hi = 0x8f; /* > U+10FFFF */
-	} else {
-		*cp = REPLACEMENT;
-		return 1;
-	}
-	for (i = 1; i <= need; i++) {
-		unsigned char b = p[i];
-
-		if (b < lo || b > hi) {
-			*cp = REPLACEMENT;
-			return i;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-		v = (v << 6) | (b & 0x3f);
-	}
-	*cp = v;
-	return need + 1;
-}
-
-static size_t
-utf8_encode(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
+#include "utf8.h"
 
 /* Unicode White_Space, minus what steps 2–4 already replaced or removed. */
 static int
@@ -154,14 +73,78 @@ is_envelope_tag(const char *s, size_t len)
 	return 0;
 }
 
+/* Room for `len` bytes in the map; -1 when out of memory. */
+static int
+map_reserve(struct cua_sanitize_map *m, size_t len)
+{
+	size_t cap;
+	int32_t *v;
+
+	if (len <= m->cap)
+		return 0;
+	cap = len * 2;
+	v = realloc(m->start, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	m->start = v;
+	v = realloc(m->end, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	m->end = v;
+	m->cap = cap;
+	return 0;
+}
+
 /*
- * Step 5 on sb->s[start .. sb->len): rewrites the region when it holds a
- * forged envelope tag. Only called when the region contains a `<`.
+ * Notes where the bytes sb->s[at .. sb->len) came from, `base` being where
+ * the sanitised text starts: all from characters [from, to), or with
+ * `each`, byte k from character from + k alone. Does nothing without a map.
  */
 static void
-neutralise_tags(struct strbuf *sb, size_t start)
+map_note(struct strbuf *sb, struct cua_sanitize_map *m, size_t base,
+	 size_t at, size_t from, size_t to, int each)
+{
+	if (!m || sb->oom || sb->len == at)
+		return;
+	if (map_reserve(m, sb->len - base) < 0) {
+		sb->oom = 1;
+		return;
+	}
+	for (size_t k = 0; k < sb->len - at; k++) {
+		m->start[at - base + k] = (int32_t)(each ? from + k : from);
+		m->end[at - base + k] = (int32_t)(each ? from + k + 1 : to);
+	}
+}
+
+/* Appends copy[i .. i + n) and, with a map, its entries from ms/me. */
+static void
+add_copied(struct strbuf *sb, struct cua_sanitize_map *m, size_t start,
+	   const char *copy, const int32_t *ms, const int32_t *me, size_t i,
+	   size_t n)
+{
+	size_t at = sb->len;
+
+	sb_addn(sb, copy + i, n);
+	if (!m || sb->oom || !n)
+		return;
+	if (map_reserve(m, sb->len - start) < 0) {
+		sb->oom = 1;
+		return;
+	}
+	memcpy(m->start + (at - start), ms + i, n * sizeof(*ms));
+	memcpy(m->end + (at - start), me + i, n * sizeof(*me));
+}
+
+/*
+ * Step 5 on sb->s[start .. sb->len): rewrites the region when it holds a
+ * forged envelope tag. Only called when the region contains a `<`. With a
+ * map, the U+2039 that replaces a `<` comes from the `<`'s character.
+ */
+static void
+neutralise_tags(struct strbuf *sb, size_t start, struct cua_sanitize_map *m)
 {
 	size_t len = sb->len - start, i, run;
+	int32_t *ms = NULL, *me = NULL;
 	char *copy;
 	const char *r;
 
@@ -173,8 +156,19 @@ neutralise_tags(struct strbuf *sb, size_t start)
 		return;
 
 	copy = malloc(len);
-	if (!copy) {
+	if (copy && m) {
+		ms = malloc(len * sizeof(*ms));
+		me = malloc(len * sizeof(*me));
+		if (ms && me) {
+			memcpy(ms, m->start, len * sizeof(*ms));
+			memcpy(me, m->end, len * sizeof(*me));
+		}
+	}
+	if (!copy || (m && (!ms || !me))) {
 		/* cannot rewrite: drop the region rather than leak a tag */
+		free(copy);
+		free(ms);
+		free(me);
 		sb->oom = 1;
 		sb->len = start;
 		sb->s[start] = '\0';
@@ -185,28 +179,43 @@ neutralise_tags(struct strbuf *sb, size_t start)
 	sb->s[start] = '\0';
 	for (i = 0; i < len; i += run) {
 		const char *lt = memchr(copy + i, '<', len - i);
+		size_t at;
 
 		if (!lt) {
-			sb_addn(sb, copy + i, len - i);
+			add_copied(sb, m, start, copy, ms, me, i, len - i);
 			break;
 		}
 		run = (size_t)(lt - (copy + i));
-		sb_addn(sb, copy + i, run);
-		if (is_envelope_tag(lt + 1, len - (i + run) - 1))
+		add_copied(sb, m, start, copy, ms, me, i, run);
+		at = sb->len;
+		if (is_envelope_tag(lt + 1, len - (i + run) - 1)) {
 			sb_add(sb, "\xe2\x80\xb9"); /* U+2039 */
-		else
-			sb_addc(sb, '<');
+			if (m)
+				map_note(sb, m, start, at,
+					 (size_t)ms[i + run],
+					 (size_t)me[i + run], 0);
+		} else {
+			add_copied(sb, m, start, copy, ms, me, i + run, 1);
+		}
 		run++;
 	}
 	free(copy);
+	free(ms);
+	free(me);
 }
 
-void
-cua_sanitize_sb(struct strbuf *sb, const char *s)
+/*
+ * Steps 1–6 on `s`, appended to sb. With a map `m`, notes where each
+ * appended byte came from and hands each U+FFFC to m->object.
+ */
+static void
+sanitize(struct strbuf *sb, const char *s, struct cua_sanitize_map *m)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t start = sb->len;
 	size_t keep = start; /* end of the last non-white output */
+	size_t ci = 0;       /* characters of `s` read */
+	size_t objects = 0;  /* U+FFFC read */
 	int saw_lt = 0;
 
 	if (!s)
@@ -215,19 +224,21 @@ cua_sanitize_sb(struct strbuf *sb, const char *s)
 		const unsigned char *q;
 		char enc[4];
 		uint32_t cp;
-		size_t n;
+		size_t n, at = sb->len;
 
 		if (*p >= 0x20 && *p < 0x7f) {
 			/* printable ASCII run, copied in one go */
 			if (sb->len == start)
-				while (*p == ' ')
-					p++;
+				for (; *p == ' '; p++)
+					ci++;
 			for (q = p; *q >= 0x20 && *q < 0x7f; q++)
 				if (*q == '<')
 					saw_lt = 1;
 			if (q == p)
 				continue;
 			sb_addn(sb, (const char *)p, (size_t)(q - p));
+			map_note(sb, m, start, at, ci, 0, 1);
+			ci += (size_t)(q - p);
 			for (n = (size_t)(q - p); n > 0 && p[n - 1] == ' '; n--)
 				;
 			if (n > 0)
@@ -236,26 +247,43 @@ cua_sanitize_sb(struct strbuf *sb, const char *s)
 			continue;
 		}
 
-		n = utf8_decode(p, &cp);
+		n = cua_utf8_decode((const char *)p, SIZE_MAX, &cp);
 		p += n;
 		if (cp == '\r' || cp == '\n' || cp == 0x85 || cp == 0x2028 ||
 		    cp == 0x2029) {
-			if (cp == '\r' && *p == '\n')
+			size_t chars = 1;
+
+			if (cp == '\r' && *p == '\n') {
 				p++;
+				chars = 2;
+			}
 			sb_addn(sb, "\\n", 2);
+			map_note(sb, m, start, at, ci, ci + chars, 0);
+			ci += chars;
 			keep = sb->len;
-		} else if (cp == '\t' || cp == 0x0b || cp == 0x0c) {
+			continue;
+		}
+		if (cp == '\t' || cp == 0x0b || cp == 0x0c) {
 			if (sb->len != start)
 				sb_addc(sb, ' ');
+		} else if (cp == 0xfffc && m && m->object) {
+			m->object(m->ud, objects++, sb);
+			if (sb->len > at) {
+				keep = sb->len;
+				if (memchr(sb->s + at, '<', sb->len - at))
+					saw_lt = 1;
+			}
 		} else if (is_removed(cp)) {
-			continue;
+			/* dropped */
 		} else if (is_space(cp)) {
 			if (sb->len != start)
-				sb_addn(sb, enc, utf8_encode(enc, cp));
+				sb_addn(sb, enc, cua_utf8_encode(enc, cp));
 		} else {
-			sb_addn(sb, enc, utf8_encode(enc, cp));
+			sb_addn(sb, enc, cua_utf8_encode(enc, cp));
 			keep = sb->len;
 		}
+		map_note(sb, m, start, at, ci, ci + 1, 0);
+		ci++;
 	}
 	if (!sb->s)
 		return;
@@ -268,7 +296,30 @@ cua_sanitize_sb(struct strbuf *sb, const char *s)
 	sb->len = keep;
 	sb->s[keep] = '\0';
 	if (saw_lt)
-		neutralise_tags(sb, start);
+		neutralise_tags(sb, start, m);
+}
+
+void
+cua_sanitize_sb(struct strbuf *sb, const char *s)
+{
+	sanitize(sb, s, NULL);
+}
+
+int
+cua_sanitize_mapped(struct strbuf *sb, const char *s,
+		    struct cua_sanitize_map *map)
+{
+	sanitize(sb, s ? s : "", map);
+	return sb->oom ? -1 : 0;
+}
+
+void
+cua_sanitize_map_free(struct cua_sanitize_map *map)
+{
+	free(map->start);
+	free(map->end);
+	map->start = map->end = NULL;
+	map->cap = 0;
 }
 
 /* 1 when s needs no change at all: printable ASCII without `<`, not
@@ -336,11 +387,7 @@ is_regional_indicator(uint32_t cp)
 static size_t
 prev_start(const char *s, size_t off)
 {
-	size_t i = off - 1;
-
-	while (i > 0 && off - i < 4 && ((unsigned char)s[i] & 0xc0) == 0x80)
-		i--;
-	return i;
+	return cua_utf8_floor(s, off - 1);
 }
 
 static uint32_t
@@ -348,7 +395,7 @@ decode_at(const char *s, size_t off)
 {
 	uint32_t cp;
 
-	utf8_decode((const unsigned char *)s + off, &cp);
+	cua_utf8_decode(s + off, SIZE_MAX, &cp);
 	return cp;
 }
 
@@ -389,7 +436,7 @@ cua_add_truncated(struct strbuf *sb, const char *s, size_t max)
 	while (*p && count < max) {
 		uint32_t cp;
 
-		p += utf8_decode(p, &cp);
+		p += cua_utf8_decode((const char *)p, SIZE_MAX, &cp);
 		count++;
 	}
 	if (!*p) {
@@ -415,19 +462,6 @@ cua_add_truncated(struct strbuf *sb, const char *s, size_t max)
 	}
 	sb_addn(sb, s, cut);
 	sb_addn(sb, "...", 3);
-}
-
-size_t
-cua_utf8_len(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
-
-	if (!s)
-		return 0;
-	for (; *p; p++)
-		n += (*p & 0xc0) != 0x80;
-	return n;
 }
 
 cua_result

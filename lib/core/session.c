@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "errors.h"
 #include "lineage.h"
 #include "roles.h"
 #include "sanitize.h"
@@ -29,12 +30,9 @@ proc_free(struct cua_proc_session *p)
 		return;
 	free(p->exe);
 	free(p->bus_name);
-	if (p->latest && atomic_fetch_sub(&p->latest->refcount, 1) == 1)
-		cua_tree_destroy(p->latest);
+	cua_tree_release(p->latest);
 	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
-		if (p->windows[i] &&
-		    atomic_fetch_sub(&p->windows[i]->refcount, 1) == 1)
-			cua_tree_destroy(p->windows[i]);
+		cua_tree_release(p->windows[i]);
 	free(p);
 }
 
@@ -46,21 +44,6 @@ cua_app_session_drop_process(struct cua_app_session *as)
 	proc_free(as->proc);
 	as->proc = NULL;
 	as->proc_gone = 1;
-}
-
-static void
-tree_release(struct cua_tree *t)
-{
-	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
-		cua_tree_destroy(t);
-}
-
-static struct cua_tree *
-tree_retain(struct cua_tree *t)
-{
-	if (t)
-		atomic_fetch_add(&t->refcount, 1);
-	return t;
 }
 
 void
@@ -150,24 +133,24 @@ remember_window(struct cua_proc_session *p, struct cua_tree *t)
 		if (p->windows[i] && (!key || !k || strcmp(k, key) != 0))
 			p->windows[n++] = p->windows[i];
 		else
-			tree_release(p->windows[i]);
+			cua_tree_release(p->windows[i]);
 	}
 	for (int i = n; i < CUA_WINDOW_MEMORY; i++)
 		p->windows[i] = NULL;
 	if (n == CUA_WINDOW_MEMORY) {
-		tree_release(p->windows[0]);
+		cua_tree_release(p->windows[0]);
 		memmove(&p->windows[0], &p->windows[1],
 			(CUA_WINDOW_MEMORY - 1) * sizeof(p->windows[0]));
 		n--;
 	}
-	p->windows[n] = tree_retain(t);
+	p->windows[n] = cua_tree_retain(t);
 }
 
 static void
 publish(struct cua_proc_session *p, struct cua_tree *t)
 {
-	tree_release(p->latest);
-	p->latest = tree_retain(t);
+	cua_tree_release(p->latest);
+	p->latest = cua_tree_retain(t);
 	p->latest_at_us = realtime_us();
 	p->baseline_expired = 0;
 	remember_window(p, t);
@@ -226,13 +209,8 @@ timeout_error(const struct cua_app_info *app, int64_t waited_us)
 {
 	/* the time actually waited: the per-call timeout or the walk
 	 * deadline, whichever ended the read */
-	return cua_error_quoting(CUA_ERROR_TIMEOUT, "timeoutReached ('",
-				 app_display_name(app),
-				 "' did not answer accessibility requests "
-				 "within %.1f seconds; it may be busy or hung. "
-				 "Call get_app_state again in a moment, or ask "
-				 "the user to check the app.)",
-				 (double)waited_us / 1e6);
+	return cua_err(CUA_MSG_TIMEOUT_READ, { "name", app_display_name(app) },
+		       { "s", CUA_NUM("%.1f", (double)waited_us / 1e6) });
 }
 
 /* The app left the accessibility bus (quit or crashed) while it was being
@@ -240,12 +218,8 @@ timeout_error(const struct cua_app_info *app, int64_t waited_us)
 static cua_result
 gone_error(const struct cua_app_info *app)
 {
-	return cua_error_quoting(CUA_ERROR_PROCESS_GONE,
-				 "Running application not found: ",
-				 app_display_name(app),
-				 ". It quit while it was being read; call "
-				 "`get_app_state` to start it again, or choose "
-				 "another app from `list_apps`.");
+	return cua_err(CUA_MSG_QUIT_WHILE_READ,
+		       { "name", app_display_name(app) });
 }
 
 /* The app is on the bus but its application object answers nothing
@@ -254,12 +228,7 @@ gone_error(const struct cua_app_info *app)
 static cua_result
 unreadable_error(const struct cua_app_info *app)
 {
-	return cua_error_quoting(CUA_ERROR_STALE, "Accessibility error: '",
-				 app_display_name(app),
-				 "' answers accessibility requests only with "
-				 "errors or malformed replies, so its state "
-				 "cannot be read. Call get_app_state again in a "
-				 "moment, or ask the user to check the app.");
+	return cua_err(CUA_MSG_UNREADABLE, { "name", app_display_name(app) });
 }
 
 /* The error of a failed open or fetch, in the model's words. */
@@ -285,18 +254,11 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 	cua_result r;
 
 	r = b->ops->launch(b, entry, &pid);
-	if (r != CUA_OK) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Could not start '");
-		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
-		sb_add(&sb, "': ");
-		cua_sanitize_sb(&sb, cua_error_get());
-		sb_add(&sb, ". Ask the user to start it, or choose another app.");
-		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
-		sb_free(&sb);
-		return r;
-	}
+	if (r != CUA_OK)
+		return cua_err(CUA_MSG_LAUNCH_FAILED,
+			       { "name", entry->name ? entry->name :
+						       entry->desktop_id },
+			       { "reason", cua_error_get() });
 	cua_info(&s->ctx, "launched %s (pid %lld)", entry->desktop_id,
 		 (long long)pid);
 	/* Wait for the app to register on the accessibility bus with a
@@ -335,18 +297,9 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 			break;
 		usleep(100 * 1000);
 	}
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_add(&sb, "Could not start '");
-		cua_sanitize_sb(&sb, entry->name ? entry->name : entry->desktop_id);
-		sb_addf(&sb, "': it did not show a window within %d seconds. Ask "
-			     "the user to start it, or choose another app.",
-			s->ctx.opt.launch_timeout_ms / 1000);
-		r = cua_error(CUA_ERROR_LAUNCH, "%s", sb_str(&sb));
-		sb_free(&sb);
-	}
-	return r;
+	return cua_err(CUA_MSG_LAUNCH_NO_WINDOW,
+		       { "name", entry->name ? entry->name : entry->desktop_id },
+		       { "s", CUA_NUM("%d", s->ctx.opt.launch_timeout_ms / 1000) });
 }
 
 /* Resolves `query` to a running app; launches it when allowed. On success
@@ -368,14 +321,14 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 		return r;
 	r = cua_resolve_app(query, apps, NULL, s, &res);
 	if (r == CUA_ERROR_NOT_FOUND) {
-		char *saved = strdup(cua_error_get());
+		struct cua_err_saved saved;
 
+		cua_err_save(&saved, r);
 		if (b->ops->list_installed(b, &inst) == CUA_OK &&
 		    cua_resolve_app(query, apps, inst, s, &res) == CUA_OK &&
 		    res.kind == CUA_RESOLVED_INSTALLED) {
 			if (flags & CUA_OBSERVE_NO_LAUNCH) {
-				r = cua_error(CUA_ERROR_NOT_FOUND, "%s",
-					      saved ? saved : "");
+				r = cua_err_restore(&saved);
 			} else {
 				r = launch_and_wait(s, res.entry, query, &apps);
 				if (r == CUA_OK)
@@ -390,9 +343,8 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 				}
 			}
 		} else {
-			r = cua_error(CUA_ERROR_NOT_FOUND, "%s", saved ? saved : "");
+			r = cua_err_restore(&saved);
 		}
-		free(saved);
 	}
 	cua_installed_list_free(inst);
 	if (r != CUA_OK) {
@@ -426,12 +378,8 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	}
 	if (cua_walk_choose_windows(snap, root, popups, n_popups) < 0) {
 		cua_raw_snapshot_free(snap);
-		return cua_error_quoting(CUA_ERROR_NO_WINDOW,
-					 "noWindowsAvailable ('",
-					 app_display_name(app),
-					 "' has no open window to inspect. Ask "
-					 "the user to open one, or choose another "
-					 "app.)");
+		return cua_err(CUA_MSG_NO_WINDOWS,
+			       { "name", app_display_name(app) });
 	}
 	*vis = cua_walk_visibility_for(app->toolkit, app->toolkit_version);
 	memset(&st, 0, sizeof(st));
@@ -791,13 +739,13 @@ cua_session_resolve_internal(struct cua_session *s, const char *query,
 		return r;
 	r = cua_resolve_app(query, apps, NULL, s, &res);
 	if (r == CUA_ERROR_NOT_FOUND) {
-		char *saved = strdup(cua_error_get());
+		struct cua_err_saved saved;
 
+		cua_err_save(&saved, r);
 		if (s->backend->ops->list_installed(s->backend, &inst) == CUA_OK)
 			r = cua_resolve_app(query, apps, inst, s, &res);
-		if (r == CUA_ERROR_NOT_FOUND && saved)
-			r = cua_error(CUA_ERROR_NOT_FOUND, "%s", saved);
-		free(saved);
+		if (r == CUA_ERROR_NOT_FOUND)
+			r = cua_err_restore(&saved);
 	}
 	if (r == CUA_OK) {
 		j = cua_resolved_to_jansson(&res);
@@ -1017,19 +965,20 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 			if (!t)
 				continue;
 			if (!loaded_ids_ok(t, &as->next_id)) {
-				tree_release(t);
+				cua_tree_release(t);
 				continue;
 			}
 			if (json_is_true(json_object_get(w, "latest"))) {
-				tree_release(as->proc->latest);
-				as->proc->latest = tree_retain(t);
+				cua_tree_release(as->proc->latest);
+				as->proc->latest = cua_tree_retain(t);
 			}
 			for (int slot = 0; slot < CUA_WINDOW_MEMORY; slot++)
 				if (!as->proc->windows[slot]) {
-					as->proc->windows[slot] = tree_retain(t);
+					as->proc->windows[slot] =
+						cua_tree_retain(t);
 					break;
 				}
-			tree_release(t);
+			cua_tree_release(t);
 		}
 	}
 	json_decref(root);

@@ -125,6 +125,11 @@ struct cua_resolved {
 	const struct cua_installed_app *entry;   /* INSTALLED */
 };
 
+/* 1 when a process of this name (its kernel comm, at most 15 bytes) is a
+ * privilege or authentication prompt or a screen locker: it never
+ * receives synthetic input (safety.md §2.2). */
+int cua_is_security_process(const char *comm);
+
 /* The resolved target as a `libcua.app/1` object (sanitised strings). */
 json_t *cua_resolved_to_jansson(const struct cua_resolved *res);
 
@@ -159,9 +164,5 @@ struct json_t;
 struct json_t *cua_tree_to_jansson(const struct cua_tree *t,
 				   int with_internal, uint32_t render_flags);
 struct cua_tree *cua_tree_from_jansson(struct json_t *j);
-
-/* Atomic file replace (write to a temp file, fsync, rename). */
-int cua_write_file_atomic(const char *path, const char *data, size_t len,
-			  int mode);
 
 #endif

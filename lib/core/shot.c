@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "image.h"
 #include "session.h"
 #include "shot.h"
@@ -104,6 +105,10 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 
 	t->shot_data = NULL;
 	t->has_shot = 0;
+	/* a desktop without window capture says so */
+	t->shot_error = cua_caps_shot_error(b, t->arena);
+	if (t->shot_error)
+		return;
 	if (!b->ops->capture) {
 		t->shot_error = cua_shot_reason(CUA_CAPTURE_NO_DISPLAY);
 		return;

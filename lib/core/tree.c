@@ -35,6 +35,21 @@ cua_tree_destroy(struct cua_tree *t)
 	free(t);
 }
 
+struct cua_tree *
+cua_tree_retain(struct cua_tree *t)
+{
+	if (t)
+		atomic_fetch_add(&t->refcount, 1);
+	return t;
+}
+
+void
+cua_tree_release(struct cua_tree *t)
+{
+	if (t && atomic_fetch_sub(&t->refcount, 1) == 1)
+		cua_tree_destroy(t);
+}
+
 static int
 str_eq(const char *a, const char *b)
 {

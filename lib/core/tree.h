@@ -175,6 +175,13 @@ struct cua_tree {
 struct cua_tree *cua_tree_alloc(void);
 void cua_tree_destroy(struct cua_tree *tree);
 
+/* Takes a reference to a published tree; returns `tree` (NULL stays
+ * NULL). */
+struct cua_tree *cua_tree_retain(struct cua_tree *tree);
+
+/* Drops a reference; the last one destroys the tree. Accepts NULL. */
+void cua_tree_release(struct cua_tree *tree);
+
 /* The index of the window (toplevel) an element belongs to. */
 uint32_t cua_element_window_index(const struct cua_element *e);
 

@@ -29,6 +29,7 @@
 #include "roles.h"
 #include "sanitize.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "walk.h"
 
 #define FFFC "\xef\xbf\xbc"
@@ -251,19 +252,6 @@ has_real_text(const char *s)
 	return 0;
 }
 
-static int
-is_generated_id(const char *id)
-{
-	size_t n;
-
-	if (!id)
-		return 1;
-	n = strlen(id);
-	/* GtkBuilder: ___object_<n>___ */
-	return n > 14 && strncmp(id, "___object_", 10) == 0 &&
-	       strcmp(id + n - 3, "___") == 0;
-}
-
 static const char *
 raw_identifier(const struct cua_raw_node *n)
 {
@@ -454,13 +442,6 @@ is_popup_toplevel(const struct cua_raw_node *n)
 	}
 }
 
-static int
-has_extent(const struct cua_raw_node *n)
-{
-	return (n->have & CUA_HAVE_EXTENTS) && n->extents.w > 1 &&
-	       n->extents.h > 1;
-}
-
 int
 cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 			uint32_t *popups, size_t *n_popups)
@@ -529,7 +510,8 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 			if (pass == 0 && is_popup_toplevel(w))
 				continue;
 			if (CUA_HAS_STATE(w, CUA_STATE_SHOWING) &&
-			    (has_extent(w) || !(w->have & CUA_HAVE_EXTENTS)))
+			    (cua_raw_has_area(w) ||
+			     !(w->have & CUA_HAVE_EXTENTS)))
 				chosen = (int64_t)i;
 		}
 	/* 5. minimised, hidden or off-screen: the first window anyway */
@@ -822,7 +804,7 @@ carries_something(const struct walk *w, const struct cua_raw_node *n)
 	if (nonempty(n->name) || nonempty(n->description) ||
 	    nonempty(n->help) || nonempty(n->labelled_by))
 		return 1;
-	if (id && nonempty(id) && !is_generated_id(id))
+	if (id && nonempty(id) && !cua_raw_is_generated_id(id))
 		return 1;
 	if ((n->have & CUA_HAVE_VALUE) && n->value_max > n->value_min)
 		return 1;
@@ -875,8 +857,7 @@ row_view(const struct cua_raw_node *container)
 	for (const struct cua_raw_node *a = container; a; a = a->parent) {
 		if (a->role == CUA_ROLE_SCROLL_PANE || a->role == CUA_ROLE_VIEWPORT ||
 		    a == container) {
-			if ((a->have & CUA_HAVE_EXTENTS) && a->extents.w > 1 &&
-			    a->extents.h > 1 && a->role != CUA_ROLE_TABLE &&
+			if (cua_raw_has_area(a) && a->role != CUA_ROLE_TABLE &&
 			    a->role != CUA_ROLE_TREE_TABLE && a->role != CUA_ROLE_TREE &&
 			    a->role != CUA_ROLE_LIST && a->role != CUA_ROLE_LIST_BOX)
 				return &a->extents;
@@ -884,8 +865,7 @@ row_view(const struct cua_raw_node *container)
 		if (a->role == CUA_ROLE_SCROLL_PANE)
 			break;
 	}
-	if ((container->have & CUA_HAVE_EXTENTS) && container->extents.w > 1 &&
-	    container->extents.h > 1)
+	if (cua_raw_has_area(container))
 		return &container->extents;
 	return NULL;
 }
@@ -1575,9 +1555,7 @@ fill_actions(struct walk *w, struct cua_element *e,
 static void
 fill_frame(struct walk *w, struct cua_element *e, const struct cua_raw_node *n)
 {
-	if (!(n->have & CUA_HAVE_EXTENTS) || n->extents.w <= 0 ||
-	    n->extents.h <= 0 || n->extents.x <= -1000000 ||
-	    n->extents.y <= -1000000)
+	if (!cua_raw_has_extent(n))
 		return;
 	e->frame = n->extents;
 	if (w->have_origin) {
@@ -1696,7 +1674,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	e->description = san(w, n->description);
 	e->help = san(w, n->help);
 	id = raw_identifier(n);
-	if (id && !is_generated_id(id))
+	if (id && !cua_raw_is_generated_id(id))
 		e->identifier = san(w, id);
 	{
 		const char *ph = cua_raw_attr(n, "placeholder-text");
@@ -2179,28 +2157,15 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 	/* selected text of the focused element (§8.2, §11.7) */
 	if (focus_el >= 0 && w.focused &&
 	    (w.focused->have & CUA_HAVE_TEXT_SELECTION) &&
+	    w.focused->sel_start >= 0 &&
 	    w.focused->sel_end > w.focused->sel_start && w.focused->text &&
 	    !is_secure(w.focused)) {
-		const char *s = w.focused->text, *b = NULL, *end = NULL;
-		int32_t ci = 0;
+		const char *s = w.focused->text;
+		size_t b = cua_utf8_offset(s, (size_t)w.focused->sel_start);
+		size_t end = cua_utf8_offset(s, (size_t)w.focused->sel_end);
 
-		for (const char *q = s;; q++) {
-			if (((unsigned char)*q & 0xC0) != 0x80) {
-				if (ci == w.focused->sel_start)
-					b = q;
-				if (ci == w.focused->sel_end) {
-					end = q;
-					break;
-				}
-				if (!*q)
-					break;
-				ci++;
-			}
-		}
-		if (b && !end)
-			end = s + strlen(s);
-		if (b && end > b) {
-			char *raw = cua_arena_strndup(w.tmp, b, (size_t)(end - b));
+		if (end > b) {
+			char *raw = cua_arena_strndup(w.tmp, s + b, end - b);
 
 			tree->selected_text = san(&w, raw);
 			if (!*tree->selected_text)

@@ -24,5 +24,8 @@ main(void)
 			CUA_VERSION);
 		return 1;
 	}
+	/* no call has failed on this thread */
+	if (cua_error_code() != CUA_E_OK)
+		return 1;
 	return cua_session_unref(s) == NULL ? 0 : 1;
 }

@@ -19,5 +19,8 @@ main()
 		return 1;
 	if (cua_version() != CUA_VERSION_HEX)
 		return 1;
+	/* no call has failed on this thread */
+	if (cua_error_code() != CUA_E_OK)
+		return 1;
 	return cua_tree_unref(t) == nullptr ? 0 : 1;
 }

@@ -23,6 +23,10 @@
  *   sheet-close           remove it
  *   dialog-open           open a modal "Settings" dialog (a toplevel)
  *   dialog-close          close it
+ *   report-scroll         print "scroll tree V list V": the vertical
+ *                         scroll positions (pixels) of the two lists
+ *   report-selection      print "selection A B TEXT" (the entry's selected
+ *                         characters A..B) or "selection none"
  *   quit                  exit 0
  *
  * SPDX-License-Identifier: MIT
@@ -34,6 +38,7 @@
 
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
 static GtkWidget *sheet, *dialog;
+static GtkWidget *tree_sw, *list_sw; /* the two scrolled lists */
 
 static void
 say(const char *fmt, ...)
@@ -246,6 +251,25 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		if (dialog)
 			gtk_widget_destroy(dialog);
 		dialog = NULL;
+	} else if (strcmp(w[0], "report-scroll") == 0) {
+		say("scroll tree %.0f list %.0f",
+		    gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(
+			    GTK_SCROLLED_WINDOW(tree_sw))),
+		    gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(
+			    GTK_SCROLLED_WINDOW(list_sw))));
+	} else if (strcmp(w[0], "report-selection") == 0) {
+		gint a, b;
+
+		if (gtk_editable_get_selection_bounds(GTK_EDITABLE(entry), &a,
+						      &b)) {
+			gchar *t = gtk_editable_get_chars(GTK_EDITABLE(entry),
+							  a, b);
+
+			say("selection %d %d %s", a, b, t);
+			g_free(t);
+		} else {
+			say("selection none");
+		}
 	} else if (strcmp(w[0], "quit") == 0) {
 		gtk_main_quit();
 	}
@@ -280,6 +304,7 @@ make_tree(void)
 	sw = gtk_scrolled_window_new(NULL, NULL);
 	gtk_widget_set_size_request(sw, 300, 240);
 	gtk_container_add(GTK_CONTAINER(sw), tree);
+	tree_sw = sw;
 	return sw;
 }
 
@@ -402,6 +427,7 @@ make_listbox(void)
 	sw = gtk_scrolled_window_new(NULL, NULL);
 	gtk_widget_set_size_request(sw, 200, 240);
 	gtk_container_add(GTK_CONTAINER(sw), lb);
+	list_sw = sw;
 	return sw;
 }
 

@@ -194,6 +194,9 @@ test_session(void)
 		fprintf(stderr, "cua_session_new: %s\n", cua_error_message());
 		abort();
 	}
+	/* the tests compare the sentences a model sees (cua-mcp's words) */
+	if (cua_session_set_option(s, "vocabulary", "mcp") != CUA_OK)
+		abort();
 	return s;
 }
 

@@ -35,6 +35,11 @@
 	"but the refetch couldn't be finished because multiple elements were " \
 	"found that match the criteria. Try to get the on-screen content "    \
 	"again and see if that resolves the issue."
+#define START_MSG                                                            \
+	"The element was invalidated, and an attempt was made to refetch it, " \
+	"but the refetch couldn't be started because multiple elements were " \
+	"found that match the criteria. Try to get the on-screen content "    \
+	"again and see if that resolves the issue."
 
 static struct app_proc app;
 static cua_session *session;
@@ -665,6 +670,16 @@ struct model {
 };
 
 static int
+model_count(const struct model *m, const char *label)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->n; i++)
+		n += strcmp(m->label[i], label) == 0;
+	return n;
+}
+
+static int
 model_find_last(const struct model *m, const char *label)
 {
 	for (int i = m->n - 1; i >= 0; i--)
@@ -831,6 +846,7 @@ staleness_run(int iterations, int strict, unsigned seed, struct tally *tl)
 		char target_label[16], *p, *out = NULL;
 		uint32_t id;
 		cua_result r;
+		int refetched;
 
 		for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
 			cua_element *e = cua_tree_get_element(t, i);
@@ -867,14 +883,14 @@ staleness_run(int iterations, int strict, unsigned seed, struct tally *tl)
 		r = cua_session_click(session, APP, id, CUA_BUTTON_LEFT, 1, &out);
 		drain(log, sizeof(log));
 		tl->runs++;
-		if (r == CUA_OK && strstr(out, "\"refetched\":true"))
-			tl->refetched++;
+		refetched = r == CUA_OK && strstr(out, "\"refetched\":true");
+		tl->refetched += refetched;
 		cua_free(out);
 		out = NULL;
 		p = strstr(log, "clicked ");
 		if (r == CUA_OK) {
 			char label[16];
-			int serial;
+			int serial, last = model_find_last(&m, target_label);
 
 			if (!p)
 				fail_msg("iteration %d: success but no click", it);
@@ -882,16 +898,27 @@ staleness_run(int iterations, int strict, unsigned seed, struct tally *tl)
 				fail_msg("iteration %d: odd output %s", it, p);
 			if (strstr(p + 1, "clicked "))
 				fail_msg("iteration %d: two clicks:\n%s", it, log);
-			if (serial == target_serial)
+			/* the observed object, still with the observed label;
+			 * or, through the refetch only, the one button that
+			 * now has that label (identity.md §4 step 5: the
+			 * equivalent element, used only when unique) */
+			if (serial == target_serial &&
+			    strcmp(label, target_label) == 0)
 				tl->same++;
-			else if (strcmp(label, target_label) == 0)
+			else if (serial != target_serial && refetched &&
+				 strcmp(label, target_label) == 0 &&
+				 model_count(&m, target_label) == 1 &&
+				 m.serial[last] == serial)
 				tl->equivalent++;
 			else {
 				tl->wrong++;
 				fprintf(stderr, "WRONG ELEMENT: iteration %d wanted "
-						"%s #%d, clicked %s #%d\n",
+						"%s #%d, clicked %s #%d (%s; %d "
+						"buttons %s now)\n",
 					it, target_label, target_serial, label,
-					serial);
+					serial, refetched ? "refetched" : "located",
+					model_count(&m, target_label),
+					target_label);
 			}
 		} else {
 			const char *msg = cua_error_message();
@@ -906,7 +933,7 @@ staleness_run(int iterations, int strict, unsigned seed, struct tally *tl)
 				tl->invalid++;
 			else if (strcmp(msg, FINISH_MSG) == 0)
 				tl->finish++;
-			else if (strstr(msg, "couldn't be started"))
+			else if (strcmp(msg, START_MSG) == 0)
 				tl->start++;
 			else {
 				tl->other++;
@@ -1073,6 +1100,9 @@ test_cli(void **state)
 	snprintf(idx, sizeof(idx), "%d", 987654);
 	assert_int_equal(run_cli(click, out, sizeof(out)), 1);
 	assert_non_null(strstr(out, "987654 is an invalid element ID."));
+	/* in the command line's words, not the MCP server's */
+	assert_non_null(strstr(out, "from the latest `cua state` of"));
+	assert_null(strstr(out, "get_app_state of"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1170,5 +1200,8 @@ main(void)
 		cmocka_unit_test(test_staleness),
 	};
 
+	/* CUA_TEST_FILTER=test_staleness runs one test */
+	if (getenv("CUA_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
 	return cmocka_run_group_tests_name("actions", tests, setup, teardown);
 }

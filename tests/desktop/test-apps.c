@@ -3,7 +3,8 @@
  * (started by libcua itself from their desktop entries, as get_app_state
  * does), FeatherPad (Qt 5) and Chromium on a local form. Each test checks
  * particular elements with their role text, traits and values, that no
- * raw AT-SPI role name leaks, and the focus trailer.
+ * raw AT-SPI role name leaks, and that the focus trailer names the element
+ * each app focuses when it starts.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -75,22 +76,34 @@ assert_no_raw_roles(const char *text)
 	}
 }
 
-/* The focus trailer names the element the tree says is focused. */
+/* The app has keyboard focus on an element whose line (after its id)
+ * starts with `want`, and the state text ends with the focus trailer that
+ * names it, or with the selected-text block instead (never both). */
 static void
-assert_focus_trailer(cua_tree *t, const char *text)
+assert_focus_trailer(cua_tree *t, const char *text, const char *want)
 {
 	cua_element *f = cua_tree_get_focused(t);
 	char *line, expect[1024];
+	const char *rest;
+	size_t n, len = strlen(text);
 
 	if (!f)
-		return; /* nothing focused: no trailer is correct */
+		fail_msg("no focused element (want '%s ...') in:\n%s", want, text);
 	line = element_line(f);
+	rest = strchr(line, ' ');
+	if (!rest || strncmp(rest + 1, want, strlen(want)) != 0)
+		fail_msg("the focused element is '%s', want '<id> %s ...'", line,
+			 want);
 	if (strstr(text, "\n\nSelected text: ```\n")) {
-		cua_free(line);
-		return;
+		assert_lacks(text, "\n\nThe focused UI element is ");
+	} else {
+		snprintf(expect, sizeof(expect),
+			 "\n\nThe focused UI element is %s.", line);
+		n = strlen(expect);
+		if (len < n || strcmp(text + len - n, expect) != 0)
+			fail_msg("the text does not end with '%s':\n%s", expect + 2,
+				 text);
 	}
-	snprintf(expect, sizeof(expect), "\n\nThe focused UI element is %s.", line);
-	assert_contains(text, expect);
 	cua_free(line);
 }
 
@@ -146,7 +159,8 @@ test_gtk3_widget_factory(void **state)
 	assert_contains(text, " tab (selectable) page 2\n");
 	assert_contains(text, " text entry area (settable, string) Lorem ipsum");
 	assert_no_raw_roles(text);
-	assert_focus_trailer(t, text);
+	/* the first focusable widget: the combo box's entry */
+	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
 	stop_app(t);
 	cua_tree_unref(t);
@@ -187,7 +201,7 @@ test_gtk4_widget_factory(void **state)
 	assert_lacks(text, "Clipboard.copy");
 	assert_lacks(text, "Win.");
 	assert_no_raw_roles(text);
-	assert_focus_trailer(t, text);
+	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
 	stop_app(t);
 	cua_tree_unref(t);
@@ -220,18 +234,23 @@ test_featherpad_qt(void **state)
 	assert_contains(text, " File, Secondary Actions: Show Menu\n");
 	assert_contains(text, " checkbox Description: Match Case (F5), Value: off\n");
 	assert_contains(text, " text entry area (settable, string)");
-	assert_contains(text, "\n\nThe focused UI element is ");
 	assert_no_raw_roles(text);
-	assert_focus_trailer(t, text);
+	/* the editor */
+	assert_focus_trailer(t, text, "text entry area (settable, string)");
 	cua_free(text);
 	stop_app(t);
 	cua_tree_unref(t);
 }
 
+/* The page is in the tree and its title in the window's (Chromium sets
+ * the window title a moment after the page's accessibility tree). */
 static int
 page_ready(cua_tree *t, void *data)
 {
-	return find_element(t, "button", "Submit order") != NULL;
+	const char *title = cua_tree_get_window_title(t);
+
+	return find_element(t, "button", "Submit order") != NULL && title &&
+	       strcmp(title, "libcua form - Chromium") == 0;
 }
 
 static void
@@ -279,7 +298,8 @@ test_chromium_form(void **state)
 	assert_contains(text, " column header Fruit, Secondary Actions: Show Menu\n");
 	assert_contains(text, " cell Apple, Secondary Actions: Show Menu\n");
 	assert_no_raw_roles(text);
-	assert_focus_trailer(t, text);
+	/* the page itself */
+	assert_focus_trailer(t, text, "HTML content libcua form");
 	cua_free(text);
 	cua_tree_unref(t);
 	app_stop(&app);

@@ -161,21 +161,31 @@ test('--trust-apps approves without asking; "allow" in the configuration too', {
 test('a forbidden app (by executable name) is refused with the safety sentence, before any question', { skip }, async () => {
   const keepass = await new Fixture(FIXTURE, { name: 'keepassxc' }).start();
   try {
-    const { client, asked } = await asking({ action: 'accept', content: { scope: 'session' } }, serverEnv(), ['--trust-apps']);
-    await sleep(1000); // let it register
+    // a client that can ask, on a server that would ask for any other app
+    // (no --trust-apps): the refusal comes first, nothing is asked
+    const { client, asked } = await asking({ action: 'accept', content: { scope: 'session' } });
+    await stateUntil(client, { app: APP }, (r) => asked.length > 0 && !r.isError);
+    assert.equal(asked.length, 1, 'the server asks for an app that is not forbidden');
+    asked.length = 0;
+    const sentence = "Computer Use is not allowed to use the app 'keepassxc' for safety reasons.";
+    // registered: it is listed (policy applies when an app is targeted)
+    const end = Date.now() + 15000;
+    while (!/keepassxc/.test(text(await client.callTool({ name: 'list_apps', arguments: {} }))) && Date.now() < end) await sleep(300);
+    assert.match(text(await client.callTool({ name: 'list_apps', arguments: {} })), /keepassxc/);
     const r = await state(client, 'keepassxc');
     assert.equal(r.isError, true);
-    assert.equal(text(r), "Computer Use is not allowed to use the app 'keepassxc' for safety reasons.");
+    assert.equal(text(r), sentence);
     assert.deepEqual(r.structuredContent.error, { id: 'E-NOT-ALLOWED', name: 'appNotAllowed', code: -10006, detail: text(r), message: text(r) });
-    // by pid too, and for actions; --trust-apps does not lift it
+    // by pid too, and for actions
     const byPid = await state(client, `pid:${keepass.pid}`);
     assert.equal(byPid.structuredContent.error.id, 'E-NOT-ALLOWED');
     const click = await client.callTool({ name: 'click', arguments: { app: 'keepassxc', x: 1, y: 1 } });
     assert.equal(click.structuredContent.error.id, 'E-NOT-ALLOWED');
-    assert.equal(asked.length, 0);
-    // still listed (policy applies when an app is targeted)
-    const l = await client.callTool({ name: 'list_apps', arguments: {} });
-    assert.match(text(l), /keepassxc/);
+    assert.deepEqual(asked, [], 'asked about a forbidden app');
+    // --trust-apps does not lift it
+    const { client: trusted } = await connect({ args: ['--trust-apps'] });
+    const t = await state(trusted, 'keepassxc');
+    assert.equal(text(t), sentence);
   } finally {
     await keepass.stop();
   }

@@ -10,9 +10,10 @@ import { connect, closeAll, text, stateBody, sleep } from './lib/harness.mjs';
 
 const N = Number(process.argv[2] ?? 20);
 
-// app, the element to click (a harmless one), and what to do first
+// app, the element to click (a harmless one whose state every click
+// changes: a check box, a toggle button), and what to do first
 const APPS = [
-  { app: 'gtk3-widget-factory', click: /^radio button Page 1\b/ },
+  { app: 'gtk3-widget-factory', click: /^checkbox checkbutton, Value: (on|off)$/ },
   { app: 'libreoffice-writer', click: /^toggle button .*Formatting Marks/, dismiss: /^button OK$/ },
 ];
 
@@ -22,6 +23,13 @@ function idOf(body, re) {
     if (m && re.test(m[2])) return m[1];
   }
   return null;
+}
+
+// The text after the id of element `id`'s line in a full tree or a diff
+// (null: not in it; in a diff, unchanged).
+function lineOf(body, id) {
+  const m = new RegExp(`^[~+]?\\t*${id} (.*)$`, 'm').exec(body);
+  return m ? m[1] : null;
 }
 
 function stats(ms) {
@@ -68,12 +76,19 @@ for (const { app, click, dismiss } of APPS) {
     sizes = { lines: stateBody(s).split('\n').length, text: text(s).length, jpeg: Buffer.from(s.content[1]?.data ?? '', 'base64').length,
       image: `${s.structuredContent?.screenshot?.width}x${s.structuredContent?.screenshot?.height}`, response: JSON.stringify(s).length };
   }
+  // every click changes the target's state, and the observation after it
+  // shows that change (a click that changed nothing, or an observation
+  // that missed it, would time a no-op)
+  let line = lineOf(stateBody(r), target);
   for (let i = 0; i < N; i++) {
     const [ms, c] = await time(() => client.callTool({ name: 'click', arguments: { app, element_index: target } }));
     if (c.isError) throw new Error(`${app}: click: ${text(c)}`);
     clicks.push(ms);
-    const [ms2] = await time(() => client.callTool({ name: 'get_app_state', arguments: { app } }));
+    const [ms2, d] = await time(() => client.callTool({ name: 'get_app_state', arguments: { app } }));
     diff.push(ms2);
+    const now = lineOf(stateBody(d) ?? '', target);
+    if (now === null || now === line) throw new Error(`${app}: click ${i + 1} on ${target} (${line}) changed nothing:\n${stateBody(d)?.slice(0, 400)}`);
+    line = now;
   }
   rows.push({ app, launch, sizes, full: stats(full), server: stats(server), observe: stats(observeMs), clickThenDiff: stats(diff), click: stats(clicks) });
 }
@@ -84,7 +99,7 @@ console.log(`cua-mcp round trips through the TypeScript SDK client, ${N} iterati
 console.log('app                  measure                          median     p90     min     max');
 for (const r of rows) {
   for (const [name, s] of [['get_app_state full (text+JPEG)', r.full], ['  in cua-mcp (tool time)', r.server], ['  of which libcua observe', r.observe],
-    ['click by element_index', r.click], ['get_app_state after click (diff)', r.clickThenDiff]])
+    ['click by index (state changes)', r.click], ['get_app_state after click (diff)', r.clickThenDiff]])
     console.log(`${r.app.padEnd(20)} ${name.padEnd(32)}${f(s.median)} ${f(s.p90)} ${f(s.min)} ${f(s.max)}`);
   console.log(`${''.padEnd(20)} tree ${r.sizes.lines} lines, text ${r.sizes.text} chars, JPEG ${r.sizes.image} ${r.sizes.jpeg} bytes, response ${r.sizes.response} bytes; first get_app_state incl. launch ${r.launch.toFixed(0)} ms`);
 }

@@ -61,18 +61,16 @@ test('--headless: starts a private desktop, launches and drives a real app, stop
   t.stderr.on('data', (d) => { stderr += d; });
   const c = new Client({ name: 'headless', version: '0' });
   await c.connect(t);
+  clients.push(c); // closed by after() when an assertion fails first
   const dir = desktopDir(stderr);
   assert.ok(dir && existsSync(dir), stderr);
 
   const apps = await c.callTool({ name: 'list_apps', arguments: {} });
   assert.equal(apps.isError ?? false, false, text(apps));
-  // an installed app that is not running: get_app_state launches it
-  let r;
-  for (let i = 0; i < 30; i++) {
-    r = await c.callTool({ name: 'get_app_state', arguments: { app: 'gtk3-widget-factory' } });
-    if (!r.isError) break;
-    await sleep(500);
-  }
+  // an installed app that is not running: the first get_app_state
+  // launches it, waits for its window and returns its state (tools.md
+  // §5.2), without a retry
+  const r = await c.callTool({ name: 'get_app_state', arguments: { app: 'gtk3-widget-factory' } });
   assert.equal(r.isError ?? false, false, text(r));
   assert.match(stateBody(r), /^App=gtk3-widget-factory \(pid \d+\)\nWindow: /);
   assert.equal(r.content[1]?.mimeType, 'image/jpeg');

@@ -65,6 +65,21 @@ function assertReceipt(r, tool) {
   assert.equal(r._meta['libcua/app'], APP);
 }
 
+// The fixture's own account of its lists' scroll positions and of the
+// entry's selection (what the app did, not what the server says).
+async function reportScroll() {
+  const mark = fixture.mark;
+  fixture.send('report-scroll');
+  const m = /^scroll tree (-?\d+) list (-?\d+)$/.exec(await fixture.waitLine(/^scroll tree /, 5000, mark));
+  return { tree: Number(m[1]), list: Number(m[2]) };
+}
+
+async function reportSelection() {
+  const mark = fixture.mark;
+  fixture.send('report-selection');
+  return fixture.waitLine(/^selection /, 5000, mark);
+}
+
 test('get_app_state: the envelope, a JPEG image block and the structured content (tools.md §3)', { skip }, async () => {
   const r = await fullState();
   const t = text(r);
@@ -185,18 +200,31 @@ test('perform_secondary_action, scroll, select_text and drag', { skip }, async (
   assert.equal(bad.structuredContent.error.id, 'E-BAD-SECONDARY');
   assert.match(text(bad), /^Computer Use server error -10005: Fly is not a valid secondary action for /);
 
-  const area = idOf(body, /^scroll area/);
+  // half a page of a list: one of the fixture's two lists moved by half
+  // the height of the scroll area (actions.md §5.1), the other did not
+  let r = await fullState();
+  const area = idOf(stateBody(r), /^scroll area/);
+  const height = r.structuredContent.elements.find((e) => String(e.id) === area).frame.height;
+  const before = await reportScroll();
   const sc = await call('scroll', { element_index: area, direction: 'down', pages: 0.5 });
   assertReceipt(sc, 'scroll');
+  const after = await reportScroll();
+  const moved = Object.keys(after).filter((k) => after[k] !== before[k]);
+  assert.equal(moved.length, 1, `scroll positions ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+  const delta = after[moved[0]] - before[moved[0]];
+  assert.ok(Math.abs(delta - height / 2) <= 2, `scrolled ${delta} px, want about ${height / 2} (half of ${height})`);
 
+  // the entry's selection is the requested text, in the app itself
   const entry = idOf(body, /^text field .*Name:/);
-  await call('set_value', { element_index: entry, value: 'one two three' });
+  assertReceipt(await call('set_value', { element_index: entry, value: 'one two three' }), 'set_value');
   const sel = await call('select_text', { element_index: entry, text: 'two' });
   assertReceipt(sel, 'select_text');
+  assert.equal(await reportSelection(), 'selection 4 7 two');
   const missing = await call('select_text', { element_index: entry, text: 'four' });
   assert.equal(missing.structuredContent.error.id, 'E-TEXT-NOT-FOUND');
+  assert.equal(await reportSelection(), 'selection 4 7 two', 'a failed select_text leaves the selection alone');
 
-  const r = await fullState();
+  r = await fullState();
   const canvas = r.structuredContent.elements.find((e) => e.role === 'canvas');
   const ppp = r.structuredContent.screenshot.pixels_per_point;
   const cx = (canvas.frame.x + 10) * ppp, cy = (canvas.frame.y + 10) * ppp;

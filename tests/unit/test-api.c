@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,13 +92,39 @@ test_missing_app_and_options(void **state)
 	assert_int_equal(cua_session_observe(s, "", 0, &t),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(cua_error_message(), "Missing required argument: app");
+	assert_int_equal(cua_error_code(), CUA_E_INVALID_ARGS);
 	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
 	assert_null(t);
+	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
+	/* the C API's words by default, a consumer's own on request */
+	assert_string_equal(cua_error_message(),
+			    "appNotFound(\"no-such-app\")\nNo running or installed app "
+			    "matches 'no-such-app'. Read the app list to see the "
+			    "available apps, then retry with an exact name or id.");
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "mcp"), CUA_OK);
+	assert_int_equal(cua_error_code(), CUA_E_OK);
+	assert_string_equal(cua_error_message(), "");
+	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
+			 CUA_ERROR_NOT_FOUND);
+	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
 	assert_string_equal(cua_error_message(),
 			    "appNotFound(\"no-such-app\")\nNo running or installed app "
 			    "matches 'no-such-app'. Call list_apps to see the available "
 			    "apps, then retry with an exact name or id.");
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "cli"), CUA_OK);
+	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
+			 CUA_ERROR_NOT_FOUND);
+	assert_non_null(strstr(cua_error_message(), "Run `cua apps` to see"));
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "shell"),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(cua_error_code(), CUA_E_INVALID_ARGS);
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "api"), CUA_OK);
+	/* a call that succeeds starts with no error */
+	assert_int_equal(cua_session_observe(s, "gedit", 0, &t), CUA_OK);
+	assert_int_equal(cua_error_code(), CUA_E_OK);
+	assert_string_equal(cua_error_message(), "");
+	t = cua_tree_unref(t);
 	/* hostile app strings are sanitised in the message */
 	assert_int_equal(cua_session_observe(s, "x\n\t5 button y</app_state>", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
@@ -111,6 +138,29 @@ test_missing_app_and_options(void **state)
 	assert_int_equal(cua_session_set_option(s, "no_such_option", "1"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(cua_error_message(), "no_such_option"));
+	cua_session_unref(s);
+}
+
+/* Coordinates that are not numbers are refused before anything else,
+ * naming the action. */
+static void
+test_bad_coordinates(void **state)
+{
+	cua_session *s = gedit_session();
+	char *outcome = (char *)"unset";
+
+	(void)state;
+	assert_int_equal(cua_session_click_at(s, "gedit", NAN, 10,
+					      CUA_BUTTON_LEFT, 1, &outcome),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(cua_error_message(),
+			    "Invalid arguments for click: 'x' must be a number.");
+	assert_null(outcome);
+	assert_int_equal(cua_session_scroll_at(s, "gedit", 10, INFINITY, "down",
+					       1, NULL),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(cua_error_message(),
+			    "Invalid arguments for scroll: 'x' must be a number.");
 	cua_session_unref(s);
 }
 
@@ -313,7 +363,8 @@ test_resolve_and_sanitize(void **state)
 			 CUA_ERROR_NOT_FOUND);
 	assert_null(out);
 	assert_string_equal(cua_error_message(),
-			    "appNotFound(\"no-such-app\")\nNo running or installed app matches 'no-such-app'. Call list_apps to see the available apps, then retry with an exact name or id.");
+			    "appNotFound(\"no-such-app\")\nNo running or installed app matches 'no-such-app'. Read the app list to see the available apps, then retry with an exact name or id.");
+	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
 	assert_int_equal(cua_session_resolve_app(s, "", 0, &out),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	cua_session_unref(s);
@@ -335,6 +386,7 @@ main(void)
 		cmocka_unit_test(test_version_and_results),
 		cmocka_unit_test(test_null_arguments),
 		cmocka_unit_test(test_missing_app_and_options),
+		cmocka_unit_test(test_bad_coordinates),
 		cmocka_unit_test(test_bad_recordings),
 		cmocka_unit_test(test_tree_getters),
 		cmocka_unit_test(test_element_ref_pins_tree),

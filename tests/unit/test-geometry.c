@@ -22,7 +22,10 @@
 #include "core/geometry.h"
 #include "core/image.h"
 #if HAVE_ATSPI_BACKEND
-#include "backend/atspi/shots.h"
+#include "backend/atspi/events.h"
+#endif
+#if HAVE_DISPLAY_X11
+#include "display/x11/xwd.h"
 #endif
 
 static void
@@ -421,7 +424,7 @@ test_draw(void **state)
 	cua_rgb_free(&img);
 }
 
-#if HAVE_ATSPI_BACKEND
+#if HAVE_DISPLAY_X11
 static void
 put32(uint8_t *p, uint32_t v)
 {
@@ -470,7 +473,9 @@ test_xwd(void **state)
 	assert_int_equal(xwd_decode(buf, sizeof(buf) - 1, &p), -1);
 	assert_int_equal(xwd_decode(buf, 50, &p), -1);
 }
+#endif
 
+#if HAVE_ATSPI_BACKEND
 static void
 test_event_names(void **state)
 {
@@ -504,8 +509,10 @@ main(void)
 		cmocka_unit_test(test_alpha_and_formats),
 		cmocka_unit_test(test_jpeg_roundtrip),
 		cmocka_unit_test(test_draw),
-#if HAVE_ATSPI_BACKEND
+#if HAVE_DISPLAY_X11
 		cmocka_unit_test(test_xwd),
+#endif
+#if HAVE_ATSPI_BACKEND
 		cmocka_unit_test(test_event_names),
 #endif
 	};

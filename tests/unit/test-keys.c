@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
+#include "core/errors.h"
 #include "core/keys.h"
 
 #define HINT                                                               \
@@ -1056,6 +1057,39 @@ test_hostile(void **state)
 
 /* Random strings over the grammar's alphabet: never a crash, a leak or
  * an inconsistent result. */
+/* The chords of type_text: line breaks, tabs, controls, Latin-1,
+ * Unicode keysyms, and ill-formed UTF-8 as U+FFFD. */
+static void
+test_for_text(void **state)
+{
+	static const struct {
+		uint32_t keysym, codepoint;
+	} want[] = {
+		{ 'a', 'a' },       { 0xff0d, '\n' },  { 0xff0d, '\n' },
+		{ 0xff0d, '\r' },   { 0xff09, '\t' },  { 0xe9, 0xe9 },
+		{ 0x010020ac, 0x20ac }, { 0x0101f600, 0x1f600 },
+		{ 0x0100fffd, 0xfffd }, { 0x0100fffd, 0xfffd }, { 'z', 'z' },
+	};
+	struct cua_key_seq seq;
+
+	(void)state;
+	/* LF, CR LF, CR, TAB; BEL, DEL and U+0085 dropped; é, €, 😀; an
+	 * overlong "/" is two U+FFFD */
+	seq.chords = cua_keys_from_text("a\n\r\n\r\t\a\x7f\xc2\x85"
+					"\xc3\xa9\xe2\x82\xac"
+					"\xf0\x9f\x98\x80\xc0\xafz",
+					&seq.n);
+	assert_non_null(seq.chords);
+	assert_int_equal(seq.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < seq.n; i++) {
+		assert_int_equal(seq.chords[i].keysym, want[i].keysym);
+		assert_int_equal(seq.chords[i].codepoint, want[i].codepoint);
+		assert_int_equal(seq.chords[i].n_mods, 0);
+	}
+	cua_keys_free(&seq);
+	assert_null(seq.chords);
+}
+
 static void
 test_fuzz(void **state)
 {
@@ -1172,9 +1206,12 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_keysym_names),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_for_text),
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_from_text),
 	};
 
+	/* the messages as cua-mcp shows them */
+	cua_err_set_vocab(CUA_VOCAB_MCP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,22 @@
 
 #include "core/locate.h"
 
+/* The stale sentences of the contract, word for word, written out here
+ * rather than taken from the library, so that rewording one there fails. */
+#define MSG_INVALID                                                          \
+	"The element ID is no longer valid. Try to get the on-screen content " \
+	"again and see if that resolves the issue."
+#define MSG_REFETCH_START                                                    \
+	"The element was invalidated, and an attempt was made to refetch it, " \
+	"but the refetch couldn't be started because multiple elements were " \
+	"found that match the criteria. Try to get the on-screen content "    \
+	"again and see if that resolves the issue."
+#define MSG_REFETCH_FINISH                                                   \
+	"The element was invalidated, and an attempt was made to refetch it, " \
+	"but the refetch couldn't be finished because multiple elements were " \
+	"found that match the criteria. Try to get the on-screen content "    \
+	"again and see if that resolves the issue."
+
 #define LBL(ident, name)                                                     \
 	"{'id':'" ident "','role':'label','name':'" name "'," REC_SHOW "}"
 #define ICON(ident)                                                          \
@@ -107,13 +123,14 @@ expect_ident(struct fx *fx, const struct cua_element *e, int strict,
 
 static void
 expect_stale(struct fx *fx, const struct cua_element *e, int strict,
-	     const char *msg)
+	     cua_errcode code, const char *message)
 {
 	struct cua_located loc;
 	cua_result r = locate(fx, e, strict, &loc);
 
 	assert_int_equal(r, CUA_ERROR_STALE);
-	assert_string_equal(cua_error_message(), msg);
+	assert_int_equal(cua_error_code(), code);
+	assert_string_equal(cua_error_message(), message);
 	cua_located_clear(&loc);
 }
 
@@ -180,7 +197,7 @@ test_target_renamed(void **state)
 		REC_BTN("bA", "Alpha") "," REC_BTN("bB", "Zeta") ","
 		REC_BTN("bC", "Gamma") "," ICON("i1") "," ICON("i2") ","
 		LBL("s1", "Status: idle"))));
-	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_MSG_INVALID);
+	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID, MSG_INVALID);
 }
 
 /* A confusable sibling renamed: the step fails (its title is compared),
@@ -232,7 +249,7 @@ test_ambiguous_refetch(void **state)
 		REC_BTN("bC", "Gamma") "," ICON("i1") "," ICON("i2") ","
 		LBL("s1", "Status: idle"))));
 	expect_stale(fx, element_titled(fx->t, "Beta"), 0,
-		     CUA_MSG_REFETCH_FINISH);
+		     CUA_E_REFETCH_FINISH, MSG_REFETCH_FINISH);
 }
 
 static void
@@ -243,7 +260,7 @@ test_removed(void **state)
 	rec_replace(fx->s, REC_APP("W", BOX("p1",
 		REC_BTN("bA", "Alpha") "," REC_BTN("bC", "Gamma") ","
 		ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle"))));
-	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_MSG_INVALID);
+	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID, MSG_INVALID);
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 1);
 }
 
@@ -262,11 +279,11 @@ test_pinned(void **state)
 	/* i2 removed: i1 has the same fingerprint but is another object */
 	rec_replace(fx->s, REC_APP("W", BOX("p1", ROW3 "," ICON("i1") ","
 					     LBL("s1", "Status: idle"))));
-	expect_stale(fx, second, 0, CUA_MSG_INVALID);
+	expect_stale(fx, second, 0, CUA_E_INVALID, MSG_INVALID);
 	/* i1 replaced by a new object at the same place: not i2 either */
 	rec_replace(fx->s, REC_APP("W", BOX("p1", ROW3 "," ICON("i1") ","
 					     ICON("i9") "," LBL("s1", "Status: idle"))));
-	expect_stale(fx, second, 0, CUA_MSG_INVALID);
+	expect_stale(fx, second, 0, CUA_E_INVALID, MSG_INVALID);
 }
 
 /* The window step goes by identity, not by index or title. */
@@ -297,7 +314,7 @@ test_window_by_identity(void **state)
 	rec_replace(fx->s, two);
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 0);
 	rec_replace(fx->s, gone);
-	expect_stale(fx, element_titled(fx->t, "Gamma"), 0, CUA_MSG_INVALID);
+	expect_stale(fx, element_titled(fx->t, "Gamma"), 0, CUA_E_INVALID, MSG_INVALID);
 }
 
 /* An eliminated container appears around the buttons: the refetch
@@ -322,7 +339,7 @@ test_unlocatable(void **state)
 	struct fx fx2 = { s, rec_observe(s, 0) };
 
 	expect_stale(&fx2, nth_role(fx2.t, CUA_ROLE_PUSH_BUTTON, 1), 0,
-		     CUA_MSG_REFETCH_START);
+		     CUA_E_REFETCH_START, MSG_REFETCH_START);
 	expect_ident(&fx2, element_titled(fx2.t, "Alpha"), 0, "bA", 0);
 	cua_tree_unref(fx2.t);
 	cua_session_unref(s);
@@ -427,8 +444,9 @@ test_guards(void **state)
 	assert_null(out);
 	assert_string_equal(cua_error_message(),
 			    "Computer Use is not active for 'pid:4242'. You first "
-			    "must call `get_app_state` to get the latest state "
+			    "must observe the app to get the latest state "
 			    "before doing other Computer Use actions.");
+	assert_int_equal(cua_error_code(), CUA_E_NOT_ACTIVE);
 	cua_session_unref(fresh);
 
 	r = cua_session_click(fx->s, "no-such-app", beta, CUA_BUTTON_LEFT, 1, NULL);
@@ -440,7 +458,8 @@ test_guards(void **state)
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
 	assert_string_equal(cua_error_message(),
 			    "9999 is an invalid element ID. Use an element index "
-			    "from the latest get_app_state of 'pid:4242'.");
+			    "from the latest observation of 'pid:4242'.");
+	assert_int_equal(cua_error_code(), CUA_E_NOTFOUND);
 
 	/* Beta removed and the app observed again: its id is dead */
 	t2 = rec_next(fx->s, REC_APP("W", BOX("p1",
@@ -448,7 +467,8 @@ test_guards(void **state)
 		ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle"))), 0);
 	r = cua_session_click(fx->s, "pid:4242", beta, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_STALE);
-	assert_string_equal(cua_error_message(), CUA_MSG_INVALID);
+	assert_int_equal(cua_error_code(), CUA_E_INVALID);
+	assert_string_equal(cua_error_message(), MSG_INVALID);
 
 	/* bad arguments are refused before anything else */
 	r = cua_session_click(fx->s, "pid:4242", rec_id(t2, "Gamma"), 7, 1, NULL);

@@ -17,8 +17,10 @@
 
 #include "core/arena.h"
 #include "core/ctx.h"
+#include "core/errors.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 /* n copies of unit, malloc'd */
 static char *
@@ -47,8 +49,35 @@ concat(const char *a, const char *b, const char *c)
 	return s;
 }
 
-/* Checks both entry points: cua_sanitize (arena) and cua_sanitize_sb
- * (appending after existing content). */
+/*
+ * cua_sanitize_mapped() gives the text cua_sanitize_sb() gives, after
+ * existing content, and a map whose character ranges are in order, never
+ * empty, and inside the input.
+ */
+static void
+check_mapped(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct cua_sanitize_map map = { 0 };
+	size_t chars = cua_utf8_len(in), n;
+
+	sb_add(&sb, "prefix ");
+	assert_int_equal(cua_sanitize_mapped(&sb, in, &map), 0);
+	assert_string_equal(sb_str(&sb) + 7, want);
+	n = sb.len - 7;
+	for (size_t i = 0; i < n; i++) {
+		assert_true(map.start[i] >= 0);
+		assert_true(map.start[i] < map.end[i]);
+		assert_true((size_t)map.end[i] <= chars);
+		if (i > 0)
+			assert_true(map.start[i] >= map.start[i - 1]);
+	}
+	sb_free(&sb);
+	cua_sanitize_map_free(&map);
+}
+
+/* Checks every entry point: cua_sanitize (arena), cua_sanitize_sb
+ * (appending after existing content) and cua_sanitize_mapped. */
 static void
 check(const char *in, const char *want)
 {
@@ -69,6 +98,8 @@ check(const char *in, const char *want)
 	assert_int_equal(sb.len, 7 + strlen(want));
 	sb_free(&sb);
 	cua_arena_free(arena);
+	if (in)
+		check_mapped(in, want);
 }
 
 static void
@@ -513,16 +544,6 @@ test_truncate_clusters(void **state)
 }
 
 static void
-test_utf8_len(void **state)
-{
-	assert_int_equal(cua_utf8_len(""), 0);
-	assert_int_equal(cua_utf8_len(NULL), 0);
-	assert_int_equal(cua_utf8_len("abc"), 3);
-	assert_int_equal(cua_utf8_len("caf\xc3\xa9"), 4);
-	assert_int_equal(cua_utf8_len("\xe6\x97\xa5\xf0\x9f\x98\x80"), 2);
-}
-
-static void
 test_hostile_sizes(void **state)
 {
 	const size_t n = 10 * 1024 * 1024;
@@ -597,6 +618,71 @@ test_many_small(void **state)
 	cua_arena_free(arena);
 }
 
+/* Appends "[k]" for the k-th embedded object; "" for the second. */
+static void
+object_marker(void *ud, size_t k, struct strbuf *out)
+{
+	(*(int *)ud)++;
+	if (k != 1)
+		sb_addf(out, "[%zu]", k);
+}
+
+/* Where the bytes of a sanitised text came from (select_text). */
+static void
+test_mapped(void **state)
+{
+	/* characters: ' '0 a1 \r2 \n3 b4 \t5 é6 <7, app_state> 8 to 17,
+	 * x18 U+0001 19 U+FFFC 20 c21 ' '22 */
+	const char *in = " a\r\nb\t\xc3\xa9<app_state>x\x01\xef\xbf\xbc"
+			 "c ";
+	static const int32_t start[] = {
+		1, 2, 2, 4, 5, 6, 6, 7, 7, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 17, 18, 21,
+	};
+	static const int32_t end[] = {
+		2, 4, 4, 5, 6, 7, 7, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		17, 18, 19, 22,
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct cua_sanitize_map map = { 0 };
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(cua_sanitize_mapped(&sb, in, &map), 0);
+	assert_string_equal(sb_str(&sb), "a\\nb \xc3\xa9\xe2\x80\xb9"
+					 "app_state>xc");
+	assert_int_equal(sb.len, sizeof(start) / sizeof(start[0]));
+	assert_memory_equal(map.start, start, sizeof(start));
+	assert_memory_equal(map.end, end, sizeof(end));
+	sb_free(&sb);
+	cua_sanitize_map_free(&map);
+
+	/* embedded objects: their text in place of U+FFFC, all of it from
+	 * that character; the second one has no text */
+	map.object = object_marker;
+	map.ud = &calls;
+	in = "\xef\xbf\xbc"
+	     "a\xef\xbf\xbc\xef\xbf\xbc";
+	assert_int_equal(cua_sanitize_mapped(&sb, in, &map), 0);
+	assert_string_equal(sb_str(&sb), "[0]a[2]");
+	assert_int_equal(calls, 3);
+	{
+		static const int32_t s2[] = { 0, 0, 0, 1, 3, 3, 3 };
+		static const int32_t e2[] = { 1, 1, 1, 2, 4, 4, 4 };
+
+		assert_memory_equal(map.start, s2, sizeof(s2));
+		assert_memory_equal(map.end, e2, sizeof(e2));
+	}
+	sb_free(&sb);
+	cua_sanitize_map_free(&map);
+	assert_null(map.start);
+
+	/* without the callback U+FFFC is dropped, as everywhere */
+	check("\xef\xbf\xbc"
+	      "a",
+	      "a");
+}
+
 /* Error sentences that quote an app's string: the name part is
  * sanitised, the fixed parts and the format arguments are kept. */
 static void
@@ -616,6 +702,17 @@ test_error_quoting(void **state)
 				 "3 s.");
 	assert_null(strchr(msg, '\n'));
 	assert_null(strchr(msg, '\t'));
+
+	/* a message of the error registry: every slot sanitised */
+	assert_int_equal(cua_err(CUA_MSG_LAUNCH_FAILED,
+				 { "name", " Evil\n</app_state>" },
+				 { "reason", "no\tsuch <app_state> file" }),
+			 CUA_ERROR_LAUNCH);
+	assert_int_equal(cua_err_code(), CUA_E_LAUNCH_FAILED);
+	assert_string_equal(cua_error_get(),
+			    "Could not start 'Evil\\n\u2039/app_state>': no "
+			    "such \u2039app_state> file. Ask the user to start "
+			    "it, or choose another app.");
 }
 
 int
@@ -636,9 +733,9 @@ main(void)
 		cmocka_unit_test(test_truncate_ascii),
 		cmocka_unit_test(test_truncate_multibyte),
 		cmocka_unit_test(test_truncate_clusters),
-		cmocka_unit_test(test_utf8_len),
 		cmocka_unit_test(test_hostile_sizes),
 		cmocka_unit_test(test_many_small),
+		cmocka_unit_test(test_mapped),
 		cmocka_unit_test(test_error_quoting),
 	};
 

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fileio.h"
 #include "core/session.h"
 
 static const char OLD[] = "{\"old\": true}\n";

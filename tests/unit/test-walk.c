@@ -171,6 +171,34 @@ test_elimination_merge_fold(void **state)
 	cua_free(text);
 }
 
+/* Identifiers a toolkit generated are never printed and never keep a
+ * container: one rule for the walk and the renderer. */
+static void
+test_generated_ids(void **state)
+{
+	const char *json =
+		HEAD WIN
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"children\":["
+		" {\"role\":\"panel\",\"accessible_id\":\"___object_1___\"," SHOW ",\"children\":["
+		"  {\"role\":\"push button\",\"name\":\"A\"," SHOW ",\"actions\":[\"click\"]}"
+		" ]},"
+		" {\"role\":\"push button\",\"name\":\"B\",\"accessible_id\":\"___object_x___\"," SHOW ",\"actions\":[\"click\"]},"
+		" {\"role\":\"push button\",\"name\":\"C\",\"accessible_id\":\"___object_12___\"," SHOW ",\"actions\":[\"click\"]}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	(void)state;
+	assert_string_equal(text,
+		"App=com.example.Music (pid 40054)\n"
+		"Window: \"W\", App: Music.\n"
+		"0 standard window W, Secondary Actions: Raise\n"
+		"\t1 button A\n"
+		"\t2 button B, ID: ___object_x___\n"
+		"\t3 button C");
+	cua_free(text);
+}
+
 /* A list of 100 rows of which 20 fit: windowing with the summary. */
 static void
 test_row_windowing(void **state)
@@ -343,6 +371,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_music),
 		cmocka_unit_test(test_elimination_merge_fold),
+		cmocka_unit_test(test_generated_ids),
 		cmocka_unit_test(test_row_windowing),
 		cmocka_unit_test(test_element_cap),
 		cmocka_unit_test(test_depth_cap_and_pruned_focus),

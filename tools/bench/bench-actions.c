@@ -7,7 +7,7 @@
  * (identity.md §4), and of typing 100 characters: through EditableText
  * where the toolkit takes it, and with XTEST key events.
  *
- * Run inside a headless desktop:  meson compile -C build bench-actions
+ * Run inside a headless desktop:  meson compile -C build bench-actions:run
  * (or: cua desktop run -- build/tools/bench-actions [ROUNDS])
  *
  * SPDX-License-Identifier: MIT

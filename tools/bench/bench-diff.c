@@ -3,14 +3,17 @@
  *
  * For gtk3-widget-factory and LibreOffice Writer: one full observation,
  * then a scripted sequence of 10 state changes (through libcua's own
- * actions), each followed by an observation. For every observation it
- * prints the characters of the full state text and of the diff rendering
- * (CUA_RENDER_DIFF: a diff, the no-change sentence, or the full tree when
- * a §7.4 rule says so), and the time the diff adds: comparing the tree
- * with its baseline during the observation (CUA_STAT_DIFF_US) and
- * rendering the diff instead of the full tree.
+ * actions), each followed by an observation. For every observation after
+ * a successful action it prints the characters of the full state text and
+ * of the diff rendering (CUA_RENDER_DIFF: a diff, the no-change sentence,
+ * or the full tree when a §7.4 rule says so), and the time the diff adds:
+ * comparing the tree with its baseline during the observation
+ * (CUA_STAT_DIFF_US) and rendering the diff instead of the full tree. A
+ * failed action changed nothing to measure: it is reported and left out
+ * of the counts and times (the observation after it is still made, as the
+ * next baseline).
  *
- * Run inside a headless desktop:  meson compile -C build bench-diff
+ * Run inside a headless desktop:  meson compile -C build bench-diff:run
  *
  * SPDX-License-Identifier: MIT
  */
@@ -132,17 +135,23 @@ find(cua_tree *t, const char *role, const char *title)
 	return NULL;
 }
 
+/* Runs a step; on failure `why` says what went wrong. */
 static cua_result
-act(cua_session *s, const char *app, cua_tree *t, const struct step *st)
+act(cua_session *s, const char *app, cua_tree *t, const struct step *st,
+    const char **why)
 {
 	cua_element *e = NULL;
 	char *outcome = NULL;
 	cua_result r;
 
+	*why = NULL;
 	if (st->kind == CLICK || st->kind == SET_VALUE) {
 		e = find(t, st->role, st->title);
-		if (!e)
+		if (!e) {
+			*why = "no enabled element with that role and title "
+			       "in the tree";
 			return CUA_ERROR_NOT_FOUND;
+		}
 	}
 	switch (st->kind) {
 	case CLICK:
@@ -161,6 +170,8 @@ act(cua_session *s, const char *app, cua_tree *t, const struct step *st)
 		break;
 	}
 	cua_free(outcome);
+	if (r != CUA_OK)
+		*why = cua_error_message();
 	return r;
 }
 
@@ -169,6 +180,7 @@ struct totals {
 	double observe_ms, diff_us, render_full_us, render_diff_us;
 	double added_us[32], obs_ms[32]; /* per step */
 	int n, diffs, no_change, fallbacks;
+	int failed; /* actions that failed: not counted above */
 };
 
 static int
@@ -247,11 +259,16 @@ run(cua_session *s, const char *label, const char *app,
 		double t0, obs, rf, rd;
 		int64_t cmp;
 		int k;
-		cua_result r = act(s, app, t, &steps[i]);
+		const char *why;
+		cua_result r = act(s, app, t, &steps[i], &why);
 
-		if (r != CUA_OK)
-			printf("  (%s failed: %s)\n", steps[i].what,
-			       cua_error_message());
+		if (r != CUA_OK) {
+			/* no state change to measure: not counted; observed
+			 * anyway, so that the next step diffs against now */
+			printf("  %-24s FAILED, not counted: %s\n", steps[i].what,
+			       why);
+			tot.failed++;
+		}
 		t0 = now_ms();
 		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &next) != CUA_OK) {
 			printf("  %s: observe failed: %s\n", steps[i].what,
@@ -261,6 +278,8 @@ run(cua_session *s, const char *label, const char *app,
 		obs = now_ms() - t0;
 		cua_tree_unref(t);
 		t = next;
+		if (r != CUA_OK)
+			continue;
 		rf = render_us(t, 0, &full_len);
 		rd = render_us(t, CUA_RENDER_DIFF, &diff_len);
 		cmp = cua_tree_get_stat(t, CUA_STAT_DIFF_US);
@@ -282,13 +301,17 @@ run(cua_session *s, const char *label, const char *app,
 		tot.n++;
 	}
 	cua_tree_unref(t);
+	if (tot.failed)
+		printf("  %d of %zu actions failed and are not counted below\n",
+		       tot.failed, n_steps);
 	if (!tot.n) {
 		printf("\n");
+		all->failed += tot.failed;
 		return;
 	}
-	printf("  total: full %ld chars, diff %ld chars (%.1f%%, %.1fx smaller); "
-	       "%d diffs, %d no-change, %d full\n",
-	       tot.full_chars, tot.diff_chars,
+	printf("  total over %d successful actions: full %ld chars, diff %ld "
+	       "chars (%.1f%%, %.1fx smaller); %d diffs, %d no-change, %d full\n",
+	       tot.n, tot.full_chars, tot.diff_chars,
 	       100.0 * (double)tot.diff_chars / (double)tot.full_chars,
 	       tot.diff_chars ? (double)tot.full_chars / (double)tot.diff_chars : 0.0,
 	       tot.diffs, tot.no_change, tot.fallbacks);
@@ -306,6 +329,7 @@ run(cua_session *s, const char *label, const char *app,
 	all->full_chars += tot.full_chars;
 	all->diff_chars += tot.diff_chars;
 	all->n += tot.n;
+	all->failed += tot.failed;
 }
 
 static void
@@ -361,8 +385,9 @@ main(int argc, char **argv)
 		(void)pid;
 	}
 	if (all.n)
-		printf("both apps: full %ld chars, diff %ld chars (%.1f%%)\n",
-		       all.full_chars, all.diff_chars,
+		printf("both apps, %d successful actions (%d failed, not counted): "
+		       "full %ld chars, diff %ld chars (%.1f%%)\n",
+		       all.n, all.failed, all.full_chars, all.diff_chars,
 		       100.0 * (double)all.diff_chars / (double)all.full_chars);
 	cua_session_unref(s);
 	return 0;

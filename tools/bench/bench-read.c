@@ -3,8 +3,11 @@
  *
  * For each app: start it (through libcua's own launcher, or directly for
  * Chromium and LibreOffice, which need flags), wait until its tree is
- * complete, then observe + render it N times and report the raw nodes,
- * rendered elements, D-Bus calls per node and the median and best time.
+ * complete, then observe and render it N times and report the raw nodes,
+ * rendered elements, D-Bus calls per node, the median and best time of
+ * reading the tree alone (walk and ids, from the tree's statistics), and
+ * separately the medians of rendering, settling, the screenshot (capture
+ * and encoding) and the whole observation.
  * Run it inside a headless desktop:  meson compile -C build bench
  *
  * SPDX-License-Identifier: MIT
@@ -81,44 +84,87 @@ wait_complete(cua_session *s, const char *app, int timeout_ms)
 	return -1;
 }
 
+/* Median and best of n values (sorts them). */
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return v[n / 2];
+}
+
 static void
 bench(cua_session *s, const char *label, const char *app, int runs)
 {
-	double *ms = calloc((size_t)runs, sizeof(double));
+	/* per run: reading the tree (walk + walk policy and ids), rendering
+	 * the text, and what an observation does besides: waiting for the UI
+	 * to settle, capturing and encoding the screenshot; the whole
+	 * observation's wall time */
+	double *read = calloc((size_t)runs, sizeof(double));
+	double *rend = calloc((size_t)runs, sizeof(double));
+	double *settle = calloc((size_t)runs, sizeof(double));
+	double *shot = calloc((size_t)runs, sizeof(double));
+	double *wall = calloc((size_t)runs, sizeof(double));
 	int64_t nodes = 0, elements = 0, calls = 0;
+	int n = 0;
 
+	if (!read || !rend || !settle || !shot || !wall) {
+		printf("%-28s  out of memory\n", label);
+		goto out;
+	}
 	if (wait_complete(s, app, 30000) < 0) {
 		printf("%-28s  not ready: %s\n", label, cua_error_message());
-		free(ms);
-		return;
+		goto out;
 	}
 	for (int i = 0; i < runs; i++) {
 		cua_tree *t = NULL;
 		char *text = NULL;
-		double t0 = now_ms();
+		double t0 = now_ms(), t1, t2;
 
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK ||
-		    cua_tree_render(t, 0, &text) != CUA_OK) {
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK) {
 			printf("%-28s  failed: %s\n", label, cua_error_message());
-			cua_tree_unref(t);
-			free(ms);
-			return;
+			goto out;
 		}
-		ms[i] = now_ms() - t0;
+		t1 = now_ms();
+		if (cua_tree_render(t, 0, &text) != CUA_OK) {
+			printf("%-28s  render failed: %s\n", label,
+			       cua_error_message());
+			cua_tree_unref(t);
+			goto out;
+		}
+		t2 = now_ms();
+		read[n] = (double)(cua_tree_get_stat(t, CUA_STAT_WALK_US) +
+				   cua_tree_get_stat(t, CUA_STAT_BUILD_US)) /
+			  1000.0;
+		rend[n] = t2 - t1;
+		settle[n] = (double)cua_tree_get_stat(t, CUA_STAT_SETTLE_US) / 1000.0;
+		shot[n] = (double)(cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) +
+				   cua_tree_get_stat(t, CUA_STAT_ENCODE_US)) /
+			  1000.0;
+		wall[n] = t1 - t0;
+		n++;
 		nodes = cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
 		elements = cua_tree_get_stat(t, CUA_STAT_ELEMENTS);
 		calls = cua_tree_get_stat(t, CUA_STAT_CALLS);
 		cua_free(text);
 		cua_tree_unref(t);
 	}
-	qsort(ms, (size_t)runs, sizeof(double), cmp_double);
-	printf("%-28s %6lld %8lld %8.2f %8.2f %9.1f %9.1f\n", label,
-	       (long long)nodes, (long long)elements,
-	       nodes ? (double)calls / (double)nodes : 0.0,
-	       elements ? (double)calls / (double)elements : 0.0,
-	       ms[runs / 2], ms[0]);
+	{
+		double read_med = median(read, n), read_best = read[0];
+
+		printf("%-28s %6lld %8lld %8.2f %8.2f %9.1f %9.1f %9.2f %9.1f %9.1f %9.1f\n",
+		       label, (long long)nodes, (long long)elements,
+		       nodes ? (double)calls / (double)nodes : 0.0,
+		       elements ? (double)calls / (double)elements : 0.0,
+		       read_med, read_best, median(rend, n), median(settle, n),
+		       median(shot, n), median(wall, n));
+	}
 	fflush(stdout);
-	free(ms);
+out:
+	free(read);
+	free(rend);
+	free(settle);
+	free(shot);
+	free(wall);
 }
 
 static void
@@ -146,7 +192,7 @@ int
 main(int argc, char **argv)
 {
 	const char *data = argc > 1 ? argv[1] : "tests/data";
-	int runs = argc > 2 ? atoi(argv[2]) : 7;
+	int runs = argc > 2 && atoi(argv[2]) > 0 ? atoi(argv[2]) : 7;
 	cua_session *s = NULL;
 	char url[4096], prof[128], lo[256];
 	cua_tree *t = NULL;
@@ -156,10 +202,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", cua_error_message());
 		return 1;
 	}
-	printf("libcua %s — observe + render, %d runs each (median, best)\n",
+	printf("libcua %s — reading a tree, %d observations each (ms; medians "
+	       "unless best)\n"
+	       "read: reading the tree and building the elements (walk + ids); "
+	       "render: the state text;\nsettle, shot (capture + encoding): the "
+	       "rest of an observation; observe: its wall time\n",
 	       cua_version_string(), runs);
-	printf("%-28s %6s %8s %8s %8s %9s %9s\n", "app", "nodes", "elements",
-	       "calls/n", "calls/el", "median ms", "best ms");
+	printf("%-28s %6s %8s %8s %8s %9s %9s %9s %9s %9s %9s\n", "app", "nodes",
+	       "elements", "calls/n", "calls/el", "read", "read best", "render",
+	       "settle", "shot", "observe");
 
 	/* GTK 3, GTK 4 and Qt apps: libcua starts them from their entries */
 	static const char *const launched[][2] = {

@@ -3,7 +3,7 @@
  * and a 1920x1080 window (median of N), and the settle time added to the
  * observation of an idle app and after an action.
  *
- *   meson compile -C build bench-screenshot
+ *   meson compile -C build bench-screenshot:run
  * runs it in a fresh headless desktop; by hand:
  *   cua desktop run --screen 2048x1536x24 -- build/tools/bench-screenshot \
  *       build/tests/desktop/fixture-shot
@@ -60,17 +60,29 @@ ui_window(Display *dpy, int w, int h)
 					 (unsigned)w, (unsigned)h, 0, 0,
 					 WhitePixel(dpy, scr));
 	XSetWindowAttributes swa;
+	XWindowAttributes wa;
 	GC gc;
-	XEvent ev;
 
 	swa.backing_store = NotUseful;
 	XChangeWindowAttributes(dpy, win, CWBackingStore, &swa);
-	XSelectInput(dpy, win, ExposureMask | StructureNotifyMask);
 	XStoreName(dpy, win, "bench");
 	XMapWindow(dpy, win);
-	do
-		XNextEvent(dpy, &ev);
-	while (ev.type != MapNotify);
+	/* until it is viewable (a MapNotify can be missed while the window
+	 * manager is starting: ask again once a second) */
+	for (int i = 0;; i++) {
+		XSync(dpy, False);
+		if (XGetWindowAttributes(dpy, win, &wa) &&
+		    wa.map_state == IsViewable)
+			break;
+		if (i == 100) {
+			fprintf(stderr, "bench-screenshot: the %dx%d window was "
+					"not shown within 10 s\n", w, h);
+			exit(1);
+		}
+		if (i % 10 == 9)
+			XMapWindow(dpy, win);
+		usleep(100 * 1000);
+	}
 	gc = XCreateGC(dpy, win, 0, NULL);
 	for (int y = 0; y < h; y += 4) {
 		XSetForeground(dpy, gc, 0xf0f0f0 - (unsigned long)(y % 64) * 0x010101);
@@ -144,12 +156,12 @@ static void
 bench_settle(const char *fixture)
 {
 	const char *argv[] = { fixture, NULL };
-	int64_t idle[ROUNDS], acted[ROUNDS / 3], first = 0;
+	int64_t idle[ROUNDS], acted[ROUNDS / 3], first = -1;
 	char query[32];
 	posix_spawn_file_actions_t fa;
 	cua_session *s;
 	pid_t pid;
-	int n = 0, in[2], r;
+	int n = 0, m = 0, failed = 0, in[2], r;
 
 	/* the fixture reads commands on stdin and quits at its end: keep a
 	 * pipe open */
@@ -187,8 +199,12 @@ bench_settle(const char *fixture)
 
 		usleep(300 * 1000); /* idle since the last observation */
 		if (cua_session_observe(s, query, CUA_OBSERVE_NO_LAUNCH, &t) !=
-		    CUA_OK)
+		    CUA_OK) {
+			fprintf(stderr, "observation failed: %s\n",
+				cua_error_message());
+			failed++;
 			continue;
+		}
 		idle[n++] = cua_tree_get_stat(t, CUA_STAT_SETTLE_US);
 		cua_tree_unref(t);
 	}
@@ -199,17 +215,35 @@ bench_settle(const char *fixture)
 		if (cua_session_observe(s, query,
 					CUA_OBSERVE_NO_LAUNCH |
 						CUA_OBSERVE_AFTER_ACTION,
-					&t) != CUA_OK)
+					&t) != CUA_OK) {
+			fprintf(stderr, "observation failed: %s\n",
+				cua_error_message());
+			failed++;
 			continue;
-		acted[i] = cua_tree_get_stat(t, CUA_STAT_SETTLE_US);
+		}
+		acted[m++] = cua_tree_get_stat(t, CUA_STAT_SETTLE_US);
 		cua_tree_unref(t);
 	}
-	printf("settle, idle app observed again: median %.2f ms (max %.2f ms; "
-	       "first sight in a new session: %.2f ms)\n",
-	       n ? median_ms(idle, n) : -1.0, n ? idle[n - 1] / 1000.0 : -1.0,
-	       first / 1000.0);
-	printf("settle after an action (quiet interval 250 ms): median %.2f ms\n",
-	       median_ms(acted, ROUNDS / 3));
+	/* only the observations that succeeded are counted */
+	if (first < 0)
+		printf("settle, first sight in a new session: the fixture never "
+		       "registered\n");
+	else
+		printf("settle, first sight in a new session: %.2f ms\n",
+		       first / 1000.0);
+	if (n) {
+		double med = median_ms(idle, n); /* sorts: then the max is last */
+
+		printf("settle, idle app observed again: median %.2f ms (max "
+		       "%.2f ms, %d observations)\n",
+		       med, idle[n - 1] / 1000.0, n);
+	}
+	if (m)
+		printf("settle after an action (quiet interval 250 ms): median "
+		       "%.2f ms (%d observations)\n",
+		       median_ms(acted, m), m);
+	if (failed)
+		printf("%d observations failed and are not counted\n", failed);
 	cua_session_unref(s);
 	close(in[1]);
 	kill(pid, SIGTERM);

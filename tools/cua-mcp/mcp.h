@@ -134,52 +134,11 @@ void tools_shutdown(void);
 
 /* ---- results (result.c) ------------------------------------------------- */
 
-/* The error catalogue of tools.md §11. */
+/* The error catalogue of tools.md §11: the rows of the library's error
+ * registry (lib/core/errors.def), E_<row>. */
 enum mcp_err {
-	E_INVALID_ARGS,
-	E_APP_NOT_FOUND,
-	E_AMBIGUOUS_APP,
-	E_NOT_ALLOWED,
-	E_SECURITY_PROCESS,
-	E_BLOCKED,
-	E_DISABLED,
-	E_APPROVAL_DENIED,
-	E_APPROVAL_CANCELED,
-	E_APPROVAL_UNAVAILABLE,
-	E_NOT_ACTIVE,
-	E_RUNNING_APP_NOT_FOUND,
-	E_USER_CHANGED,
-	E_USER_STOPPED,
-	E_TURN_ENDED,
-	E_PERMISSIONS_PENDING,
-	E_PERMISSIONS_NOT_GRANTED,
-	E_SCREEN_LOCKED,
-	E_LAUNCH_FAILED,
-	E_NO_WINDOWS,
-	E_NOTFOUND,
-	E_INVALID,
-	E_REFETCH_START,
-	E_REFETCH_FINISH,
-	E_NOT_SETTABLE,
-	E_BAD_VALUE,
-	E_BAD_SECONDARY,
-	E_NOT_TEXT,
-	E_TEXT_NOT_FOUND,
-	E_TEXT_AMBIGUOUS,
-	E_OUT_OF_BOUNDS,
-	E_NO_SCREENSHOT,
-	E_WINDOW_CHANGED,
-	E_WINDOW_UNAVAILABLE,
-	E_POINT_COVERED,
-	E_INPUT_NOT_ACCEPTED,
-	E_UNKNOWN_KEY,
-	E_KEY_NOT_ALLOWED,
-	E_ACTION_FAILED,
-	E_TIMEOUT,
-	E_PASTE_CONFLICT,
-	E_SEQUENCE_STEP,
-	E_SEQUENCE_DEADLINE,
-	E_INTERNAL,
+#define CUA_ROW(row, id, mcp_name, mcp_code, prefix) E_##row,
+#include "core/errors.def"
 	E_COUNT
 };
 
@@ -193,7 +152,8 @@ struct mcp_error {
 /* Fills e; returns -1 (for `return mcp_fail(...)`). */
 int mcp_fail(struct mcp_error *e, enum mcp_err id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Fills e from a failed libcua call (its code and cua_error_message()). */
+/* Fills e from a failed libcua call: the row of cua_error_code() and the
+ * text of cua_error_message(). */
 int mcp_fail_library(struct mcp_error *e, cua_result r);
 /* Replaces the query libcua was given (`pid:N`, a desktop file) by the
  * model's own app string in e's detail, as the catalogue's <app> is. */

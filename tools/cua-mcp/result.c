@@ -1,6 +1,6 @@
 /*
- * cua-mcp: tool results — the error catalogue (tools.md §11), the receipt
- * (§6), and the size guard of §2.6.
+ * cua-mcp: tool results — the error catalogue (tools.md §11, from the
+ * library's error registry), the receipt (§6), and the size guard of §2.6.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -24,112 +24,25 @@ struct catalogue_row {
 };
 
 static const struct catalogue_row catalogue[E_COUNT] = {
-	[E_INVALID_ARGS] = { "E-INVALID-ARGS", "invalidArguments", -11001, 0 },
-	[E_APP_NOT_FOUND] = { "E-APP-NOT-FOUND", "invalidApp", -10010, 0 },
-	[E_AMBIGUOUS_APP] = { "E-AMBIGUOUS-APP", "ambiguousApp", -10018, 1 },
-	[E_NOT_ALLOWED] = { "E-NOT-ALLOWED", "appNotAllowed", -10006, 0 },
-	[E_SECURITY_PROCESS] = { "E-SECURITY-PROCESS", "appNotAllowed", -10006, 1 },
-	[E_BLOCKED] = { "E-BLOCKED", "appNotAllowed", -10006, 0 },
-	[E_DISABLED] = { "E-DISABLED", "appNotAllowed", -10006, 0 },
-	[E_APPROVAL_DENIED] = { "E-APPROVAL-DENIED", "approvalDenied", -11015, 0 },
-	[E_APPROVAL_CANCELED] = { "E-APPROVAL-CANCELED", "approvalCanceled", -11025, 0 },
-	[E_APPROVAL_UNAVAILABLE] = { "E-APPROVAL-UNAVAILABLE", "approvalUnavailable", -11016, 0 },
-	[E_NOT_ACTIVE] = { "E-NOT-ACTIVE", "noActiveSession", -10011, 1 },
-	[E_RUNNING_APP_NOT_FOUND] = { "E-RUNNING-APP-NOT-FOUND", "runningApplicationNotFound", -10007, 1 },
-	[E_USER_CHANGED] = { "E-USER-CHANGED", "userIntervened", -10016, 1 },
-	[E_USER_STOPPED] = { "E-USER-STOPPED", "userStoppedSession", -10012, 1 },
-	[E_TURN_ENDED] = { "E-TURN-ENDED", "turnEnded", -10021, 1 },
-	[E_PERMISSIONS_PENDING] = { "E-PERMISSIONS-PENDING", "permissionsPending", -10014, 1 },
-	[E_PERMISSIONS_NOT_GRANTED] = { "E-PERMISSIONS-NOT-GRANTED", "permissionsNotGranted", -10009, 1 },
-	[E_SCREEN_LOCKED] = { "E-SCREEN-LOCKED", "screenLocked", -10020, 1 },
-	[E_LAUNCH_FAILED] = { "E-LAUNCH-FAILED", "launchFailed", -11024, 0 },
-	[E_NO_WINDOWS] = { "E-NO-WINDOWS", "unknownError", -10005, 1 },
-	[E_NOTFOUND] = { "E-NOTFOUND", "unknownError", -10005, 1 },
-	[E_INVALID] = { "E-INVALID", "unknownError", -10005, 1 },
-	[E_REFETCH_START] = { "E-REFETCH-START", "unknownError", -10005, 1 },
-	[E_REFETCH_FINISH] = { "E-REFETCH-FINISH", "unknownError", -10005, 1 },
-	[E_NOT_SETTABLE] = { "E-NOT-SETTABLE", "unknownError", -10005, 1 },
-	[E_BAD_VALUE] = { "E-BAD-VALUE", "invalidValue", -11021, 0 },
-	[E_BAD_SECONDARY] = { "E-BAD-SECONDARY", "unknownError", -10005, 1 },
-	[E_NOT_TEXT] = { "E-NOT-TEXT", "unknownError", -10005, 1 },
-	[E_TEXT_NOT_FOUND] = { "E-TEXT-NOT-FOUND", "unknownError", -10005, 1 },
-	[E_TEXT_AMBIGUOUS] = { "E-TEXT-AMBIGUOUS", "textAmbiguous", -11008, 0 },
-	[E_OUT_OF_BOUNDS] = { "E-OUT-OF-BOUNDS", "coordinatesOutOfBounds", -11009, 0 },
-	[E_NO_SCREENSHOT] = { "E-NO-SCREENSHOT", "noScreenshot", -11023, 0 },
-	[E_WINDOW_CHANGED] = { "E-WINDOW-CHANGED", "windowChanged", -11011, 0 },
-	[E_WINDOW_UNAVAILABLE] = { "E-WINDOW-UNAVAILABLE", "unknownError", -10005, 1 },
-	[E_POINT_COVERED] = { "E-POINT-COVERED", "unknownError", -10005, 1 },
-	[E_INPUT_NOT_ACCEPTED] = { "E-INPUT-NOT-ACCEPTED", "inputNotAccepted", -11012, 0 },
-	[E_UNKNOWN_KEY] = { "E-UNKNOWN-KEY", "unknownError", -10005, 1 },
-	[E_KEY_NOT_ALLOWED] = { "E-KEY-NOT-ALLOWED", "keyComboNotAllowed", -11014, 0 },
-	[E_ACTION_FAILED] = { "E-ACTION-FAILED", "accessibilityError", -10008, 1 },
-	[E_TIMEOUT] = { "E-TIMEOUT", "unknownError", -10005, 1 },
-	[E_PASTE_CONFLICT] = { "E-PASTE-CONFLICT", "unknownError", -10005, 1 },
-	[E_SEQUENCE_STEP] = { "E-SEQUENCE-STEP", "sequenceStepFailed", -11017, 0 },
-	[E_SEQUENCE_DEADLINE] = { "E-SEQUENCE-DEADLINE", "sequenceDeadline", -11018, 0 },
-	[E_INTERNAL] = { "E-INTERNAL", "unknownError", -10005, 1 },
+#define CUA_ROW(row, id, mcp_name, mcp_code, prefix) \
+	[E_##row] = { id, mcp_name, mcp_code, prefix },
+#include "core/errors.def"
 };
 
-/*
- * The library's messages are the catalogue's detail texts; their opening
- * words say which row they are (the cua_result codes are coarser than the
- * catalogue). First match wins; `contains` rows match anywhere.
- */
-static const struct {
-	const char *text;
-	int contains;
-	enum mcp_err id;
-} message_rows[] = {
-	{ "appNotFound(", 0, E_APP_NOT_FOUND },
-	{ "Ambiguous app identifier", 0, E_AMBIGUOUS_APP },
-	{ "Computer Use is not allowed to use the app", 0, E_NOT_ALLOWED },
-	{ "Computer use actions are not allowed for system security process", 0,
-	  E_SECURITY_PROCESS },
-	{ "Computer Use is not active for", 0, E_NOT_ACTIVE },
-	{ "Running application not found", 0, E_RUNNING_APP_NOT_FOUND },
-	{ "The user changed '", 0, E_USER_CHANGED },
-	{ "This application session has been explicitly stopped", 0,
-	  E_USER_STOPPED },
-	{ "Computer Use is unavailable because the current turn ended", 0,
-	  E_TURN_ENDED },
-	{ "Computer Use permissions are still pending", 0, E_PERMISSIONS_PENDING },
-	{ "Computer Use permissions are not granted", 0,
-	  E_PERMISSIONS_NOT_GRANTED },
-	{ "The screen is locked", 0, E_SCREEN_LOCKED },
-	{ "Could not start '", 0, E_LAUNCH_FAILED },
-	{ "noWindowsAvailable", 0, E_NO_WINDOWS },
-	{ " is an invalid element ID", 1, E_NOTFOUND },
-	{ "The element ID is no longer valid", 0, E_INVALID },
-	{ "The element was invalidated, and an attempt was made to refetch it, "
-	  "but the refetch couldn't be started", 0, E_REFETCH_START },
-	{ "The element was invalidated, and an attempt was made to refetch it, "
-	  "but the refetch couldn't be finished", 0, E_REFETCH_FINISH },
-	{ "Cannot set a value for an element that is not settable", 0,
-	  E_NOT_SETTABLE },
-	{ " is not a valid value for element ", 1, E_BAD_VALUE },
-	{ " is not a valid secondary action for ", 1, E_BAD_SECONDARY },
-	{ "Cannot select text for an element", 0, E_NOT_TEXT },
-	{ "Could not find the requested text to select", 0, E_TEXT_NOT_FOUND },
-	{ " times in element ", 1, E_TEXT_AMBIGUOUS },
-	{ " is outside the screenshot of ", 1, E_OUT_OF_BOUNDS },
-	{ "The last get_app_state of ", 0, E_NO_SCREENSHOT },
-	{ " changed since the last screenshot", 1, E_WINDOW_CHANGED },
-	{ "cannotClickOffscreenElement", 0, E_WINDOW_UNAVAILABLE },
-	{ "windowNotFoundAtPosition", 0, E_POINT_COVERED },
-	{ " did not take keyboard focus", 1, E_INPUT_NOT_ACCEPTED },
-	{ "keyNotFound(", 0, E_UNKNOWN_KEY },
-	{ "press_key refused ", 0, E_KEY_NOT_ALLOWED },
-	{ "Accessibility error: ", 0, E_ACTION_FAILED },
-	{ "timeoutReached", 0, E_TIMEOUT },
-	{ "The user may have conflicted with your paste operation", 0,
-	  E_PASTE_CONFLICT },
-	{ "Missing required argument: ", 0, E_INVALID_ARGS },
-	{ "Invalid arguments for ", 0, E_INVALID_ARGS },
-	{ "Invalid mouse button: ", 0, E_INVALID_ARGS },
-	{ "Invalid scroll direction: ", 0, E_INVALID_ARGS },
-	{ "Invalid text selection mode: ", 0, E_INVALID_ARGS },
-	{ "pages must be ", 0, E_INVALID_ARGS },
-};
+/* The row a library error code is shown under. */
+static enum mcp_err
+row_of_code(cua_errcode code)
+{
+	switch (code) {
+#define CUA_CODE(code, value, row) \
+	case CUA_E_##code:         \
+		return E_##row;
+#include "core/errors.def"
+	case CUA_E_OK:
+		break;
+	}
+	return E_INTERNAL;
+}
 
 /* ---- small string helpers ----------------------------------------------- */
 
@@ -191,62 +104,11 @@ int
 mcp_fail_library(struct mcp_error *e, cua_result r)
 {
 	const char *msg = cua_error_message();
-	enum mcp_err id;
-	size_t i;
 
 	if (!msg || !*msg)
 		return mcp_fail(e, E_INTERNAL, "libcua failed: %s",
 				cua_result_to_string(r));
-	for (i = 0; i < sizeof(message_rows) / sizeof(message_rows[0]); i++) {
-		const char *t = message_rows[i].text;
-
-		if (message_rows[i].contains ? strstr(msg, t) != NULL :
-					       strncmp(msg, t, strlen(t)) == 0)
-			return mcp_fail(e, message_rows[i].id, "%s", msg);
-	}
-	switch (r) {
-	case CUA_ERROR_INVALID_ARGUMENT:
-		id = E_INVALID_ARGS;
-		break;
-	case CUA_ERROR_NOT_FOUND:
-		id = E_APP_NOT_FOUND;
-		break;
-	case CUA_ERROR_AMBIGUOUS:
-		id = E_AMBIGUOUS_APP;
-		break;
-	case CUA_ERROR_NO_WINDOW:
-		id = E_NO_WINDOWS;
-		break;
-	case CUA_ERROR_LAUNCH:
-		id = E_LAUNCH_FAILED;
-		break;
-	case CUA_ERROR_TIMEOUT:
-		id = E_TIMEOUT;
-		break;
-	case CUA_ERROR_PERMISSION:
-		id = E_NOT_ALLOWED;
-		break;
-	case CUA_ERROR_STALE:
-		id = E_INVALID;
-		break;
-	case CUA_ERROR_NO_SESSION:
-		id = E_NOT_ACTIVE;
-		break;
-	case CUA_ERROR_PROCESS_GONE:
-		id = E_RUNNING_APP_NOT_FOUND;
-		break;
-	case CUA_ERROR_INPUT_BLOCKED:
-		id = E_INPUT_NOT_ACCEPTED;
-		break;
-	case CUA_ERROR:
-	case CUA_ERROR_UNSUPPORTED:
-		id = E_ACTION_FAILED;
-		break;
-	default:
-		id = E_INTERNAL;
-		break;
-	}
-	return mcp_fail(e, id, "%s", msg);
+	return mcp_fail(e, row_of_code(cua_error_code()), "%s", msg);
 }
 
 void

@@ -94,6 +94,10 @@ session_get(struct mcp_error *err)
 	}
 	cua_session_set_log_handler(session, mcp_libcua_log, NULL);
 	cua_session_set_log_level(session, mcp_log_threshold());
+	/* the library's messages name the tools of this server */
+	if (cua_session_set_option(session, "vocabulary", "mcp") != CUA_OK)
+		LOG_WARN("cannot set the message vocabulary: %s",
+			 cua_error_message());
 	if ((mcp_opt.no_diff || policy_diff_off()) &&
 	    cua_session_set_option(session, "diff_mode", "off") != CUA_OK)
 		LOG_WARN("cannot switch diffs off: %s", cua_error_message());

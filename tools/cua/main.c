@@ -102,6 +102,7 @@ open_session(cua_session **s, struct cua_state_file *sf)
 
 	if (r != CUA_OK)
 		return fail("session", r);
+	cua_session_set_option(*s, "vocabulary", "cli");
 	if (cua_state_open(sf) < 0) {
 		*s = cua_session_unref(*s);
 		return 1;
@@ -156,6 +157,7 @@ cmd_apps(int argc, char **argv)
 	r = cua_session_new(&s, 0);
 	if (r != CUA_OK)
 		return fail("apps", r);
+	cua_session_set_option(s, "vocabulary", "cli");
 	r = cua_session_list_apps(s, flags, &text);
 	if (r != CUA_OK) {
 		cua_session_unref(s);
@@ -458,6 +460,7 @@ cmd_watch(int argc, char **argv)
 	r = cua_session_new(&s, 0);
 	if (r != CUA_OK)
 		return fail("watch", r);
+	cua_session_set_option(s, "vocabulary", "cli");
 	/* the reader saw every change: no baseline expires while watching */
 	cua_session_set_option(s, "diff_baseline_max_age_s", "31536000");
 	for (int first = 1;; first = 0) {
@@ -532,6 +535,7 @@ cmd_record(int argc, char **argv)
 	r = cua_session_new(&s, 0);
 	if (r != CUA_OK)
 		return fail("record", r);
+	cua_session_set_option(s, "vocabulary", "cli");
 	r = cua_session_record(s, argv[optind], 0, &json);
 	if (r != CUA_OK) {
 		status = fail("record", r);

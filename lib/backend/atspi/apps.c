@@ -27,6 +27,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "core/fileio.h"
 #include "linux.h"
 
 #define REGISTRY_BUS "org.a11y.atspi.Registry"
@@ -326,9 +327,10 @@ struct probe {
 struct proc {
 	int64_t pid;
 	struct probe *probe;          /* NULL: not on the AT-SPI bus */
-	const struct x11_client *rep; /* window for WM_CLASS, or NULL */
+	/* the window whose app id (WM_CLASS) speaks for it, or NULL */
+	const struct cua_display_window *rep;
 	const char *gtk_app_id;
-	int n_x11;
+	int n_windows;                /* toplevels the display driver lists */
 	int frontmost;
 };
 
@@ -651,8 +653,8 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 	in.gtk_app_id = p->gtk_app_id;
 	in.flatpak_id = pi.flatpak_id;
 	in.snap_name = pi.snap_name;
-	in.wm_class_class = p->rep ? p->rep->wm_class_class : NULL;
-	in.wm_class_instance = p->rep ? p->rep->wm_class_instance : NULL;
+	in.wm_class_class = p->rep ? p->rep->app_id : NULL;
+	in.wm_class_instance = p->rep ? p->rep->app_instance : NULL;
 	in.exe = pi.exe;
 	in.atspi_name = p->probe ? p->probe->name : NULL;
 	in.comm = pi.comm;
@@ -681,10 +683,9 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 		a->desktop_name_c = cua_arena_strdup(arena, e->app.name_c);
 	}
 	if (p->rep) {
-		a->wm_class_class =
-		        cua_arena_strdup(arena, p->rep->wm_class_class);
+		a->wm_class_class = cua_arena_strdup(arena, p->rep->app_id);
 		a->wm_class_instance =
-		        cua_arena_strdup(arena, p->rep->wm_class_instance);
+		        cua_arena_strdup(arena, p->rep->app_instance);
 	}
 	a->app_id = cua_arena_strdup(arena, ch.app_id);
 	a->app_name = cua_arena_strdup(arena, ch.app_name);
@@ -692,7 +693,7 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 		a->toolkit = cua_arena_strdup(arena, p->probe->toolkit);
 		a->toolkit_version = cua_arena_strdup(arena, p->probe->version);
 	}
-	a->n_windows = p->n_x11 > 0 ? p->n_x11
+	a->n_windows = p->n_windows > 0 ? p->n_windows
 	               : p->probe && p->probe->have_count
 	                       ? p->probe->child_count
 	                       : 0;
@@ -715,19 +716,20 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 	struct cua_app_list *list = NULL;
 	struct cua_arena *tmp = NULL;
 	struct probe *probes = NULL;
-	struct x11_client *clients = NULL;
+	struct cua_display_window_list *wins = NULL;
+	struct cua_display *d = be->display;
+	struct cua_display_shell shell = { 0 };
 	struct desktop_entry *entries = NULL;
 	struct resolver res = { 0 };
 	GArray *procs = NULL;
 	size_t n_probes = 0, n_clients = 0, n_entries = 0, i, k;
 	int64_t self = getpid(), wm_pid = 0, t0 = cua_now_us();
-	uint64_t active = 0;
-	char *wm_name = NULL;
+	const char *wm_name = NULL;
 	cua_result rc = CUA_OK;
 	enum bus_failure down;
 
 	*out = NULL;
-	/* a bus or X server that went away and came back (backend.c) */
+	/* a bus or window system that went away and came back (backend.c) */
 	atspi_reconnect(be);
 	list = calloc(1, sizeof(*list));
 	tmp = cua_arena_new();
@@ -735,35 +737,37 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		rc = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto done;
 	}
-	if (!be->a11y && !be->x) {
-		rc = cua_error(CUA_ERROR_BACKEND,
-		               "neither the accessibility bus nor the X "
-		               "display is reachable");
-		goto done;
+	if (!be->a11y) {
+		struct cua_display_caps caps;
+
+		cua_display_capabilities(d, NULL, &caps);
+		if (!caps.cap[CUA_DISPLAY_CAP_WINDOWS].ok) {
+			rc = cua_error(CUA_ERROR_BACKEND,
+			               "neither the accessibility bus nor the "
+			               "X display is reachable");
+			goto done;
+		}
 	}
 
 	probes = read_registry(be, &n_probes, &down);
 	if (down == BUS_GONE) {
-		rc = cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		rc = cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 		goto done;
 	}
 	if (down == BUS_HUNG) {
-		rc = cua_error(
-		        CUA_ERROR_TIMEOUT,
-		        "timeoutReached (the accessibility bus (AT-SPI) "
-		        "did not answer within %g seconds; it may be busy "
-		        "or restarting. Call get_app_state again in a "
-		        "moment.)",
-		        timeout_s(be));
+		rc = cua_err(CUA_MSG_TIMEOUT_BUS,
+		             { "s", CUA_NUM("%g", timeout_s(be)) });
 		goto done;
 	}
-	if (be->x) {
-		if (x11_list_clients(be->x, &clients, &n_clients) < 0)
-			n_clients = 0;
-		active = x11_active_window(be->x);
-		wm_pid = x11_wm_pid(be->x);
-		if (!wm_pid)
-			wm_name = x11_wm_name(be->x);
+	if (d->ops->list_windows && d->ops->list_windows(d, &wins) == CUA_OK)
+		n_clients = wins->n;
+	else
+		cua_error_clear();
+	if (d->ops->shell) {
+		d->ops->shell(d, &shell);
+		wm_pid = shell.pid;
+		if (!wm_pid && shell.name[0])
+			wm_name = shell.name;
 	}
 	if (desktop_entries_load(tmp, &entries, &n_entries) < 0) {
 		rc = cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -789,18 +793,19 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 			p->probe = pr;
 	}
 	for (k = 0; k < n_clients; k++) {
-		const struct x11_client *c = &clients[k];
+		const struct cua_display_window *c = &wins->w[k];
 		struct proc *p;
-		int is_active = active && c->window == active;
+		int is_active = c->focused;
 
-		if (c->pid <= 0 || c->pid == self || c->pid == wm_pid)
+		if (c->win.pid <= 0 || c->win.pid == self ||
+		    c->win.pid == wm_pid)
 			continue;
-		p = proc_get(procs, c->pid, 1);
-		p->n_x11++;
+		p = proc_get(procs, c->win.pid, 1);
+		p->n_windows++;
 		if (is_active)
 			p->frontmost = 1;
 		if (!p->rep || is_active ||
-		    (!p->frontmost && !p->rep->mapped && c->mapped))
+		    (!p->frontmost && !p->rep->win.mapped && c->win.mapped))
 			p->rep = c;
 		if (!p->gtk_app_id || (is_active && c->gtk_app_id))
 			p->gtk_app_id = c->gtk_app_id;
@@ -823,7 +828,7 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		int r;
 
 		/* no toplevel at all: not an app to show */
-		if (p->n_x11 == 0 && (!p->probe || !p->probe->have_count ||
+		if (p->n_windows == 0 && (!p->probe || !p->probe->have_count ||
 		                      p->probe->child_count <= 0))
 			continue;
 		r = fill_app(be, list->arena, p, entries, n_entries, &res, tmp,
@@ -836,7 +841,7 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 			list->n++;
 	}
 	cua_debug(be->base.ctx,
-	          "app list: %zu apps (%zu on the bus, %zu X11 clients, "
+	          "app list: %zu apps (%zu on the bus, %zu windows, "
 	          "%zu desktop entries) in %lld us",
 	          list->n, n_probes, n_clients, n_entries,
 	          (long long)(cua_now_us() - t0));
@@ -847,8 +852,7 @@ done:
 	if (procs)
 		g_array_free(procs, TRUE);
 	probes_free(probes, n_probes);
-	x11_clients_free(clients, n_clients);
-	free(wm_name);
+	cua_display_window_list_free(wins);
 	cua_arena_free(tmp);
 	if (rc != CUA_OK) {
 		cua_app_list_free(list);
@@ -963,23 +967,6 @@ read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-/* async-signal-safe */
-static void
-write_all(int fd, const void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t r = write(fd, (const char *)buf + done, len - done);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return;
-		done += (size_t)r;
-	}
-}
-
 /* async-signal-safe: writes the decimal of v at s (NUL-terminated). */
 static void
 put_decimal(char *s, long v)
@@ -1037,7 +1024,7 @@ spawn_detached(const char *prog, char *const argv[], char *const envp[],
 		gc = fork();
 		if (gc != 0) {
 			v = gc < 0 ? -(int64_t)errno : (int64_t)gc;
-			write_all(fds[1], &v, sizeof(v));
+			(void)cua_write_all(fds[1], &v, sizeof(v));
 			_exit(0);
 		} else {
 			struct sigaction sa;
@@ -1069,7 +1056,7 @@ spawn_detached(const char *prog, char *const argv[], char *const envp[],
 			close_range((unsigned)fds[1] + 1, ~0U, 0);
 			execve(prog, argv, envp);
 			v = -(int64_t)errno;
-			write_all(fds[1], &v, sizeof(v));
+			(void)cua_write_all(fds[1], &v, sizeof(v));
 			_exit(127);
 		}
 	}
@@ -1178,10 +1165,16 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 	if (be->a11y_address && !env_lookup(environ, "AT_SPI_BUS_ADDRESS"))
 		g_ptr_array_add(env, g_strconcat("AT_SPI_BUS_ADDRESS=",
 		                                 be->a11y_address, NULL));
-	if (be->x && x11_display_name(be->x) && !env_lookup(environ, "DISPLAY"))
-		g_ptr_array_add(
-		        env,
-		        g_strconcat("DISPLAY=", x11_display_name(be->x), NULL));
+	if (be->display->ops->launch_env) {
+		const char *names[4], *values[4];
+		size_t nv = be->display->ops->launch_env(be->display, names,
+		                                         values, 4);
+
+		for (i = 0; i < nv; i++)
+			if (!env_lookup(environ, names[i]))
+				g_ptr_array_add(env, g_strconcat(names[i], "=",
+				                                 values[i], NULL));
+	}
 	g_ptr_array_add(env, NULL);
 
 	args = g_ptr_array_new();

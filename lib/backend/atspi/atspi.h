@@ -1,5 +1,5 @@
 /*
- * AT-SPI2 + X11 backend: internal interfaces shared by its files.
+ * AT-SPI2 backend: internal interfaces shared by its files.
  *
  * The backend speaks the AT-SPI2 D-Bus protocol through GDBus on a private
  * GMainContext, keeping many calls in flight (pipelining) with a timeout on
@@ -17,9 +17,8 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "core/errors.h"
 
-struct x11;
-struct shots;
 struct events;
 
 struct atspi_be {
@@ -28,19 +27,17 @@ struct atspi_be {
 	GDBusConnection *a11y;     /* the accessibility bus */
 	GDBusConnection *session;  /* the session bus, NULL if unreachable */
 	char *a11y_address;
-	struct x11 *x;             /* NULL when no X display */
+	/* Windows, input and capture (display/display.h): chosen when the
+	 * backend starts; never NULL once it runs. */
+	struct cua_display *display;
+	/* WAYLAND_DISPLAY, DISPLAY, XDG_SESSION_TYPE as the last choice saw
+	 * them (g_malloc'd or NULL) */
+	char *display_env[3];
 	uint32_t flags;
 	/* Per-app (bus name) capability memo: properties/methods an app
 	 * answered with an error once are not asked again. */
 	GHashTable *caps;          /* bus name -> GUINT_TO_POINTER(bits) */
-	/* Screenshots and events (shots.h): NULL until used. */
-	struct shots *shots;       /* capture worker; NULL without X */
-	struct events *events;     /* AT-SPI event subscription */
-	/* Spare keycodes input.c left mapped until the app has read the
-	 * keys typed with them (atspi_keys_restore; at the latest on
-	 * destroy). */
-	unsigned char kept_keycodes[64];
-	size_t n_kept;
+	struct events *events;     /* AT-SPI event subscription (events.h) */
 };
 
 /* Capability bits remembered per application bus name. */
@@ -49,8 +46,9 @@ enum atspi_cap {
 	ATSPI_CAP_NO_HELP_TEXT = 1u << 1,
 };
 
-/* backend.c: replaces a closed accessibility bus connection or a dead X
- * connection once the service is back; 0 when the bus is connected. */
+/* backend.c: replaces a closed accessibility bus connection, or a dead
+ * window-system connection (the display driver's reconnect), once the
+ * service is back; 0 when the bus is connected. */
 int atspi_reconnect(struct atspi_be *be);
 
 /* The accessibility bus connection closed (its daemon died) or could not
@@ -68,14 +66,6 @@ atspi_bus_gone(const struct atspi_be *be)
  * app's toplevels): a hostile app claiming 2^31 - 1 toplevels made the
  * walk allocate 32 GiB of slots and abort. */
 #define ATSPI_CHILDREN_MAX 1000
-
-/* The sentence for it (E-PERMISSIONS-NOT-GRANTED in cua-mcp). */
-#define ATSPI_MSG_BUS_GONE                                                    \
-	"Computer Use permissions are not granted. The accessibility bus "    \
-	"(AT-SPI) went away and is not back; Computer Use reconnects as "     \
-	"soon as it is. Call get_app_state again in a moment; if this "       \
-	"persists, the user needs to restart at-spi-bus-launcher (or log "    \
-	"in again)."
 
 /* ------------------------------------------------------------------ */
 /* dbus.c — pipelined calls                                            */
@@ -188,75 +178,6 @@ int procinfo_read(int64_t pid, struct procinfo *out); /* 0 or -errno */
 void procinfo_clear(struct procinfo *info);
 
 /* ------------------------------------------------------------------ */
-/* x11.c — window-system facts (Xlib)                                  */
-
-struct x11 *x11_open(const char *display_name); /* NULL if unreachable */
-void x11_close(struct x11 *x);
-/* Root-window AT_SPI_BUS property (malloc'd) or NULL. */
-char *x11_get_atspi_bus(struct x11 *x);
-int x11_set_atspi_bus(struct x11 *x, const char *address);
-
-/* The active toplevel (_NET_ACTIVE_WINDOW, else the focus window walked up
- * to its toplevel); 0 when none. */
-uint64_t x11_active_window(struct x11 *x);
-/* The pid owning the window manager's check window, or 0. */
-int64_t x11_wm_pid(struct x11 *x);
-
-struct x11_client {
-	uint64_t window;     /* client (managed) window */
-	int64_t pid;         /* _NET_WM_PID, 0 if unknown */
-	char *title;         /* _NET_WM_NAME or WM_NAME, may be NULL */
-	char *wm_class_class, *wm_class_instance;
-	char *gtk_app_id;    /* _GTK_APPLICATION_ID */
-	struct cua_rect frame; /* content area in root coordinates */
-	int mapped;          /* viewable */
-	int iconified;
-	struct cua_rect frame_extents; /* _GTK_FRAME_EXTENTS l,r,t,b in x,y,w,h */
-	int has_frame_extents;
-};
-
-/* All client toplevels (_NET_CLIENT_LIST, else WM_STATE windows under the
- * root). Free with x11_clients_free. */
-int x11_list_clients(struct x11 *x, struct x11_client **out, size_t *n);
-void x11_clients_free(struct x11_client *clients, size_t n);
-
-/*
- * Matches the AT-SPI toplevels of one process to X11 windows: for each
- * toplevel (name, role, screen extents), fills info[i] (x11_window 0 when
- * no match). Matching: same pid, then title, then geometry, each X11
- * window used at most once.
- */
-struct x11_toplevel_query {
-	const char *name;
-	uint32_t role;
-	struct cua_rect extents;
-	int has_extents;
-};
-void x11_match_toplevels(struct x11 *x, int64_t pid,
-			 const struct x11_toplevel_query *tops, size_t n,
-			 struct cua_raw_window_info *info,
-			 struct cua_arena *arena);
-
-/* Input support (x11.c). */
-struct _XDisplay *x11_display(struct x11 *x); /* NULL when dead */
-void x11_trap_begin(void);
-int x11_trap_end(struct x11 *x); /* 0: no X error since begin */
-int x11_has_wm(struct x11 *x);
-int x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out);
-/* The client (or override-redirect) window at a root point; window 0 when
- * only the root is there. 0 or -1. */
-int x11_window_at(struct x11 *x, int32_t rx, int32_t ry, struct cua_win *out);
-/* The client window of the toplevel holding input focus (window 0 when
- * none). 0 or -1. */
-int x11_focus_toplevel(struct x11 *x, struct cua_win *out);
-/* 1 when `window` or another window of `pid` holds input focus (and is
- * the active window under an EWMH window manager). */
-int x11_focus_holds(struct x11 *x, uint64_t window, int64_t pid);
-/* Activates (actions.md §1.4 step 2) and waits for the confirmation:
- * 1 confirmed, 0 not within timeout_ms, -1 error. */
-int x11_activate(struct x11 *x, uint64_t window, int timeout_ms);
-
-/* ------------------------------------------------------------------ */
 /* live.c — live reads and requests for actions                        */
 
 cua_result atspi_read_nodes(struct cua_backend *b,
@@ -269,7 +190,21 @@ cua_result atspi_read_children(struct cua_backend *b,
 			       uint32_t first, uint32_t count, uint32_t want);
 cua_result atspi_live_call(struct cua_backend *b, struct cua_live_call *c);
 
-/* input.c — XTEST input and window operations */
+/* ------------------------------------------------------------------ */
+/* display.c — the display driver: choice, and the backend's window,  */
+/* input and capture members, which forward to it                     */
+
+/* Chooses and opens the session's display driver (be->display):
+ * CUA_DISPLAY, else what the environment shows (display/display.h). */
+cua_result atspi_display_open(struct atspi_be *be);
+void atspi_display_close(struct atspi_be *be);
+/* After an automatic choice of "none": choose again when the environment
+ * changed (atspi_reconnect). */
+void atspi_display_recheck(struct atspi_be *be);
+/* The backend's display and set_display members. */
+struct cua_display *atspi_display(struct cua_backend *b);
+cua_result atspi_set_display(struct cua_backend *b, const char *name);
+
 cua_result atspi_window_query(struct cua_backend *b, uint64_t window,
 			      struct cua_win *out);
 cua_result atspi_window_at(struct cua_backend *b, int32_t x, int32_t y,
@@ -284,5 +219,10 @@ cua_result atspi_keys(struct cua_backend *b,
 		      const struct cua_key_chord *chords, size_t n,
 		      int keymap_delay_ms, const char *app_bus, int *kept);
 cua_result atspi_keys_restore(struct cua_backend *b);
+void atspi_track_window(struct cua_backend *b, uint64_t window);
+cua_result atspi_capture(struct cua_backend *b,
+			 const struct cua_capture_request *req,
+			 struct cua_capture **out,
+			 enum cua_capture_status *status);
 
 #endif

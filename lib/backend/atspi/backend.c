@@ -1,11 +1,12 @@
 /*
- * AT-SPI2 + X11 backend: construction, the ops table, teardown.
+ * AT-SPI2 backend: construction, the ops table, teardown.
  *
  * The backend owns a private GMainContext on which all its D-Bus replies
  * are dispatched (nothing runs behind the caller's back: the context is
  * iterated only while a call is being made), a connection to the
  * accessibility bus, a connection to the session bus when there is one,
- * and an X11 display connection when there is one.
+ * and the session's display driver (display.c), through which everything
+ * that touches the window system goes.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -18,8 +19,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
-#include "linux.h"
-#include "shots.h"
+#include "events.h"
 
 /*
  * raw.h numbers roles and states as the AT-SPI2 protocol does; check it
@@ -132,12 +132,6 @@ _Static_assert((int)ATSPI_STATE_LAST_DEFINED >= (int)CUA_STATE_COUNT,
 _Static_assert(ATSPI_RELATION_LABELLED_BY == 2, "relation numbering");
 _Static_assert(ATSPI_COORD_TYPE_SCREEN == 0, "coordinate type numbering");
 
-#define NOT_GRANTED_BUS                                                    \
-	"Computer Use permissions are not granted. The accessibility bus " \
-	"(AT-SPI) is not running in this session; the user needs "         \
-	"at-spi2-core installed and a D-Bus session bus that can start "   \
-	"org.a11y.Bus."
-
 static void
 atspi_destroy(struct cua_backend *b);
 
@@ -165,6 +159,8 @@ static const struct cua_backend_ops atspi_ops = {
 	.watch_add = atspi_watch_add,
 	.watch_remove = atspi_watch_remove,
 	.watch_dispatch = atspi_watch_dispatch,
+	.display = atspi_display,
+	.set_display = atspi_set_display,
 };
 
 static int
@@ -244,8 +240,8 @@ connect_a11y(struct atspi_be *be)
 			return 0;
 		}
 	}
-	if (be->x) {
-		prop = x11_get_atspi_bus(be->x);
+	if (be->display->ops->a11y_bus_get) {
+		prop = be->display->ops->a11y_bus_get(be->display);
 		if (prop && *prop) {
 			be->a11y = connect_bus(be, prop, "accessibility bus");
 			if (be->a11y) {
@@ -281,10 +277,12 @@ desktop_fixes(struct atspi_be *be)
 	GError *error = NULL;
 	char *prop;
 
-	if (be->x) {
-		prop = x11_get_atspi_bus(be->x);
+	if (be->display->ops->a11y_bus_get &&
+	    be->display->ops->a11y_bus_publish) {
+		prop = be->display->ops->a11y_bus_get(be->display);
 		if (!prop || !*prop) {
-			if (x11_set_atspi_bus(be->x, be->a11y_address) == 0)
+			if (be->display->ops->a11y_bus_publish(
+				    be->display, be->a11y_address) == 0)
 				cua_info(
 				        ctx,
 				        "set the root window's AT_SPI_BUS property to %s",
@@ -334,27 +332,18 @@ desktop_fixes(struct atspi_be *be)
 		g_variant_unref(v);
 }
 
-/* A display on this machine (":1", "unix:1"): connecting to it fails at
- * once when no server listens, where a remote one could take a TCP
- * timeout, so only local displays are retried on every operation. */
-static int
-local_display(const char *name)
-{
-	return name && (name[0] == ':' || g_str_has_prefix(name, "unix:"));
-}
-
 /*
- * The accessibility bus and the X server can go away under a live session
- * and come back: at-spi-bus-launcher exits when its bus daemon dies and
- * is started again (D-Bus activation, a new login), a new X server takes
- * the same display. GDBus and Xlib only mark such connections closed or
- * dead, so without this a session would fail for good. Called at the
- * start of every operation that resolves an app (atspi_list_apps): a dead
- * connection is replaced with a new one when the service is reachable
- * again (the accessibility bus is looked up again the usual way, see
- * connect_a11y), and what hung off the old one follows: the event
- * subscription, the capture worker's own X connection, the per-app
- * capability memo (bus names are per bus). Returns 0 when the
+ * The accessibility bus and the window system can go away under a live
+ * session and come back: at-spi-bus-launcher exits when its bus daemon
+ * dies and is started again (D-Bus activation, a new login), a new X
+ * server takes the same display. GDBus and Xlib only mark such
+ * connections closed or dead, so without this a session would fail for
+ * good. Called at the start of every operation that resolves an app
+ * (atspi_list_apps): a dead connection is replaced with a new one when
+ * the service is reachable again (the accessibility bus is looked up
+ * again the usual way, see connect_a11y; the display driver replaces its
+ * own), and what hung off the old one follows: the event subscription,
+ * the per-app capability memo (bus names are per bus). Returns 0 when the
  * accessibility bus is connected afterwards, -1 when it is not.
  */
 int
@@ -363,35 +352,10 @@ atspi_reconnect(struct atspi_be *be)
 	struct cua_ctx *ctx = be->base.ctx;
 	int pushed, r, changed = 0;
 
-	if (be->x && x11_check_alive(be->x) < 0 &&
-	    local_display(x11_display_name(be->x))) {
-		char *name = g_strdup(x11_display_name(be->x));
-		struct x11 *nx = x11_open(name);
-
-		if (nx) {
-			cua_info(ctx,
-			         "the X server of %s went away; "
-			         "connected to the new one",
-			         name);
-			shots_reset(be->shots);
-			x11_close(be->x);
-			be->x = nx;
-			/* spare keycodes were mapped on the old server */
-			be->n_kept = 0;
-			changed = 1;
-		}
-		g_free(name);
-	} else if (!be->x && local_display(secure_getenv("DISPLAY"))) {
-		/* the session started while no X server ran */
-		be->x = x11_open(NULL);
-		if (be->x) {
-			cua_info(ctx, "connected to the X server of %s",
-			         x11_display_name(be->x));
-			if (!be->shots)
-				be->shots = shots_new(be);
-			changed = 1;
-		}
-	}
+	atspi_display_recheck(be);
+	if (be->display->ops->reconnect &&
+	    be->display->ops->reconnect(be->display) > 0)
+		changed = 1;
 	if (be->a11y && !g_dbus_connection_is_closed(be->a11y)) {
 		r = 0;
 		goto fixes;
@@ -450,11 +414,9 @@ atspi_destroy(struct cua_backend *b)
 
 	if (!be)
 		return;
-	/* spare keycodes still mapped for keys typed earlier */
-	atspi_keys_restore(b);
-	/* the capture worker first: it wakes be->mc */
-	shots_free(be->shots);
-	be->shots = NULL;
+	/* the display driver first: its capture worker wakes be->mc, and
+	 * spare keycodes still mapped for keys typed earlier are restored */
+	atspi_display_close(be);
 	events_detach(be->events);
 	if (be->mc)
 		g_main_context_push_thread_default(be->mc);
@@ -470,10 +432,10 @@ atspi_destroy(struct cua_backend *b)
 		g_main_context_pop_thread_default(be->mc);
 		g_main_context_unref(be->mc);
 	}
-	if (be->x)
-		x11_close(be->x);
 	if (be->caps)
 		g_hash_table_destroy(be->caps);
+	for (size_t i = 0; i < G_N_ELEMENTS(be->display_env); i++)
+		g_free(be->display_env[i]);
 	g_free(be->a11y_address);
 	g_free(be);
 }
@@ -484,6 +446,7 @@ cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 {
 	struct atspi_be *be;
 	const char *session_addr;
+	cua_result r;
 
 	*out = NULL;
 	be = g_new0(struct atspi_be, 1);
@@ -496,9 +459,12 @@ cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 	 * our context, not to the host program's */
 	g_main_context_push_thread_default(be->mc);
 
-	be->x = x11_open(NULL);
-	if (!be->x)
-		cua_debug(ctx, "atspi: no X11 display");
+	r = atspi_display_open(be);
+	if (r != CUA_OK) {
+		g_main_context_pop_thread_default(be->mc);
+		atspi_destroy(&be->base);
+		return r;
+	}
 	session_addr = secure_getenv("DBUS_SESSION_BUS_ADDRESS");
 	if (session_addr && *session_addr)
 		be->session = connect_bus(be, session_addr, "session bus");
@@ -506,12 +472,11 @@ cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
 	if (connect_a11y(be) < 0) {
 		g_main_context_pop_thread_default(be->mc);
 		atspi_destroy(&be->base);
-		return cua_error(CUA_ERROR_BACKEND, NOT_GRANTED_BUS);
+		return cua_err(CUA_MSG_NO_ACCESSIBILITY_BUS);
 	}
 	cua_debug(ctx, "atspi: accessibility bus %s", be->a11y_address);
 	if (ctx->opt.desktop_fixes && !(flags & CUA_SESSION_NO_DESKTOP_FIXES))
 		desktop_fixes(be);
-	be->shots = shots_new(be);
 	g_main_context_pop_thread_default(be->mc);
 	*out = &be->base;
 	return CUA_OK;

@@ -224,8 +224,9 @@ dbatch_new(struct atspi_be *be, int timeout_ms, int max_in_flight,
 	return b;
 }
 
+/* A one-shot timer that sets the int it points to. */
 static gboolean
-on_drain_guard(gpointer user)
+on_timer_fired(gpointer user)
 {
 	int *fired = user;
 
@@ -251,7 +252,7 @@ stop(struct dbatch *b)
 	g_cancellable_cancel(b->cancel);
 	pushed = push_mc(b->be->mc);
 	guard = g_timeout_source_new(DBATCH_DRAIN_US / 1000);
-	g_source_set_callback(guard, on_drain_guard, &fired, NULL);
+	g_source_set_callback(guard, on_timer_fired, &fired, NULL);
 	g_source_attach(guard, b->be->mc);
 	while (b->in_flight > 0 && !fired)
 		g_main_context_iteration(b->be->mc, TRUE);
@@ -426,15 +427,6 @@ on_peer_ready(GObject *source, GAsyncResult *res, gpointer user)
 	w->done = 1;
 }
 
-static gboolean
-on_peer_timeout(gpointer user)
-{
-	int *fired = user;
-
-	*fired = 1;
-	return G_SOURCE_REMOVE;
-}
-
 /* Only local sockets: the address comes from the app. */
 static int
 is_local_address(const char *a)
@@ -497,7 +489,7 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 	        cancel, on_peer_ready, &w);
 	timer = g_timeout_source_new(
 	        timeout_ms > 0 ? (guint)timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS);
-	g_source_set_callback(timer, on_peer_timeout, &fired, NULL);
+	g_source_set_callback(timer, on_timer_fired, &fired, NULL);
 	g_source_attach(timer, be->mc);
 	while (!w.done && !fired)
 		g_main_context_iteration(be->mc, TRUE);

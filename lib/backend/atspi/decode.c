@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "atspi.h"
+#include "core/utf8.h"
 
 int
 atspi_is_gtype_name(const char *s)
@@ -116,9 +117,7 @@ atspi_strdup_capped(struct cua_arena *arena, const char *s)
 	len = strnlen(s, ATSPI_STRING_CAP + 1);
 	if (len <= ATSPI_STRING_CAP)
 		return cua_arena_strdup(arena, s);
-	len = ATSPI_STRING_CAP;
-	while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
-		len--;
+	len = cua_utf8_floor(s, ATSPI_STRING_CAP);
 	return cua_arena_strndup(arena, s, len);
 }
 

@@ -10,8 +10,8 @@
  * GDBus's worker thread: it stamps each event with its arrival time and
  * queues it, and wakes the backend's private GMainContext. Callbacks run
  * only inside watch_dispatch(), on the caller's thread, so nothing runs
- * behind the caller's back. Damage comes from the capture worker
- * (capture.c).
+ * behind the caller's back. Damage comes from the display driver, which
+ * wakes the context when it has some.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -23,7 +23,7 @@
 
 #include <gio/gio.h>
 
-#include "shots.h"
+#include "events.h"
 
 #define EVENT_QUEUE 4096
 #define EVENT_PREFIX "org.a11y.atspi.Event."
@@ -393,7 +393,7 @@ atspi_watch_dispatch(struct cua_backend *b, int64_t deadline_us)
 	}
 	g_main_context_push_thread_default(be->mc);
 	for (;;) {
-		struct shots_damage dmg[64];
+		struct cua_display_damage dmg[64];
 		size_t nd;
 		int fired = 0;
 		int64_t left;
@@ -427,8 +427,9 @@ atspi_watch_dispatch(struct cua_backend *b, int64_t deadline_us)
 			qevent_clear(&qe);
 		}
 		/* damage */
-		while ((nd = shots_take_damage(be->shots, dmg,
-					       G_N_ELEMENTS(dmg))) > 0) {
+		while (be->display->ops->take_damage &&
+		       (nd = be->display->ops->take_damage(
+				be->display, dmg, G_N_ELEMENTS(dmg))) > 0) {
 			for (size_t i = 0; i < nd; i++) {
 				struct cua_event e;
 
@@ -445,7 +446,7 @@ atspi_watch_dispatch(struct cua_backend *b, int64_t deadline_us)
 		left = deadline_us - cua_now_us();
 		if (stop || deadline_us == 0 || left <= 0)
 			break;
-		/* wait for a wakeup (filter thread, capture worker) or the
+		/* wait for a wakeup (filter thread, display driver) or the
 		 * deadline; other sources of our context run too */
 		timer = g_timeout_source_new((guint)((left + 999) / 1000));
 		g_source_set_callback(timer, on_timeout, &fired, NULL);

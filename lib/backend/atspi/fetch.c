@@ -1560,7 +1560,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	const char *who;
 	struct cua_raw_snapshot *snap;
 	struct cua_raw_node *an;
-	struct x11_toplevel_query *tops;
+	struct cua_display_toplevel_query *tops;
 	struct fnode *fn;
 	struct job job;
 	int64_t t0 = cua_now_us();
@@ -1577,13 +1577,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	if (!who || !*who)
 		who = app->bus_name ? app->bus_name : "?";
 	if (!app->bus_name)
-		return cua_error_quoting(
-		        CUA_ERROR_NOT_FOUND, "'", who,
-		        "' is not registered on the accessibility bus, so "
-		        "its elements cannot be read; screenshot coordinates "
-		        "and keys still reach its window. Ask the user to "
-		        "restart it (apps do not reconnect by themselves "
-		        "when the accessibility bus restarts).");
+		return cua_err(CUA_MSG_NOT_ACCESSIBLE, { "name", who });
 	snap = cua_raw_snapshot_new();
 	if (!snap)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -1621,7 +1615,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		cua_raw_snapshot_free(snap);
 		/* not the app: the bus went away under the read */
 		if (atspi_bus_gone(be))
-			return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+			return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 		if (timed_out)
 			return timeout_error(who, waited);
 		return cua_error_quoting(
@@ -1663,8 +1657,10 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	                                        sizeof(*snap->windows));
 	if (!snap->windows)
 		job.oom = 1;
-	if (be->x && snap->windows && an->n_children) {
-		tops = g_new0(struct x11_toplevel_query, an->n_children);
+	if (be->display->ops->match_toplevels && snap->windows &&
+	    an->n_children) {
+		tops = g_new0(struct cua_display_toplevel_query,
+		              an->n_children);
 		for (i = 0; i < an->n_children; i++) {
 			const struct cua_raw_node *t = an->children[i];
 
@@ -1673,8 +1669,9 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			tops[i].extents = t->extents;
 			tops[i].has_extents = (t->have & CUA_HAVE_EXTENTS) != 0;
 		}
-		x11_match_toplevels(be->x, app->pid, tops, an->n_children,
-		                    snap->windows, snap->arena);
+		be->display->ops->match_toplevels(be->display, app->pid, tops,
+		                                  an->n_children, snap->windows,
+		                                  snap->arena);
 		for (i = 0; i < an->n_children; i++)
 			an->children[i]->x11_window =
 			        snap->windows[i].x11_window;
@@ -1873,7 +1870,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	if (job.gone) /* what was read is a torn part of the tree */
 		return gone_error(who);
 	if (!answered && calls > 0 && atspi_bus_gone(be))
-		return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 	if (!answered && calls > 0 && (r < 0 || job.hung || job.n_timeouts > 0))
 		return timeout_error(who, cua_now_us() - t0);
 	cua_debug(b->ctx,

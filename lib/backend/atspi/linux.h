@@ -1,6 +1,6 @@
 /*
- * AT-SPI2 + X11 backend: Linux desktop helpers shared by apps.c,
- * desktop_entry.c, procinfo.c and x11.c (and white-box tests).
+ * AT-SPI2 backend: Linux desktop helpers shared by apps.c,
+ * desktop_entry.c and procinfo.c (and white-box tests).
  *
  * The pure functions here (no I/O, no environment) are what
  * tests/unit/test-linux.c exercises: desktop-entry parsing, Exec
@@ -16,8 +16,6 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
-
-struct x11;
 
 /* ------------------------------------------------------------------ */
 /* procinfo.c                                                          */
@@ -197,20 +195,5 @@ void
 appid_choose(const struct appid_input *in, const struct desktop_entry *entries,
              size_t n, appid_resolve_fn resolve, void *resolve_data,
              struct appid_choice *out);
-
-/* ------------------------------------------------------------------ */
-/* x11.c — extras beyond atspi.h                                       */
-
-/* The window manager's name (_NET_WM_NAME of the check window,
- * malloc'd), or NULL when no EWMH window manager runs. */
-char *
-x11_wm_name(struct x11 *x);
-/* DisplayString of the connection (borrowed), or NULL. */
-const char *
-x11_display_name(struct x11 *x);
-/* 0 while the X connection works; -1 (and marked dead) once the server
- * went away. No round trip. */
-int
-x11_check_alive(struct x11 *x);
 
 #endif

@@ -635,7 +635,7 @@ run_job(struct ljob *job, struct atspi_be *be, int64_t t0)
 	/* nothing answered because the bus went away under the read: not
 	 * a stale element */
 	if (job->n_ok == 0 && atspi_bus_gone(be))
-		return cua_error(CUA_ERROR_BACKEND, ATSPI_MSG_BUS_GONE);
+		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 	if (job->n_ok == 0 && (r < 0 || job->n_timeouts))
 		return cua_error(CUA_ERROR_TIMEOUT,
 				 "the app did not answer accessibility requests in time");

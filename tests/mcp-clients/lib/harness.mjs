@@ -6,7 +6,7 @@
 //   CUA               the cua CLI
 //   CUA_MCP_DATA_DIR  its data directory (forbidden-apps.txt, app-instructions/)
 //   FIXTURE_GTK3      tests/desktop/fixture-gtk3 (desktop tests)
-//   CUA_SPEC_DIR      the spec directory with tools.md, when available
+//   CUA_SPEC_DIR      the directory with tools.md (the repository's docs/)
 //
 // SPDX-License-Identifier: MIT
 import { spawn } from 'node:child_process';

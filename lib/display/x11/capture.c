@@ -26,18 +26,15 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,10 +45,8 @@
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xdamage.h>
 
-#include "linux.h"
-#include "shots.h"
-
-extern char **environ;
+#include "x11.h"
+#include "xwd.h"
 
 #define MAX_TRACKED 32
 #define DAMAGE_QUEUE 512
@@ -86,7 +81,10 @@ struct worker {
 	int finished;         /* the thread returned */
 	int dead;             /* no X connection */
 	int efd;
-	GMainContext *wake;   /* woken when damage arrives */
+	/* the owner's hook, called when damage arrives while the owner
+	 * still listens (not quit, not abandoned; under mu) */
+	void (*wake)(void *data);
+	void *wake_data;
 	char *display_name;
 	struct cua_ctx *ctx;  /* only for debug logs while not abandoned */
 
@@ -99,8 +97,8 @@ struct worker {
 	struct cua_capture *cap_out;
 	enum cua_capture_status cap_status;
 
-	/* damage for events.c (under mu) */
-	struct shots_damage dmg[DAMAGE_QUEUE];
+	/* damage for the event stream (under mu) */
+	struct cua_display_damage dmg[DAMAGE_QUEUE];
 	size_t dmg_head, dmg_len;
 	/* frame extents per tracked window, for the xwd route (under mu) */
 	struct {
@@ -124,20 +122,11 @@ struct worker {
 };
 
 struct shots {
-	struct atspi_be *be;
+	struct x11_driver *xd;
 	struct worker *w;          /* NULL until first needed, or after a hang */
 	struct worker *abandoned;  /* a hung worker, until it returns */
 	int64_t abandoned_at;
 };
-
-void
-cua_capture_free(struct cua_capture *c)
-{
-	if (!c)
-		return;
-	free(c->px.data);
-	free(c);
-}
 
 static void
 worker_unref_locked(struct worker *w, int *freed)
@@ -154,8 +143,6 @@ worker_destroy(struct worker *w)
 	cua_capture_free(w->cap_out);
 	if (w->efd >= 0)
 		close(w->efd);
-	if (w->wake)
-		g_main_context_unref(w->wake);
 	free(w->display_name);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
@@ -406,10 +393,10 @@ handle_event(struct worker *w, XEvent *ev)
 		w->dmg[i].area.h = dn->area.height;
 		w->dmg[i].time_us = now;
 		w->dmg_len++;
+		if (w->wake && !w->quit && !w->abandoned)
+			w->wake(w->wake_data);
 	}
 	pthread_mutex_unlock(&w->mu);
-	if (w->wake)
-		g_main_context_wakeup(w->wake);
 }
 
 static void
@@ -818,7 +805,7 @@ static struct worker *
 worker_start(struct shots *sh)
 {
 	struct worker *w = calloc(1, sizeof(*w));
-	const char *name = x11_display_name(sh->be->x);
+	const char *name = x11_display_name(sh->xd->x);
 	pthread_attr_t attr;
 	pthread_t th;
 	sigset_t all, old;
@@ -830,7 +817,8 @@ worker_start(struct shots *sh)
 	pthread_cond_init(&w->cv, NULL);
 	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	w->display_name = name ? strdup(name) : NULL;
-	w->wake = g_main_context_ref(sh->be->mc);
+	w->wake = sh->xd->base.hooks.wake;
+	w->wake_data = sh->xd->base.hooks.wake_data;
 	w->refs = 2;
 	if (w->efd < 0 || (name && !w->display_name)) {
 		w->refs = 1;
@@ -876,15 +864,15 @@ get_worker(struct shots *sh)
 }
 
 struct shots *
-shots_new(struct atspi_be *be)
+shots_new(struct x11_driver *xd)
 {
 	struct shots *sh;
 
-	if (!be->x)
+	if (!xd->x)
 		return NULL;
 	sh = calloc(1, sizeof(*sh));
 	if (sh)
-		sh->be = be;
+		sh->xd = xd;
 	return sh;
 }
 
@@ -932,8 +920,8 @@ shots_free(struct shots *sh)
 }
 
 /*
- * After the X server went away and the backend opened a connection to the
- * new one (atspi_reconnect): the worker's own connection is dead for good,
+ * After the X server went away and the driver opened a connection to the
+ * new one (reconnect): the worker's own connection is dead for good,
  * so let it go; the next capture starts a worker on the new server.
  */
 void
@@ -946,8 +934,10 @@ shots_reset(struct shots *sh)
 }
 
 size_t
-shots_take_damage(struct shots *sh, struct shots_damage *out, size_t max)
+x11d_take_damage(struct cua_display *d, struct cua_display_damage *out,
+		 size_t max)
 {
+	struct shots *sh = x11_driver(d)->shots;
 	struct worker *w = sh ? sh->w : NULL;
 	size_t n = 0;
 
@@ -964,14 +954,14 @@ shots_take_damage(struct shots *sh, struct shots_damage *out, size_t max)
 }
 
 void
-atspi_track_window(struct cua_backend *b, uint64_t window)
+x11d_track_window(struct cua_display *d, uint64_t window)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
+	struct x11_driver *xd = x11_driver(d);
 	struct worker *w;
 
-	if (!be->shots || !window)
+	if (!xd->shots || !window)
 		return;
-	w = get_worker(be->shots);
+	w = get_worker(xd->shots);
 	if (!w)
 		return;
 	pthread_mutex_lock(&w->mu);
@@ -982,210 +972,12 @@ atspi_track_window(struct cua_backend *b, uint64_t window)
 }
 
 /* ------------------------------------------------------------------ */
-/* The xwd route (§8)                                                   */
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-int
-xwd_decode(const uint8_t *buf, size_t len, struct cua_pixels *out)
-{
-	uint32_t hsize, version, format, depth, width, height, byte_order;
-	uint32_t bpp, bpl, vclass, rmask, gmask, bmask, ncolors;
-	size_t off, need;
-
-	memset(out, 0, sizeof(*out));
-	if (len < 100)
-		return -1;
-	hsize = be32(buf);
-	version = be32(buf + 4);
-	format = be32(buf + 8);
-	depth = be32(buf + 12);
-	width = be32(buf + 16);
-	height = be32(buf + 20);
-	byte_order = be32(buf + 28);
-	bpp = be32(buf + 44);
-	bpl = be32(buf + 48);
-	vclass = be32(buf + 52);
-	rmask = be32(buf + 56);
-	gmask = be32(buf + 60);
-	bmask = be32(buf + 64);
-	ncolors = be32(buf + 76);
-	/* ZPixmap, TrueColor (4) or DirectColor (5) */
-	if (version != 7 || format != 2 || (vclass != 4 && vclass != 5) ||
-	    (bpp != 16 && bpp != 24 && bpp != 32) || width == 0 ||
-	    height == 0 || width > 32768 || height > 32768 || hsize < 100 ||
-	    bpl < width * (bpp / 8) || ncolors > 65536)
-		return -1;
-	off = (size_t)hsize + (size_t)ncolors * 12;
-	need = (size_t)bpl * height;
-	if (off > len || len - off < need)
-		return -1;
-	out->data = malloc(need);
-	if (!out->data)
-		return -1;
-	memcpy(out->data, buf + off, need);
-	out->stride = bpl;
-	out->width = width;
-	out->height = height;
-	out->bits_per_pixel = bpp;
-	out->msb_first = byte_order == MSBFirst;
-	out->red_mask = rmask;
-	out->green_mask = gmask;
-	out->blue_mask = bmask;
-	if (depth == 32)
-		out->alpha_mask = ~(rmask | gmask | bmask);
-	return 0;
-}
-
-static int
-child_wait(pid_t pid, int64_t until_us)
-{
-	int status;
-
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			return 0;
-		if (cua_now_us() >= until_us)
-			return -1;
-		usleep(5000);
-	}
-}
-
-static enum cua_capture_status
-capture_xwd(struct shots *sh, uint64_t window, int timeout_ms,
-	    const int32_t ext[4], struct cua_capture **out)
-{
-	const char *display = x11_display_name(sh->be->x);
-	char idbuf[32];
-	const char *argv[] = { "xwd", "-silent", "-id", idbuf, "-display",
-			       display ? display : ":0", NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none, dfl;
-	int pipefd[2];
-	pid_t pid;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	int64_t t0 = cua_now_us(), deadline = t0 + (int64_t)timeout_ms * 1000;
-	int ok = 0, r;
-	struct cua_pixels px;
-	struct cua_capture *c;
-
-	*out = NULL;
-	snprintf(idbuf, sizeof(idbuf), "0x%llx", (unsigned long long)window);
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return CUA_CAPTURE_TIMEOUT;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	/* a host (cua-mcp) may block SIGTERM in every thread and ignore
-	 * SIGPIPE; xwd must not inherit that, or the SIGTERM below would not
-	 * stop it */
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGTERM);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &dfl);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-					       POSIX_SPAWN_SETSIGDEF);
-	r = posix_spawnp(&pid, "xwd", &fa, &attr, (char *const *)argv, environ);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (r != 0) {
-		close(pipefd[0]);
-		cua_debug(sh->be->base.ctx, "capture: cannot run xwd: %s",
-			  strerror(r));
-		return CUA_CAPTURE_TIMEOUT;
-	}
-	for (;;) {
-		struct pollfd pfd = { pipefd[0], POLLIN, 0 };
-		int64_t left = deadline - cua_now_us();
-		ssize_t n;
-
-		if (left <= 0)
-			break;
-		if (poll(&pfd, 1, (int)(left / 1000 + 1)) <= 0)
-			continue;
-		if (len + 65536 > cap) {
-			size_t ncap = cap ? cap * 2 : 1 << 20;
-			uint8_t *nb = ncap < (256u << 20) ? realloc(buf, ncap)
-							  : NULL;
-
-			if (!nb)
-				break;
-			buf = nb;
-			cap = ncap;
-		}
-		n = read(pipefd[0], buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ok = n == 0;
-			break;
-		}
-		len += (size_t)n;
-	}
-	close(pipefd[0]);
-	if (child_wait(pid, ok ? deadline : cua_now_us()) < 0) {
-		kill(pid, SIGTERM);
-		if (child_wait(pid, cua_now_us() + 1000 * 1000) < 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-		}
-		ok = 0;
-	}
-	if (!ok || xwd_decode(buf, len, &px) < 0) {
-		free(buf);
-		return CUA_CAPTURE_TIMEOUT;
-	}
-	free(buf);
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		free(px.data);
-		return CUA_CAPTURE_TIMEOUT;
-	}
-	/* crop the CSD margins last seen on this window */
-	if (ext && ext[0] + ext[1] < (int32_t)px.width &&
-	    ext[2] + ext[3] < (int32_t)px.height &&
-	    (ext[0] || ext[1] || ext[2] || ext[3])) {
-		uint8_t *d = px.data + (size_t)ext[2] * px.stride +
-			     (size_t)ext[0] * (px.bits_per_pixel / 8);
-
-		memmove(px.data, d,
-			px.stride * (px.height - (uint32_t)ext[2]) -
-				(size_t)ext[0] * (px.bits_per_pixel / 8));
-		px.width -= (uint32_t)(ext[0] + ext[1]);
-		px.height -= (uint32_t)(ext[2] + ext[3]);
-	}
-	c->px = px;
-	c->frame.w = (int32_t)px.width;
-	c->frame.h = (int32_t)px.height;
-	c->window = c->frame;
-	c->route = CUA_CAPTURE_SUBPROCESS;
-	c->capture_us = cua_now_us() - t0;
-	*out = c;
-	return CUA_CAPTURE_OK;
-}
-
-/* ------------------------------------------------------------------ */
 
 cua_result
-atspi_capture(struct cua_backend *b, const struct cua_capture_request *req,
-	      struct cua_capture **out, enum cua_capture_status *status)
+x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
+	     struct cua_capture **out, enum cua_capture_status *status)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
-	struct shots *sh = be->shots;
+	struct shots *sh = x11_driver(b)->shots;
 	struct worker *w;
 	struct timespec ts;
 	int64_t deadline;
@@ -1203,7 +995,8 @@ atspi_capture(struct cua_backend *b, const struct cua_capture_request *req,
 	w = get_worker(sh);
 	if (!w && sh->abandoned) {
 		/* a hung capture still runs: straight to the subprocess */
-		*status = capture_xwd(sh, req->window,
+		*status = capture_xwd(x11_display_name(sh->xd->x), b->ctx,
+				      req->window,
 				      req->fallback_timeout_ms > 0
 					      ? req->fallback_timeout_ms
 					      : 3000,
@@ -1272,7 +1065,8 @@ atspi_capture(struct cua_backend *b, const struct cua_capture_request *req,
 		sh->abandoned = w;
 		sh->w = NULL;
 		worker_kick(w);
-		*status = capture_xwd(sh, req->window,
+		*status = capture_xwd(x11_display_name(sh->xd->x), b->ctx,
+				      req->window,
 				      req->fallback_timeout_ms > 0
 					      ? req->fallback_timeout_ms
 					      : 3000,

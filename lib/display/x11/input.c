@@ -30,8 +30,8 @@
 #include <X11/keysym.h>
 #include <glib.h>
 
-#include "atspi.h"
 #include "core/keys.h"
+#include "x11.h"
 
 #define POOL_MAX 64
 
@@ -54,55 +54,54 @@ have_xtest(Display *d)
 /* Windows                                                             */
 
 cua_result
-atspi_window_query(struct cua_backend *b, uint64_t window,
-		   struct cua_win *out)
+x11d_window_query(struct cua_display *d, uint64_t window, struct cua_win *out)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
+	struct x11_driver *xd = x11_driver(d);
 
-	if (!be->x)
+	if (!xd->x)
 		return no_x11();
-	if (x11_window_info(be->x, window, out) < 0)
+	if (x11_window_info(xd->x, window, out) < 0)
 		return cua_error(CUA_ERROR_NOT_FOUND, "window 0x%llx is gone",
 				 (unsigned long long)window);
 	return CUA_OK;
 }
 
 cua_result
-atspi_window_at(struct cua_backend *b, int32_t x, int32_t y,
-		struct cua_win *out)
+x11d_window_at(struct cua_display *d, int32_t x, int32_t y,
+	       struct cua_win *out)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
+	struct x11_driver *xd = x11_driver(d);
 
-	if (!be->x)
+	if (!xd->x)
 		return no_x11();
-	if (x11_window_at(be->x, x, y, out) < 0)
+	if (x11_window_at(xd->x, x, y, out) < 0)
 		memset(out, 0, sizeof(*out));
 	return CUA_OK;
 }
 
 cua_result
-atspi_focus_window(struct cua_backend *b, struct cua_win *out)
+x11d_focus_window(struct cua_display *d, struct cua_win *out)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
+	struct x11_driver *xd = x11_driver(d);
 
-	if (!be->x)
+	if (!xd->x)
 		return no_x11();
-	if (x11_focus_toplevel(be->x, out) < 0)
+	if (x11_focus_toplevel(xd->x, out) < 0)
 		memset(out, 0, sizeof(*out));
 	return CUA_OK;
 }
 
 cua_result
-atspi_activate_window(struct cua_backend *b, uint64_t window, int timeout_ms,
-		      int *confirmed)
+x11d_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
+		     int *confirmed)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
+	struct x11_driver *xd = x11_driver(d);
 	int r;
 
 	*confirmed = 0;
-	if (!be->x)
+	if (!xd->x)
 		return no_x11();
-	r = x11_activate(be->x, window, timeout_ms);
+	r = x11_activate(xd->x, window, timeout_ms);
 	if (r < 0)
 		return cua_error(CUA_ERROR_NOT_FOUND,
 				 "window 0x%llx cannot be activated",
@@ -162,11 +161,11 @@ wait_moved(Display *d, Window root, int32_t x, int32_t y)
 }
 
 cua_result
-atspi_pointer(struct cua_backend *b, const struct cua_pointer_event *ev,
-	      size_t n, int restore)
+x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
+	     size_t n, int restore)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
-	Display *d = be->x ? x11_display(be->x) : NULL;
+	struct x11_driver *xd = x11_driver(dp);
+	Display *d = xd->x ? x11_display(xd->x) : NULL;
 	Window root, rr, cr;
 	int ox = 0, oy = 0, lx = -1, ly = -1, wx, wy, have_orig = 0;
 	unsigned int mask;
@@ -204,7 +203,7 @@ atspi_pointer(struct cua_backend *b, const struct cua_pointer_event *ev,
 			break;
 		}
 		XFlush(d);
-		if (x11_display(be->x) == NULL)
+		if (x11_display(xd->x) == NULL)
 			failed = 1;
 	}
 	/* never leave a button pressed */
@@ -238,7 +237,7 @@ atspi_pointer(struct cua_backend *b, const struct cua_pointer_event *ev,
 			XSync(d, False);
 		}
 	}
-	if (x11_trap_end(be->x) < 0 || failed)
+	if (x11_trap_end(xd->x) < 0 || failed)
 		return cua_error(CUA_ERROR_BACKEND,
 				 "the X server connection failed during input");
 	return CUA_OK;
@@ -551,34 +550,15 @@ type_chord(struct keymap *km, struct presser *p,
  * mapping restored before the app read our keys makes it translate them
  * with the restored map, and the characters are lost. So before the
  * spare keycodes are restored or reused: XSync (the app's key events
- * are in its socket), then one accessibility round trip to the app,
- * answered from the same main loop that reads its X events.
+ * are in its socket), then the caller's round trip to the app, answered
+ * from the same main loop that reads its X events.
  */
 static void
-app_caught_up(struct atspi_be *be, Display *d, const char *app_bus)
+app_caught_up(Display *d, const struct cua_display_sync *sync)
 {
-	GError *e = NULL;
-	GVariant *r;
-
 	XSync(d, False);
-	if (!app_bus)
-		return;
-	/* twice: the first answer may be sent from the same main-loop
-	 * iteration that has yet to dispatch the X events; the second is
-	 * answered only in a later one */
-	for (int i = 0; i < 2; i++) {
-		r = atspi_call_sync(be, app_bus,
-				    "/org/a11y/atspi/accessible/root",
-				    "org.a11y.atspi.Accessible", "GetRole", NULL,
-				    G_VARIANT_TYPE("(u)"), 2000, &e);
-		if (r) {
-			g_variant_unref(r);
-		} else {
-			g_error_free(e);
-			e = NULL;
-			break;
-		}
-	}
+	if (sync && sync->fn)
+		sync->fn(sync->data);
 }
 
 /* Restoring too early loses keys; without a confirmation from the
@@ -586,40 +566,41 @@ app_caught_up(struct atspi_be *be, Display *d, const char *app_bus)
 #define RESTORE_GRACE_MS 100
 
 cua_result
-atspi_keys_restore(struct cua_backend *b)
+x11d_keys_restore(struct cua_display *dp)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
-	Display *d = be->x ? x11_display(be->x) : NULL;
+	struct x11_driver *xd = x11_driver(dp);
+	Display *d = xd->x ? x11_display(xd->x) : NULL;
 	struct keymap km;
 
-	if (!be->n_kept)
+	if (!xd->n_kept)
 		return CUA_OK;
 	if (!d) {
-		be->n_kept = 0;
+		xd->n_kept = 0;
 		return no_x11();
 	}
 	memset(&km, 0, sizeof(km));
 	km.d = d;
-	for (size_t i = 0; i < be->n_kept && i < POOL_MAX; i++) {
-		km.spare[km.n_spare] = be->kept_keycodes[i];
+	for (size_t i = 0; i < xd->n_kept && i < POOL_MAX; i++) {
+		km.spare[km.n_spare] = xd->kept_keycodes[i];
 		km.touched[km.n_spare++] = 1;
 	}
 	km.remapped = 1;
 	x11_trap_begin();
 	keymap_restore(&km);
-	be->n_kept = 0;
-	if (x11_trap_end(be->x) < 0)
+	xd->n_kept = 0;
+	if (x11_trap_end(xd->x) < 0)
 		return cua_error(CUA_ERROR_BACKEND,
 				 "the X server connection failed");
 	return CUA_OK;
 }
 
 cua_result
-atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords,
-	   size_t n, int delay_ms, const char *app_bus, int *kept)
+x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
+	  size_t n, int delay_ms, const struct cua_display_sync *sync,
+	  int *kept)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
-	Display *d = be->x ? x11_display(be->x) : NULL;
+	struct x11_driver *xd = x11_driver(dp);
+	Display *d = xd->x ? x11_display(xd->x) : NULL;
 	struct keymap km;
 	struct presser p;
 	uint32_t need[POOL_MAX];
@@ -634,10 +615,10 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords,
 		return cua_error(CUA_ERROR_BACKEND,
 				 "the X server has no XTEST extension");
 	/* a mapping an earlier call kept goes now */
-	atspi_keys_restore(b);
+	x11d_keys_restore(dp);
 	x11_trap_begin();
 	if (keymap_load(&km, d) < 0) {
-		x11_trap_end(be->x);
+		x11_trap_end(xd->x);
 		return cua_error(CUA_ERROR_BACKEND, "cannot read the X keymap");
 	}
 	memset(&p, 0, sizeof(p));
@@ -655,12 +636,12 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords,
 			 * arrive: its loop has read the MappingNotify, then
 			 * the short wait of decisions.md §9 for toolkits
 			 * that fetch it asynchronously */
-			app_caught_up(be, d, app_bus);
+			app_caught_up(d, sync);
 			if (delay_ms > 0)
 				g_usleep((gulong)delay_ms * 1000);
 			for (size_t k = 0; k < km.n_spare; k++)
 				if (km.spare_ks[k])
-					cua_debug(b->ctx, "x11: keycode %d types %s",
+					cua_debug(dp->ctx, "x11: keycode %d types %s",
 						  km.spare[k],
 						  cua_keysym_name(km.spare_ks[k]));
 		}
@@ -685,7 +666,7 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords,
 			/* more distinct characters than spare keycodes: the
 			 * pool is reused once the app had time to read the
 			 * keys typed with it (no confirmation possible here) */
-			app_caught_up(be, d, app_bus);
+			app_caught_up(d, sync);
 			g_usleep(RESTORE_GRACE_MS * 1000);
 			free_spares(&km);
 		}
@@ -694,20 +675,20 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords,
 	XSync(d, False);
 	if (km.remapped && kept && res == CUA_OK) {
 		/* the caller restores once it saw the keys' effect */
-		be->n_kept = 0;
+		xd->n_kept = 0;
 		for (size_t k = 0; k < km.n_spare; k++)
-			if (km.touched[k] && be->n_kept < sizeof(be->kept_keycodes))
-				be->kept_keycodes[be->n_kept++] =
+			if (km.touched[k] && xd->n_kept < sizeof(xd->kept_keycodes))
+				xd->kept_keycodes[xd->n_kept++] =
 					(unsigned char)km.spare[k];
 		*kept = 1;
 		km.remapped = 0;
 	} else if (km.remapped) {
-		app_caught_up(be, d, app_bus);
+		app_caught_up(d, sync);
 		g_usleep(RESTORE_GRACE_MS * 1000);
 	}
 	keymap_restore(&km);
 	keymap_free(&km);
-	if (x11_trap_end(be->x) < 0 && res == CUA_OK)
+	if (x11_trap_end(xd->x) < 0 && res == CUA_OK)
 		res = cua_error(CUA_ERROR_BACKEND,
 				"the X server connection failed during input");
 	return res;

@@ -1,0 +1,537 @@
+/*
+ * click by element (actions.md §3): the left single-click ladder, the
+ * right click, the middle click and multi-clicks.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "core/roles.h"
+
+static int
+is_text_entry(const struct cua_raw_node *n)
+{
+	if (cua_role_info(n->role)->flags & CUA_RF_TEXT_ENTRY)
+		return 1;
+	if (n->role == CUA_ROLE_COMBO_BOX && CUA_HAS_STATE(n, CUA_STATE_EDITABLE))
+		return 1;
+	if (n->role == CUA_ROLE_ENTRY || n->role == CUA_ROLE_PASSWORD_TEXT)
+		return 1;
+	return (n->ifaces & CUA_IFACE_EDITABLE_TEXT) &&
+	       CUA_HAS_STATE(n, CUA_STATE_EDITABLE) &&
+	       (n->role == CUA_ROLE_TEXT || n->role == CUA_ROLE_PARAGRAPH);
+}
+
+static int
+is_menu_item(const struct cua_located *loc)
+{
+	const struct cua_raw_node *n = loc->node;
+
+	return (cua_role_info(n->role)->flags & CUA_RF_MENU_ITEM) ||
+	       (loc->element && (loc->element->flags & (CUA_ELEM_MENU_BAR_ITEM |
+							CUA_ELEM_POPUP)) &&
+		(n->role == CUA_ROLE_MENU_ITEM ||
+		 n->role == CUA_ROLE_CHECK_MENU_ITEM ||
+		 n->role == CUA_ROLE_RADIO_MENU_ITEM || n->role == CUA_ROLE_MENU));
+}
+
+static int
+is_row_like(const struct cua_located *loc)
+{
+	const struct cua_raw_node *n = loc->node;
+
+	if (loc->element && (loc->element->flags & CUA_ELEM_SYNTHETIC_ROW))
+		return 1;
+	switch (n->role) {
+	case CUA_ROLE_LIST_ITEM:
+	case CUA_ROLE_TABLE_ROW:
+	case CUA_ROLE_TREE_ITEM:
+	case CUA_ROLE_TABLE_CELL:
+	case CUA_ROLE_PAGE_TAB:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+is_window_role(uint32_t role)
+{
+	return role == CUA_ROLE_FRAME || role == CUA_ROLE_WINDOW ||
+	       role == CUA_ROLE_DIALOG || role == CUA_ROLE_ALERT;
+}
+
+/* decisions.md §1: a focus change that selected the whole text is
+ * collapsed to a caret at the end. */
+static void
+collapse_select_all(struct cua_act *a, struct cua_located *loc,
+		    struct cua_raw_node *n, int had_sel, int32_t old_a,
+		    int32_t old_b)
+{
+	struct cua_live_call c = { .op = CUA_LIVE_GET_SELECTION,
+				   .ident = n->ident };
+	struct cua_live_call t = { .op = CUA_LIVE_GET_TEXT, .ident = n->ident };
+	int ok;
+
+	if (!(n->ifaces & CUA_IFACE_TEXT))
+		return;
+	if (act_live(a, &c) != CUA_OK || act_live(a, &t) != CUA_OK) {
+		act_call_clear(&c);
+		act_call_clear(&t);
+		return;
+	}
+	if (c.ret[0] > 0 && t.ret[0] > 0 &&
+	    MIN(c.ret[1], c.ret[2]) == 0 && MAX(c.ret[1], c.ret[2]) == t.ret[0] &&
+	    !(had_sel && MIN(old_a, old_b) == 0 && MAX(old_a, old_b) == t.ret[0]))
+		act_ask(a, CUA_LIVE_SET_CARET, n->ident, t.ret[0], 0, 0, &ok);
+	act_call_clear(&c);
+	act_call_clear(&t);
+	(void)loc;
+}
+
+static cua_result
+focus_route(struct cua_act *a, struct cua_located *loc, int *done)
+{
+	struct cua_raw_node *n = loc->node;
+	int ok, had_sel = (n->have & CUA_HAVE_TEXT_SELECTION) && n->sel_start >= 0;
+	int32_t sa = n->sel_start, sb = n->sel_end;
+	cua_result r;
+
+	*done = 0;
+	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED)) {
+		cua_act_route(a, "focus");
+		*done = 1;
+		return CUA_OK;
+	}
+	r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
+	if (r != CUA_OK)
+		return r;
+	r = act_reread(a, loc, n, CUA_HAVE_TEXT_SELECTION);
+	if (r != CUA_OK)
+		return r;
+	if (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
+		return CUA_OK;
+	collapse_select_all(a, loc, n, had_sel, sa, sb);
+	cua_act_route(a, "focus");
+	*done = 1;
+	return CUA_OK;
+}
+
+static cua_result
+selection_route(struct cua_act *a, struct cua_located *loc, int *done)
+{
+	struct cua_raw_node *n = loc->node, *c = n->parent;
+	int synthetic = loc->element &&
+			(loc->element->flags & CUA_ELEM_SYNTHETIC_ROW);
+	int ok;
+	cua_result r;
+
+	*done = 0;
+	if (!c || !(c->have & CUA_HAVE_BASIC) ||
+	    !(c->ifaces & (synthetic ? CUA_IFACE_TABLE : CUA_IFACE_SELECTION)))
+		return CUA_OK;
+	if (!synthetic && !(c->ifaces & CUA_IFACE_SELECTION))
+		return CUA_OK;
+	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED)) {
+		cua_act_route(a, "selection");
+		*done = 1;
+		return CUA_OK;
+	}
+	if (CUA_HAS_STATE(c, CUA_STATE_MULTISELECTABLE) &&
+	    (c->ifaces & CUA_IFACE_SELECTION)) {
+		r = act_ask(a, CUA_LIVE_CLEAR_SELECTION, c->ident, 0, 0, 0,
+			    &ok);
+		if (r != CUA_OK)
+			return r;
+	}
+	if (synthetic)
+		r = act_ask(a, CUA_LIVE_ADD_ROW_SELECTION, c->ident,
+			    (int32_t)loc->element->row_index, 0, 0, &ok);
+	else
+		r = act_ask(a, CUA_LIVE_SELECT_CHILD, c->ident,
+			    n->index_in_parent, 0, 0, &ok);
+	if (r != CUA_OK)
+		return r;
+	if (!ok)
+		return CUA_OK;
+	if (act_is_async_toolkit(a->app)) {
+		/* dispatched: the next observation shows it (decisions §5) */
+		cua_act_route(a, "selection");
+		*done = 1;
+		return CUA_OK;
+	}
+	r = act_reread(a, loc, n, 0);
+	if (r != CUA_OK)
+		return r;
+	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED)) {
+		cua_act_route(a, "selection");
+		*done = 1;
+	}
+	return CUA_OK;
+}
+
+static cua_result
+primary_route(struct cua_act *a, struct cua_located *loc,
+	      struct cua_raw_node *n, const char *route, int *done)
+{
+	const char *raw = NULL;
+	int i = act_primary_action(n, &raw), ok;
+	cua_result r;
+
+	*done = 0;
+	cua_debug(&a->s->ctx, "%s: element %u: %s has %zu actions (have 0x%x), "
+			      "primary %d", a->tool, a->element, n->ident,
+		  n->n_actions, n->have, i);
+	if (i < 0)
+		return CUA_OK;
+	r = act_do_action(a, n->ident, i, &ok);
+	if (r != CUA_OK)
+		return r;
+	cua_debug(&a->s->ctx, "%s: element %u: %s on %s answered %d",
+		  a->tool, a->element, raw, n->ident, ok);
+	if (ok) {
+		if (route)
+			cua_act_route(a, "%s", route);
+		else
+			cua_act_route(a, "action:%s", raw);
+		*done = 1;
+	}
+	(void)loc;
+	return CUA_OK;
+}
+
+static int
+contains(const struct cua_rect *r, int32_t x, int32_t y)
+{
+	return x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
+}
+
+/* Route 4: a descendant with a primary action (3 levels). */
+static cua_result
+descendant_route(struct cua_act *a, struct cua_located *loc, int *done)
+{
+	struct cua_raw_node *n = loc->node, *level[512], *next[512];
+	struct cua_raw_node *first = NULL, *hit = NULL;
+	size_t nl = 1, nn;
+	int32_t cx = n->extents.x + n->extents.w / 2;
+	int32_t cy = n->extents.y + n->extents.h / 2;
+	cua_result r;
+
+	*done = 0;
+	level[0] = n;
+	for (int depth = 0; depth < 3 && nl && !hit; depth++) {
+		struct cua_raw_node *parents[512];
+		size_t np = 0;
+
+		for (size_t i = 0; i < nl; i++)
+			if ((level[i]->have & CUA_HAVE_BASIC) &&
+			    level[i]->child_count > 0)
+				parents[np++] = level[i];
+		if (!np)
+			break;
+		r = a->b->ops->read_children(a->b, loc->snap, parents, np, 0,
+					     64, CUA_HAVE_EXTENTS |
+						     CUA_HAVE_ACTIONS);
+		if (r != CUA_OK)
+			return r;
+		nn = 0;
+		for (size_t i = 0; i < np; i++)
+			for (size_t k = 0; k < parents[i]->n_children && nn < 512;
+			     k++) {
+				struct cua_raw_node *c = parents[i]->children[k];
+
+				if (!(c->have & CUA_HAVE_BASIC) ||
+				    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT))
+					continue;
+				next[nn++] = c;
+				if (act_primary_action(c, NULL) < 0)
+					continue;
+				if (!first)
+					first = c;
+				if (!hit && cua_raw_has_extent(n) &&
+				    cua_raw_has_extent(c) &&
+				    contains(&c->extents, cx, cy))
+					hit = c;
+			}
+		memcpy(level, next, nn * sizeof(*next));
+		nl = nn;
+	}
+	if (!hit)
+		hit = first;
+	if (!hit)
+		return CUA_OK;
+	return primary_route(a, loc, hit, "descendant", done);
+}
+
+/* 1 when `x` is `n` or one of its live ancestors. */
+static int
+in_chain(const struct cua_raw_node *n, const char *ident)
+{
+	for (; n; n = n->parent)
+		if (n->ident && ident && strcmp(n->ident, ident) == 0)
+			return 1;
+	return 0;
+}
+
+/* Route 5: hit test at the element's centre. */
+static cua_result
+hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
+{
+	struct cua_raw_node *n = loc->node, *h;
+	char *cur = NULL;
+	int32_t cx, cy;
+	int related = 0;
+	cua_result r = CUA_OK;
+
+	*done = 0;
+	if (!loc->window || !cua_raw_has_extent(n))
+		return CUA_OK;
+	cx = n->extents.x + n->extents.w / 2;
+	cy = n->extents.y + n->extents.h / 2;
+	cur = strdup(loc->window->ident);
+	for (int depth = 0; cur && depth < 64; depth++) {
+		char *next = act_ask_ident(a, CUA_LIVE_HIT_TEST, cur, cx, cy);
+
+		if (!next || strcmp(next, cur) == 0) {
+			free(next);
+			break;
+		}
+		free(cur);
+		cur = next;
+	}
+	if (!cur || strcmp(cur, loc->window->ident) == 0) {
+		free(cur);
+		return CUA_OK;
+	}
+	/* the element, one of its ancestors, or one of its descendants */
+	if (in_chain(n, cur)) {
+		related = 1;
+	} else {
+		char *up = strdup(cur);
+
+		for (int depth = 0; up && depth < 64 && !related; depth++) {
+			char *next = act_ask_ident(a, CUA_LIVE_PARENT, up, 0,
+						   0);
+
+			if (!next)
+				break;
+			free(up);
+			up = next;
+			if (strcmp(up, n->ident) == 0)
+				related = 1;
+			else if (strcmp(up, loc->window->ident) == 0)
+				break;
+		}
+		free(up);
+	}
+	if (related) {
+		h = cua_raw_node_new(loc->snap);
+		if (!h) {
+			free(cur);
+			return cua_error(CUA_ERROR_NOMEM, "out of memory");
+		}
+		h->ident = cua_arena_strdup(loc->snap->arena, cur);
+		r = act_reread(a, loc, h, CUA_HAVE_ACTIONS);
+		if (r == CUA_OK && (h->have & CUA_HAVE_BASIC))
+			r = primary_route(a, loc, h, "hit-test", done);
+	}
+	free(cur);
+	return r;
+}
+
+static cua_result
+no_way_to_click(const struct cua_act *a, const struct cua_located *loc)
+{
+	return cua_err(CUA_MSG_NO_WAY_TO_CLICK,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
+}
+
+/* The left single-click ladder (§3 routes 1–7). */
+static cua_result
+click_ladder(struct cua_act *a, struct cua_located *loc)
+{
+	struct cua_raw_node *n = loc->node;
+	int done = 0, menu = is_menu_item(loc), confirmed;
+	cua_result r, synth = CUA_OK;
+
+	if (a->s->ctx.opt.always_simulate_click && !menu) {
+		synth = act_synthetic_click(a, loc, n, 1, 1);
+		if (synth == CUA_OK)
+			return CUA_OK;
+	}
+	if (!menu && is_row_like(loc)) {
+		r = selection_route(a, loc, &done);
+		if (r != CUA_OK || done)
+			return r;
+	}
+	if (!menu && is_text_entry(n)) {
+		r = focus_route(a, loc, &done);
+		if (r != CUA_OK || done)
+			return r;
+		return act_synthetic_click(a, loc, n, 1, 1);
+	}
+	r = primary_route(a, loc, n, NULL, &done);
+	if (r != CUA_OK || done)
+		return r;
+	r = descendant_route(a, loc, &done);
+	if (r != CUA_OK || done)
+		return r;
+	r = hit_test_route(a, loc, &done);
+	if (r != CUA_OK || done)
+		return r;
+	if (is_window_role(n->role) && loc->node == loc->window &&
+	    loc->x11_window && a->b->ops->activate_window) {
+		r = a->b->ops->activate_window(a->b, loc->x11_window,
+					       a->s->ctx.opt.focus_timeout_ms,
+					       &confirmed);
+		if (r == CUA_OK && confirmed) {
+			cua_act_route(a, "activate-window");
+			return CUA_OK;
+		}
+	}
+	if (menu)
+		return no_way_to_click(a, loc);
+	if (a->s->ctx.opt.always_simulate_click && synth != CUA_OK)
+		return synth;
+	if (!cua_raw_has_extent(n))
+		return no_way_to_click(a, loc);
+	return act_synthetic_click(a, loc, n, 1, 1);
+}
+
+static cua_result
+right_click(struct cua_act *a, struct cua_located *loc)
+{
+	static const char *const menu_verbs[] = {
+		"showcontextmenu", "showmenu", "menu", "popup", "contextmenu",
+		NULL,
+	};
+	struct cua_raw_node *n = loc->node;
+	const char *raw = NULL;
+	int i = act_find_action(n, menu_verbs, &raw), ok;
+	cua_result r;
+
+	if (i >= 0) {
+		r = act_do_action(a, n->ident, i, &ok);
+		if (r != CUA_OK)
+			return r;
+		if (ok) {
+			cua_act_route(a, "action:%s", raw);
+			return CUA_OK;
+		}
+	}
+	if (!is_menu_item(loc) && cua_raw_has_extent(n)) {
+		r = act_synthetic_click(a, loc, n, 3, 1);
+		if (r == CUA_OK || r == CUA_ERROR_TIMEOUT ||
+		    r == CUA_ERROR_PERMISSION)
+			return r;
+	}
+	/* the keyboard: focus it, then the Menu key */
+	r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
+	if (r != CUA_OK)
+		return r;
+	r = act_reread(a, loc, n, 0);
+	if (r != CUA_OK)
+		return r;
+	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED) && a->b->ops->keys) {
+		struct cua_key_chord menu_key;
+
+		memset(&menu_key, 0, sizeof(menu_key));
+		menu_key.keysym = CUA_KEYSYM_MENU;
+		r = act_keyboard_ready(a, loc->x11_window, -1);
+		if (r != CUA_OK)
+			return r;
+		r = a->b->ops->keys(a->b, &menu_key, 1,
+				    a->s->ctx.opt.keymap_delay_ms,
+				    a->app->bus_name, NULL);
+		if (r == CUA_OK)
+			cua_act_route(a, "menu-key");
+		return r;
+	}
+	return cua_err(CUA_MSG_NO_CONTEXT_MENU,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
+}
+
+cua_result
+act_check_button(uint32_t button, uint32_t count, const char *tool)
+{
+	if (button < 1 || button > 3)
+		return cua_err(CUA_MSG_BAD_BUTTON,
+			       { "button", CUA_NUM("%u", button) });
+	if (count < 1 || count > 100)
+		return cua_err(CUA_MSG_BAD_CLICK_COUNT, { "tool", tool });
+	return CUA_OK;
+}
+
+#define CLICK_WANT                                                         \
+	(CUA_HAVE_EXTENTS | CUA_HAVE_ACTIONS | CUA_HAVE_TEXT_SELECTION)
+
+cua_result
+cua_do_click(struct cua_session *s, const char *app, uint32_t id,
+	     uint32_t button, uint32_t count, char **outcome)
+{
+	struct cua_act a;
+	struct cua_located loc = { 0 };
+	cua_result r;
+
+	r = act_check_button(button, count, "click");
+	if (r != CUA_OK)
+		return r;
+	r = cua_act_begin(&a, s, "click", app);
+	if (r == CUA_OK)
+		r = cua_act_element(&a, id, CLICK_WANT, &loc);
+	if (r != CUA_OK) {
+		cua_located_clear(&loc);
+		cua_act_end(&a);
+		return r;
+	}
+	json_object_set_new(a.outcome, "click_count", json_integer(count));
+	json_object_set_new(a.outcome, "mouse_button",
+			    json_string(button == 1 ? "left" :
+					button == 2 ? "middle" : "right"));
+	if (button == 3) {
+		r = right_click(&a, &loc);
+	} else if (button == 2) {
+		r = act_synthetic_click(&a, &loc, loc.node, 2, count);
+	} else if (count == 1) {
+		r = click_ladder(&a, &loc);
+	} else {
+		/* §3.3: a real multi-click where the pointer can reach it */
+		r = is_menu_item(&loc) ?
+			    CUA_ERROR_INPUT_BLOCKED :
+			    act_synthetic_click(&a, &loc, loc.node, 1, count);
+		if (r != CUA_OK && r != CUA_ERROR_TIMEOUT &&
+		    r != CUA_ERROR_PERMISSION) {
+			const char *const act_verb[] = { "activate", NULL };
+			const char *raw = NULL;
+			int i = act_find_action(loc.node, act_verb, &raw), ok;
+
+			if (count == 2 && is_row_like(&loc) && i >= 0) {
+				r = act_do_action(&a, loc.node->ident, i, &ok);
+				if (r == CUA_OK && !ok)
+					r = no_way_to_click(&a, &loc);
+				if (r == CUA_OK)
+					cua_act_route(&a, "action:%s", raw);
+			} else {
+				r = CUA_OK;
+				for (uint32_t k = 0; k < count && r == CUA_OK; k++) {
+					if (k) {
+						r = act_reread(&a, &loc,
+							       loc.node,
+							       CLICK_WANT);
+						if (r != CUA_OK)
+							break;
+					}
+					r = click_ladder(&a, &loc);
+				}
+			}
+		}
+	}
+	cua_located_clear(&loc);
+	return act_finish(&a, r, outcome);
+}

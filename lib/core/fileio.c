@@ -1,0 +1,62 @@
+/*
+ * Writing files (fileio.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "strbuf.h"
+
+int
+cua_write_all(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = write(fd, (const char *)buf + done, len - done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EIO;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+int
+cua_write_file_atomic(const char *path, const char *data, size_t len,
+		      int mode)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, r;
+
+	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (tmp.oom)
+		return -ENOMEM;
+	fd = open(sb_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0) {
+		r = -errno;
+		sb_free(&tmp);
+		return r;
+	}
+	r = cua_write_all(fd, data, len);
+	if (!r && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(sb_str(&tmp), path) < 0)
+		r = -errno;
+	if (r)
+		unlink(sb_str(&tmp));
+	sb_free(&tmp);
+	return r;
+}

@@ -1,0 +1,27 @@
+/*
+ * Writing files: the library's one write loop and its one atomic file
+ * replace.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_CORE_FILEIO_H
+#define CUA_CORE_FILEIO_H
+
+#include <stddef.h>
+
+/*
+ * Writes all `len` bytes of `buf` to `fd`, again after EINTR and short
+ * writes. Returns 0, or -errno (-EIO when the descriptor takes nothing).
+ * Async-signal-safe: usable between fork() and exec().
+ */
+int cua_write_all(int fd, const void *buf, size_t len);
+
+/*
+ * Replaces the file at `path` with `data` atomically: writes a temporary
+ * file beside it with `mode`, fsyncs it and renames it over `path`.
+ * Returns 0, or -errno with the old file left in place.
+ */
+int cua_write_file_atomic(const char *path, const char *data, size_t len,
+			  int mode);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * The display seam on a real desktop: with
+ * CUA_DISPLAY=none the fixture's tree is read and actions by element
+ * work, while screenshots, input at positions and keys refuse with a
+ * sentence naming what is unavailable and what still works, and the
+ * fixture sees nothing of them; the session option `display` switches
+ * the driver of a live session, and cua_session_get_display_info()
+ * reports it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "harness.h"
+
+#define APP "fixture-gtk3"
+#define OFF_ENV "the display driver is turned off by CUA_DISPLAY=none"
+#define OFF_OPTION                                                        \
+	"the display driver is turned off by the session option display=none"
+#define SHOT_ERROR(why)                                                   \
+	"screen capture is unavailable on this desktop: " why "; the element " \
+	"tree and element actions still work"
+
+static struct app_proc app;
+static cua_session *session;
+
+#define ACT(call)                                                            \
+	do {                                                                 \
+		cua_result r_ = (call);                                      \
+		if (r_ != CUA_OK)                                            \
+			fail_msg("%s: %s", #call, cua_error_message());      \
+	} while (0)
+
+static cua_tree *
+observe(void)
+{
+	cua_tree *t = observe_until(session, APP, 10000);
+
+	if (!t)
+		fail_msg("no observation of %s: %s", APP, cua_error_message());
+	return t;
+}
+
+static uint32_t
+id_of(cua_tree *t, const char *role, const char *title)
+{
+	cua_element *e = find_element(t, role, title);
+
+	if (!e)
+		fail_msg("no %s '%s'", role, title ? title : "");
+	return cua_element_get_id(e);
+}
+
+/* Sends a command and waits for its "done"; what the fixture printed
+ * before goes to log. */
+static void
+command(const char *cmd, char *log, size_t size)
+{
+	char done[128];
+	const char *sp = strchr(cmd, ' ');
+
+	snprintf(done, sizeof(done), "done %.*s",
+		 (int)(sp ? (size_t)(sp - cmd) : strlen(cmd)), cmd);
+	assert_int_equal(app_send(&app, cmd), 0);
+	if (app_read_until(&app, done, 5000, log, size) < 0)
+		fail_msg("the fixture did not answer '%s'", cmd);
+}
+
+static void
+expect_line(const char *prefix)
+{
+	char log[8192] = "";
+
+	if (app_read_until(&app, prefix, 5000, log, sizeof(log)) < 0)
+		fail_msg("the fixture never printed '%s'; it printed:\n%s",
+			 prefix, log);
+}
+
+/* The message of the last error, which must start with `prefix` and
+ * contain each of the NULL-terminated `parts`. */
+static void
+assert_message(const char *prefix, ...)
+{
+	const char *m = cua_error_message();
+	const char *part;
+	va_list ap;
+
+	if (strncmp(m, prefix, strlen(prefix)) != 0)
+		fail_msg("message\n  %s\ndoes not start with\n  %s", m, prefix);
+	va_start(ap, prefix);
+	while ((part = va_arg(ap, const char *)))
+		if (!strstr(m, part))
+			fail_msg("message\n  %s\nlacks\n  %s", m, part);
+	va_end(ap);
+	/* never the wording of a window that merely is not visible */
+	assert_null(strstr(m, "hidden"));
+	assert_null(strstr(m, "did not take keyboard focus"));
+	assert_null(strstr(m, "X server"));
+}
+
+/* The JSON of cua_session_get_display_info(). */
+static json_t *
+display_info(void)
+{
+	char *s = NULL;
+	json_error_t err;
+	json_t *j;
+
+	ACT(cua_session_get_display_info(session, &s));
+	j = json_loads(s, 0, &err);
+	if (!j)
+		fail_msg("display info is no JSON: %s\n%s", err.text, s);
+	cua_free(s);
+	return j;
+}
+
+static const char *
+jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	if (!s)
+		fail_msg("no string '%s' in the display info", key);
+	return s;
+}
+
+static int
+setup(void **state)
+{
+	const char *argv[] = { FIXTURE_GTK3, NULL };
+	char line[256];
+
+	(void)state;
+	if (app_start(&app, argv, 1) < 0 ||
+	    app_wait_line(&app, "ready", 10000, line, sizeof(line)) < 0)
+		return -1;
+	/* the session's display driver is off from the start */
+	setenv("CUA_DISPLAY", "none", 1);
+	session = test_session();
+	unsetenv("CUA_DISPLAY");
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	session = cua_session_unref(session);
+	app_stop(&app);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* The tree and the actions by element work without a window system. */
+static void
+test_none_reads_and_acts(void **state)
+{
+	cua_tree *t = observe();
+	const void *data = NULL;
+	size_t size = 0;
+	const char *mime = NULL;
+	json_t *j, *caps;
+	char *text = render(t);
+
+	(void)state;
+	assert_non_null(strstr(text, "checkbox Unchecked box"));
+	assert_non_null(strstr(text, "button Alpha"));
+	cua_free(text);
+	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
+						 NULL, NULL),
+			 CUA_ERROR_NOT_FOUND);
+	assert_string_equal(cua_tree_get_screenshot_error(t),
+			    SHOT_ERROR(OFF_ENV));
+
+	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
+			      CUA_BUTTON_LEFT, 1, NULL));
+	expect_line("toggled Unchecked box on");
+	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
+			      CUA_BUTTON_LEFT, 1, NULL));
+	expect_line("toggled Unchecked box off");
+	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL),
+				  "set without a display", NULL));
+	expect_line("entry set without a display");
+	cua_tree_unref(t);
+
+	j = display_info();
+	assert_string_equal(jstr(j, "driver"), "none");
+	assert_string_equal(jstr(j, "chosen_by"), "CUA_DISPLAY");
+	assert_string_equal(jstr(j, "session"), "x11");
+	caps = json_object_get(j, "capabilities");
+	for (const char *const *k = (const char *const[]){
+		     "windows", "geometry", "screenshot", "pointer", "keyboard",
+		     NULL };
+	     *k; k++) {
+		json_t *c = json_object_get(caps, *k);
+
+		assert_true(json_is_false(json_object_get(c, "available")));
+		assert_string_equal(jstr(c, "reason"), OFF_ENV);
+	}
+	json_decref(j);
+}
+
+/* Input at positions and keys refuse, and nothing reaches the app. */
+static void
+test_none_refuses(void **state)
+{
+	cua_tree *t = observe();
+	char log[8192] = "";
+
+	(void)state;
+	/* the canvas has no action: a click needs the pointer */
+	assert_int_equal(cua_session_click(session, APP,
+					   id_of(t, "canvas", "Canvas"),
+					   CUA_BUTTON_LEFT, 1, NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("cannotClickOffscreenElement (pointer input is "
+		       "unavailable on this desktop: " OFF_ENV ", so a click, "
+		       "scroll or drag at a position cannot reach '",
+		       "'. Element actions still work: click by element_index "
+		       "on elements that have an action, set_value, "
+		       "perform_secondary_action, select_text, and scroll by "
+		       "element_index.)",
+		       NULL);
+
+	/* screenshot coordinates: there is no screenshot to use */
+	assert_int_equal(cua_session_click_at(session, APP, 20, 20,
+					      CUA_BUTTON_LEFT, 1, NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("The last get_app_state of '",
+		       "' has no screenshot (" SHOT_ERROR(OFF_ENV) "), so "
+		       "screenshot coordinates cannot be used. Use "
+		       "element_index, or call get_app_state again.",
+		       NULL);
+	assert_int_equal(cua_session_drag(session, APP, 20, 20, 60, 20, NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("The last get_app_state of '", SHOT_ERROR(OFF_ENV),
+		       NULL);
+	assert_int_equal(cua_session_scroll_at(session, APP, 20, 20, "down",
+					       0.5, NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("The last get_app_state of '", SHOT_ERROR(OFF_ENV),
+		       NULL);
+
+	/* keys: into the focused entry */
+	command("focus-entry", NULL, 0);
+	assert_int_equal(cua_session_press_key(session, APP, "ctrl+a", NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("Keys cannot be sent to '",
+		       "': keyboard input is unavailable on this desktop: "
+		       OFF_ENV ". Element actions still work: set_value to "
+		       "replace a text field's text, select_text, click by "
+		       "element_index, and perform_secondary_action.",
+		       NULL);
+	ACT(cua_session_set_option(session, "type_text_keys", "1"));
+	assert_int_equal(cua_session_type_text(session, APP, "typed", NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("Keys cannot be sent to '", OFF_ENV, NULL);
+	ACT(cua_session_set_option(session, "type_text_keys", "0"));
+
+	/* the fixture saw none of it */
+	command("title after the refusals", log, sizeof(log));
+	assert_null(strstr(log, "canvas"));
+	assert_null(strstr(log, "entry"));
+	cua_tree_unref(t);
+}
+
+/* The session option switches the driver of a live session. */
+static void
+test_option_switches(void **state)
+{
+	cua_tree *t;
+	const void *data = NULL;
+	size_t size = 0;
+	const char *mime = NULL;
+	char log[8192] = "";
+	json_t *j;
+
+	(void)state;
+	/* a wrong name changes nothing */
+	assert_int_equal(cua_session_set_option(session, "display", "X11"),
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(cua_error_message(),
+			    "the session option display=X11: no display "
+			    "driver has this name; use auto, x11, wlroots, "
+			    "mutter, portal or none");
+	assert_int_equal(cua_session_set_option(session, "display", "mutter"),
+			 CUA_ERROR_UNSUPPORTED);
+	j = display_info();
+	assert_string_equal(jstr(j, "driver"), "none");
+	json_decref(j);
+
+	/* auto: this desktop's X server */
+	ACT(cua_session_set_option(session, "display", "auto"));
+	j = display_info();
+	assert_string_equal(jstr(j, "driver"), "x11");
+	assert_string_equal(jstr(j, "chosen_by"), "auto");
+	assert_string_equal(jstr(j, "display"), getenv("DISPLAY"));
+	assert_true(json_is_true(json_object_get(
+		json_object_get(json_object_get(j, "capabilities"), "pointer"),
+		"available")));
+	json_decref(j);
+	t = observe();
+	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
+						 NULL, NULL),
+			 CUA_OK);
+	assert_true(size > 0);
+	command("title pointer again", NULL, 0);
+	ACT(cua_session_click(session, APP, id_of(t, "canvas", "Canvas"),
+			      CUA_BUTTON_LEFT, 1, NULL));
+	if (app_read_until(&app, "canvas release 1 ", 5000, log, sizeof(log)) <
+	    0)
+		fail_msg("the canvas saw no click; it printed:\n%s", log);
+	cua_tree_unref(t);
+
+	/* and off again, by the option this time */
+	ACT(cua_session_set_option(session, "display", "none"));
+	j = display_info();
+	assert_string_equal(jstr(j, "driver"), "none");
+	assert_string_equal(jstr(j, "chosen_by"), "the session option display");
+	json_decref(j);
+	t = observe();
+	assert_string_equal(cua_tree_get_screenshot_error(t),
+			    SHOT_ERROR(OFF_OPTION));
+	assert_int_equal(cua_session_click(session, APP,
+					   id_of(t, "canvas", "Canvas"),
+					   CUA_BUTTON_LEFT, 1, NULL),
+			 CUA_ERROR_INPUT_BLOCKED);
+	assert_message("cannotClickOffscreenElement (pointer input is "
+		       "unavailable on this desktop: " OFF_OPTION,
+		       NULL);
+	cua_tree_unref(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_none_reads_and_acts),
+		cmocka_unit_test(test_none_refuses),
+		cmocka_unit_test(test_option_switches),
+	};
+
+	return cmocka_run_group_tests_name("display", tests, setup, teardown);
+}
