@@ -21,7 +21,10 @@ import gc
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -106,7 +109,8 @@ class TestDeclarations(Base):
                         compact.startswith("void**"):
                     self.assertIs(t, ctypes.POINTER(ctypes.c_void_p),
                                   "%s: %s" % (name, p))
-                elif compact.startswith("constchar**"):
+                elif compact.startswith("constchar**") or \
+                        compact.startswith("constchar*const*"):
                     self.assertIs(t, ctypes.POINTER(ctypes.c_char_p),
                                   "%s: %s" % (name, p))
                 elif compact.startswith("constchar*"):
@@ -141,7 +145,8 @@ class TestDeclarations(Base):
                             (cua.SessionFlags, "CUA_SESSION_"),
                             (cua.FormatFlags, "CUA_FORMAT_"),
                             (cua.ObserveFlags, "CUA_OBSERVE_"),
-                            (cua.ScreenshotFlags, "CUA_SCREENSHOT_")):
+                            (cua.ScreenshotFlags, "CUA_SCREENSHOT_"),
+                            (cua.DesktopFlags, "CUA_DESKTOP_")):
             for m in cls:
                 if m.name != "NONE":
                     py[prefix + m.name] = int(m)
@@ -564,6 +569,146 @@ class TestScreenshotsAndActions(Base):
             self.assertEqual(cm.exception.message,
                              "Missing required argument: text")
             del e
+
+
+class TestDesktopHandles(Base):
+    """Headless desktop handles without starting one: options and
+    misuse give a CuaError with a sentence."""
+
+    def test_options(self):
+        d = cua.Desktop(screen="800x600x24", window_manager="none",
+                        kind="x11", state_dir="/tmp/cua-unused-dir")
+        for key, value, words in (
+                ("kind", "wayland", "unknown kind of desktop 'wayland'"),
+                ("screen", "800x600", "expected WxHxD"),
+                ("window_manager", "twm", "openbox or none"),
+                ("colour", "blue", "unknown desktop option 'colour'")):
+            with self.assertRaises(cua.CuaError) as cm:
+                d.set_option(key, value)
+            self.assertEqual(cm.exception.result,
+                             cua.Result.ERROR_INVALID_ARGUMENT)
+            self.assertIn(words, cm.exception.message)
+        with self.assertRaises(cua.CuaError):
+            cua.Desktop(screen="huge")
+        # nothing runs yet
+        self.assertEqual(d.pid, 0)
+        self.assertIsNone(d.state_dir)
+        env = d.environ
+        self.assertEqual(len(env), 14)
+        self.assertIn("DISPLAY", env)
+        self.assertIn("NO_AT_BRIDGE", env)
+        self.assertEqual(set(env.values()), {None})
+        with self.assertRaises(cua.CuaError) as cm:
+            d.stop()
+        self.assertEqual(cm.exception.result,
+                         cua.Result.ERROR_INVALID_ARGUMENT)
+        with self.assertRaises(cua.CuaError):
+            d.env_to_shell()
+        with self.assertRaises(ValueError):
+            d.run([])
+        d.close()
+        self.assertTrue(d.closed)
+
+    def test_attach_errors(self):
+        with self.assertRaises(cua.CuaError) as cm:
+            cua.Desktop.attach("/nonexistent/desktop")
+        self.assertEqual(cm.exception.result, cua.Result.ERROR_NOT_FOUND)
+        self.assertEqual(cm.exception.message, "no desktop in "
+                         "/nonexistent/desktop: No such file or directory")
+
+    def test_run_missing_command(self):
+        d = cua.Desktop()
+        with self.assertRaises(cua.CuaError) as cm:
+            d.run(["no-such-command-here", "x"])
+        self.assertEqual(cm.exception.result, cua.Result.ERROR_NOT_FOUND)
+        self.assertEqual(cm.exception.exit_status, 127)
+        self.assertEqual(cm.exception.message,
+                         "no-such-command-here: command not found")
+        d.close()
+
+
+@unittest.skipUnless(os.environ.get("CUA_TEST_DESKTOP") == "1",
+                     "set CUA_TEST_DESKTOP=1 inside `cua desktop run`")
+class TestHeadlessDesktop(Base):
+    """Desktops started from Python (inside the test desktop; each one is
+    a desktop of its own)."""
+
+    def client(self, desktop, code):
+        """Runs Python code in the desktop's environment."""
+        env = desktop.env()
+        env["PYTHONPATH"] = HERE
+        return subprocess.run([sys.executable, "-c", code], env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    def test_context_manager(self):
+        with cua.Desktop(screen="800x600x24") as d:
+            self.assertGreater(d.pid, 1)
+            state_dir = d.state_dir
+            self.assertTrue(os.path.isdir(state_dir))
+            env = d.environ
+            self.assertTrue(env["DISPLAY"].startswith(":"))
+            self.assertEqual(env["CUA_DESKTOP_DIR"], state_dir)
+            self.assertIsNone(env["NO_AT_BRIDGE"])
+            child = d.env({"PATH": "/usr/bin:/bin", "NO_AT_BRIDGE": "1"})
+            self.assertNotIn("NO_AT_BRIDGE", child)
+            self.assertEqual(child["PATH"], "/usr/bin:/bin")
+            self.assertIn("export DISPLAY='%s'\n" % env["DISPLAY"],
+                          d.env_to_shell())
+            # a libcua session in a process of the desktop works there
+            r = self.client(d, "import cua\n"
+                            "with cua.Session() as s:\n"
+                            "    print(s.list_apps())\n")
+            self.assertEqual(r.returncode, 0, r.stderr)
+        # closing it stopped it
+        self.assertFalse(os.path.exists(state_dir))
+
+    def test_run(self):
+        code = ("import os, sys\n"
+                "sys.exit(5 if os.environ['DISPLAY'].startswith(':') and "
+                "os.path.isdir(os.environ['CUA_DESKTOP_DIR']) else 1)\n")
+        d = cua.Desktop(window_manager="none")
+        self.assertEqual(d.run([sys.executable, "-c", code]), 5)
+        self.assertEqual(d.pid, 0)
+        self.assertIsNone(d.state_dir)
+        self.assertEqual(d.run(["sh", "-c", "kill -TERM $$"]), 128 + 15)
+        d.close()
+
+    def test_detached_attach_stop(self):
+        d = cua.Desktop(detached=True, window_manager="none").start()
+        state_dir, display = d.state_dir, d.environ["DISPLAY"]
+        d.close()
+        self.assertTrue(os.path.isdir(state_dir), "detached: still running")
+        with cua.Desktop.attach(state_dir) as a:
+            self.assertEqual(a.environ["DISPLAY"], display)
+            self.assertGreater(a.pid, 1)
+            a.stop()
+            self.assertEqual(a.pid, 0)
+        self.assertFalse(os.path.exists(state_dir))
+
+    def test_warnings_reach_the_handler(self):
+        # a PATH with the daemons but without openbox: the desktop starts
+        # without a window manager and says so
+        bindir = tempfile.mkdtemp(prefix="cua-test-path-")
+        for prog in ("Xvfb", "dbus-daemon"):
+            os.symlink(shutil.which(prog), os.path.join(bindir, prog))
+        warnings = []
+        old_path = os.environ["PATH"]
+        os.environ["PATH"] = bindir
+        try:
+            d = cua.Desktop()
+            d.set_log_handler(lambda level, msg: warnings.append((level,
+                                                                  msg)))
+            d.start()
+        finally:
+            os.environ["PATH"] = old_path
+            shutil.rmtree(bindir)
+        try:
+            self.assertEqual(warnings, [(
+                cua.LogLevel.WARNING,
+                "openbox is not installed (apt-get install openbox); "
+                "continuing without a window manager")])
+        finally:
+            d.close()
 
 
 @unittest.skipUnless(os.environ.get("CUA_TEST_DESKTOP") == "1",

@@ -120,6 +120,17 @@ enum cua_live_op {
 				     * Collection; NULL when none */
 	CUA_LIVE_LINK,              /* ret[0..1] = Hyperlink a's start, end
 				     * offsets; ret_ident = its object */
+	CUA_LIVE_TEXT_AT_POINT,     /* ret[0] = Text.GetOffsetAtPoint(a, b),
+				     * screen coordinates; ok when >= 0 */
+	CUA_LIVE_CHAR_EXTENTS,      /* ret[0..2] = x, y, height of
+				     * Text.GetCharacterExtents(a), screen
+				     * coordinates; ok when it has a size */
+	CUA_LIVE_ROW_AT_INDEX,      /* ret[0] = Table.GetRowAtIndex(a) */
+	CUA_LIVE_SELECTED_ROWS,     /* ret_ints = Table.GetSelectedRows() */
+	CUA_LIVE_REMOVE_ROW_SELECTION, /* Table.RemoveRowSelection(a) -> ok */
+	CUA_LIVE_SELECTED_COUNT,    /* ret[0] = Selection.NSelectedChildren */
+	CUA_LIVE_SELECTED_CHILD,    /* ret_ident = Selection.GetSelectedChild(a) */
+	CUA_LIVE_DESELECT_SELECTED, /* Selection.DeselectSelectedChild(a) -> ok */
 };
 
 struct cua_live_call {
@@ -133,6 +144,8 @@ struct cua_live_call {
 	int32_t ret[3];
 	char *ret_text;  /* malloc'd, caller frees */
 	char *ret_ident; /* malloc'd, caller frees */
+	int32_t *ret_ints; /* malloc'd, caller frees; n_ret_ints of them */
+	size_t n_ret_ints;
 };
 
 /* One event from an app or the window system (strings valid during the

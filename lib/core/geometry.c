@@ -59,16 +59,28 @@ cua_geom_device_ppp(int32_t frame_px, int32_t full_px, int32_t atspi_w)
 /* The largest margin taken for an undeclared resize border, per side. */
 #define MAX_MARGIN_PT 64
 
-void
-cua_geom_element_origin(const struct cua_rect *a, const struct cua_rect *c,
-			double dppp, double *dx, double *dy)
+/* a and r are the same rectangle, within 1 px each way */
+static int
+same_rect(const struct cua_rect *a, const struct cua_rect *r)
 {
+	return r->w > 0 && r->h > 0 && llabs((long long)a->x - r->x) <= 1 &&
+	       llabs((long long)a->y - r->y) <= 1 &&
+	       llabs((long long)a->w - r->w) <= 1 &&
+	       llabs((long long)a->h - r->h) <= 1;
+}
+
+void
+cua_geom_element_origin(const struct cua_rect *a,
+			const struct cua_geom_window *w, double dppp,
+			double *dx, double *dy)
+{
+	const struct cua_rect *c = &w->frame;
 	double mw = (c->w / dppp - a->w) / 2, mh = (c->h / dppp - a->h) / 2;
 
-	if (a->x == 0 && a->y == 0) {
-		/* window-relative coordinates (GTK 4), or a window at the
-		 * root's origin: the accessible window is the frame, or the
-		 * frame less a symmetric margin */
+	if (!same_rect(a, &w->frame) && !same_rect(a, &w->surface) &&
+	    !same_rect(a, &w->outer) && a->x == 0 && a->y == 0) {
+		/* window-relative coordinates (GTK 4): the accessible window
+		 * is the frame, or the frame less a symmetric margin */
 		if (mw >= 0 && mh >= 0 && mw <= MAX_MARGIN_PT &&
 		    mh <= MAX_MARGIN_PT) {
 			*dx = mw;

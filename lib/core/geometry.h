@@ -69,21 +69,35 @@ void cua_geom_scale(double wp, double hp, uint32_t max_long,
 double cua_geom_device_ppp(int32_t frame_px, int32_t full_px,
 			   int32_t atspi_w);
 
+/* Where a window lies, as the window system says (root pixels). */
+struct cua_geom_window {
+	struct cua_rect frame;   /* its content: CSD shadows removed */
+	struct cua_rect surface; /* the whole client window; w 0: unknown */
+	/* with the window manager's decorations (title bar, borders);
+	 * w 0: unknown */
+	struct cua_rect outer;
+};
+
 /*
  * Where the accessibility window's origin lies in window points, from its
- * reported extents `a` (AT-SPI "screen" coordinates) and the frame `c`
- * (root pixels), both measured at the same observation. Toolkits that
- * report root coordinates (GTK 3, Qt, Chromium) give a - c (0 when they
- * agree; negative when the accessibility window includes CSD shadows or
- * the window manager's decorations). A window reported at (0,0) while the
- * frame is elsewhere, or reported smaller than the frame, uses window-
- * relative coordinates (GTK 4, ../desktop.md §4(b)): its content is
- * centred in the frame by a symmetric margin (GTK 4's resize border,
- * which it does not declare in _GTK_FRAME_EXTENTS).
+ * reported extents `a` (AT-SPI "screen" coordinates) and where the window
+ * system has the window, both measured at the same observation. The
+ * decision rests on which rectangle `a` is, never on its value alone:
+ *  1. `a` equals the frame, the whole client window or the window
+ *     manager's frame in position and size (1 px of slack): root
+ *     coordinates, origin a - frame (GTK 3 and LibreOffice report the
+ *     window manager's frame, title bar included, also when maximised at
+ *     (0, 0); Chromium the whole window with its shadows; Qt and Firefox
+ *     the client window);
+ *  2. otherwise `a` at (0, 0): window-relative coordinates (GTK 4,
+ *     toolkits.md): its content is centred in the frame by a symmetric
+ *     margin (GTK 4's resize border, which it does not declare in
+ *     _GTK_FRAME_EXTENTS), 0 when that does not fit;
+ *  3. otherwise root coordinates, a - frame.
  */
 void cua_geom_element_origin(const struct cua_rect *a,
-			     const struct cua_rect *c, double device_ppp,
-			     double *dx, double *dy);
+			     const struct cua_geom_window *w,
+			     double device_ppp, double *dx, double *dy);
 
 /* 1 when (px, py) lies inside the image: 0 <= px < width, 0 <= py <
  * height. */

@@ -263,12 +263,13 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 			const struct cua_skel *s = &t->skel[i];
 
 			json_array_append_new(skel,
-				json_pack("[i,i,i,i,i,i,i,i,i,s,s,s,o,b]", s->parent,
+				json_pack("[i,i,i,i,i,i,i,i,i,o,s,s,o,b]", s->parent,
 					  (int)s->index, (int)s->child_count,
 					  (int)s->first_child, (int)s->n_fetched,
 					  (int)s->child_offset, s->element,
 					  (int)s->fp.role, (int)s->fp.value_kind,
-					  s->fp.subrole ? s->fp.subrole : "",
+					  s->fp.subrole ? json_string(s->fp.subrole) :
+							  json_null(),
 					  s->fp.identifier ? s->fp.identifier : "",
 					  s->fp.title ? s->fp.title : "",
 					  s->ident ? json_string(s->ident) : json_null(),
@@ -383,7 +384,9 @@ cua_tree_from_jansson(json_t *o)
 		s->element = (int32_t)jint(json_array_get(v, 6));
 		s->fp.role = (uint32_t)jint(json_array_get(v, 7));
 		s->fp.value_kind = (uint8_t)jint(json_array_get(v, 8));
-		s->fp.subrole = astr(a, json_array_get(v, 9));
+		s->fp.subrole = json_is_null(json_array_get(v, 9)) ?
+					NULL :
+					astr(a, json_array_get(v, 9));
 		s->fp.identifier = astr(a, json_array_get(v, 10));
 		s->fp.title = astr(a, json_array_get(v, 11));
 		s->ident = json_is_string(json_array_get(v, 12)) ?

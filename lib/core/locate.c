@@ -44,7 +44,7 @@ cua_fingerprint_of_raw(struct cua_fingerprint *fp,
 						      cua_raw_attr(n, "id");
 	fp->role = n->role;
 	fp->value_kind = (uint8_t)cua_raw_value_kind(n);
-	fp->subrole = subrole ? subrole : "";
+	fp->subrole = cua_raw_attrs_unknown(n) ? NULL : subrole ? subrole : "";
 	fp->identifier = id ? id : "";
 	fp->title = n->name ? n->name : "";
 }
@@ -54,7 +54,7 @@ static int
 same_kind(const struct cua_fingerprint *a, const struct cua_fingerprint *b)
 {
 	return a->role == b->role && a->value_kind == b->value_kind &&
-	       str_eq(a->subrole, b->subrole) &&
+	       cua_subrole_eq(a->subrole, b->subrole) &&
 	       str_eq(a->identifier, b->identifier);
 }
 

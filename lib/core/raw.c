@@ -18,6 +18,12 @@ cua_raw_attr(const struct cua_raw_node *node, const char *key)
 }
 
 int
+cua_raw_attrs_unknown(const struct cua_raw_node *node)
+{
+	return (node->have & CUA_HAVE_ATTRIBUTES) && node->n_attrs == 0;
+}
+
+int
 cua_raw_is_toggle_role(uint32_t role)
 {
 	return (cua_role_info(role)->flags & CUA_RF_TOGGLE) != 0;

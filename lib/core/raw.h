@@ -349,12 +349,23 @@ struct cua_raw_window_info {
 	int x11_mapped;        /* viewable */
 	const char *x11_title; /* _NET_WM_NAME / WM_NAME */
 	struct cua_rect x11_frame; /* root coordinates, content area */
+	/* With has_x11_frame: the whole X window (client-side shadows
+	 * included) and the window manager's frame around it (decorations
+	 * included; = the whole window when undecorated). A zero size:
+	 * unknown (recordings made before they were kept). */
+	struct cua_rect x11_surface, x11_outer;
 	int has_x11_frame;
+	int x11_transient;     /* WM_TRANSIENT_FOR names another window */
 	uint64_t activation_serial; /* higher = more recently activated */
 };
 
 /* Helpers (raw.c). */
 const char *cua_raw_attr(const struct cua_raw_node *node, const char *key);
+/* The attributes were read and the set was empty: an element that has
+ * none, or a toolkit that has not built them yet (Gecko answers a new
+ * client's first requests about a document with none). What they would
+ * say is unknown. */
+int cua_raw_attrs_unknown(const struct cua_raw_node *node);
 enum cua_value_kind cua_raw_value_kind(const struct cua_raw_node *node);
 int cua_raw_is_toggle_role(uint32_t role);
 

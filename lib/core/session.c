@@ -30,6 +30,7 @@ proc_free(struct cua_proc_session *p)
 		return;
 	free(p->exe);
 	free(p->bus_name);
+	free(p->last_act_ident);
 	cua_tree_release(p->latest);
 	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
 		cua_tree_release(p->windows[i]);
@@ -428,19 +429,31 @@ live_proc(struct cua_session *s, const struct cua_app_info *app)
 	return NULL;
 }
 
-/* A window that looks like an empty shell: few elements, or a web
- * document without children (screenshots.md §6.3). */
+/*
+ * A web document the toolkit has not finished describing
+ * (screenshots.md §6.3): no children yet (Chromium builds its tree after
+ * the first query), or, while showing, no size or no attributes (Gecko
+ * answers a new client's first requests about a document with extents
+ * (-1, -1, -1, -1) and an empty attribute set; recorded as they are, a
+ * first observation would describe a document that the next read no
+ * longer matches).
+ */
 static int
-raw_has_empty_document(const struct cua_raw_node *n, int depth)
+raw_has_unready_document(const struct cua_raw_node *n, int depth)
 {
 	if (!n || depth > 64)
 		return 0;
 	if ((n->role == CUA_ROLE_DOCUMENT_WEB ||
 	     n->role == CUA_ROLE_DOCUMENT_FRAME) &&
-	    (n->have & CUA_HAVE_CHILDREN) && n->n_children == 0)
+	    (((n->have & CUA_HAVE_CHILDREN) && n->n_children == 0) ||
+	     (CUA_HAS_STATE(n, CUA_STATE_SHOWING) &&
+	      (((n->ifaces & CUA_IFACE_COMPONENT) &&
+		(n->have & CUA_HAVE_EXTENTS) &&
+		(n->extents.w <= 0 || n->extents.h <= 0)) ||
+	       cua_raw_attrs_unknown(n)))))
 		return 1;
 	for (size_t i = 0; i < n->n_children; i++)
-		if (raw_has_empty_document(n->children[i], depth + 1))
+		if (raw_has_unready_document(n->children[i], depth + 1))
 			return 1;
 	return 0;
 }
@@ -450,7 +463,7 @@ looks_like_shell(const struct cua_tree *t, const struct cua_raw_snapshot *snap,
 		 uint32_t root)
 {
 	return t->n_lines < 6 ||
-	       raw_has_empty_document(snap->app->children[root], 0);
+	       raw_has_unready_document(snap->app->children[root], 0);
 }
 
 static void
@@ -477,14 +490,17 @@ note_atspi_window(struct cua_tree *t, const struct cua_raw_snapshot *snap,
 static void
 normalise_frames(struct cua_tree *t)
 {
+	struct cua_geom_window gw;
 	double dppp, dx, dy;
 	int32_t ix, iy;
 
 	if (!t->has_atspi_window || !t->has_window_frame || !t->x11_window)
 		return;
 	dppp = cua_geom_device_ppp(t->window_frame.w, 0, t->atspi_window.w);
-	cua_geom_element_origin(&t->atspi_window, &t->window_frame, dppp, &dx,
-				&dy);
+	gw.frame = t->window_frame;
+	gw.surface = t->window_surface;
+	gw.outer = t->window_outer;
+	cua_geom_element_origin(&t->atspi_window, &gw, dppp, &dx, &dy);
 	ix = (int32_t)(dx < 0 ? dx - 0.5 : dx + 0.5);
 	iy = (int32_t)(dy < 0 ? dy - 0.5 : dy + 0.5);
 	t->frames_normalised = 1;
@@ -555,9 +571,9 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 		memcpy(popups, popups2, n2 * sizeof(*popups));
 		*n_popups = n2;
 		*vis = vis2;
-		/* two equal samples, and no web document still empty */
+		/* two equal samples, and no web document still unready */
 		if (t2->n_elements == prev &&
-		    !raw_has_empty_document(snap2->app->children[root2], 0))
+		    !raw_has_unready_document(snap2->app->children[root2], 0))
 			break;
 		prev = t2->n_elements;
 	}

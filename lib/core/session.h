@@ -33,6 +33,11 @@ struct cua_proc_session {
 	int warmed_up;
 	int point_recovered;         /* a covered window was raised once
 				      * (actions.md §2.3) */
+	/* the last activation of an element (docs/actions.md §3.4): its
+	 * identity, when it ended, its states before and after */
+	char *last_act_ident;
+	int64_t last_act_us;
+	uint64_t last_act_before, last_act_after;
 };
 
 /* Everything libcua keeps for one app id. */

@@ -36,6 +36,16 @@ cua_shot_reason(int status)
 		return "the capture timed out";
 	case CUA_CAPTURE_NO_DISPLAY:
 		return "no X11 display is available";
+	case CUA_CAPTURE_NO_ORIGIN:
+		return "the compositor does not say where the window's content "
+		       "lies inside its surface (the app draws a shadow of its "
+		       "own around it), so its pixels cannot be matched to its "
+		       "elements";
+	case CUA_CAPTURE_NOT_LISTED:
+		return "the window could not be found among the compositor's "
+		       "windows";
+	case CUA_CAPTURE_COMPOSITOR_FAILED:
+		return "the compositor did not deliver the window's pixels";
 	case CUA_CAPTURE_OK:
 	case CUA_CAPTURE_REFUSED:
 		break;
@@ -64,9 +74,15 @@ cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
 		       (uint32_t)opt->shot_max_long_edge,
 		       (uint32_t)opt->shot_max_short_edge, &g.ppp, &g.width,
 		       &g.height);
-	if (t->has_atspi_window && !t->frames_normalised)
-		cua_geom_element_origin(&t->atspi_window, &c->frame,
-					g.device_ppp, &g.elem_dx, &g.elem_dy);
+	if (t->has_atspi_window && !t->frames_normalised) {
+		struct cua_geom_window gw;
+
+		gw.frame = c->frame;
+		gw.surface = c->window;
+		gw.outer = t->window_outer;
+		cua_geom_element_origin(&t->atspi_window, &gw, g.device_ppp,
+					&g.elem_dx, &g.elem_dy);
+	}
 	if (cua_image_scale(&rgb, &c->px, g.width, g.height) < 0)
 		return -1;
 	/* the scaler never upscales; keep what it produced */

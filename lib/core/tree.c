@@ -57,11 +57,17 @@ str_eq(const char *a, const char *b)
 }
 
 int
+cua_subrole_eq(const char *a, const char *b)
+{
+	return !a || !b || strcmp(a, b) == 0;
+}
+
+int
 cua_fingerprint_equal(const struct cua_fingerprint *a,
 		      const struct cua_fingerprint *b)
 {
 	return a->role == b->role && a->value_kind == b->value_kind &&
-	       str_eq(a->subrole, b->subrole) &&
+	       cua_subrole_eq(a->subrole, b->subrole) &&
 	       str_eq(a->identifier, b->identifier) && str_eq(a->title, b->title);
 }
 

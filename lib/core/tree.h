@@ -25,7 +25,10 @@ struct cua_delta;
 struct cua_fingerprint {
 	uint32_t role;
 	uint8_t value_kind;     /* enum cua_value_kind */
-	const char *subrole;    /* "" when none */
+	/* "" when none; NULL unknown: the node answered an empty attribute
+	 * set (Gecko's first answers about a document), which compares
+	 * equal to any subrole (cua_subrole_eq) */
+	const char *subrole;
 	const char *identifier; /* "" when none */
 	const char *title;      /* "" when none */
 };
@@ -123,6 +126,9 @@ struct cua_tree {
 	uint32_t window_index;
 	uint64_t x11_window;
 	struct cua_rect window_frame; /* screen coordinates */
+	/* the whole X window and the window manager's frame around it, when
+	 * known (w 0: unknown): cua_geom_element_origin() */
+	struct cua_rect window_surface, window_outer;
 	int has_window_frame;
 
 	uint32_t revision;
@@ -187,5 +193,7 @@ uint32_t cua_element_window_index(const struct cua_element *e);
 
 int cua_fingerprint_equal(const struct cua_fingerprint *a,
 			  const struct cua_fingerprint *b);
+/* Subroles compare equal when either is unknown (NULL). */
+int cua_subrole_eq(const char *a, const char *b);
 
 #endif

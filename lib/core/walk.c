@@ -419,11 +419,20 @@ cua_walk_fetch_policy(struct cua_fetch_policy *pol,
 /* ------------------------------------------------------------------ */
 /* Window choice (§9.1) and popups (§9.6)                               */
 
+/* Child i of the application object may be the rendered root: a window
+ * role, or any role when the backend matched it to a mapped client window
+ * of the window system (GTK 4.8 gives its file chooser's toplevel the role
+ * filler); not minimised either way. */
 static int
-is_window_candidate(const struct cua_raw_node *n)
+is_window_candidate(const struct cua_raw_snapshot *snap, size_t i)
 {
-	return (cua_role_info(n->role)->flags & CUA_RF_TOPLEVEL) &&
-	       !CUA_HAS_STATE(n, CUA_STATE_ICONIFIED);
+	const struct cua_raw_node *n = snap->app->children[i];
+
+	if (CUA_HAS_STATE(n, CUA_STATE_ICONIFIED))
+		return 0;
+	return (cua_role_info(n->role)->flags & CUA_RF_TOPLEVEL) ||
+	       (snap->windows && snap->windows[i].x11_window &&
+		snap->windows[i].x11_mapped);
 }
 
 static int
@@ -462,7 +471,7 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 	for (size_t i = 0; i < app->n_children && chosen < 0; i++) {
 		const struct cua_raw_node *w = app->children[i];
 
-		if (!is_window_candidate(w) || is_popup_toplevel(w))
+		if (!is_window_candidate(snap, i) || is_popup_toplevel(w))
 			continue;
 		if (have_x11) {
 			if (snap->windows[i].x11_active)
@@ -475,7 +484,7 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 	for (size_t i = 0; i < app->n_children && chosen < 0; i++) {
 		const struct cua_raw_node *w = app->children[i];
 
-		if (is_window_candidate(w) &&
+		if (is_window_candidate(snap, i) &&
 		    (w->role == CUA_ROLE_DIALOG || w->role == CUA_ROLE_ALERT ||
 		     w->role == CUA_ROLE_FILE_CHOOSER) &&
 		    CUA_HAS_STATE(w, CUA_STATE_MODAL) &&
@@ -487,13 +496,13 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 	     i++) {
 		const struct cua_raw_node *w = app->children[i];
 
-		if (is_window_candidate(w) && !is_popup_toplevel(w) &&
+		if (is_window_candidate(snap, i) && !is_popup_toplevel(w) &&
 		    snap->windows[i].activation_serial > best_serial)
 			best_serial = snap->windows[i].activation_serial;
 	}
 	if (chosen < 0 && best_serial) {
 		for (size_t i = 0; i < app->n_children; i++)
-			if (is_window_candidate(app->children[i]) &&
+			if (is_window_candidate(snap, i) &&
 			    snap->windows[i].activation_serial == best_serial) {
 				chosen = (int64_t)i;
 				break;
@@ -505,7 +514,7 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 		for (size_t i = 0; i < app->n_children && chosen < 0; i++) {
 			const struct cua_raw_node *w = app->children[i];
 
-			if (!is_window_candidate(w))
+			if (!is_window_candidate(snap, i))
 				continue;
 			if (pass == 0 && is_popup_toplevel(w))
 				continue;
@@ -516,8 +525,9 @@ cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
 		}
 	/* 5. minimised, hidden or off-screen: the first window anyway */
 	for (size_t i = 0; i < app->n_children && chosen < 0; i++)
-		if (cua_role_info(app->children[i]->role)->flags &
-		    CUA_RF_TOPLEVEL)
+		if ((cua_role_info(app->children[i]->role)->flags &
+		     CUA_RF_TOPLEVEL) ||
+		    (snap->windows && snap->windows[i].x11_window))
 			chosen = (int64_t)i;
 	if (chosen < 0)
 		return -1;
@@ -1431,6 +1441,18 @@ role_text_for(const struct walk *w, const struct proto *p,
 		return "text field";
 	case CUA_ROLE_FILE_CHOOSER:
 		return n == w->root ? "dialog" : ri->text;
+	default:
+		break;
+	}
+	/* a root chosen for its window (§9.1) whose role is no window's
+	 * (GTK 4.8's file chooser is a filler): the window system says
+	 * what it is */
+	if (n == w->root && !(ri->flags & CUA_RF_TOPLEVEL) &&
+	    w->snap->windows)
+		return w->snap->windows[w->tree->window_index].x11_transient
+			       ? "dialog"
+			       : "standard window";
+	switch (n->role) {
 	case CUA_ROLE_LIST_ITEM:
 		if (!CUA_HAS_STATE(n, CUA_STATE_SELECTABLE)) {
 			for (const struct cua_raw_node *a = par; a; a = a->parent)
@@ -1443,6 +1465,22 @@ role_text_for(const struct walk *w, const struct proto *p,
 	default:
 		return ri->text;
 	}
+}
+
+/* n has an action whose normalised name is `norm` */
+static int
+has_action_norm(const struct cua_raw_node *n, const char *norm)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < n->n_actions; i++) {
+		if (!nonempty(n->actions[i].name))
+			continue;
+		cua_action_normalise(buf, sizeof(buf), n->actions[i].name);
+		if (strcmp(buf, norm) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 static void
@@ -1491,6 +1529,13 @@ fill_actions(struct walk *w, struct cua_element *e,
 			has_expand_action = 1;
 		}
 		lab = known_label(norm, expanded);
+		/* a lone `expand` or `collapse` toggles (Gecko keeps calling
+		 * an open summary's action `expand`): named by the state */
+		if ((strcmp(norm, "expand") == 0 &&
+		     !has_action_norm(n, "collapse")) ||
+		    (strcmp(norm, "collapse") == 0 &&
+		     !has_action_norm(n, "expand")))
+			lab = expanded ? "Collapse" : "Expand";
 		if (!lab) {
 			if (nonempty(loc) && strcmp(loc, raw) != 0)
 				sb_add(&sb, loc);
@@ -1823,7 +1868,9 @@ skel_push(struct skel_build *sb, const struct cua_raw_node *n, int32_t parent,
 		subrole = cua_raw_attr(n, "tag");
 	id = n->accessible_id && *n->accessible_id ? n->accessible_id :
 						      cua_raw_attr(n, "id");
-	s->fp.subrole = cua_arena_strdup(a, subrole ? subrole : "");
+	s->fp.subrole = cua_raw_attrs_unknown(n) ?
+				NULL :
+				cua_arena_strdup(a, subrole ? subrole : "");
 	s->fp.identifier = cua_arena_strdup(a, id ? id : "");
 	s->fp.title = cua_arena_strdup(a, n->name ? n->name : "");
 	s->ident = cua_arena_strdup(a, n->ident);
@@ -1967,6 +2014,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		tree->x11_window = snap->windows[root].x11_window;
 		if (snap->windows[root].has_x11_frame) {
 			tree->window_frame = snap->windows[root].x11_frame;
+			tree->window_surface = snap->windows[root].x11_surface;
+			tree->window_outer = snap->windows[root].x11_outer;
 			tree->has_window_frame = 1;
 		}
 	}

@@ -26,6 +26,26 @@ cua_capture_free(struct cua_capture *c)
 }
 
 void
+cua_display_proc_comm(int64_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%lld/comm", (long long)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+void
 cua_display_window_list_free(struct cua_display_window_list *l)
 {
 	if (!l)
@@ -94,6 +114,9 @@ static const struct {
 } drivers[] = {
 #if HAVE_DISPLAY_X11
 	{ "x11", cua_display_x11_new, NULL },
+#endif
+#if HAVE_WLROOTS
+	{ "wlroots", cua_display_wlroots_new, cua_display_wlroots_probe },
 #endif
 	{ "none", cua_display_none_new, NULL },
 };

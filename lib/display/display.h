@@ -88,6 +88,13 @@ struct cua_win {
 	struct cua_rect origin;
 	/* Its visible content (shadows removed), global coordinates. */
 	struct cua_rect frame;
+	/* The surface with what the window manager or compositor draws
+	 * around it (server-side title bar and borders; X11:
+	 * _NET_FRAME_EXTENTS, else the reparenting parent), global
+	 * coordinates; = origin when nothing is drawn around it. Toolkits
+	 * report their window's extents as any of the three (see
+	 * core/geometry.h, cua_geom_element_origin). */
+	struct cua_rect outer;
 	int mapped;
 	int iconified;
 	int override_redirect; /* menus, drop-downs, tooltips */
@@ -98,6 +105,10 @@ struct cua_win {
 	enum cua_atspi_space atspi_space;
 	double scale;
 };
+
+/* The command name of process `pid` (/proc/PID/comm) into buf; "" when
+ * unknown. For cua_win.process. */
+void cua_display_proc_comm(int64_t pid, char *buf, size_t size);
 
 /* An AT-SPI point of an element of window `w` -> global coordinates
  * (rounded down). */
@@ -200,6 +211,14 @@ enum cua_capture_status {
 	CUA_CAPTURE_TIMEOUT,
 	CUA_CAPTURE_REFUSED,
 	CUA_CAPTURE_NO_DISPLAY,
+	/* Wayland: where the window's content lies inside its surface is
+	 * unknown (a client-side shadow), so pixels cannot be matched to
+	 * element frames */
+	CUA_CAPTURE_NO_ORIGIN,
+	/* Wayland: the window is not among the compositor's windows */
+	CUA_CAPTURE_NOT_LISTED,
+	/* Wayland: the compositor failed the capture or went away */
+	CUA_CAPTURE_COMPOSITOR_FAILED,
 };
 
 struct cua_capture_request {
@@ -473,5 +492,11 @@ cua_result cua_display_none_new(struct cua_ctx *ctx,
 				struct cua_display **out);
 cua_result cua_display_x11_new(struct cua_ctx *ctx,
 			       struct cua_display **out);
+cua_result cua_display_wlroots_new(struct cua_ctx *ctx,
+				   struct cua_display **out);
+/* Whether the compositor of env->wayland_display offers the wlroots
+ * protocols: 1, or 0 with `why`. */
+int cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
+			      size_t size);
 
 #endif

@@ -29,6 +29,12 @@
  *                         characters A..B) or "selection none"
  *   quit                  exit 0
  *
+ * With --small the window has no lists, tree views or canvas (for runs
+ * that observe it thousands of times). With --extras the window also
+ * has a menu bar, a
+ * momentary toggle button, a multi-selection tree view, a text view that
+ * logs Return and Tab, and the commands `select-file N` and `chooser DIR`.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include <gtk/gtk.h>
@@ -39,6 +45,7 @@
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
 static GtkWidget *sheet, *dialog;
 static GtkWidget *tree_sw, *list_sw; /* the two scrolled lists */
+static int with_extras, small;
 
 static void
 say(const char *fmt, ...)
@@ -78,6 +85,12 @@ static void
 on_entry_changed(GtkEditable *e, gpointer data)
 {
 	say("entry %s", gtk_entry_get_text(GTK_ENTRY(e)));
+}
+
+static void
+on_entry_activate(GtkEntry *e, gpointer data)
+{
+	say("activate entry %s", gtk_entry_get_text(e));
 }
 
 static void
@@ -159,6 +172,249 @@ sheet_open(void)
 	gtk_box_pack_start(GTK_BOX(vbox), sheet, FALSE, FALSE, 0);
 	gtk_box_reorder_child(GTK_BOX(vbox), sheet, 1);
 	gtk_widget_show_all(sheet);
+}
+
+/* ------------------------------------------------------------------ */
+/* --extras: a menu bar, a momentary toggle, a multi-selection tree view
+ * with a two-renderer column, a text view that logs keys, and a file
+ * chooser on command */
+
+static GtkWidget *files_view;
+static int momentary_presses;
+
+static void
+on_menu_item(GtkMenuItem *m, gpointer data)
+{
+	say("menu %s", gtk_menu_item_get_label(m));
+}
+
+static void
+on_radio_item(GtkCheckMenuItem *m, gpointer data)
+{
+	if (gtk_check_menu_item_get_active(m))
+		say("angle %s", gtk_menu_item_get_label(GTK_MENU_ITEM(m)));
+}
+
+static GtkWidget *
+menu_item(GtkWidget *menu, const char *label)
+{
+	GtkWidget *m = gtk_menu_item_new_with_label(label);
+
+	gtk_menu_shell_append(GTK_MENU_SHELL(menu), m);
+	return m;
+}
+
+static GtkWidget *
+extras_menu_bar(void)
+{
+	GtkWidget *bar = gtk_menu_bar_new(), *file = gtk_menu_new();
+	GtkWidget *settings = gtk_menu_new(), *angle = gtk_menu_new(), *m;
+	GSList *group = NULL;
+
+	gtk_menu_item_set_submenu(GTK_MENU_ITEM(menu_item(bar, "File")), file);
+	g_signal_connect(menu_item(file, "New"), "activate",
+			 G_CALLBACK(on_menu_item), NULL);
+	g_signal_connect(menu_item(file, "Open"), "activate",
+			 G_CALLBACK(on_menu_item), NULL);
+	gtk_menu_item_set_submenu(GTK_MENU_ITEM(menu_item(bar, "Settings")),
+				  settings);
+	gtk_menu_item_set_submenu(GTK_MENU_ITEM(menu_item(settings,
+							  "Angle Unit")),
+				  angle);
+	for (int i = 0; i < 2; i++) {
+		m = gtk_radio_menu_item_new_with_label(group,
+						       i ? "Radian" : "Degree");
+		group = gtk_radio_menu_item_get_group(GTK_RADIO_MENU_ITEM(m));
+		g_signal_connect(m, "toggled", G_CALLBACK(on_radio_item), NULL);
+		gtk_menu_shell_append(GTK_MENU_SHELL(angle), m);
+	}
+	g_signal_connect(menu_item(settings, "Language..."), "activate",
+			 G_CALLBACK(on_menu_item), NULL);
+	return bar;
+}
+
+/* a toggle the app itself releases 100 ms after it went down (a
+ * calculator key): a press while it is down is lost */
+static gboolean
+momentary_release(gpointer data)
+{
+	gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(data), FALSE);
+	return G_SOURCE_REMOVE;
+}
+
+static void
+on_momentary(GtkToggleButton *b, gpointer data)
+{
+	if (!gtk_toggle_button_get_active(b))
+		return;
+	say("pressed Momentary %d", ++momentary_presses);
+	g_timeout_add(100, momentary_release, b);
+}
+
+static void
+on_files_selection(GtkTreeSelection *sel, gpointer data)
+{
+	GtkTreeModel *model;
+	GList *rows = gtk_tree_selection_get_selected_rows(sel, &model);
+	GString *s = g_string_new("selection");
+
+	for (GList *l = rows; l; l = l->next) {
+		GtkTreeIter it;
+		gchar *name = NULL;
+
+		gtk_tree_model_get_iter(model, &it, l->data);
+		gtk_tree_model_get(model, &it, 1, &name, -1);
+		g_string_append_printf(s, " %s", name);
+		g_free(name);
+	}
+	if (!rows)
+		g_string_append(s, " none");
+	say("%s", s->str);
+	g_string_free(s, TRUE);
+	g_list_free_full(rows, (GDestroyNotify)gtk_tree_path_free);
+}
+
+static void
+on_file_activated(GtkTreeView *tv, GtkTreePath *path, GtkTreeViewColumn *c,
+		  gpointer data)
+{
+	GtkTreeIter it;
+	gchar *name = NULL;
+
+	gtk_tree_model_get_iter(gtk_tree_view_get_model(tv), &it, path);
+	gtk_tree_model_get(gtk_tree_view_get_model(tv), &it, 1, &name, -1);
+	say("row-activated %s", name);
+	g_free(name);
+}
+
+static gboolean
+on_notes_key(GtkWidget *w, GdkEventKey *ev, gpointer data)
+{
+	if (ev->keyval == GDK_KEY_Return || ev->keyval == GDK_KEY_KP_Enter)
+		say("key Return");
+	else if (ev->keyval == GDK_KEY_Tab)
+		say("key Tab");
+	return FALSE;
+}
+
+static void
+on_notes_changed(GtkTextBuffer *buf, gpointer data)
+{
+	GtkTextIter a, b;
+	gchar *text, *esc;
+
+	gtk_text_buffer_get_bounds(buf, &a, &b);
+	text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
+	esc = g_strescape(text, NULL);
+	say("text %s", esc);
+	g_free(esc);
+	g_free(text);
+}
+
+static GtkWidget *
+extras_row(void)
+{
+	GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *w, *sw;
+	GtkListStore *store = gtk_list_store_new(2, G_TYPE_STRING, G_TYPE_STRING);
+	GtkTreeViewColumn *col;
+	GtkCellRenderer *cr;
+	GtkTreeSelection *sel;
+	GtkTreeIter it;
+	static const char *const names[] = {
+		"budget-2025.txt", "notes.txt", "report.txt", "todo.txt",
+	};
+
+	w = gtk_toggle_button_new_with_label("Momentary");
+	g_signal_connect(w, "toggled", G_CALLBACK(on_momentary), NULL);
+	gtk_box_pack_start(GTK_BOX(row), w, FALSE, FALSE, 0);
+
+	/* a named container with no action around a button (the click
+	 * ladder's descendant route) */
+	sw = gtk_frame_new("Card");
+	w = gtk_button_new_with_label("Inside");
+	g_signal_connect(w, "clicked", G_CALLBACK(on_clicked), NULL);
+	gtk_container_add(GTK_CONTAINER(sw), w);
+	gtk_box_pack_start(GTK_BOX(row), sw, FALSE, FALSE, 0);
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		gtk_list_store_append(store, &it);
+		gtk_list_store_set(store, &it, 0, "text-x-generic", 1, names[i],
+				   -1);
+	}
+	files_view = gtk_tree_view_new_with_model(GTK_TREE_MODEL(store));
+	g_object_unref(store);
+	col = gtk_tree_view_column_new();
+	gtk_tree_view_column_set_title(col, "Files");
+	cr = gtk_cell_renderer_pixbuf_new();
+	gtk_tree_view_column_pack_start(col, cr, FALSE);
+	gtk_tree_view_column_add_attribute(col, cr, "icon-name", 0);
+	cr = gtk_cell_renderer_text_new();
+	gtk_tree_view_column_pack_start(col, cr, TRUE);
+	gtk_tree_view_column_add_attribute(col, cr, "text", 1);
+	gtk_tree_view_append_column(GTK_TREE_VIEW(files_view), col);
+	sel = gtk_tree_view_get_selection(GTK_TREE_VIEW(files_view));
+	gtk_tree_selection_set_mode(sel, GTK_SELECTION_MULTIPLE);
+	g_signal_connect(sel, "changed", G_CALLBACK(on_files_selection), NULL);
+	g_signal_connect(files_view, "row-activated",
+			 G_CALLBACK(on_file_activated), NULL);
+	gtk_widget_set_size_request(files_view, 200, 120);
+	gtk_box_pack_start(GTK_BOX(row), files_view, FALSE, FALSE, 0);
+
+	w = gtk_text_view_new();
+	atk_object_set_name(gtk_widget_get_accessible(w), "Notes");
+	g_signal_connect(w, "key-press-event", G_CALLBACK(on_notes_key), NULL);
+	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(w)), "changed",
+			 G_CALLBACK(on_notes_changed), NULL);
+	sw = gtk_scrolled_window_new(NULL, NULL);
+	gtk_widget_set_size_request(sw, 200, 120);
+	gtk_container_add(GTK_CONTAINER(sw), w);
+	gtk_box_pack_start(GTK_BOX(row), sw, TRUE, TRUE, 0);
+	return row;
+}
+
+static void
+on_chooser_response(GtkDialog *d, int response, gpointer data)
+{
+	GSList *files = gtk_file_chooser_get_filenames(GTK_FILE_CHOOSER(d));
+	GString *s = g_string_new("chooser response");
+
+	g_string_append_printf(s, " %d", response);
+	for (GSList *l = files; l; l = l->next) {
+		gchar *base = g_path_get_basename(l->data);
+
+		g_string_append_printf(s, " %s", base);
+		g_free(base);
+	}
+	say("%s", s->str);
+	g_string_free(s, TRUE);
+	g_slist_free_full(files, g_free);
+	gtk_widget_destroy(GTK_WIDGET(d));
+}
+
+static void
+extras_command(const char *cmd, const char *a, const char *b)
+{
+	if (strcmp(cmd, "select-file") == 0 && a) {
+		GtkTreeSelection *sel = gtk_tree_view_get_selection(
+			GTK_TREE_VIEW(files_view));
+		GtkTreePath *p = gtk_tree_path_new_from_indices(atoi(a), -1);
+
+		gtk_tree_selection_unselect_all(sel);
+		gtk_tree_selection_select_path(sel, p);
+		gtk_tree_path_free(p);
+	} else if (strcmp(cmd, "chooser") == 0 && a) {
+		GtkWidget *d = gtk_file_chooser_dialog_new(
+			"Open Files", GTK_WINDOW(window),
+			GTK_FILE_CHOOSER_ACTION_OPEN, "_Cancel",
+			GTK_RESPONSE_CANCEL, "_Open", GTK_RESPONSE_ACCEPT, NULL);
+
+		gtk_file_chooser_set_select_multiple(GTK_FILE_CHOOSER(d), TRUE);
+		gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), a);
+		g_signal_connect(d, "response", G_CALLBACK(on_chooser_response),
+				 NULL);
+		gtk_widget_show_all(d);
+	}
+	(void)b;
 }
 
 static gboolean
@@ -272,6 +528,8 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		}
 	} else if (strcmp(w[0], "quit") == 0) {
 		gtk_main_quit();
+	} else if (with_extras) {
+		extras_command(w[0], w[1], w[2]);
 	}
 	say("done %s", w[0] ? w[0] : "");
 	g_strfreev(w);
@@ -438,6 +696,8 @@ main(int argc, char **argv)
 	GIOChannel *ch;
 
 	gtk_init(&argc, &argv);
+	with_extras = argc > 1 && strcmp(argv[1], "--extras") == 0;
+	small = argc > 1 && strcmp(argv[1], "--small") == 0;
 	window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
 	gtk_window_set_title(GTK_WINDOW(window), "libcua fixture");
 	gtk_window_set_default_size(GTK_WINDOW(window), 800, 600);
@@ -445,6 +705,9 @@ main(int argc, char **argv)
 
 	vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
 	gtk_container_add(GTK_CONTAINER(window), vbox);
+	if (with_extras)
+		gtk_box_pack_start(GTK_BOX(vbox), extras_menu_bar(), FALSE, FALSE,
+				   0);
 
 	button_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
 	gtk_box_pack_start(GTK_BOX(vbox), button_box, FALSE, FALSE, 0);
@@ -474,6 +737,7 @@ main(int argc, char **argv)
 	gtk_entry_set_text(GTK_ENTRY(entry), "hello fixture");
 	gtk_label_set_mnemonic_widget(GTK_LABEL(w), entry);
 	g_signal_connect(entry, "changed", G_CALLBACK(on_entry_changed), NULL);
+	g_signal_connect(entry, "activate", G_CALLBACK(on_entry_activate), NULL);
 	gtk_grid_attach(GTK_GRID(grid), entry, 1, 1, 2, 1);
 
 	w = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 100, 1);
@@ -496,9 +760,16 @@ main(int argc, char **argv)
 
 	lists = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
 	gtk_box_pack_start(GTK_BOX(vbox), lists, TRUE, TRUE, 0);
-	gtk_box_pack_start(GTK_BOX(lists), make_tree(), TRUE, TRUE, 0);
-	gtk_box_pack_start(GTK_BOX(lists), make_listbox(), TRUE, TRUE, 0);
-	gtk_box_pack_start(GTK_BOX(lists), make_extras(), FALSE, FALSE, 0);
+	if (!small) {
+		gtk_box_pack_start(GTK_BOX(lists), make_tree(), TRUE, TRUE, 0);
+		gtk_box_pack_start(GTK_BOX(lists), make_listbox(), TRUE, TRUE,
+				   0);
+		gtk_box_pack_start(GTK_BOX(lists), make_extras(), FALSE, FALSE,
+				   0);
+	}
+	if (with_extras)
+		gtk_box_pack_start(GTK_BOX(vbox), extras_row(), TRUE, TRUE,
+				   0);
 
 	gtk_widget_show_all(window);
 

@@ -4,8 +4,10 @@
  * label, and a command channel on stdin. Every effect is printed on
  * stdout as one line.
  *
- * Usage: fixture-shot [--title T] [--cover]
- *   --cover   paint the whole area magenta (a window used to cover another)
+ * Usage: fixture-shot [--title T] [--cover] [--resizable]
+ *   --cover      paint the whole area magenta (a window used to cover
+ *                another)
+ *   --resizable  let the window be resized (and maximised)
  *
  * Commands (one per line on stdin):
  *   move X Y              move the window (root coordinates of its frame)
@@ -16,7 +18,8 @@
  *   grab / ungrab         grab the X server (all other clients wait) /
  *                         release it
  *   quit                  exit 0
- * Output: "ready <xid>", "moved", "label TEXT", "clicked", "grabbed".
+ * Output: "ready <xid>", "moved", "label TEXT", "clicked", "grabbed",
+ * "pressed X Y" (a button press on the pattern, pattern coordinates).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -68,6 +71,14 @@ on_draw(GtkWidget *w, cairo_t *cr, gpointer data)
 	cairo_set_source_rgb(cr, 1, 1, 0); /* bottom right: yellow */
 	cairo_rectangle(cr, aw / 2, ah / 2, aw - aw / 2, ah - ah / 2);
 	cairo_fill(cr);
+	return TRUE;
+}
+
+static gboolean
+on_press(GtkWidget *w, GdkEventButton *ev, gpointer data)
+{
+	if (ev->type == GDK_BUTTON_PRESS)
+		say("pressed %.0f %.0f", ev->x, ev->y);
 	return TRUE;
 }
 
@@ -160,6 +171,7 @@ main(int argc, char **argv)
 	const char *title = "libcua shot fixture";
 	GtkWidget *box, *area, *button;
 	GIOChannel *in;
+	int resizable = 0;
 
 	gtk_init(&argc, &argv);
 	for (int i = 1; i < argc; i++) {
@@ -167,16 +179,21 @@ main(int argc, char **argv)
 			title = argv[++i];
 		else if (strcmp(argv[i], "--cover") == 0)
 			cover = 1;
+		else if (strcmp(argv[i], "--resizable") == 0)
+			resizable = 1;
 	}
 	window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
 	gtk_window_set_title(GTK_WINDOW(window), title);
-	gtk_window_set_resizable(GTK_WINDOW(window), FALSE);
+	gtk_window_set_resizable(GTK_WINDOW(window), resizable);
 	box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	area = gtk_drawing_area_new();
 	gtk_widget_set_size_request(area, AREA_W, AREA_H);
 	atk_object_set_name(gtk_widget_get_accessible(area), "Pattern");
 	atk_object_set_role(gtk_widget_get_accessible(area), ATK_ROLE_IMAGE);
 	g_signal_connect(area, "draw", G_CALLBACK(on_draw), NULL);
+	gtk_widget_add_events(area, GDK_BUTTON_PRESS_MASK);
+	g_signal_connect(area, "button-press-event", G_CALLBACK(on_press),
+			 NULL);
 	gtk_box_pack_start(GTK_BOX(box), area, FALSE, FALSE, 0);
 	button = gtk_button_new_with_label("Press");
 	g_signal_connect(button, "clicked", G_CALLBACK(on_clicked), NULL);

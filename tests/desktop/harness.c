@@ -184,6 +184,78 @@ done:
 	p->in_fd = p->out_fd = -1;
 }
 
+char *
+mcp_call(struct app_proc *mcp, const char *request, int id)
+{
+	char prefix[32];
+	int64_t deadline = now_ms() + 15000;
+
+	snprintf(prefix, sizeof(prefix), "\"id\":%d,", id);
+	if (app_send(mcp, request) < 0)
+		return NULL;
+	for (;;) {
+		char *nl = memchr(mcp->buf, '\n', mcp->len);
+		struct pollfd pfd = { mcp->out_fd, POLLIN, 0 };
+		size_t room;
+		ssize_t r;
+
+		if (nl) {
+			size_t n = (size_t)(nl - mcp->buf);
+			char *line = strndup(mcp->buf, n);
+
+			memmove(mcp->buf, nl + 1, mcp->len - n - 1);
+			mcp->len -= n + 1;
+			if (line && strstr(line, prefix))
+				return line;
+			free(line);
+			continue;
+		}
+		if (now_ms() >= deadline) {
+			fprintf(stderr, "cua-mcp did not answer request %d\n", id);
+			return NULL;
+		}
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		room = sizeof(mcp->buf) - mcp->len - 1;
+		if (room == 0) {
+			/* a line longer than the buffer (a screenshot):
+			 * keep its head only, the text comes first */
+			mcp->len = sizeof(mcp->buf) / 2;
+			room = sizeof(mcp->buf) - mcp->len - 1;
+		}
+		r = read(mcp->out_fd, mcp->buf + mcp->len, room);
+		if (r <= 0)
+			return NULL;
+		mcp->len += (size_t)r;
+	}
+}
+
+int
+mcp_start(struct app_proc *mcp, const char *exe, const char *const *args)
+{
+	const char *argv[16];
+	size_t n = 0;
+	char *line;
+
+	argv[n++] = exe;
+	for (; args && *args && n < 15; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	if (app_start(mcp, argv, 1) < 0)
+		return -1;
+	line = mcp_call(mcp,
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			"\"initialize\",\"params\":{\"protocolVersion\":"
+			"\"2025-06-18\",\"capabilities\":{},\"clientInfo\":"
+			"{\"name\":\"libcua-desktop-tests\",\"version\":\"1\"}}}",
+			1);
+	if (!line)
+		return -1;
+	free(line);
+	return app_send(mcp, "{\"jsonrpc\":\"2.0\",\"method\":"
+			     "\"notifications/initialized\"}");
+}
+
 cua_session *
 test_session(void)
 {

@@ -38,6 +38,15 @@ int app_send(struct app_proc *p, const char *command);
 /* SIGTERM, then SIGKILL after a grace period; reaps. */
 void app_stop(struct app_proc *p);
 
+/* Sends one JSON-RPC line to cua-mcp (`mcp` started with pipes) and
+ * reads lines until the answer to `id`, which it returns (malloc'd); NULL
+ * after 15 s. Lines longer than the buffer keep their head only. */
+char *mcp_call(struct app_proc *mcp, const char *request, int id);
+/* Starts cua-mcp (`exe`, then `args`, NULL terminated) on pipes and
+ * initializes the MCP session. Returns 0, or -1. */
+int mcp_start(struct app_proc *mcp, const char *exe,
+	      const char *const *args);
+
 /* A session on the test desktop (asserts). */
 cua_session *test_session(void);
 /* Observes `app` until it succeeds or `timeout_ms` passes (apps take a

@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
+#include "guard.h"
 #include "harness.h"
 
 static cua_session *session;
@@ -285,6 +287,7 @@ static void
 test_gtk3_widget_factory(void **state)
 {
 	cua_tree *t = NULL;
+	struct guard *g;
 	char *out = NULL;
 	uint32_t id, sb;
 
@@ -294,6 +297,7 @@ test_gtk3_widget_factory(void **state)
 	cua_tree_unref(t);
 	t = observe_until_pred(session, app, 15000, ready_checkbox, NULL);
 	assert_non_null(t);
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 
 	/* a check box and a toggle button toggle (their click action) */
 	id = id_of(t, "checkbox", "checkbutton", "off");
@@ -304,8 +308,12 @@ test_gtk3_widget_factory(void **state)
 	id = id_of(t, "toggle button", "togglebutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, NULL));
 	wait_value(id, "on", 5000);
+	guard_allow(g, "check box", "checkbutton", GUARD_NODE);
+	guard_allow(g, "toggle button", "togglebutton", GUARD_NODE);
+	guard_end(g);
 
 	/* slider and spin button take a set value */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "slider", "", "50");
 	ACT(cua_session_set_value(session, app, id, "77", &out));
 	assert_non_null(strstr(out, "\"before\":\"50\",\"after\":\"77\""));
@@ -316,8 +324,16 @@ test_gtk3_widget_factory(void **state)
 	id = id_of(t, "stepper", NULL, "50");
 	ACT(cua_session_set_value(session, app, id, "33", NULL));
 	wait_value(id, "33", 5000);
+	/* the slider, the spin button, and the level bar and progress bars
+	 * the factory ties to the slider */
+	guard_allow(g, "slider", NULL, GUARD_NODE);
+	guard_allow(g, "spin button", NULL, GUARD_NODE);
+	guard_allow(g, "level bar", NULL, GUARD_NODE);
+	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+	guard_end(g);
 
 	/* typing, both routes */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
@@ -347,9 +363,51 @@ test_gtk3_widget_factory(void **state)
 		cua_free(out);
 		snprintf(want, sizeof(want), "%d", (int)((h + 1) / 2));
 		wait_value(sb, want, 5000);
+
+		/* pages 1 on a text long enough: one viewport (±20 %), the
+		 * bar's value read back */
+		{
+			char lines[4096];
+			size_t k = 0;
+			cua_tree *t2;
+			struct want_value at = { sb, "1" };
+			int v;
+
+			for (int i = 0; i < 200 && k + 16 < sizeof(lines); i++)
+				k += (size_t)snprintf(lines + k, sizeof(lines) - k,
+						      "%sline %d", i ? "\n" : "",
+						      i);
+			ACT(cua_session_set_value(session, app,
+						  cua_element_get_id(area), lines,
+						  NULL));
+			t2 = observe_until(session, app, 5000);
+			v = atoi(cua_element_get_value(
+				cua_tree_find_element(t2, sb)));
+			cua_tree_unref(t2);
+			ACT(cua_session_scroll(session, app,
+					       cua_element_get_id(area), "down", 1,
+					       &out));
+			cua_free(out);
+			snprintf(want, sizeof(want), "%d", v + h / 2);
+			at.value = want;
+			t2 = observe_until_pred(session, app, 5000,
+						value_at_least, &at);
+			assert_non_null(t2);
+			v = atoi(cua_element_get_value(
+				     cua_tree_find_element(t2, sb))) - v;
+			if (abs(v - h) > h / 5)
+				fail_msg("pages 1 scrolled %d px; the view is "
+					 "%d px high", v, h);
+			cua_tree_unref(t2);
+		}
 	}
+	/* the entry and the text view (role text), the view's scroll bar */
+	guard_allow(g, "text", NULL, GUARD_NODE);
+	guard_allow(g, "scroll bar", NULL, GUARD_NODE);
+	guard_end(g);
 
 	/* a tab is clicked by selecting it */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "tab", "page 2", NULL);
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "selection");
@@ -361,6 +419,11 @@ test_gtk3_widget_factory(void **state)
 			    CUA_TRAIT_SELECTED);
 		cua_tree_unref(t2);
 	}
+	/* the tabs, and what the pages show and hide */
+	guard_allow(g, "page tab list", NULL, GUARD_SUBTREE);
+	guard_allow_states(g, (1ull << GUARD_STATE_SHOWING) |
+				      (1ull << GUARD_STATE_VISIBLE));
+	guard_end(g);
 	stop_app(t);
 	cua_tree_unref(t);
 }
@@ -369,6 +432,7 @@ static void
 test_gtk4_widget_factory(void **state)
 {
 	cua_tree *t = NULL;
+	struct guard *g;
 	char *out = NULL;
 	uint32_t id;
 
@@ -381,12 +445,16 @@ test_gtk4_widget_factory(void **state)
 
 	/* GTK 4.8 check boxes have no actions: a synthetic click, through
 	 * GTK 4's window-relative coordinates */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "checkbox", "checkbutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "synthetic");
 	cua_free(out);
 	wait_value(id, "on", 5000);
+	guard_allow(g, "check box", "checkbutton", GUARD_NODE);
+	guard_end(g);
 
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "slider", "", "50");
 	ACT(cua_session_set_value(session, app, id, "77", NULL));
 	wait_value(id, "77", 5000);
@@ -394,8 +462,18 @@ test_gtk4_widget_factory(void **state)
 	id = id_of(t, "stepper", NULL, "50");
 	ACT(cua_session_set_value(session, app, id, "33", NULL));
 	wait_value(id, "33", 5000);
+	/* the slider, the spin button, and the level bar and progress bars
+	 * the factory ties to the slider */
+	guard_allow(g, "slider", NULL, GUARD_SUBTREE);
+	guard_allow(g, "spin button", NULL, GUARD_SUBTREE);
+	guard_allow(g, "level bar", NULL, GUARD_NODE);
+	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+	/* the label that comments on the spin button's value */
+	guard_allow(g, "label", "NEWS!", GUARD_NODE);
+	guard_end(g);
 
 	/* GrabFocus fails on GTK 4.8: the click focuses the entry */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	id = id_of(t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
@@ -415,6 +493,11 @@ test_gtk4_widget_factory(void **state)
 		assert_non_null(strstr(out, "\"scroll_value\":{\"before\":0"));
 		cua_free(out);
 	}
+	/* the entry and the text view (role text), the view's scroll bars
+	 * and the ranges in them */
+	guard_allow(g, "text", NULL, GUARD_NODE);
+	guard_allow(g, "scroll bar", NULL, GUARD_SUBTREE);
+	guard_end(g);
 	stop_app(t);
 	cua_tree_unref(t);
 }
@@ -441,6 +524,7 @@ static void
 test_featherpad_qt(void **state)
 {
 	cua_tree *t = NULL, *t2;
+	struct guard *g;
 	char *out = NULL;
 	uint32_t editor, id;
 	cua_element *e;
@@ -453,6 +537,7 @@ test_featherpad_qt(void **state)
 	assert_non_null(t);
 
 	editor = id_of(t, "text entry area", NULL, NULL);
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	/* typing: Qt's InsertText counts characters; the splice route is
 	 * used, then keys */
 	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
@@ -472,8 +557,9 @@ test_featherpad_qt(void **state)
 	wait_text("Selected text: ```\nbeta\n```", 5000);
 
 	/* scroll: Qt's text editor counts its scroll bar in lines, so one
-	 * page is wheel clicks (Qt: 3 lines per click); the bar moves by
-	 * about a page of lines */
+	 * page is wheel clicks at Qt's step; the bar moves by one viewport
+	 * of lines (±20 %): the bar's maximum is the lines that do not fit,
+	 * read with ctrl+End */
 	{
 		struct strbuf_lines {
 			char buf[4096];
@@ -486,9 +572,9 @@ test_featherpad_qt(void **state)
 			k += (size_t)snprintf(lines.buf + k, sizeof(lines.buf) - k,
 					      "%sline %d", i ? "\n" : "", i);
 		ACT(cua_session_set_value(session, app, editor, lines.buf, NULL));
-		ACT(cua_session_scroll(session, app, editor, "down", 1, &out));
-		assert_route(out, "wheel");
-		cua_free(out);
+		ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1,
+				      NULL));
+		ACT(cua_session_press_key(session, app, "ctrl+End", NULL));
 		t3 = observe_until(session, app, 5000);
 		for (size_t i = 0; i < cua_tree_get_element_count(t3); i++)
 			if (strcmp(cua_element_get_role(cua_tree_get_element(t3, i)),
@@ -498,20 +584,56 @@ test_featherpad_qt(void **state)
 				bar = cua_tree_get_element(t3, i);
 		assert_non_null(bar);
 		{
-			struct want_value w = { cua_element_get_id(bar), "8" };
-			int v;
+			struct want_value w = { cua_element_get_id(bar), "100" };
+			int v, fit;
 			cua_tree *t4 = observe_until_pred(session, app, 5000,
 							  value_at_least, &w);
 
 			assert_non_null(t4);
+			fit = 300 - atoi(cua_element_get_value(
+					    cua_tree_find_element(t4, w.id)));
+			cua_tree_unref(t4);
+			ACT(cua_session_press_key(session, app, "ctrl+Home",
+						  NULL));
+			wait_value(w.id, "0", 5000);
+			ACT(cua_session_scroll(session, app, editor, "down", 1,
+					       &out));
+			assert_route(out, "wheel");
+			/* the editor's children (the scroll bars' holders)
+			 * never move: the first click moved the bar, so the
+			 * content is not at its end */
+			if (strstr(out, "\"at_limit\":true"))
+				fail_msg("the end of the text was reported: %s",
+					 out);
+			fprintf(stderr, "# FeatherPad: %s\n", out);
+			cua_free(out);
+			w.value = "1";
+			t4 = observe_until_pred(session, app, 5000,
+						value_at_least, &w);
+			assert_non_null(t4);
 			v = atoi(cua_element_get_value(
 				cua_tree_find_element(t4, w.id)));
-			if (v > 40)
-				fail_msg("one page scrolled %d lines", v);
+			if (abs(v - fit) > fit / 5)
+				fail_msg("one page scrolled %d lines; %d fit in "
+					 "the view", v, fit);
 			cua_tree_unref(t4);
 		}
 		cua_tree_unref(t3);
 	}
+	/* the editor and its scroll bars, and what shows its text: the
+	 * window title and the tab (modified), the status bar */
+	guard_allow(g, "text", NULL, GUARD_SUBTREE);
+	guard_allow(g, "frame", NULL, GUARD_NODE);
+	guard_allow(g, "page tab", NULL, GUARD_NODE);
+	guard_allow(g, "page tab list", NULL, GUARD_NODE);
+	guard_allow(g, "status bar", NULL, GUARD_SUBTREE);
+	/* a changed document enables Save and Undo, and ends the notice
+	 * FeatherPad shows when it runs as root */
+	guard_allow(g, NULL, "Save", GUARD_NODE);
+	guard_allow(g, NULL, "Undo", GUARD_NODE);
+	guard_allow(g, "label", "Root Instance", GUARD_NODE);
+	guard_allow(g, "filler", "", GUARD_NODE);
+	guard_end(g);
 
 	/* Qt's action names: Toggle on a check box */
 	t2 = observe_until(session, app, 5000);
@@ -522,13 +644,17 @@ test_featherpad_qt(void **state)
 			e = cua_tree_get_element(t2, i);
 	assert_non_null(e);
 	id = cua_element_get_id(e);
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "action:Toggle");
 	cua_free(out);
 	wait_value(id, "on", 5000);
+	guard_allow(g, NULL, cua_element_get_title(e), GUARD_NODE);
+	guard_end(g);
 	cua_tree_unref(t2);
 
 	/* a button's handler runs: New opens a second tab */
+	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	ACT(cua_session_click(session, app, id_of(t, "button", "New", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "action:Press");
@@ -540,6 +666,19 @@ test_featherpad_qt(void **state)
 			fail_msg("New did not open a second tab");
 		cua_tree_unref(t3);
 	}
+	/* a new tab: its page and editor appear, the first tab's page hides,
+	 * the tab commands are enabled, and the window shows the new
+	 * document (title, status bar, Save and Undo) */
+	guard_allow_added(g);
+	guard_allow_states(g, (1ull << GUARD_STATE_SHOWING) |
+				      (1ull << GUARD_STATE_VISIBLE) |
+				      (1ull << GUARD_STATE_ENABLED) |
+				      (1ull << GUARD_STATE_SENSITIVE));
+	guard_allow(g, "page tab list", NULL, GUARD_SUBTREE);
+	guard_allow(g, "text", NULL, GUARD_SUBTREE);
+	guard_allow(g, "frame", NULL, GUARD_NODE);
+	guard_allow(g, "status bar", NULL, GUARD_SUBTREE);
+	guard_end(g);
 
 	stop_app(t);
 	cua_tree_unref(t);
@@ -653,6 +792,116 @@ test_chromium_form(void **state)
 	}
 }
 
+static int
+editor_ready(cua_tree *t, void *data)
+{
+	return find(t, "text entry area", NULL, NULL) != NULL;
+}
+
+static int
+save_dialog_shown(cua_tree *t, void *data)
+{
+	return strcmp(cua_tree_get_window_title(t), "Save As") == 0 &&
+	       find(t, "text field", "Name:", NULL) != NULL &&
+	       find_element_prefix(t, "button", "Save") != NULL;
+}
+
+static int
+saved_title(cua_tree *t, void *data)
+{
+	return strncmp(cua_tree_get_window_title(t), "saved.txt", 9) == 0;
+}
+
+/* A GTK 4 dialog (gnome-text-editor's Save As: GTK 4.8 gives its
+ * toplevel the role filler) is the observed window once it is the active
+ * one, and it is driven to completion: the file is on disk, the buffer
+ * behind the dialog unchanged. */
+static void
+test_gtk4_save_dialog(void **state)
+{
+	const char *argv[] = { "gnome-text-editor", "--standalone", NULL };
+	char dir[] = "/tmp/cua-gte-XXXXXX", path[128], buf[64], q[32];
+	struct app_proc proc;
+	cua_tree *t;
+	char *out = NULL, *text;
+	uint32_t editor, name;
+	FILE *f;
+	size_t n;
+	int64_t t0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/saved.txt", dir);
+	assert_int_equal(app_start(&proc, argv, 0), 0);
+	snprintf(q, sizeof(q), "pid:%d", (int)proc.pid);
+	app = q;
+	t = observe_until_pred(session, app, 20000, editor_ready, NULL);
+	assert_non_null(t);
+	editor = id_of(t, "text entry area", NULL, NULL);
+	cua_tree_unref(t);
+	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
+	ACT(cua_session_type_text(session, app, "saved by a dialog", NULL));
+	wait_value(editor, "saved by a dialog", 5000);
+	ACT(cua_session_press_key(session, app, "ctrl+s", NULL));
+
+	t = observe_until_pred(session, app, 5000, save_dialog_shown, NULL);
+	if (!t) {
+		t = observe_until(session, app, 5000);
+		text = t ? render(t) : NULL;
+		fail_msg("the Save As dialog is not the observed window:\n%s",
+			 text ? text : "");
+	}
+	text = render(t);
+	if (!strstr(text, "dialog Save As"))
+		fail_msg("the dialog's root is not a dialog:\n%s", text);
+	cua_free(text);
+	name = id_of(t, "text field", "Name:", NULL);
+	ACT(cua_session_set_value(session, app, name, path, &out));
+	assert_route(out, "value");
+	cua_free(out);
+	ACT(cua_session_click(session, app,
+			      cua_element_get_id(
+				      find_element_prefix(t, "button", "Save")),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_route(out, "action:Click");
+	cua_free(out);
+	cua_tree_unref(t);
+
+	/* written (the file is created before its text is in it: wait
+	 * until it has a size that stays for 200 ms), and the editor now
+	 * shows the file */
+	{
+		struct stat st;
+		off_t last = -1;
+		int same = 0;
+
+		for (t0 = now_ms(); same < 4 && now_ms() - t0 < 5000;) {
+			off_t size = stat(path, &st) == 0 ? st.st_size : -1;
+
+			same = size > 0 && size == last ? same + 1 : 0;
+			last = size;
+			usleep(50 * 1000);
+		}
+	}
+	f = fopen(path, "re");
+	if (!f)
+		fail_msg("the save did not write %s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	assert_string_equal(buf, "saved by a dialog");
+	t = observe_until_pred(session, app, 5000, saved_title, NULL);
+	assert_non_null(t);
+	assert_string_equal(cua_element_get_value(find(t, "text entry area", NULL,
+							NULL)),
+			    "saved by a dialog");
+	cua_tree_unref(t);
+	app_stop(&proc);
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -661,7 +910,10 @@ main(void)
 		cmocka_unit_test(test_gtk4_widget_factory),
 		cmocka_unit_test(test_featherpad_qt),
 		cmocka_unit_test(test_chromium_form),
+		cmocka_unit_test(test_gtk4_save_dialog),
 	};
 
+	if (getenv("CUA_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
 	return cmocka_run_group_tests_name("actions-apps", tests, setup, teardown);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard.h"
 #include "harness.h"
 
 #define APP "fixture-gtk3"
@@ -199,6 +200,7 @@ test_diff_id_acts_on_element(void **state)
 	struct fx *fx = *state;
 	cua_tree *before = observe_until(fx->s, APP, 5000), *after;
 	char marks[16][512], *text, line[256], *outcome = NULL;
+	struct guard *g;
 	uint32_t id;
 
 	assert_non_null(before);
@@ -208,12 +210,15 @@ test_diff_id_acts_on_element(void **state)
 	assert_int_equal(marked_lines(text, marks, 16), 1);
 	cua_free(text);
 	id = line_id(marks[0]);
+	g = guard_begin(fx->app.pid);
 	if (cua_session_click(fx->s, APP, id, CUA_BUTTON_LEFT, 1, &outcome) != CUA_OK)
 		fail_msg("click %u: %s", (unsigned)id, cua_error_message());
 	cua_free(outcome);
 	assert_int_equal(app_wait_line(&fx->app, "toggled Check me", 5000, line,
 				       sizeof(line)), 0);
 	assert_string_equal(line, "toggled Check me on");
+	guard_allow(g, "check box", "Check me", GUARD_NODE);
+	guard_end(g);
 	cua_tree_unref(before);
 	cua_tree_unref(after);
 	before = observe_until(fx->s, APP, 5000);

@@ -484,50 +484,6 @@ count(const char *s, const char *needle)
 	return n;
 }
 
-/* Sends one JSON-RPC line to cua-mcp and reads lines until the answer
- * to `id` (owned). */
-static char *
-mcp_call(struct app_proc *mcp, const char *request, int id)
-{
-	char prefix[32];
-	int64_t deadline = now_ms() + 15000;
-
-	snprintf(prefix, sizeof(prefix), "\"id\":%d,", id);
-	assert_int_equal(app_send(mcp, request), 0);
-	for (;;) {
-		char *nl = memchr(mcp->buf, '\n', mcp->len);
-		struct pollfd pfd = { mcp->out_fd, POLLIN, 0 };
-		size_t room;
-		ssize_t r;
-
-		if (nl) {
-			size_t n = (size_t)(nl - mcp->buf);
-			char *line = strndup(mcp->buf, n);
-
-			memmove(mcp->buf, nl + 1, mcp->len - n - 1);
-			mcp->len -= n + 1;
-			if (strstr(line, prefix))
-				return line;
-			free(line);
-			continue;
-		}
-		assert_true(now_ms() < deadline);
-		if (poll(&pfd, 1, 200) <= 0)
-			continue;
-		room = sizeof(mcp->buf) - mcp->len - 1;
-		if (room == 0) {
-			/* a line longer than the buffer (a screenshot):
-			 * keep its head only, the text comes first */
-			nl = NULL;
-			mcp->len = sizeof(mcp->buf) / 2;
-			room = sizeof(mcp->buf) - mcp->len - 1;
-		}
-		r = read(mcp->out_fd, mcp->buf + mcp->len, room);
-		assert_true(r > 0);
-		mcp->len += (size_t)r;
-	}
-}
-
 /* get_app_state over MCP: the envelope has exactly one <app_state>
  * block; then a hung app is a bounded E-TIMEOUT error. */
 static void
@@ -541,21 +497,13 @@ test_mcp_get_app_state(void **state)
 
 	(void)state;
 	new_session();
-	assert_int_equal(app_start(&mcp, argv, 1), 0);
-	line = mcp_call(&mcp,
-			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
-			"\"initialize\",\"params\":{\"protocolVersion\":"
-			"\"2025-06-18\",\"capabilities\":{},\"clientInfo\":"
-			"{\"name\":\"test-hostile\",\"version\":\"1\"}}}",
-			1);
-	free(line);
-	assert_int_equal(app_send(&mcp, "{\"jsonrpc\":\"2.0\",\"method\":"
-				       "\"notifications/initialized\"}"), 0);
+	assert_int_equal(mcp_start(&mcp, argv[0], argv + 1), 0);
 	snprintf(req, sizeof(req),
 		 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
 		 "\"params\":{\"name\":\"get_app_state\",\"arguments\":"
 		 "{\"app\":\"%s\"}}}", fx.app_id);
 	line = mcp_call(&mcp, req, 2);
+	assert_non_null(line);
 	assert_null(strstr(line, "\"isError\":true"));
 	assert_int_equal(count(line, "<app_state>"), 1);
 	assert_int_equal(count(line, "</app_state>"), 1);
@@ -576,6 +524,7 @@ test_mcp_get_app_state(void **state)
 	t0 = now_ms();
 	line = mcp_call(&mcp, req, 3);
 	ms = now_ms() - t0;
+	assert_non_null(line);
 	cmd("hang-all off");
 	report("app never answers: MCP get_app_state", ms,
 	       WALK_DEADLINE_MS + SLACK_MS);

@@ -185,23 +185,40 @@ static void
 test_wayland_real_probe(void **state)
 {
 	struct cua_display_choice c;
-	struct cua_display_env e = env_of("wayland-1", ":0", NULL, NULL);
+	/* a display no compositor serves */
+	struct cua_display_env e =
+		env_of("/nonexistent/cua-unit-wayland", ":0", NULL, NULL);
 
 	(void)state;
-	assert_false(cua_display_built("wlroots"));
 	assert_false(cua_display_built("mutter"));
 	assert_false(cua_display_built("portal"));
 	assert_true(cua_display_built("none"));
 	choose_ok(&e, NULL, &c);
 	assert_string_equal(c.driver, "none");
 	assert_int_equal(c.n_tried, 3);
-	for (size_t i = 0; i < c.n_tried; i++)
+	for (size_t i = 1; i < c.n_tried; i++)
 		assert_string_equal(c.tried[i].why,
 				    "not built into this libcua");
+#if HAVE_WLROOTS
+	/* the wlroots driver's probe connects, and says why it could not */
+	assert_true(cua_display_built("wlroots"));
+	assert_non_null(strstr(c.tried[0].why,
+			       "cannot connect to the Wayland display "
+			       "'/nonexistent/cua-unit-wayland'"));
+	assert_non_null(strstr(c.why,
+			       "this is a Wayland session on "
+			       "WAYLAND_DISPLAY=/nonexistent/cua-unit-wayland, "
+			       "and none of libcua's display drivers works "
+			       "with its compositor; wlroots: cannot connect"));
+#else
+	assert_false(cua_display_built("wlroots"));
+	assert_string_equal(c.tried[0].why, "not built into this libcua");
 	assert_string_equal(c.why,
 			    "this is a Wayland session on "
-			    "WAYLAND_DISPLAY=wayland-1, and this libcua has no "
-			    "display driver for Wayland compositors");
+			    "WAYLAND_DISPLAY=/nonexistent/cua-unit-wayland, "
+			    "and this libcua has no display driver for "
+			    "Wayland compositors");
+#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -266,12 +283,12 @@ test_forced_errors(void **state)
 	assert_int_equal(cua_display_choose(&e, NULL, NULL, &c),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	/* known, but not in this build */
-	e.forced = "wlroots";
+	e.forced = "mutter";
 	assert_int_equal(cua_display_choose(&e, NULL, NULL, &c),
 			 CUA_ERROR_UNSUPPORTED);
 	assert_non_null(strstr(cua_error_message(),
-			       "CUA_DISPLAY=wlroots: this libcua was built "
-			       "without the wlroots display driver (it has "));
+			       "CUA_DISPLAY=mutter: this libcua was built "
+			       "without the mutter display driver (it has "));
 	assert_non_null(strstr(cua_error_message(), "choose one of those, or "
 						    "auto"));
 }

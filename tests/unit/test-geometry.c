@@ -119,40 +119,87 @@ test_device_ppp(void **state)
 	assert_true(cua_geom_device_ppp(300, 346, 346) == 1.0);
 }
 
+/* The window system's rectangles: the frame c, the whole window s (w 0:
+ * unknown), the window manager's frame o (w 0: unknown). */
+static struct cua_geom_window
+gwin(struct cua_rect c, struct cua_rect s, struct cua_rect o)
+{
+	struct cua_geom_window w = { c, s, o };
+
+	return w;
+}
+
 static void
 test_element_origin(void **state)
 {
+	const struct cua_rect none = { 0, 0, 0, 0 };
+	struct cua_geom_window w;
 	struct cua_rect a, c;
 	double dx, dy;
 
 	/* GTK 3 with client-side decorations: the same rectangle */
 	a = (struct cua_rect){ 0, 768, 310, 256 };
-	c = a;
-	cua_geom_element_origin(&a, &c, 1.0, &dx, &dy);
+	w = gwin(a, none, none);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
 	assert_true(dx == 0 && dy == 0);
 	/* GTK 4: window-relative, a 5 px resize margin on every side
 	 * (measured: 1342x832 X window, 1332x822 accessible window) */
 	a = (struct cua_rect){ 0, 0, 1332, 822 };
 	c = (struct cua_rect){ 0, 0, 1342, 832 };
-	cua_geom_element_origin(&a, &c, 1.0, &dx, &dy);
+	w = gwin(c, c, c);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
 	assert_true(dx == 5 && dy == 5);
 	c = (struct cua_rect){ 200, 150, 1342, 832 };
-	cua_geom_element_origin(&a, &c, 1.0, &dx, &dy);
+	w = gwin(c, c, c);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
 	assert_true(dx == 5 && dy == 5);
 	/* GTK 4 with _GTK_FRAME_EXTENTS already cut from the frame */
 	c = (struct cua_rect){ 200, 150, 1332, 822 };
-	cua_geom_element_origin(&a, &c, 1.0, &dx, &dy);
+	w = gwin(c, none, none);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
 	assert_true(dx == 0 && dy == 0);
 	/* GTK 3 with server-side decorations: the accessible window is the
 	 * window manager's frame, title bar included */
 	a = (struct cua_rect){ 99, 76, 402, 300 };
 	c = (struct cua_rect){ 100, 100, 400, 275 };
-	cua_geom_element_origin(&a, &c, 1.0, &dx, &dy);
+	w = gwin(c, c, (struct cua_rect){ 99, 76, 402, 300 });
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
 	assert_true(dx == -1 && dy == -24);
+	w = gwin(c, none, none); /* the same without the manager's frame */
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == -1 && dy == -24);
+	/* ... maximised: the manager's frame is at the root's origin, which
+	 * is no sign of window-relative coordinates (measured under openbox:
+	 * LibreOffice and galculator, _NET_FRAME_EXTENTS 0, 0, 19, 0) */
+	a = (struct cua_rect){ 0, 0, 1280, 1024 };
+	c = (struct cua_rect){ 0, 19, 1280, 1005 };
+	w = gwin(c, c, (struct cua_rect){ 0, 0, 1280, 1024 });
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == 0 && dy == -19);
+	/* Qt and Firefox maximised: the client window */
+	a = c;
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == 0 && dy == 0);
+	/* Chromium: the whole X window, CSD shadows (4, 4, 0, 4) included */
+	a = (struct cua_rect){ 10, 10, 1050, 1004 };
+	c = (struct cua_rect){ 14, 10, 1042, 1000 };
+	w = gwin(c, a, a);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == -4 && dy == 0);
+	/* ... maximised at the origin, no shadows */
+	a = (struct cua_rect){ 0, 0, 1280, 1024 };
+	w = gwin(a, a, a);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == 0 && dy == 0);
+	/* GTK 4 maximised: still 5 px less than the window, window-relative */
+	a = (struct cua_rect){ 0, 0, 1270, 1014 };
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == 5 && dy == 5);
 	/* HiDPI: root-pixel differences become points */
 	a = (struct cua_rect){ 200, 100, 800, 600 };
 	c = (struct cua_rect){ 200, 140, 1600, 1200 };
-	cua_geom_element_origin(&a, &c, 2.0, &dx, &dy);
+	w = gwin(c, none, none);
+	cua_geom_element_origin(&a, &w, 2.0, &dx, &dy);
 	assert_true(dx == 0 && dy == -20);
 }
 

@@ -3,6 +3,10 @@
  * dies: every call ends within its timeout with a sentence that says
  * what happened, and the next call connects again.
  *
+ * The wlroots display driver over the same faults: its calls end in time
+ * with the screenshot status and sentence that apply, it reconnects, and
+ * its capabilities name a compositor that is gone.
+ *
  * Runs inside tests/wayland/sway-session and starts a second headless
  * sway (another sway-session) that it can stop, continue and kill
  * without disturbing the first.
@@ -25,6 +29,7 @@
 #include <unistd.h>
 
 #include "core/keys.h"
+#include "display/display.h"
 #include "display/wlroots/sway-ipc.h"
 #include "display/wlroots/wlr.h"
 
@@ -188,6 +193,104 @@ test_dead_compositor(void **state)
 	cua_wlr_close(w);
 }
 
+/* ---- the display driver ------------------------------------------------ */
+
+static struct cua_ctx drv_ctx;
+
+static struct cua_display *
+driver_second(void)
+{
+	struct cua_wlr_options opt;
+	struct cua_display *d = NULL;
+
+	memset(&drv_ctx, 0, sizeof(drv_ctx));
+	cua_options_default(&drv_ctx.opt);
+	drv_ctx.log_level = CUA_LOG_ERROR;
+	cua_wlr_options_default(&opt);
+	opt.display = display;
+	opt.swaysock = swaysock;
+	opt.timeout_ms = TIMEOUT_MS;
+	opt.capture_timeout_ms = TIMEOUT_MS;
+	assert_int_equal(cua_display_wlroots_open(&drv_ctx, &opt, &d), CUA_OK);
+	return d;
+}
+
+static void
+all_caps(struct cua_display *d, int ok, const char *why)
+{
+	struct cua_display_caps caps;
+
+	d->ops->capabilities(d, &caps);
+	for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++) {
+		if (caps.cap[i].ok != ok ||
+		    (why && !strstr(caps.cap[i].why, why)))
+			fail_msg("%s: %s (%s)", cua_display_cap_name(i),
+				 caps.cap[i].ok ? "available" : "unavailable",
+				 caps.cap[i].why);
+	}
+}
+
+/* A window handle the second desktop does not have (it runs no app). */
+#define NO_WINDOW (UINT64_C(1) << 48 | 424242)
+
+/* The driver over a compositor that stops answering: a capture and a
+ * pointer event end in time, the capture with the compositor's status;
+ * once it runs again the driver reconnects and works. */
+static void
+test_driver_hung(void **state)
+{
+	struct cua_display *d = driver_second();
+	struct cua_display_shell shell;
+	struct cua_capture_request req = { NO_WINDOW, TIMEOUT_MS, TIMEOUT_MS };
+	struct cua_capture *c = NULL;
+	struct cua_pointer_event ev = { CUA_POINTER_MOVE, 20, 20, 0 };
+	enum cua_capture_status st;
+	int64_t t0;
+
+	all_caps(d, 1, NULL);
+	d->ops->shell(d, &shell);
+	assert_true(shell.pid > 0);
+
+	assert_int_equal(kill((pid_t)shell.pid, SIGSTOP), 0);
+	t0 = now_ms();
+	assert_int_not_equal(d->ops->capture(d, &req, &c, &st), CUA_OK);
+	assert_null(c);
+	assert_int_equal(st, CUA_CAPTURE_COMPOSITOR_FAILED);
+	assert_true(now_ms() - t0 < 3 * TIMEOUT_MS);
+	t0 = now_ms();
+	assert_int_equal(d->ops->pointer(d, &ev, 1, 0), CUA_ERROR_BACKEND);
+	assert_true(now_ms() - t0 < 3 * TIMEOUT_MS);
+	assert_non_null(strstr(cua_error_get(), "did not answer within"));
+
+	assert_int_equal(kill((pid_t)shell.pid, SIGCONT), 0);
+	assert_int_equal(d->ops->reconnect(d), 1);
+	all_caps(d, 1, NULL);
+	assert_int_not_equal(d->ops->capture(d, &req, &c, &st), CUA_OK);
+	assert_int_equal(st, CUA_CAPTURE_NOT_LISTED);
+	assert_int_equal(d->ops->pointer(d, &ev, 1, 0), CUA_OK);
+	cua_display_close(d);
+}
+
+/* The driver once the compositor is gone: every capability names it, a
+ * capture fails at once with the compositor's status. */
+static void
+test_driver_dead(void **state)
+{
+	struct cua_display *d = driver_second();
+	struct cua_capture_request req = { NO_WINDOW, TIMEOUT_MS, TIMEOUT_MS };
+	struct cua_capture *c = NULL;
+	enum cua_capture_status st;
+	int64_t t0;
+
+	all_caps(d, 0, "cannot connect to the Wayland display");
+	assert_int_equal(d->ops->reconnect(d), -1);
+	t0 = now_ms();
+	assert_int_not_equal(d->ops->capture(d, &req, &c, &st), CUA_OK);
+	assert_int_equal(st, CUA_CAPTURE_COMPOSITOR_FAILED);
+	assert_true(now_ms() - t0 < 3 * TIMEOUT_MS);
+	cua_display_close(d);
+}
+
 int
 main(void)
 {
@@ -197,7 +300,10 @@ main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hung_compositor),
+		cmocka_unit_test(test_driver_hung),
+		/* kills the second compositor */
 		cmocka_unit_test(test_dead_compositor),
+		cmocka_unit_test(test_driver_dead),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

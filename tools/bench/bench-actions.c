@@ -23,99 +23,11 @@
 
 #include <cua/cua.h>
 
-extern char **environ;
+#include "bench-util.h"
 
 static const char text100[] =
 	"The quick brown fox jumps over the lazy dog, then naps in the sun. "
 	"Pack my box with five dozen jugs!";
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
-static pid_t
-spawn(const char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			 environ) != 0)
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	return pid;
-}
-
-static void
-stop(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGTERM);
-	for (int i = 0; i < 50 && waitpid(pid, NULL, WNOHANG) == 0; i++)
-		usleep(100 * 1000);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
-
-/* Observes until the raw node count was stable twice in a row. */
-static cua_tree *
-observe_stable(cua_session *s, const char *app, int timeout_ms)
-{
-	double end = now_ms() + timeout_ms;
-	int64_t last = -1;
-	int stable = 0;
-
-	while (now_ms() < end) {
-		cua_tree *t = NULL;
-
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-			int64_t n = cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
-
-			stable = n == last ? stable + 1 : 0;
-			last = n;
-			if (stable >= 2 && n > 10)
-				return t;
-			cua_tree_unref(t);
-		}
-		usleep(500 * 1000);
-	}
-	return NULL;
-}
-
-static cua_element *
-find(cua_tree *t, const char *role, const char *title)
-{
-	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
-		cua_element *e = cua_tree_get_element(t, i);
-
-		if (role && strcmp(cua_element_get_role(e), role) != 0)
-			continue;
-		if (title && strcmp(cua_element_get_title(e), title) != 0)
-			continue;
-		if (cua_element_get_traits(e) & CUA_TRAIT_DISABLED)
-			continue;
-		return e;
-	}
-	return NULL;
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static void
 report(const char *app, const char *what, double *ms, int n)
@@ -124,9 +36,10 @@ report(const char *app, const char *what, double *ms, int n)
 		printf("%-22s %-34s   (no samples)\n", app, what);
 		return;
 	}
-	qsort(ms, (size_t)n, sizeof(*ms), cmp);
+	double med = bench_median(ms, n);
+
 	printf("%-22s %-34s median %7.1f ms  min %7.1f  max %7.1f  (n=%d)\n",
-	       app, what, ms[n / 2], ms[0], ms[n - 1], n);
+	       app, what, med, ms[0], ms[n - 1], n);
 }
 
 /* Median of `rounds` clicks on element `e` (after one warm-up click). */
@@ -144,7 +57,7 @@ bench_click(cua_session *s, const char *app, cua_element *e, int rounds,
 	}
 	cua_session_click(s, app, cua_element_get_id(e), CUA_BUTTON_LEFT, 1, NULL);
 	for (int i = 0; i < rounds && n < 200; i++) {
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		cua_result r = cua_session_click(s, app, cua_element_get_id(e),
 						 CUA_BUTTON_LEFT, 1,
 						 i == 0 ? &out : NULL);
@@ -154,7 +67,7 @@ bench_click(cua_session *s, const char *app, cua_element *e, int rounds,
 			       cua_error_message());
 			return;
 		}
-		ms[n++] = now_ms() - t0;
+		ms[n++] = bench_now_ms() - t0;
 	}
 	report(app, what, ms, n);
 	if (out) {
@@ -184,14 +97,14 @@ bench_type(cua_session *s, const char *app, cua_element *field, int keys,
 		cua_result r;
 
 		cua_session_press_key(s, app, "ctrl+a BackSpace", NULL);
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		r = cua_session_type_text(s, app, text100, NULL);
 		if (r != CUA_OK) {
 			printf("%-22s %-34s   failed: %s\n", app, what,
 			       cua_error_message());
 			break;
 		}
-		ms[n++] = now_ms() - t0;
+		ms[n++] = bench_now_ms() - t0;
 	}
 	cua_session_set_option(s, "type_text_keys", "0");
 	report(app, what, ms, n);
@@ -221,22 +134,22 @@ main(int argc, char **argv)
 		const char *av[] = { "gtk3-widget-factory", NULL };
 		const char *app = "gtk3-widget-factory";
 
-		pid = spawn(av);
-		t = observe_stable(s, app, 20000);
+		pid = bench_spawn(av);
+		t = bench_observe_stable(s, app, 20000);
 		if (!t) {
 			printf("%s: not observable: %s\n", app, cua_error_message());
 		} else {
-			bench_click(s, app, find(t, "toggle button", "togglebutton"),
+			bench_click(s, app, bench_find(t, "toggle button", "togglebutton"),
 				    rounds, "click by index (toggle button)");
-			bench_click(s, app, find(t, "checkbox", "checkbutton"),
+			bench_click(s, app, bench_find(t, "checkbox", "checkbutton"),
 				    rounds, "click by index (check box)");
-			bench_type(s, app, find(t, "text field", NULL), 0,
+			bench_type(s, app, bench_find(t, "text field", NULL), 0,
 				   rounds / 3 + 1, "type 100 chars (EditableText)");
-			bench_type(s, app, find(t, "text field", NULL), 1,
+			bench_type(s, app, bench_find(t, "text field", NULL), 1,
 				   rounds / 3 + 1, "type 100 chars (XTEST keys)");
 			cua_tree_unref(t);
 		}
-		stop(pid);
+		bench_stop(pid);
 	}
 
 	snprintf(lo, sizeof(lo),
@@ -249,14 +162,14 @@ main(int argc, char **argv)
 		const char *app = "libreoffice-writer";
 		cua_element *bold;
 
-		pid = spawn(av);
-		t = observe_stable(s, app, 60000);
+		pid = bench_spawn(av);
+		t = bench_observe_stable(s, app, 60000);
 		if (!t) {
 			printf("%s: not observable: %s\n", app, cua_error_message());
 		} else {
-			bold = find(t, "toggle button", "Bold");
+			bold = bench_find(t, "toggle button", "Bold");
 			if (!bold)
-				bold = find(t, "button", "Bold");
+				bold = bench_find(t, "button", "Bold");
 			bench_click(s, app, bold, rounds,
 				    "click by index (Bold)");
 			bench_type(s, app, NULL, 0, rounds / 3 + 1,
@@ -267,7 +180,7 @@ main(int argc, char **argv)
 		}
 		/* soffice hands over to soffice.bin, which `cua desktop run`
 		 * ends with the desktop */
-		stop(pid);
+		bench_stop(pid);
 	}
 	{
 		char cmd[300];

@@ -28,7 +28,7 @@
 
 #include <cua/cua.h>
 
-extern char **environ;
+#include "bench-util.h"
 
 enum kind { CLICK, SET_VALUE, TYPE, KEY };
 
@@ -65,76 +65,6 @@ static const struct step writer_steps[] = {
 	{ "undo", KEY, NULL, NULL, "ctrl+z" },
 };
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static pid_t
-spawn(const char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			 environ) != 0)
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	return pid;
-}
-
-/* Observes until the raw node count has been stable twice in a row. */
-static int
-wait_complete(cua_session *s, const char *app, int timeout_ms)
-{
-	double end = now_ms() + timeout_ms;
-	int64_t last = -1;
-	int stable = 0;
-
-	while (now_ms() < end) {
-		cua_tree *t = NULL;
-
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-			int64_t n = cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
-
-			stable = n == last ? stable + 1 : 0;
-			last = n;
-			cua_tree_unref(t);
-			if (stable >= 2 && n > 10)
-				return 0;
-		}
-		usleep(500 * 1000);
-	}
-	return -1;
-}
-
-/* The first enabled element with this role (NULL: any) and title (""
- * with a role: any title). */
-static cua_element *
-find(cua_tree *t, const char *role, const char *title)
-{
-	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
-		cua_element *e = cua_tree_get_element(t, i);
-
-		if (role && strcmp(cua_element_get_role(e), role) != 0)
-			continue;
-		if (title && *title && strcmp(cua_element_get_title(e), title) != 0)
-			continue;
-		if (cua_element_get_traits(e) & CUA_TRAIT_DISABLED)
-			continue;
-		return e;
-	}
-	return NULL;
-}
-
 /* Runs a step; on failure `why` says what went wrong. */
 static cua_result
 act(cua_session *s, const char *app, cua_tree *t, const struct step *st,
@@ -146,7 +76,7 @@ act(cua_session *s, const char *app, cua_tree *t, const struct step *st,
 
 	*why = NULL;
 	if (st->kind == CLICK || st->kind == SET_VALUE) {
-		e = find(t, st->role, st->title);
+		e = bench_find(t, st->role, st->title);
 		if (!e) {
 			*why = "no enabled element with that role and title "
 			       "in the tree";
@@ -183,25 +113,10 @@ struct totals {
 	int failed; /* actions that failed: not counted above */
 };
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double
 render_us(cua_tree *t, uint32_t flags, size_t *len)
 {
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	char *text = NULL;
 	double us;
 
@@ -209,7 +124,7 @@ render_us(cua_tree *t, uint32_t flags, size_t *len)
 		*len = 0;
 		return 0;
 	}
-	us = (now_ms() - t0) * 1000;
+	us = (bench_now_ms() - t0) * 1000;
 	*len = strlen(text);
 	cua_free(text);
 	return us;
@@ -240,7 +155,7 @@ run(cua_session *s, const char *label, const char *app,
 	struct totals tot = { 0 };
 	cua_tree *t = NULL;
 
-	if (wait_complete(s, app, 60000) < 0) {
+	if (bench_wait_stable(s, app, 60000) < 0) {
 		printf("%s: not ready: %s\n\n", label, cua_error_message());
 		return;
 	}
@@ -269,13 +184,13 @@ run(cua_session *s, const char *label, const char *app,
 			       why);
 			tot.failed++;
 		}
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &next) != CUA_OK) {
 			printf("  %s: observe failed: %s\n", steps[i].what,
 			       cua_error_message());
 			break;
 		}
-		obs = now_ms() - t0;
+		obs = bench_now_ms() - t0;
 		cua_tree_unref(t);
 		t = next;
 		if (r != CUA_OK)
@@ -324,24 +239,12 @@ run(cua_session *s, const char *label, const char *app,
 	       tot.diff_us / tot.n, (tot.render_diff_us - tot.render_full_us) / tot.n,
 	       100.0 * ((tot.diff_us + tot.render_diff_us - tot.render_full_us) / 1000.0) /
 		       tot.observe_ms,
-	       median(tot.added_us, tot.n), median(tot.obs_ms, tot.n));
+	       bench_median(tot.added_us, tot.n), bench_median(tot.obs_ms, tot.n));
 	fflush(stdout);
 	all->full_chars += tot.full_chars;
 	all->diff_chars += tot.diff_chars;
 	all->n += tot.n;
 	all->failed += tot.failed;
-}
-
-static void
-stop_app(cua_session *s, const char *app)
-{
-	cua_tree *t = NULL;
-
-	if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-		kill((pid_t)cua_tree_get_pid(t), SIGTERM);
-		cua_tree_unref(t);
-		usleep(500 * 1000);
-	}
 }
 
 int
@@ -365,10 +268,10 @@ main(int argc, char **argv)
 	{
 		const char *av[] = { "gtk3-widget-factory", NULL };
 
-		pid = spawn(av);
+		pid = bench_spawn(av);
 		run(s, "gtk3-widget-factory", "gtk3-widget-factory", gtk3_steps,
 		    sizeof(gtk3_steps) / sizeof(gtk3_steps[0]), &all);
-		stop_app(s, "gtk3-widget-factory");
+		bench_stop_app(s, "gtk3-widget-factory");
 		(void)pid;
 	}
 	snprintf(lo, sizeof(lo), "-env:UserInstallation=file:///tmp/cua-bench-diff-lo-%d",
@@ -378,10 +281,10 @@ main(int argc, char **argv)
 		const char *av[] = { "soffice", "--writer", "--norestore", "--nologo",
 				     lo, NULL };
 
-		pid = spawn(av);
+		pid = bench_spawn(av);
 		run(s, "LibreOffice Writer", "libreoffice-writer", writer_steps,
 		    sizeof(writer_steps) / sizeof(writer_steps[0]), &all);
-		stop_app(s, "libreoffice-writer");
+		bench_stop_app(s, "libreoffice-writer");
 		(void)pid;
 	}
 	if (all.n)

@@ -23,74 +23,7 @@
 
 #include <cua/cua.h>
 
-extern char **environ;
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static pid_t
-spawn(const char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			 environ) != 0)
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	return pid;
-}
-
-/* Observes until the element count has been stable twice in a row. */
-static int
-wait_complete(cua_session *s, const char *app, int timeout_ms)
-{
-	double end = now_ms() + timeout_ms;
-	int64_t last = -1;
-	int stable = 0;
-
-	while (now_ms() < end) {
-		cua_tree *t = NULL;
-
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-			int64_t n = cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
-
-			stable = n == last ? stable + 1 : 0;
-			last = n;
-			cua_tree_unref(t);
-			if (stable >= 2 && n > 10)
-				return 0;
-		}
-		usleep(500 * 1000);
-	}
-	return -1;
-}
-
-/* Median and best of n values (sorts them). */
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return v[n / 2];
-}
+#include "bench-util.h"
 
 static void
 bench(cua_session *s, const char *label, const char *app, int runs)
@@ -111,27 +44,27 @@ bench(cua_session *s, const char *label, const char *app, int runs)
 		printf("%-28s  out of memory\n", label);
 		goto out;
 	}
-	if (wait_complete(s, app, 30000) < 0) {
+	if (bench_wait_stable(s, app, 30000) < 0) {
 		printf("%-28s  not ready: %s\n", label, cua_error_message());
 		goto out;
 	}
 	for (int i = 0; i < runs; i++) {
 		cua_tree *t = NULL;
 		char *text = NULL;
-		double t0 = now_ms(), t1, t2;
+		double t0 = bench_now_ms(), t1, t2;
 
 		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK) {
 			printf("%-28s  failed: %s\n", label, cua_error_message());
 			goto out;
 		}
-		t1 = now_ms();
+		t1 = bench_now_ms();
 		if (cua_tree_render(t, 0, &text) != CUA_OK) {
 			printf("%-28s  render failed: %s\n", label,
 			       cua_error_message());
 			cua_tree_unref(t);
 			goto out;
 		}
-		t2 = now_ms();
+		t2 = bench_now_ms();
 		read[n] = (double)(cua_tree_get_stat(t, CUA_STAT_WALK_US) +
 				   cua_tree_get_stat(t, CUA_STAT_BUILD_US)) /
 			  1000.0;
@@ -149,14 +82,14 @@ bench(cua_session *s, const char *label, const char *app, int runs)
 		cua_tree_unref(t);
 	}
 	{
-		double read_med = median(read, n), read_best = read[0];
+		double read_med = bench_median(read, n), read_best = read[0];
 
 		printf("%-28s %6lld %8lld %8.2f %8.2f %9.1f %9.1f %9.2f %9.1f %9.1f %9.1f\n",
 		       label, (long long)nodes, (long long)elements,
 		       nodes ? (double)calls / (double)nodes : 0.0,
 		       elements ? (double)calls / (double)elements : 0.0,
-		       read_med, read_best, median(rend, n), median(settle, n),
-		       median(shot, n), median(wall, n));
+		       read_med, read_best, bench_median(rend, n), bench_median(settle, n),
+		       bench_median(shot, n), bench_median(wall, n));
 	}
 	fflush(stdout);
 out:
@@ -165,27 +98,6 @@ out:
 	free(settle);
 	free(shot);
 	free(wall);
-}
-
-static void
-stop(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
-}
-
-static void
-stop_app(cua_session *s, const char *app)
-{
-	cua_tree *t = NULL;
-
-	if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) == CUA_OK) {
-		kill((pid_t)cua_tree_get_pid(t), SIGTERM);
-		cua_tree_unref(t);
-		usleep(500 * 1000);
-	}
 }
 
 int
@@ -226,7 +138,7 @@ main(int argc, char **argv)
 		}
 		t = cua_tree_unref(t);
 		bench(s, launched[i][0], launched[i][1], runs);
-		stop_app(s, launched[i][1]);
+		bench_stop_app(s, launched[i][1]);
 	}
 
 	snprintf(url, sizeof(url), "file://%s/form.html", data);
@@ -239,9 +151,9 @@ main(int argc, char **argv)
 				     "--disable-component-update", "--disable-sync",
 				     "--window-size=1000,800", prof, url, NULL };
 
-		pid = spawn(av);
+		pid = bench_spawn(av);
 		bench(s, "Chromium (form page)", "chromium", runs);
-		stop(pid);
+		bench_stop(pid);
 	}
 
 	snprintf(lo, sizeof(lo), "-env:UserInstallation=file:///tmp/cua-bench-lo-%d",
@@ -251,10 +163,10 @@ main(int argc, char **argv)
 				     lo, NULL };
 
 		setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
-		pid = spawn(av);
+		pid = bench_spawn(av);
 		bench(s, "LibreOffice Writer", "libreoffice-writer", runs);
-		stop_app(s, "libreoffice-writer");
-		stop(pid);
+		bench_stop_app(s, "libreoffice-writer");
+		bench_stop(pid);
 	}
 	cua_session_unref(s);
 	return 0;

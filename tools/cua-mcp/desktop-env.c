@@ -5,7 +5,9 @@
  * no bus address). With DISPLAY unset, cua-mcp looks for the user's X
  * server (exactly one usable socket in /tmp/.X11-unix) and session bus
  * ($XDG_RUNTIME_DIR/bus) — decisions §16. With --headless and no desktop,
- * it starts a private one (`cua desktop`) and stops it on exit.
+ * it starts a private one (libcua's cua_desktop_start(), what `cua desktop`
+ * does) and stops it on exit; the desktop also stops when the server is
+ * killed.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -23,12 +25,11 @@
 
 #include <X11/Xlib.h>
 
-#include "../cua/desktop.h"
 #include "mcp.h"
 
 #define X11_SOCKET_DIR "/tmp/.X11-unix"
 
-static char *owned_dir;     /* CUA_DESKTOP_DIR of the desktop we started */
+static cua_desktop *owned; /* the desktop we started (--headless) */
 static char problem[1024];  /* why there is no display */
 
 const char *
@@ -123,70 +124,48 @@ find_session_bus(char *addr, size_t size)
 	return 1;
 }
 
-/* Applies `export NAME='value'` and `unset A B` lines. */
+/* The headless desktop's warnings (a daemon that exited, ...). */
 static void
-apply_env(const char *text)
+desktop_log(cua_desktop *desktop, cua_log_level level, const char *message,
+	    void *data)
 {
-	const char *line = text;
-
-	while (line && *line) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		char *l = strndup(line, len);
-
-		if (l && strncmp(l, "export ", 7) == 0 && strchr(l, '=')) {
-			char *name = l + 7, *eq = strchr(l, '='), *v, *out;
-
-			*eq = '\0';
-			v = eq + 1;
-			out = v;
-			int quoted = 0;
-
-			/* 'a'\''b' → a'b */
-			while (*v) {
-				if (*v == '\'') {
-					quoted = !quoted;
-					v++;
-					continue;
-				}
-				if (!quoted && *v == '\\' && v[1]) {
-					*out++ = v[1];
-					v += 2;
-					continue;
-				}
-				*out++ = *v++;
-			}
-			*out = '\0';
-			setenv(name, eq + 1, 1);
-		} else if (l && strncmp(l, "unset ", 6) == 0) {
-			char *save = NULL, *w;
-
-			for (w = strtok_r(l + 6, " ", &save); w;
-			     w = strtok_r(NULL, " ", &save))
-				unsetenv(w);
-		}
-		free(l);
-		line = end ? end + 1 : NULL;
-	}
+	(void)desktop;
+	(void)data;
+	mcp_log(level, "cua-mcp", "headless desktop: %s", message);
 }
 
 static int
 start_headless(void)
 {
-	char *env = NULL;
-	const char *dir;
+	const char *name, *value;
+	cua_result r;
+	size_t i;
 
 	LOG_INFO("no desktop found: starting a headless one");
-	if (cua_desktop_start_owned(&env) < 0) {
-		fprintf(stderr, "cua-mcp: --headless: the headless desktop did not start\n");
+	r = cua_desktop_new(&owned, 0);
+	if (r == CUA_OK) {
+		cua_desktop_set_log_handler(owned, desktop_log, NULL);
+		r = cua_desktop_start(owned);
+	}
+	if (r != CUA_OK) {
+		fprintf(stderr,
+			"cua-mcp: --headless: the headless desktop did not start: %s\n",
+			cua_error_message());
+		owned = cua_desktop_unref(owned);
 		return -1;
 	}
-	apply_env(env);
-	free(env);
-	dir = getenv("CUA_DESKTOP_DIR");
-	owned_dir = dir ? strdup(dir) : NULL;
+	/* our own environment is what libcua sessions read; the apps
+	 * libcua launches inherit it */
+	for (i = 0; i < cua_desktop_get_env_count(owned); i++) {
+		name = cua_desktop_get_env_name(owned, i);
+		value = cua_desktop_get_env(owned, name);
+		if (value)
+			setenv(name, value, 1);
+		else
+			unsetenv(name);
+	}
 	LOG_INFO("headless desktop on %s (%s)", getenv("DISPLAY"),
-		 owned_dir ? owned_dir : "?");
+		 cua_desktop_get_state_dir(owned));
 	return 0;
 }
 
@@ -232,10 +211,11 @@ desktop_env_setup(void)
 void
 desktop_env_teardown(void)
 {
-	if (!owned_dir)
+	if (!owned)
 		return;
 	LOG_INFO("stopping the headless desktop");
-	cua_desktop_stop_dir(owned_dir);
-	free(owned_dir);
-	owned_dir = NULL;
+	if (cua_desktop_stop(owned) != CUA_OK)
+		LOG_WARN("stopping the headless desktop: %s",
+			 cua_error_message());
+	owned = cua_desktop_unref(owned);
 }

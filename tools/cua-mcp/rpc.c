@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "mcp.h"
 
 /* tools.md §2.6: the largest inbound message, without its newline. */
@@ -85,22 +86,6 @@ wake_main(void)
 	}
 }
 
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void write_line(char *text);
 
 /* Sends one message (steals msg): compact JSON and one newline. */
@@ -131,7 +116,7 @@ write_line(char *text)
 
 		/* one write of line + newline keeps messages whole */
 		text[len] = '\n';
-		if (write_all(STDOUT_FILENO, text, len + 1) < 0) {
+		if (tool_write_all(STDOUT_FILENO, text, len + 1) < 0) {
 			rpc.out_broken = 1;
 			fprintf(stderr, "cua-mcp: stdout closed (%s); stopping\n",
 				strerror(errno));

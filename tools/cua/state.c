@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "state.h"
 
 static char *
@@ -186,35 +187,9 @@ cua_state_open(struct cua_state_file *sf)
 int
 cua_state_save(struct cua_state_file *sf, const char *json)
 {
-	char *tmp;
-	size_t len = strlen(json), off = 0;
-	int fd, r = 0;
-
 	if (!sf->path)
 		return -1;
-	tmp = join(sf->dir, "session.json.tmp");
-	if (!tmp)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		r = -1;
-	while (!r && off < len) {
-		ssize_t w = write(fd, json + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			r = -1;
-		else
-			off += (size_t)w;
-	}
-	if (!r && fsync(fd) < 0)
-		r = -1;
-	if (fd >= 0 && close(fd) < 0)
-		r = -1;
-	if (!r && rename(tmp, sf->path) < 0)
-		r = -1;
-	if (r) {
+	if (tool_replace_file(sf->path, json, strlen(json), 0600) < 0) {
 		/* the rename never happened: the old file is intact */
 		fprintf(stderr,
 			"cua: cannot save the state to %s: %s. The old state is "
@@ -222,10 +197,9 @@ cua_state_save(struct cua_state_file *sf, const char *json)
 			"are not remembered. Free some space or make %s "
 			"writable (or set XDG_RUNTIME_DIR).\n",
 			sf->path, strerror(errno), sf->dir);
-		unlink(tmp);
+		return -1;
 	}
-	free(tmp);
-	return r;
+	return 0;
 }
 
 void

@@ -44,7 +44,23 @@ struct atspi_be {
 enum atspi_cap {
 	ATSPI_CAP_NO_ACCESSIBLE_ID = 1u << 0,
 	ATSPI_CAP_NO_HELP_TEXT = 1u << 1,
+	/* Action.GetActions lists localized names. The app runs in an
+	 * English (or C) locale, so they are the raw names (`Click` for
+	 * `click`) ... */
+	ATSPI_CAP_ACTIONS_RAW = 1u << 18,
+	/* ... or in another one: raw names come from Action.GetName(i). */
+	ATSPI_CAP_ACTIONS_LOCALIZED = 1u << 19,
+	/* GetActions answers the same string three times for every action
+	 * (Gecko through at-spi2-atk: its name, description and key binding
+	 * getters share one buffer, so all three read the key binding,
+	 * ";;"): its entries are unusable and every name comes from
+	 * GetName(i). */
+	ATSPI_CAP_ACTIONS_BY_INDEX = 1u << 21,
 };
+
+/* The capability memo of bus name `bus` (decode.c). */
+uint32_t atspi_caps_of(struct atspi_be *be, const char *bus);
+void atspi_caps_add(struct atspi_be *be, const char *bus, uint32_t bits);
 
 /* backend.c: replaces a closed accessibility bus connection, or a dead
  * window-system connection (the display driver's reconnect), once the
@@ -127,6 +143,16 @@ int atspi_is_gtype_name(const char *s);
 uint32_t atspi_iface_bit(const char *name);
 uint64_t atspi_decode_states(GVariant *reply);   /* GetState "(au)" */
 uint32_t atspi_decode_ifaces(GVariant *reply);   /* GetInterfaces "(as)" */
+/*
+ * Action.GetActions "(a(sss))" into n->actions (every entry kept, so that
+ * array index = DoAction index), with the app's capability memo deciding
+ * where raw names come from. An entry whose raw name is still unknown has
+ * name NULL: the caller asks GetName(i) for each such entry. -1 when out
+ * of memory.
+ */
+int atspi_decode_actions(struct atspi_be *be, const char *bus,
+			 struct cua_arena *arena, struct cua_raw_node *n,
+			 GVariant *reply);
 /* The value of a Properties.Get reply "(v)" if it has type `t`; the
  * caller unrefs. NULL otherwise. */
 GVariant *atspi_prop_value(GVariant *reply, const GVariantType *t);
@@ -149,13 +175,15 @@ cua_result atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		       const struct cua_fetch_policy *policy);
 
 /* ------------------------------------------------------------------ */
-/* apps.c — running apps, launching                                    */
+/* apps.c — running apps                                               */
 
 cua_result atspi_list_apps(struct cua_backend *b, struct cua_app_list **out);
-cua_result atspi_launch(struct cua_backend *b,
-			const struct cua_installed_app *app, int64_t *pid);
 int atspi_process_alive(struct cua_backend *b, int64_t pid,
 			uint64_t start_time);
+
+/* launch.c — launching desktop entries */
+cua_result atspi_launch(struct cua_backend *b,
+			const struct cua_installed_app *app, int64_t *pid);
 
 /* desktop_entry.c — XDG desktop entries */
 cua_result atspi_list_installed(struct cua_backend *b,

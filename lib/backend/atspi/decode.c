@@ -149,3 +149,88 @@ atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
 	g_variant_unref(dict);
 	return r;
 }
+
+uint32_t
+atspi_caps_of(struct atspi_be *be, const char *bus)
+{
+	return GPOINTER_TO_UINT(g_hash_table_lookup(be->caps, bus));
+}
+
+void
+atspi_caps_add(struct atspi_be *be, const char *bus, uint32_t bits)
+{
+	uint32_t old = atspi_caps_of(be, bus);
+
+	if ((old & bits) == bits)
+		return;
+	g_hash_table_replace(be->caps, g_strdup(bus),
+			     GUINT_TO_POINTER(old | bits));
+}
+
+static char *
+dup_nonempty(struct cua_arena *arena, const char *s, int *oom)
+{
+	char *r;
+
+	if (!s || !*s)
+		return NULL;
+	r = atspi_strdup_capped(arena, s);
+	if (!r)
+		*oom = 1;
+	return r;
+}
+
+/*
+ * Action.GetActions answers a(sss) = (localized name, description, key
+ * binding) in the ATK adaptor, GTK 4 and Qt 5 alike (checked: `Click` where
+ * GetName says `click`). In an English or C locale the localized names are
+ * the raw ones up to case; otherwise, and where the localized name is
+ * empty (Chromium), the raw names come from GetName(i). An entry whose
+ * three strings are the same non-empty string is no answer: the adaptor
+ * read the three from a toolkit that returns one shared buffer (Gecko
+ * gives ";;", its key binding, three times). The first such entry marks
+ * the app: from then on all its names come from GetName(i).
+ */
+int
+atspi_decode_actions(struct atspi_be *be, const char *bus,
+		     struct cua_arena *arena, struct cua_raw_node *n,
+		     GVariant *reply)
+{
+	GVariant *arr = g_variant_get_child_value(reply, 0);
+	size_t count = g_variant_n_children(arr), k = 0;
+	uint32_t caps = atspi_caps_of(be, bus);
+	GVariantIter it;
+	const char *name, *desc, *keys;
+	int oom = 0, by_index;
+
+	g_variant_iter_init(&it, arr);
+	while (!(caps & ATSPI_CAP_ACTIONS_BY_INDEX) &&
+	       g_variant_iter_next(&it, "(&s&s&s)", &name, &desc, &keys))
+		if (*name && strcmp(name, desc) == 0 && strcmp(name, keys) == 0) {
+			atspi_caps_add(be, bus, ATSPI_CAP_ACTIONS_BY_INDEX);
+			caps |= ATSPI_CAP_ACTIONS_BY_INDEX;
+		}
+	by_index = (caps & ATSPI_CAP_ACTIONS_BY_INDEX) != 0;
+	n->actions = cua_arena_alloc(arena,
+				     (count ? count : 1) * sizeof(*n->actions));
+	if (!n->actions) {
+		g_variant_unref(arr);
+		return -1;
+	}
+	g_variant_iter_init(&it, arr);
+	while (g_variant_iter_next(&it, "(&s&s&s)", &name, &desc, &keys)) {
+		struct cua_raw_action *a = &n->actions[k++];
+
+		memset(a, 0, sizeof(*a));
+		if (by_index)
+			continue;
+		a->localized = dup_nonempty(arena, name, &oom);
+		a->description = dup_nonempty(arena, desc, &oom);
+		if (!(caps & ATSPI_CAP_ACTIONS_LOCALIZED))
+			a->name = a->localized;
+	}
+	n->n_actions = k;
+	n->have |= CUA_HAVE_ACTIONS;
+	g_variant_unref(arr);
+	return oom ? -1 : 0;
+}

@@ -546,8 +546,8 @@ desktop_exec_to_argv(const char *exec, const char *name, const char *icon,
 	return strv_finish(&sv);
 }
 
-static const char *
-base_name(const char *path)
+const char *
+atspi_base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
@@ -563,7 +563,7 @@ desktop_exec_program(const char *exec)
 
 	if (!argv)
 		return NULL;
-	if (strcmp(base_name(argv[0]), "env") == 0) {
+	if (strcmp(atspi_base_name(argv[0]), "env") == 0) {
 		for (i = 1; argv[i]; i++) {
 			if (strcmp(argv[i], "-u") == 0 ||
 			    strcmp(argv[i], "-C") == 0) {
@@ -852,7 +852,7 @@ desktop_entry_load_file(const char *path, const char *id,
 	if (r <= 0)
 		return r;
 	if (!id) {
-		derived = desktop_id_from_relpath(base_name(path));
+		derived = desktop_id_from_relpath(atspi_base_name(path));
 		if (!derived)
 			return 0;
 		id = derived;

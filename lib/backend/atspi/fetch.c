@@ -75,11 +75,6 @@
 
 /* Capability bits of this file in be->caps, next to enum atspi_cap. */
 #define CAP_NO_VALUE_TEXT (1u << 16)
-/* Action.GetActions lists localized names. The app runs in an English (or
- * C) locale, so they are the raw names (`Click` for `click`) ... */
-#define CAP_ACTIONS_RAW (1u << 18)
-/* ... or in another one: raw names come from Action.GetName(i). */
-#define CAP_ACTIONS_LOCALIZED (1u << 19)
 /* GTK 4 has no screen coordinates: asked for them it answers with window
  * coordinates and logs "Screen coordinates not supported" on every call
  * (9,806 lines for a dozen walks of gtk4-widget-factory). Ask for window
@@ -219,23 +214,6 @@ advance(struct fnode *fn);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
-
-static uint32_t
-caps_of(struct atspi_be *be, const char *bus)
-{
-	return GPOINTER_TO_UINT(g_hash_table_lookup(be->caps, bus));
-}
-
-static void
-caps_add(struct atspi_be *be, const char *bus, uint32_t bits)
-{
-	uint32_t old = caps_of(be, bus);
-
-	if ((old & bits) == bits)
-		return;
-	g_hash_table_replace(be->caps, g_strdup(bus),
-	                     GUINT_TO_POINTER(old | bits));
-}
 
 static char *
 sdup(struct job *job, const char *s)
@@ -451,7 +429,7 @@ get_prop(struct fnode *fn, enum kind kind, const char *iface, const char *prop)
 static uint32_t
 coord_type(struct fnode *fn)
 {
-	return (caps_of(fn->job->be, fn->bus) & CAP_WINDOW_COORDS)
+	return (atspi_caps_of(fn->job->be, fn->bus) & CAP_WINDOW_COORDS)
 	               ? COORD_WINDOW
 	               : COORD_SCREEN;
 }
@@ -524,7 +502,7 @@ start_details(struct fnode *fn)
 {
 	struct job *job = fn->job;
 	struct cua_raw_node *n = fn->n;
-	uint32_t caps = caps_of(job->be, fn->bus);
+	uint32_t caps = atspi_caps_of(job->be, fn->bus);
 	uint32_t want = 0;
 
 	fn->stage = STAGE_DETAILS;
@@ -978,15 +956,16 @@ on_error(struct req *r, const GError *error)
 	switch (r->kind) {
 	case K_ID:
 		if (is_missing_member(error))
-			caps_add(job->be, fn->bus, ATSPI_CAP_NO_ACCESSIBLE_ID);
+			atspi_caps_add(job->be, fn->bus,
+			               ATSPI_CAP_NO_ACCESSIBLE_ID);
 		break;
 	case K_HELP:
 		if (is_missing_member(error))
-			caps_add(job->be, fn->bus, ATSPI_CAP_NO_HELP_TEXT);
+			atspi_caps_add(job->be, fn->bus, ATSPI_CAP_NO_HELP_TEXT);
 		break;
 	case K_VAL_TEXT:
 		if (is_missing_member(error))
-			caps_add(job->be, fn->bus, CAP_NO_VALUE_TEXT);
+			atspi_caps_add(job->be, fn->bus, CAP_NO_VALUE_TEXT);
 		break;
 	case K_CHILDREN:
 		/* no fast path: indexed reads */
@@ -1005,48 +984,21 @@ on_attrs(struct job *job, struct cua_raw_node *n, GVariant *reply)
 		job->oom = 1;
 }
 
-/*
- * Action.GetActions answers a(sss) = (localized name, description, key
- * binding) in the ATK adaptor, GTK 4 and Qt 5 alike (checked: `Click` where
- * GetName says `click`). Every entry is kept, with a NULL name when it
- * has none, so that array index = DoAction index. In an English or C
- * locale the localized names are the raw ones up to case; otherwise, and
- * where the localized name is empty (Chromium), the raw names are read
- * with GetName(i).
- */
+/* Actions: decoded in decode.c (shared with live.c); names the reply did
+ * not give are read with GetName(i). */
 static void
 on_actions(struct fnode *fn, GVariant *reply)
 {
 	struct job *job = fn->job;
 	struct cua_raw_node *n = fn->n;
-	GVariant *arr = g_variant_get_child_value(reply, 0);
-	size_t count = g_variant_n_children(arr), k = 0;
-	int localized =
-	        (caps_of(job->be, fn->bus) & CAP_ACTIONS_LOCALIZED) != 0;
-	GVariantIter it;
-	const char *name, *desc, *keys;
 
-	n->actions = cua_arena_alloc(job->snap->arena,
-	                             (count ? count : 1) * sizeof(*n->actions));
-	if (!n->actions) {
+	if (atspi_decode_actions(job->be, fn->bus, job->snap->arena, n,
+	                         reply) < 0)
 		job->oom = 1;
-		g_variant_unref(arr);
-		return;
-	}
-	g_variant_iter_init(&it, arr);
-	while (g_variant_iter_next(&it, "(&s&s&s)", &name, &desc, &keys)) {
-		n->actions[k].localized = sdup_nonempty(job, name);
-		n->actions[k].name = localized ? NULL : n->actions[k].localized;
-		n->actions[k].description = sdup_nonempty(job, desc);
-		/* Chromium leaves the localized names empty */
-		if (localized || !*name)
+	for (size_t k = 0; k < n->n_actions; k++)
+		if (!n->actions[k].name)
 			call(fn, K_ACTION_NAME, (int)k, IF_ACTION, "GetName",
 			     g_variant_new("(i)", (int32_t)k), "(s)");
-		k++;
-	}
-	n->n_actions = k;
-	n->have |= CUA_HAVE_ACTIONS;
-	g_variant_unref(arr);
 }
 
 static void
@@ -1540,15 +1492,15 @@ app_is_english(int64_t pid)
 static void
 note_app(struct atspi_be *be, const struct cua_app_info *app)
 {
-	uint32_t caps = caps_of(be, app->bus_name);
+	uint32_t caps = atspi_caps_of(be, app->bus_name);
 
-	if (!(caps & (CAP_ACTIONS_RAW | CAP_ACTIONS_LOCALIZED)))
-		caps_add(be, app->bus_name,
-		         app_is_english(app->pid) ? CAP_ACTIONS_RAW
-		                                  : CAP_ACTIONS_LOCALIZED);
+	if (!(caps & (ATSPI_CAP_ACTIONS_RAW | ATSPI_CAP_ACTIONS_LOCALIZED)))
+		atspi_caps_add(be, app->bus_name,
+		         app_is_english(app->pid) ? ATSPI_CAP_ACTIONS_RAW
+		                                  : ATSPI_CAP_ACTIONS_LOCALIZED);
 	if (app->toolkit && g_ascii_strcasecmp(app->toolkit, "gtk") == 0 &&
 	    app->toolkit_version && app->toolkit_version[0] == '4')
-		caps_add(be, app->bus_name, CAP_WINDOW_COORDS);
+		atspi_caps_add(be, app->bus_name, CAP_WINDOW_COORDS);
 }
 
 cua_result

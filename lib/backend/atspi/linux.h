@@ -1,6 +1,6 @@
 /*
- * AT-SPI2 backend: Linux desktop helpers shared by apps.c,
- * desktop_entry.c and procinfo.c (and white-box tests).
+ * AT-SPI2 backend: Linux desktop helpers shared by apps.c, appid.c,
+ * launch.c, desktop_entry.c and procinfo.c (and white-box tests).
  *
  * The pure functions here (no I/O, no environment) are what
  * tests/unit/test-linux.c exercises: desktop-entry parsing, Exec
@@ -141,8 +141,12 @@ desktop_entries_find(const struct desktop_entry *entries, size_t n,
 const struct cua_installed_app *
 atspi_installed_find(const struct cua_installed_list *list, const char *id);
 
+/* The part of `path` after its last '/' (all of it without one). */
+const char *
+atspi_base_name(const char *path);
+
 /* ------------------------------------------------------------------ */
-/* apps.c — the app-id choice of state-text.md §11.8                   */
+/* appid.c — the app-id choice of state-text.md §11.8                  */
 
 struct appid_input {
 	int64_t pid;
@@ -173,6 +177,15 @@ struct appid_choice {
 	enum appid_rule rule;
 	char id_buf[256]; /* app_id may point here (rule 1) */
 };
+
+/*
+ * The entry a window's WM_CLASS names (rule 4): StartupWMClass, then the
+ * desktop id, equal to `klass` then `instance` ignoring case (either may
+ * be NULL or empty); NULL when none.
+ */
+const struct desktop_entry *
+appid_match_wm_class(const struct desktop_entry *entries, size_t n,
+                     const char *klass, const char *instance);
 
 /*
  * Optional resolver for rule 5: the canonical path of an Exec program

@@ -217,8 +217,7 @@ start_details(struct lnode *ln)
 {
 	struct cua_raw_node *n = ln->n;
 	uint32_t want = ln->job->want;
-	uint32_t caps = GPOINTER_TO_UINT(
-		g_hash_table_lookup(ln->job->be->caps, ln->bus));
+	uint32_t caps = atspi_caps_of(ln->job->be, ln->bus);
 
 	ln->stage = 1;
 	if (!(n->have & CUA_HAVE_BASIC) || CUA_HAS_STATE(n, CUA_STATE_DEFUNCT))
@@ -383,41 +382,20 @@ static void lcall(struct lnode *ln, enum lkind kind, int aux,
 		  const char *iface, const char *method, GVariant *args,
 		  const char *reply_type);
 
-/*
- * Action.GetActions answers (name, description, key binding); Chromium
- * answers empty names there while GetName(i) has them. The index is the
- * DoAction argument, so every action is kept, and an empty name is asked
- * for with GetName.
- */
+/* Actions: decoded exactly as the walk decodes them (decode.c); names the
+ * reply did not give are read with GetName(i). */
 static void
 on_actions(struct lnode *ln, struct cua_raw_node *n, GVariant *reply)
 {
 	struct ljob *job = ln->job;
-	GVariant *arr = g_variant_get_child_value(reply, 0);
-	size_t count = g_variant_n_children(arr), k = 0;
-	GVariantIter it;
-	const char *name, *desc, *keys;
 
-	n->actions = cua_arena_alloc(job->snap->arena,
-				     (count ? count : 1) * sizeof(*n->actions));
-	if (!n->actions) {
+	if (atspi_decode_actions(job->be, ln->bus, job->snap->arena, n,
+				 reply) < 0)
 		job->oom = 1;
-		g_variant_unref(arr);
-		return;
-	}
-	g_variant_iter_init(&it, arr);
-	while (g_variant_iter_next(&it, "(&s&s&s)", &name, &desc, &keys)) {
-		n->actions[k].name = adup(job, name);
-		n->actions[k].localized = NULL;
-		n->actions[k].description = *desc ? adup(job, desc) : NULL;
-		if (!*name)
+	for (size_t k = 0; k < n->n_actions; k++)
+		if (!n->actions[k].name)
 			lcall(ln, L_ACT_NAME, (int)k, IF_ACTION, "GetName",
 			      g_variant_new("(i)", (int32_t)k), "(s)");
-		k++;
-	}
-	n->n_actions = k;
-	n->have |= CUA_HAVE_ACTIONS;
-	g_variant_unref(arr);
 }
 
 static void
@@ -812,6 +790,30 @@ ref_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 	return CUA_OK;
 }
 
+static cua_result
+int_array_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
+	       const char *path, const char *iface, const char *method)
+{
+	cua_result res;
+	GVariant *r = sync_call(be, bus, path, iface, method, NULL, "(ai)", &res);
+	GVariant *arr;
+	const int32_t *v;
+	gsize n = 0;
+
+	if (!r)
+		return res;
+	arr = g_variant_get_child_value(r, 0);
+	v = g_variant_get_fixed_array(arr, &n, sizeof(int32_t));
+	c->ret_ints = n ? malloc(n * sizeof(int32_t)) : NULL;
+	if (c->ret_ints)
+		memcpy(c->ret_ints, v, n * sizeof(int32_t));
+	c->n_ret_ints = c->ret_ints ? n : 0;
+	c->ok = 1;
+	g_variant_unref(arr);
+	g_variant_unref(r);
+	return CUA_OK;
+}
+
 static GVariant *
 get_prop(struct atspi_be *be, const char *bus, const char *path,
 	 const char *iface, const char *prop, const GVariantType *t,
@@ -915,6 +917,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 	c->ok = 0;
 	c->ret[0] = c->ret[1] = c->ret[2] = 0;
 	c->ret_text = c->ret_ident = NULL;
+	c->ret_ints = NULL;
+	c->n_ret_ints = 0;
 	if (split(c->ident, &bus, &path) < 0)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "not an accessible object: %s",
@@ -1000,6 +1004,32 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		res = ref_call(be, c, bus, path, IF_TABLE, "GetAccessibleAt",
 			       g_variant_new("(ii)", c->a, c->b));
 		break;
+	case CUA_LIVE_TEXT_AT_POINT:
+		r = sync_call(be, bus, path, IF_TEXT, "GetOffsetAtPoint",
+			      g_variant_new("(iiu)", c->a, c->b, COORD_SCREEN),
+			      "(i)", &res);
+		if (r) {
+			g_variant_get(r, "(i)", &c->ret[0]);
+			c->ok = c->ret[0] >= 0;
+			g_variant_unref(r);
+		}
+		break;
+	case CUA_LIVE_CHAR_EXTENTS: {
+		int32_t x, y, w, h;
+
+		r = sync_call(be, bus, path, IF_TEXT, "GetCharacterExtents",
+			      g_variant_new("(iu)", c->a, COORD_SCREEN),
+			      "(iiii)", &res);
+		if (r) {
+			g_variant_get(r, "(iiii)", &x, &y, &w, &h);
+			c->ret[0] = x;
+			c->ret[1] = y;
+			c->ret[2] = h;
+			c->ok = h > 0 && x != INT32_MIN && y != INT32_MIN;
+			g_variant_unref(r);
+		}
+		break;
+	}
 	case CUA_LIVE_HIT_TEST:
 		res = ref_call(be, c, bus, path, IF_COMPONENT,
 			       "GetAccessibleAtPoint",
@@ -1019,6 +1049,41 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		break;
 	case CUA_LIVE_FOCUSED:
 		res = focused_of(be, c, bus, path);
+		break;
+	case CUA_LIVE_ROW_AT_INDEX:
+		r = sync_call(be, bus, path, IF_TABLE, "GetRowAtIndex",
+			      g_variant_new("(i)", c->a), "(i)", &res);
+		if (r) {
+			g_variant_get(r, "(i)", &c->ret[0]);
+			c->ok = c->ret[0] >= 0;
+			g_variant_unref(r);
+		}
+		break;
+	case CUA_LIVE_SELECTED_ROWS:
+		res = int_array_call(be, c, bus, path, IF_TABLE,
+				     "GetSelectedRows");
+		break;
+	case CUA_LIVE_REMOVE_ROW_SELECTION:
+		res = bool_call(be, c, bus, path, IF_TABLE, "RemoveRowSelection",
+				g_variant_new("(i)", c->a));
+		break;
+	case CUA_LIVE_SELECTED_COUNT:
+		v = get_prop(be, bus, path, IF_SELECTION, "NSelectedChildren",
+			     G_VARIANT_TYPE_INT32, &res);
+		if (v) {
+			c->ret[0] = g_variant_get_int32(v);
+			c->ok = 1;
+			g_variant_unref(v);
+		}
+		break;
+	case CUA_LIVE_SELECTED_CHILD:
+		res = ref_call(be, c, bus, path, IF_SELECTION, "GetSelectedChild",
+			       g_variant_new("(i)", c->a));
+		break;
+	case CUA_LIVE_DESELECT_SELECTED:
+		res = bool_call(be, c, bus, path, IF_SELECTION,
+				"DeselectSelectedChild",
+				g_variant_new("(i)", c->a));
 		break;
 	default:
 		res = cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown live request %d",

@@ -1,6 +1,6 @@
 /*
  * The recording writer: a raw snapshot as `libcua.recording/1` JSON (the
- * format is described at the top of recorded.c). Every field the loader
+ * format is described at the top of load.c). Every field the loader
  * reads survives a write and a load unchanged, `have` bits included.
  *
  * SPDX-License-Identifier: MIT
@@ -355,6 +355,13 @@ write_windows(struct writer *w, const struct cua_raw_snapshot *snap)
 				     wstr(w, "title", win->x11_title));
 			if (win->has_x11_frame)
 				wset(w, o, "frame", wrect(&win->x11_frame));
+			if (win->has_x11_frame && win->x11_surface.w > 0)
+				wset(w, o, "surface",
+				     wrect(&win->x11_surface));
+			if (win->has_x11_frame && win->x11_outer.w > 0)
+				wset(w, o, "outer", wrect(&win->x11_outer));
+			if (win->x11_transient)
+				wset(w, o, "transient", json_true());
 			if (win->activation_serial)
 				wset(w, o, "activation",
 				     json_integer((json_int_t)

@@ -1,7 +1,7 @@
 /*
  * The recording format `libcua.recording/1`, shared by the writer
- * (record.c) and the loader (recorded.c). The format itself is described at
- * the top of recorded.c.
+ * (record.c), the loader (load.c) and the backend (recorded.c). The format
+ * itself is described at the top of load.c.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "core/raw.h"
 
 #define CUA_REC_SCHEMA "libcua.recording/1"
@@ -61,6 +62,9 @@ extern const struct cua_rec_string cua_rec_node_strings[CUA_REC_N_NODE_STRINGS];
 #define CUA_REC_N_APP_STRINGS 14
 extern const struct cua_rec_string cua_rec_app_strings[CUA_REC_N_APP_STRINGS];
 
+/* The string at byte offset `off` of a struct (a cua_rec_string field). */
+#define CUA_REC_FIELD(base, off) (*(const char **)((char *)(base) + (off)))
+
 /* The default of a node's "children_partial": a range that does not cover
  * all reported children. */
 static inline int
@@ -70,5 +74,10 @@ cua_rec_default_partial(size_t child_offset, size_t n_children,
 	return child_offset > 0 ||
 	       (int64_t)(child_offset + n_children) < (int64_t)child_count;
 }
+
+/* Loads a recording into a new snapshot; *app's strings live in it. */
+cua_result
+cua_rec_load(const char *path, struct cua_raw_snapshot **rec_out,
+	     struct cua_app_info *app);
 
 #endif

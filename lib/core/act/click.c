@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "core/roles.h"
@@ -97,7 +98,7 @@ static cua_result
 focus_route(struct cua_act *a, struct cua_located *loc, int *done)
 {
 	struct cua_raw_node *n = loc->node;
-	int ok, had_sel = (n->have & CUA_HAVE_TEXT_SELECTION) && n->sel_start >= 0;
+	int had_sel = (n->have & CUA_HAVE_TEXT_SELECTION) && n->sel_start >= 0;
 	int32_t sa = n->sel_start, sb = n->sel_end;
 	cua_result r;
 
@@ -107,10 +108,7 @@ focus_route(struct cua_act *a, struct cua_located *loc, int *done)
 		*done = 1;
 		return CUA_OK;
 	}
-	r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
-	if (r != CUA_OK)
-		return r;
-	r = act_reread(a, loc, n, CUA_HAVE_TEXT_SELECTION);
+	r = act_grab_focus(a, loc, n, CUA_HAVE_TEXT_SELECTION);
 	if (r != CUA_OK)
 		return r;
 	if (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
@@ -122,64 +120,12 @@ focus_route(struct cua_act *a, struct cua_located *loc, int *done)
 }
 
 static cua_result
-selection_route(struct cua_act *a, struct cua_located *loc, int *done)
-{
-	struct cua_raw_node *n = loc->node, *c = n->parent;
-	int synthetic = loc->element &&
-			(loc->element->flags & CUA_ELEM_SYNTHETIC_ROW);
-	int ok;
-	cua_result r;
-
-	*done = 0;
-	if (!c || !(c->have & CUA_HAVE_BASIC) ||
-	    !(c->ifaces & (synthetic ? CUA_IFACE_TABLE : CUA_IFACE_SELECTION)))
-		return CUA_OK;
-	if (!synthetic && !(c->ifaces & CUA_IFACE_SELECTION))
-		return CUA_OK;
-	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED)) {
-		cua_act_route(a, "selection");
-		*done = 1;
-		return CUA_OK;
-	}
-	if (CUA_HAS_STATE(c, CUA_STATE_MULTISELECTABLE) &&
-	    (c->ifaces & CUA_IFACE_SELECTION)) {
-		r = act_ask(a, CUA_LIVE_CLEAR_SELECTION, c->ident, 0, 0, 0,
-			    &ok);
-		if (r != CUA_OK)
-			return r;
-	}
-	if (synthetic)
-		r = act_ask(a, CUA_LIVE_ADD_ROW_SELECTION, c->ident,
-			    (int32_t)loc->element->row_index, 0, 0, &ok);
-	else
-		r = act_ask(a, CUA_LIVE_SELECT_CHILD, c->ident,
-			    n->index_in_parent, 0, 0, &ok);
-	if (r != CUA_OK)
-		return r;
-	if (!ok)
-		return CUA_OK;
-	if (act_is_async_toolkit(a->app)) {
-		/* dispatched: the next observation shows it (decisions §5) */
-		cua_act_route(a, "selection");
-		*done = 1;
-		return CUA_OK;
-	}
-	r = act_reread(a, loc, n, 0);
-	if (r != CUA_OK)
-		return r;
-	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED)) {
-		cua_act_route(a, "selection");
-		*done = 1;
-	}
-	return CUA_OK;
-}
-
-static cua_result
 primary_route(struct cua_act *a, struct cua_located *loc,
 	      struct cua_raw_node *n, const char *route, int *done)
 {
 	const char *raw = NULL;
-	int i = act_primary_action(n, &raw), ok;
+	int i = act_click_action(n, &raw), ok;
+	uint64_t before;
 	cua_result r;
 
 	*done = 0;
@@ -188,19 +134,24 @@ primary_route(struct cua_act *a, struct cua_located *loc,
 		  n->n_actions, n->have, i);
 	if (i < 0)
 		return CUA_OK;
+	r = act_activation_begin(a, loc, n, &before);
+	if (r != CUA_OK)
+		return r;
 	r = act_do_action(a, n->ident, i, &ok);
 	if (r != CUA_OK)
 		return r;
 	cua_debug(&a->s->ctx, "%s: element %u: %s on %s answered %d",
 		  a->tool, a->element, raw, n->ident, ok);
-	if (ok) {
-		if (route)
-			cua_act_route(a, "%s", route);
-		else
-			cua_act_route(a, "action:%s", raw);
-		*done = 1;
-	}
-	(void)loc;
+	if (!ok)
+		return CUA_OK;
+	r = act_activation_end(a, loc, n, raw, before);
+	if (r != CUA_OK)
+		return r;
+	if (route)
+		cua_act_route(a, "%s", route);
+	else
+		cua_act_route(a, "action:%s", raw);
+	*done = 1;
 	return CUA_OK;
 }
 
@@ -210,7 +161,35 @@ contains(const struct cua_rect *r, int32_t x, int32_t y)
 	return x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
 }
 
-/* Route 4: a descendant with a primary action (3 levels). */
+static int
+meets(const struct cua_rect *a, const struct cua_rect *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
+	       b->y < a->y + a->h;
+}
+
+/*
+ * A node inside the clicked element `n` that is shown: VISIBLE; SHOWING
+ * too when `n` is (GTK 4 never sets SHOWING; the toolkits that do keep it
+ * on what is shown); and, when it has a Component, an extent that meets
+ * the element's. A closed popup menu under a Qt menu title, or the items
+ * of a closed combo list parked at (0, y), fail this: they are never a
+ * click target (docs/actions.md §3 route 4).
+ */
+static int
+shown_inside(const struct cua_raw_node *c, const struct cua_raw_node *n)
+{
+	if (!CUA_HAS_STATE(c, CUA_STATE_VISIBLE))
+		return 0;
+	if (CUA_HAS_STATE(n, CUA_STATE_SHOWING) &&
+	    !CUA_HAS_STATE(c, CUA_STATE_SHOWING))
+		return 0;
+	if (!(c->ifaces & CUA_IFACE_COMPONENT))
+		return 1;
+	return cua_raw_has_extent(c) && meets(&c->extents, &n->extents);
+}
+
+/* Route 4: a shown descendant with a primary action (3 levels). */
 static cua_result
 descendant_route(struct cua_act *a, struct cua_located *loc, int *done)
 {
@@ -222,6 +201,8 @@ descendant_route(struct cua_act *a, struct cua_located *loc, int *done)
 	cua_result r;
 
 	*done = 0;
+	if (!cua_raw_has_extent(n))
+		return CUA_OK; /* nothing of it is on screen to press */
 	level[0] = n;
 	for (int depth = 0; depth < 3 && nl && !hit; depth++) {
 		struct cua_raw_node *parents[512];
@@ -245,16 +226,16 @@ descendant_route(struct cua_act *a, struct cua_located *loc, int *done)
 				struct cua_raw_node *c = parents[i]->children[k];
 
 				if (!(c->have & CUA_HAVE_BASIC) ||
-				    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT))
+				    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT) ||
+				    !shown_inside(c, n))
 					continue;
 				next[nn++] = c;
-				if (act_primary_action(c, NULL) < 0)
+				if (act_click_action(c, NULL) < 0 ||
+				    !cua_raw_has_extent(c))
 					continue;
 				if (!first)
 					first = c;
-				if (!hit && cua_raw_has_extent(n) &&
-				    cua_raw_has_extent(c) &&
-				    contains(&c->extents, cx, cy))
+				if (!hit && contains(&c->extents, cx, cy))
 					hit = c;
 			}
 		memcpy(level, next, nn * sizeof(*next));
@@ -335,12 +316,143 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 			return cua_error(CUA_ERROR_NOMEM, "out of memory");
 		}
 		h->ident = cua_arena_strdup(loc->snap->arena, cur);
-		r = act_reread(a, loc, h, CUA_HAVE_ACTIONS);
-		if (r == CUA_OK && (h->have & CUA_HAVE_BASIC))
+		r = act_reread(a, loc, h, CUA_HAVE_ACTIONS | CUA_HAVE_EXTENTS);
+		if (r == CUA_OK && (h->have & CUA_HAVE_BASIC) &&
+		    CUA_HAS_STATE(h, CUA_STATE_VISIBLE) &&
+		    (!(h->ifaces & CUA_IFACE_COMPONENT) ||
+		     contains(&h->extents, cx, cy)))
 			r = primary_route(a, loc, h, "hit-test", done);
 	}
 	free(cur);
 	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Menu titles (docs/actions.md §3.5)                                  */
+
+static const char *const show_menu_verbs[] = {
+	"showmenu", "menu", "popup", "showcontextmenu", "contextmenu", NULL,
+};
+
+/* A menu title: clicking it shows its menu. A GTK 3 `menu`, an item of a
+ * menu bar, an item that owns a menu, or an item whose only way in is a
+ * show-menu action (Qt). */
+static int
+is_menu_title(const struct cua_raw_node *n)
+{
+	if (n->role == CUA_ROLE_MENU)
+		return 1;
+	if (n->parent && (n->parent->have & CUA_HAVE_BASIC) &&
+	    n->parent->role == CUA_ROLE_MENU_BAR)
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (n->children[i]->role == CUA_ROLE_MENU ||
+		    n->children[i]->role == CUA_ROLE_POPUP_MENU)
+			return 1;
+	return act_click_action(n, NULL) < 0 &&
+	       act_find_action(n, show_menu_verbs, NULL) >= 0;
+}
+
+/* Its menu is shown: the title is EXPANDED, or a menu or menu item
+ * under it is shown with an area (SHOWING, or VISIBLE where the toolkit
+ * never sets SHOWING on the title either). */
+static cua_result
+menu_is_open(struct cua_act *a, struct cua_located *loc,
+	     struct cua_raw_node *n, int *open)
+{
+	cua_result r;
+
+	*open = 0;
+	r = act_reread(a, loc, n, CUA_HAVE_EXTENTS);
+	if (r != CUA_OK)
+		return r;
+	if (CUA_HAS_STATE(n, CUA_STATE_EXPANDED)) {
+		*open = 1;
+		return CUA_OK;
+	}
+	if (n->child_count <= 0)
+		return CUA_OK;
+	r = a->b->ops->read_children(a->b, loc->snap, &n, 1, 0, 64,
+				     CUA_HAVE_EXTENTS);
+	if (r != CUA_OK)
+		return r;
+	for (size_t i = 0; i < n->n_children && !*open; i++) {
+		const struct cua_raw_node *c = n->children[i];
+
+		*open = (c->have & CUA_HAVE_BASIC) &&
+			(c->role == CUA_ROLE_MENU ||
+			 c->role == CUA_ROLE_POPUP_MENU ||
+			 (cua_role_info(c->role)->flags & CUA_RF_MENU_ITEM)) &&
+			CUA_HAS_STATE(c, CUA_HAS_STATE(n, CUA_STATE_SHOWING) ?
+					 CUA_STATE_SHOWING : CUA_STATE_VISIBLE) &&
+			cua_raw_has_area(c);
+	}
+	return CUA_OK;
+}
+
+/*
+ * Clicking a menu title shows its menu, and nothing else: the title's
+ * click action (GTK 3), its show-menu action (Qt: its only one; what is
+ * under the title is the closed menu and is never pressed), or, for a
+ * menu-bar title with no action (GTK 4), a synthetic click; then its
+ * menu must be shown. A title whose menu is shown already is left so.
+ */
+static cua_result
+menu_title_route(struct cua_act *a, struct cua_located *loc, int *done)
+{
+	struct cua_raw_node *n = loc->node;
+	const char *raw = NULL;
+	int i, ok, open;
+	int64_t t0;
+	cua_result r;
+
+	*done = 0;
+	if (n->child_count > 0 && !(n->have & CUA_HAVE_CHILDREN)) {
+		r = a->b->ops->read_children(a->b, loc->snap, &n, 1, 0, 64, 0);
+		if (r != CUA_OK)
+			return r;
+	}
+	if (!is_menu_title(n))
+		return CUA_OK;
+	r = menu_is_open(a, loc, n, &open);
+	if (r != CUA_OK)
+		return r;
+	if (open && !act_is_async_toolkit(a->app)) {
+		cua_act_route(a, "action:none");
+		json_object_set_new(a->outcome, "already", json_true());
+		*done = 1;
+		return CUA_OK;
+	}
+	i = act_click_action(n, &raw);
+	if (i < 0)
+		i = act_find_action(n, show_menu_verbs, &raw);
+	if (i >= 0) {
+		r = act_do_action(a, n->ident, i, &ok);
+		if (r != CUA_OK || !ok)
+			return r;
+		cua_act_route(a, "action:%s", raw);
+	} else if (n->parent && n->parent->role == CUA_ROLE_MENU_BAR &&
+		   cua_raw_has_extent(n)) {
+		/* a menu bar is part of the window, not a grabbed popup */
+		r = act_synthetic_click(a, loc, n, 1, 1);
+		if (r != CUA_OK)
+			return r;
+	} else {
+		return CUA_OK;
+	}
+	*done = 1;
+	if (act_is_async_toolkit(a->app))
+		return CUA_OK; /* dispatched (docs/actions.md §1.6) */
+	for (t0 = cua_now_us();; usleep(10 * 1000)) {
+		r = menu_is_open(a, loc, n, &open);
+		if (r != CUA_OK || open)
+			return r;
+		if (cua_now_us() - t0 >= POLL_MAX_US / 2)
+			break;
+	}
+	return cua_err(CUA_MSG_MENU_NOT_OPENED,
+		       { "id", CUA_NUM("%u", a->element) },
+		       { "role", loc->element->role_text });
 }
 
 static cua_result
@@ -357,15 +469,23 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 {
 	struct cua_raw_node *n = loc->node;
 	int done = 0, menu = is_menu_item(loc), confirmed;
+	/* the window itself: a click brings it to the front; what lies at
+	 * its centre or under it is not what was clicked */
+	int root = is_window_role(n->role) && loc->node == loc->window;
 	cua_result r, synth = CUA_OK;
 
-	if (a->s->ctx.opt.always_simulate_click && !menu) {
+	if (a->s->ctx.opt.always_simulate_click && !menu && !root) {
 		synth = act_synthetic_click(a, loc, n, 1, 1);
 		if (synth == CUA_OK)
 			return CUA_OK;
 	}
+	if (menu) {
+		r = menu_title_route(a, loc, &done);
+		if (r != CUA_OK || done)
+			return r;
+	}
 	if (!menu && is_row_like(loc)) {
-		r = selection_route(a, loc, &done);
+		r = act_select_row(a, loc, &done);
 		if (r != CUA_OK || done)
 			return r;
 	}
@@ -378,21 +498,28 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 	r = primary_route(a, loc, n, NULL, &done);
 	if (r != CUA_OK || done)
 		return r;
-	r = descendant_route(a, loc, &done);
-	if (r != CUA_OK || done)
-		return r;
-	r = hit_test_route(a, loc, &done);
-	if (r != CUA_OK || done)
-		return r;
-	if (is_window_role(n->role) && loc->node == loc->window &&
-	    loc->x11_window && a->b->ops->activate_window) {
-		r = a->b->ops->activate_window(a->b, loc->x11_window,
-					       a->s->ctx.opt.focus_timeout_ms,
-					       &confirmed);
-		if (r == CUA_OK && confirmed) {
-			cua_act_route(a, "activate-window");
-			return CUA_OK;
-		}
+	if (!menu && !root) {
+		/* a menu item's descendants are its closed menu */
+		r = descendant_route(a, loc, &done);
+		if (r != CUA_OK || done)
+			return r;
+	}
+	if (!root) {
+		r = hit_test_route(a, loc, &done);
+		if (r != CUA_OK || done)
+			return r;
+	}
+	if (root) {
+		r = CUA_ERROR_UNSUPPORTED;
+		if (loc->x11_window && a->b->ops->activate_window)
+			r = a->b->ops->activate_window(
+				a->b, loc->x11_window,
+				a->s->ctx.opt.focus_timeout_ms, &confirmed);
+		if (r != CUA_OK || !confirmed)
+			return cua_err(CUA_MSG_NOT_RAISED,
+				       { "name", cua_act_app_name(a) });
+		cua_act_route(a, "activate-window");
+		return CUA_OK;
 	}
 	if (menu)
 		return no_way_to_click(a, loc);
@@ -431,10 +558,7 @@ right_click(struct cua_act *a, struct cua_located *loc)
 			return r;
 	}
 	/* the keyboard: focus it, then the Menu key */
-	r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
-	if (r != CUA_OK)
-		return r;
-	r = act_reread(a, loc, n, 0);
+	r = act_grab_focus(a, loc, n, 0);
 	if (r != CUA_OK)
 		return r;
 	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED) && a->b->ops->keys) {

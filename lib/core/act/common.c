@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "core/caps.h"
@@ -40,7 +41,10 @@ act_call_clear(struct cua_live_call *c)
 {
 	free(c->ret_text);
 	free(c->ret_ident);
+	free(c->ret_ints);
 	c->ret_text = c->ret_ident = NULL;
+	c->ret_ints = NULL;
+	c->n_ret_ints = 0;
 }
 
 static cua_result
@@ -119,6 +123,29 @@ act_reread(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 	return a->b->ops->read_nodes(a->b, loc->snap, &n, 1, want);
 }
 
+/* GTK 3 can set FOCUSED about 100 ms after its GrabFocus answered true
+ * (which also presents the window to the window manager) */
+#define FOCUS_WAIT_US (POLL_MAX_US / 4)
+
+cua_result
+act_grab_focus(struct cua_act *a, struct cua_located *loc,
+	       struct cua_raw_node *n, uint32_t want)
+{
+	int64_t t0;
+	int ok;
+	cua_result r = act_ask(a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
+
+	if (r != CUA_OK)
+		return r;
+	for (t0 = cua_now_us();; usleep(10 * 1000)) {
+		r = act_reread(a, loc, n, want);
+		if (r != CUA_OK || CUA_HAS_STATE(n, CUA_STATE_FOCUSED) || !ok ||
+		    act_is_async_toolkit(a->app) ||
+		    cua_now_us() - t0 >= FOCUS_WAIT_US)
+			return r;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Elements                                                            */
 
@@ -155,6 +182,38 @@ act_primary_action(const struct cua_raw_node *n, const char **raw)
 			return (int)i;
 		}
 	return -1;
+}
+
+int
+act_is_row_role(uint32_t role)
+{
+	return role == CUA_ROLE_LIST_ITEM || role == CUA_ROLE_TABLE_ROW ||
+	       role == CUA_ROLE_TREE_ITEM || role == CUA_ROLE_TABLE_CELL;
+}
+
+int
+act_click_action(const struct cua_raw_node *n, const char **raw)
+{
+	const char *r = NULL;
+	int i = act_primary_action(n, &r);
+	char norm[64];
+
+	if (i < 0 || !act_is_row_role(n->role))
+		goto out;
+	cua_action_normalise(norm, sizeof(norm), r);
+	if (strcmp(norm, "activate") == 0) {
+		/* the next primary verb after it, if any */
+		static const char *const rest[] = {
+			"jump", "open", "toggle", "check", "uncheck", "select",
+			"clickancestor", "dodefault", NULL,
+		};
+
+		i = act_find_action(n, rest, &r);
+	}
+out:
+	if (raw)
+		*raw = i >= 0 ? r : NULL;
+	return i;
 }
 
 int

@@ -62,6 +62,12 @@ cua_result act_do_action(struct cua_act *a, const char *ident, int index,
 cua_result act_reread(struct cua_act *a, struct cua_located *loc,
 		      struct cua_raw_node *n, uint32_t want);
 
+/* Component.GrabFocus on `n`, then reads it again with `want` until it
+ * is FOCUSED (bounded; not when GrabFocus answered false, nor for the
+ * toolkits that only dispatch requests): the caller checks FOCUSED. */
+cua_result act_grab_focus(struct cua_act *a, struct cua_located *loc,
+			  struct cua_raw_node *n, uint32_t want);
+
 /* ------------------------------------------------------------------ */
 /* Elements (common.c)                                                 */
 
@@ -76,6 +82,16 @@ int act_primary_action(const struct cua_raw_node *n, const char **raw);
  * terminated), or -1. */
 int act_find_action(const struct cua_raw_node *n, const char *const *norms,
 		    const char **raw);
+
+/* 1 for the roles of rows and what is in them: list and tree items, table
+ * rows and cells. */
+int act_is_row_role(uint32_t role);
+
+/* The action a single click may run: the primary action, except
+ * `activate` on rows and cells (that is a double click, docs/actions.md
+ * §3.3); -1 when
+ * there is none. */
+int act_click_action(const struct cua_raw_node *n, const char **raw);
 
 /* ------------------------------------------------------------------ */
 /* Windows, points and input acceptance (common.c)                     */
@@ -170,6 +186,34 @@ cua_result act_begin_at(struct cua_act *a, struct cua_session *s,
 /* The outcome's `point`: the pixel asked for and the root pixel. */
 void act_note_point(struct cua_act *a, double px, double py, int32_t rx,
 		    int32_t ry);
+
+/* ------------------------------------------------------------------ */
+/* Activations (activation.c, docs/actions.md §3.4)                    */
+
+/* Before activating `n`: when the previous activation of the same
+ * element still holds it (pressed, armed or checked by it), waits for
+ * the release (bounded). *states = its states now. */
+cua_result act_activation_begin(struct cua_act *a, struct cua_located *loc,
+				const struct cua_raw_node *n,
+				uint64_t *states);
+
+/* After action `raw` of `n` answered true: returns once its effect can
+ * have happened (GTK 4's activation window, a pressed look that has to
+ * end), and remembers the activation. `before` = act_activation_begin's
+ * states. */
+cua_result act_activation_end(struct cua_act *a, struct cua_located *loc,
+			      const struct cua_raw_node *n, const char *raw,
+			      uint64_t before);
+
+/* ------------------------------------------------------------------ */
+/* Rows (rows.c)                                                       */
+
+/* Route 1 of docs/actions.md §3: exactly this row selected, as a person's click leaves
+ * it. *done = 1 when the element was a row of a selectable container and
+ * the click is done (by the route `selection`, or a synthetic click when
+ * the container kept other rows selected). */
+cua_result act_select_row(struct cua_act *a, struct cua_located *loc,
+			  int *done);
 
 /* ------------------------------------------------------------------ */
 /* click (click.c)                                                     */

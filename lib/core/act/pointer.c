@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "core/caps.h"
@@ -25,6 +26,7 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	    struct cua_win *win)
 {
 	const struct cua_raw_node *w = loc->window;
+	struct cua_geom_window gw;
 	struct cua_shot_geom g;
 	struct cua_rect e;
 
@@ -39,8 +41,8 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	}
 	/* window-relative, as the tree's frames; then the screenshot rule
 	 * (screenshots.md §3) on the live window: where the accessibility
-	 * window's origin lies in the frame (0 for GTK3, Qt and Chromium
-	 * without decorations, the window manager's title bar for GTK3
+	 * window's origin lies in the frame (0 for Qt and Firefox, the
+	 * shadows for Chromium, the window manager's title bar for GTK3
 	 * under a reparenting manager, GTK4's resize margin) */
 	e.x = n->extents.x - w->extents.x;
 	e.y = n->extents.y - w->extents.y;
@@ -52,8 +54,11 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	g.device_ppp = a->t->has_shot && a->t->shot.device_ppp > 0 ?
 			       a->t->shot.device_ppp : 1;
 	g.ppp = 1;
-	cua_geom_element_origin(&w->extents, &win->frame, g.device_ppp,
-				&g.elem_dx, &g.elem_dy);
+	gw.frame = win->frame;
+	gw.surface = win->origin;
+	gw.outer = win->outer;
+	cua_geom_element_origin(&w->extents, &gw, g.device_ppp, &g.elem_dx,
+				&g.elem_dy);
 	cua_geom_element_center_to_root(&g, win->frame.x, win->frame.y, &e, rx,
 					ry);
 	return 0;
@@ -97,6 +102,39 @@ act_click_at_root(struct cua_act *a, int32_t rx, int32_t ry, uint32_t button,
 	return act_send_pointer(a, ev, n);
 }
 
+/* After ScrollTo: waits until the element's extents have left `before`
+ * and then kept still for 600 ms, at most 2 s. Chromium reports the new
+ * positions in batches up to about 550 ms apart, and one of them can be
+ * a position the element only passed through (measured: off-screen
+ * above, then 84 px too low, then where it is); a click at the extents
+ * read at once lands where the element was. */
+static cua_result
+settle_scrolled(struct cua_act *a, struct cua_located *loc,
+		struct cua_raw_node *n, struct cua_rect before)
+{
+	int64_t t0 = cua_now_us(), still = t0;
+	int moved = 0;
+
+	for (;;) {
+		cua_result r = act_reread(a, loc, n, CUA_HAVE_EXTENTS);
+		int64_t now = cua_now_us();
+
+		if (r != CUA_OK)
+			return r;
+		if (n->extents.x != before.x || n->extents.y != before.y ||
+		    n->extents.w != before.w || n->extents.h != before.h) {
+			before = n->extents;
+			moved = 1;
+			still = now;
+		} else if (moved && now - still >= 600000) {
+			return CUA_OK;
+		}
+		if (now - t0 >= 2000000)
+			return CUA_OK;
+		usleep(30000);
+	}
+}
+
 /* Route 7: a synthetic click at the element's centre (§3 route 7). */
 cua_result
 act_synthetic_click(struct cua_act *a, struct cua_located *loc,
@@ -118,10 +156,12 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 		     loc->window->extents.x + loc->window->extents.w ||
 	     n->extents.y + n->extents.h / 2 >=
 		     loc->window->extents.y + loc->window->extents.h)) {
+		struct cua_rect before = n->extents;
+
 		r = act_ask(a, CUA_LIVE_SCROLL_TO, n->ident, 0, 0, 0, &ok);
 		if (r != CUA_OK)
 			return r;
-		r = act_reread(a, loc, n, CUA_HAVE_EXTENTS);
+		r = settle_scrolled(a, loc, n, before);
 		if (r != CUA_OK)
 			return r;
 		if (!cua_raw_has_extent(n))

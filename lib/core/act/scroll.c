@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "core/sanitize.h"
@@ -148,6 +149,8 @@ find_scrollbar(struct cua_act *a, struct cua_located *loc, enum dir d,
 	return CUA_OK;
 }
 
+/* The first guess of points per wheel click, per toolkit; the wheel
+ * route measures the real one (§5.2). */
 static double
 wheel_step(const struct cua_app_info *app, double extent)
 {
@@ -184,6 +187,324 @@ wheel(struct cua_act *a, int32_t rx, int32_t ry, enum dir d, long *clicks)
 	if (*clicks > 500)
 		*clicks = 500;
 	return act_click_at_root(a, rx, ry, button, (uint32_t)*clicks);
+}
+
+/* ------------------------------------------------------------------ */
+/* Measuring the wheel (§5.2): a probe in the scrolled content          */
+
+#define PROBE_NODES 4
+
+/* What inside the scrolled element follows the content: the extents of
+ * a few children (some may be pinned, like a page's fixed header; the
+ * one that moved most is the content), or a character of its text. */
+struct probe {
+	struct cua_raw_node *node[PROBE_NODES]; /* the children followed */
+	size_t n_nodes;
+	double start[PROBE_NODES];
+	const char *text;          /* else the element whose character is
+				    * followed */
+	int32_t offset;            /* that character */
+	int vertical;
+	int sign;                  /* +1 when the wanted movement makes
+				    * positions decrease (down, right) */
+};
+
+#define PROBE_POLL_US 30000
+#define PROBE_QUIET_US 200000    /* no movement for this long: settled */
+#define PROBE_START_US 1500000   /* no movement at all for this long: none
+				  * (Chromium moves its extents ~550 ms
+				  * after the wheel) */
+#define PROBE_CAP_US 4000000     /* one batch's wait at most */
+
+static int
+overlaps(const struct cua_rect *a, const struct cua_rect *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
+	       b->y < a->y + a->h;
+}
+
+/* How far the content has moved since the probe was taken, in the
+ * wanted direction (positive: the way it should go); 0, or -1 when it
+ * cannot be read (an error ending the action in *r). */
+static int
+probe_read(struct cua_act *a, struct cua_located *loc, struct probe *p,
+	   double *moved, cua_result *r)
+{
+	*r = CUA_OK;
+	if (p->n_nodes) {
+		int any = 0;
+
+		for (size_t i = 0; i < p->n_nodes; i++)
+			p->node[i]->have &= ~(uint32_t)CUA_HAVE_EXTENTS;
+		*r = a->b->ops->read_nodes(a->b, loc->snap, p->node, p->n_nodes,
+					   CUA_HAVE_EXTENTS);
+		if (*r != CUA_OK)
+			return -1;
+		for (size_t i = 0; i < p->n_nodes; i++) {
+			const struct cua_raw_node *n = p->node[i];
+			double m;
+
+			if (!cua_raw_has_extent(n))
+				continue;
+			m = (p->start[i] - (p->vertical ? n->extents.y :
+							  n->extents.x)) *
+			    p->sign;
+			if (!any || fabs(m) > fabs(*moved))
+				*moved = m;
+			any = 1;
+		}
+		return any ? 0 : -1;
+	} else {
+		struct cua_live_call c = { .op = CUA_LIVE_CHAR_EXTENTS,
+					   .ident = p->text, .a = p->offset };
+		int ok;
+
+		*r = act_ask_call(a, &c, &ok);
+		act_call_clear(&c);
+		if (*r != CUA_OK || !ok)
+			return -1;
+		*moved = (p->start[0] - (p->vertical ? c.ret[1] : c.ret[0])) *
+			 p->sign;
+		return 0;
+	}
+}
+
+/* Chooses the probe of scrolling `n` in direction `d`: the first
+ * children (else grandchildren) on screen inside it, else the character
+ * at its top-left corner. 0, or -1 when there is none. */
+static int
+probe_pick(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
+	   enum dir d, struct probe *p, cua_result *r)
+{
+	struct cua_raw_node *level = n;
+
+	memset(p, 0, sizeof(*p));
+	p->vertical = act_vertical(d);
+	p->sign = (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
+	*r = CUA_OK;
+	for (int depth = 0; depth < 2 && level && level->child_count > 0 &&
+			    !p->n_nodes;
+	     depth++) {
+		struct cua_raw_node *next = NULL;
+
+		*r = a->b->ops->read_children(a->b, loc->snap, &level, 1, 0,
+					      64, CUA_HAVE_EXTENTS);
+		if (*r != CUA_OK)
+			return -1;
+		for (size_t k = 0; k < level->n_children &&
+				   p->n_nodes < PROBE_NODES;
+		     k++) {
+			struct cua_raw_node *c = level->children[k];
+
+			/* a scroll bar is the element's own chrome: it
+			 * never moves with the content (Qt's text editors
+			 * have theirs as children) */
+			if (!c || !(c->have & CUA_HAVE_BASIC) ||
+			    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT) ||
+			    c->role == CUA_ROLE_SCROLL_BAR)
+				continue;
+			if (cua_raw_has_extent(c) &&
+			    overlaps(&c->extents, &n->extents)) {
+				p->start[p->n_nodes] = p->vertical ?
+							       c->extents.y :
+							       c->extents.x;
+				p->node[p->n_nodes++] = c;
+			} else if (!next && c->child_count > 0) {
+				next = c;
+			}
+		}
+		level = next;
+	}
+	if (p->n_nodes)
+		return 0;
+	if (n->ifaces & CUA_IFACE_TEXT) {
+		struct cua_live_call c = { .op = CUA_LIVE_TEXT_AT_POINT,
+					   .ident = n->ident,
+					   .a = n->extents.x + 4,
+					   .b = n->extents.y + 4 };
+		struct cua_live_call e = { .op = CUA_LIVE_CHAR_EXTENTS,
+					   .ident = n->ident };
+		int ok;
+
+		*r = act_ask_call(a, &c, &ok);
+		act_call_clear(&c);
+		if (*r != CUA_OK || !ok)
+			return -1;
+		p->text = n->ident;
+		p->offset = e.a = c.ret[0];
+		*r = act_ask_call(a, &e, &ok);
+		act_call_clear(&e);
+		if (*r != CUA_OK || !ok)
+			return -1;
+		p->start[0] = p->vertical ? e.ret[1] : e.ret[0];
+		return 0;
+	}
+	return -1;
+}
+
+/* Waits for the content to stop moving after wheel clicks: until the
+ * probe has moved and then kept still for PROBE_QUIET_US, or has not
+ * moved at all for PROBE_START_US. *moved: where it came to rest (from
+ * `from`, where it was). */
+static int
+probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
+	     double from, double *moved, cua_result *r)
+{
+	int64_t t0 = cua_now_us(), last_change = t0;
+	int changed = 0;
+
+	*moved = from;
+	for (;;) {
+		double m = from;
+		int64_t now;
+
+		usleep(PROBE_POLL_US);
+		if (probe_read(a, loc, p, &m, r) < 0)
+			return -1;
+		now = cua_now_us();
+		if (fabs(m - *moved) > 0.5) {
+			*moved = m;
+			changed = 1;
+			last_change = now;
+		} else if (changed && now - last_change >= PROBE_QUIET_US) {
+			return 0;
+		}
+		if ((!changed && now - t0 >= PROBE_START_US) ||
+		    now - t0 >= PROBE_CAP_US)
+			return 0;
+	}
+}
+
+/* The current value of scroll bar `sb`, read again. */
+static cua_result
+bar_value(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *sb,
+	  double *v)
+{
+	cua_result r;
+
+	sb->have &= ~(uint32_t)CUA_HAVE_VALUE;
+	r = a->b->ops->read_nodes(a->b, loc->snap, &sb, 1, CUA_HAVE_VALUE);
+	*v = sb->value;
+	return r;
+}
+
+/* The scroll bar of the axis for telling whether the content moved:
+ * that of the Value route, else one held by a child of `n` (Qt's scroll
+ * areas have their bars in containers of their own). */
+static cua_result
+wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
+	  enum dir d, struct cua_raw_node **out)
+{
+	cua_result r = find_scrollbar(a, loc, d, out);
+
+	if (r != CUA_OK || *out || n->child_count <= 0 || n->child_count > 16)
+		return r;
+	r = a->b->ops->read_children(a->b, loc->snap, &n, 1, 0, UINT32_MAX,
+				     CUA_HAVE_EXTENTS);
+	for (size_t k = 0; r == CUA_OK && k < n->n_children && !*out; k++) {
+		struct cua_raw_node *c = n->children[k];
+
+		if (!c || !(c->have & CUA_HAVE_BASIC) || c->child_count <= 0 ||
+		    c->child_count > 8)
+			continue;
+		r = a->b->ops->read_children(a->b, loc->snap, &c, 1, 0,
+					     UINT32_MAX,
+					     CUA_HAVE_VALUE | CUA_HAVE_EXTENTS);
+		for (size_t j = 0; r == CUA_OK && j < c->n_children; j++) {
+			struct cua_raw_node *sb = c->children[j];
+
+			if (sb && (sb->have & CUA_HAVE_BASIC) &&
+			    (sb->ifaces & CUA_IFACE_VALUE) &&
+			    scrollbar_axis_ok(sb, d)) {
+				*out = sb;
+				break;
+			}
+		}
+	}
+	return r;
+}
+
+/*
+ * The wheel route (§5.2), closed loop: one click first, measured on the
+ * probe; then the clicks that are still needed at the measured step, and
+ * a correction while more than half a click is missing. Fills the
+ * outcome with what was measured. -1 when there is no probe, or when the
+ * first click moved the axis' scroll bar but not the probe (Qt's text
+ * editors: their children are the parts of the scroll area); the caller
+ * then turns the wheel by the toolkit's step, *sent clicks being turned
+ * already.
+ */
+static int
+wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
+	       enum dir d, int32_t rx, int32_t ry, double distance, double page,
+	       long *sent, cua_result *r)
+{
+	struct probe p;
+	struct cua_raw_node *sb = NULL;
+	double moved = 0, step = 0, last = 0, bar = 0;
+	long total = 0, batch = 1;
+	int at_limit = 0;
+
+	*sent = 0;
+	if (probe_pick(a, loc, n, d, &p, r) < 0)
+		return -1;
+	/* the scroll bar tells a probe that cannot see the content from
+	 * content that cannot move */
+	*r = wheel_bar(a, loc, n, d, &sb);
+	if (*r == CUA_OK && sb)
+		*r = bar_value(a, loc, sb, &bar);
+	if (*r != CUA_OK)
+		return 0;
+	for (int round = 0; round < 4 && total < 500; round++) {
+		double before = moved;
+		long want;
+
+		*r = wheel(a, rx, ry, d, &batch);
+		if (*r != CUA_OK)
+			return 0;
+		total += batch;
+		if (probe_settle(a, loc, &p, before, &moved, r) < 0) {
+			if (*r != CUA_OK)
+				return 0;
+			break; /* the probe is gone: what was measured stands */
+		}
+		last = moved - before;
+		if (round == 0 && last < 0.5 && sb) {
+			double now;
+
+			*r = bar_value(a, loc, sb, &now);
+			if (*r != CUA_OK)
+				return 0;
+			if (fabs(now - bar) > 1e-9) {
+				*sent = total;
+				return -1;
+			}
+		}
+		if (round == 0)
+			step = last;
+		else if (moved > 0)
+			step = moved / total;
+		/* a batch that moved less than half of what it should have
+		 * stopped at the end of the content */
+		if (step <= 0.5 || last < 0.5 * step * batch) {
+			at_limit = 1;
+			break;
+		}
+		want = lround((distance - moved) / step);
+		if (want < 1)
+			break;
+		batch = want < 500 - total ? want : 500 - total;
+	}
+	json_object_set_new(a->outcome, "wheel_clicks", json_integer(total));
+	json_object_set_new(a->outcome, "pages_applied",
+			    json_real(page > 0 ? (moved > 0 ? moved : 0) / page : 0));
+	json_object_set_new(a->outcome, "distance",
+			    json_pack("{s:f,s:f}", "requested", distance,
+				      "scrolled", moved > 0 ? moved : 0));
+	json_object_set_new(a->outcome, "at_limit", json_boolean(at_limit));
+	cua_act_route(a, "wheel");
+	*r = CUA_OK;
+	return 0;
 }
 
 /*
@@ -268,17 +589,30 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		double step = wheel_step(a->app, act_vertical(d) ?
 							 n->extents.h :
 							 n->extents.w);
-		long clicks = lround(distance / step);
+		long clicks = lround(distance / step), sent;
 
 		r = act_reach_center(a, loc, n, &rx, &ry);
 		if (r != CUA_OK)
 			return r;
-		r = wheel(a, rx, ry, d, &clicks);
+		if (wheel_measured(a, loc, n, d, rx, ry, distance, page, &sent,
+				   &r) == 0)
+			return r;
 		if (r != CUA_OK)
 			return r;
+		/* nothing inside to measure: the toolkit's step, estimated */
+		clicks -= sent;
+		if (clicks > 0 || !sent) {
+			r = wheel(a, rx, ry, d, &clicks);
+			if (r != CUA_OK)
+				return r;
+		} else {
+			clicks = 0;
+		}
+		clicks += sent;
 		json_object_set_new(a->outcome, "wheel_clicks", json_integer(clicks));
 		json_object_set_new(a->outcome, "pages_applied",
 				    json_real(page > 0 ? clicks * step / page : 0));
+		json_object_set_new(a->outcome, "measured", json_false());
 		cua_act_route(a, "wheel");
 		return CUA_OK;
 	}

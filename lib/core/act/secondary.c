@@ -70,11 +70,13 @@ bad_secondary(const struct cua_element *e, const char *action, uint32_t id)
 	return r;
 }
 
-/* Expand / Collapse (§8.2): GTK3 synthetic rows use their first cell's
- * `expand or contract` action, others their primary action; then the
- * EXPANDED state must have changed. */
+/* Expand / Collapse (§8.2): the element's own action `own` (the one the
+ * element listed under that name), else GTK3 synthetic rows use their
+ * first cell's `expand or contract` action, others their primary action;
+ * then the EXPANDED state must have changed. */
 static cua_result
-expand_collapse(struct cua_act *a, struct cua_located *loc, int expand)
+expand_collapse(struct cua_act *a, struct cua_located *loc, int expand,
+		int own)
 {
 	static const char *const verbs[] = { "expandorcontract",
 					     "expandorcollapse",
@@ -89,7 +91,11 @@ expand_collapse(struct cua_act *a, struct cua_located *loc, int expand)
 		json_object_set_new(a->outcome, "already", json_true());
 		return CUA_OK;
 	}
-	i = act_find_action(n, verbs, &raw);
+	i = own;
+	if (i >= 0)
+		raw = n->actions[i].name;
+	if (i < 0)
+		i = act_find_action(n, verbs, &raw);
 	if (i < 0) {
 		static const char *const ec[] = { "expand", "collapse", NULL };
 
@@ -183,6 +189,16 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 				    { "action", e->actions[k] });
 			goto out;
 		}
+		/* an expandable element's own Expand or Collapse: done when
+		 * the state says so (§8.2) */
+		if (CUA_HAS_STATE(loc.node, CUA_STATE_EXPANDABLE) &&
+		    (strcmp(e->actions[k], "Expand") == 0 ||
+		     strcmp(e->actions[k], "Collapse") == 0)) {
+			r = expand_collapse(&a, &loc,
+					    strcmp(e->actions[k], "Expand") == 0,
+					    idx);
+			goto out;
+		}
 		r = act_do_action(&a, loc.node->ident, idx, &ok);
 		if (r == CUA_OK && !ok)
 			r = cua_err(CUA_MSG_NAMED_ACTION_FAILED,
@@ -220,7 +236,8 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		r = act_scroll_by(&a, &loc, d, page, page);
 	} else if (strcmp(e->actions[k], "Expand") == 0 ||
 		   strcmp(e->actions[k], "Collapse") == 0) {
-		r = expand_collapse(&a, &loc, strcmp(e->actions[k], "Expand") == 0);
+		r = expand_collapse(&a, &loc, strcmp(e->actions[k], "Expand") == 0,
+				    -1);
 	} else {
 		r = bad_secondary(e, want, id);
 	}

@@ -135,10 +135,7 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	/* focus it first, so a following type_text lands here (§10 step 5) */
 	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSABLE) &&
 	    !CUA_HAS_STATE(n, CUA_STATE_FOCUSED)) {
-		r = act_ask(&a, CUA_LIVE_GRAB_FOCUS, n->ident, 0, 0, 0, &ok);
-		if (r != CUA_OK)
-			goto out;
-		r = act_reread(&a, &loc, n, CUA_HAVE_EXTENTS);
+		r = act_grab_focus(&a, &loc, n, CUA_HAVE_EXTENTS);
 		if (r != CUA_OK)
 			goto out;
 		if (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED) &&

@@ -169,8 +169,9 @@ editable_applies(const struct cua_act *a, const struct cua_raw_node *n,
 		return 0;
 	if (act_is_async_toolkit(a->app) || a->s->ctx.opt.type_text_keys)
 		return 0;
-	if ((strchr(text, '\n') || strchr(text, '\t') || strchr(text, '\r')) &&
-	    !CUA_HAS_STATE(n, CUA_STATE_MULTI_LINE))
+	/* a line break or a tab is a key (Return, Tab) on every route: an
+	 * input line evaluates, a form moves on, as when a person types it */
+	if (strchr(text, '\n') || strchr(text, '\t') || strchr(text, '\r'))
 		return 0;
 	return 1;
 }

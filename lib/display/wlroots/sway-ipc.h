@@ -8,13 +8,13 @@
  *   rect      the container, decorations (title bar, borders) included;
  *   content   where the window's visible area is: rect moved by sway's
  *             window_rect offset, with window_rect's size;
- *   geometry  the window geometry the client declared (xdg_surface):
- *             where its visible area starts inside its own surface, and
- *             its size. A client with client-side decorations and
- *             shadows (GTK3 floating windows) has a surface larger than
- *             its visible area; the surface's top-left corner, the origin
- *             of AT-SPI coordinates on Wayland, is at
- *             content.x - geometry.x, content.y - geometry.y.
+ *   geometry  the window geometry as sway 1.7 reports it: the size the
+ *             client asked for, with x = y = 0, not the offset of its
+ *             visible area inside its own surface. A client with
+ *             client-side decorations and shadows (GTK3 floating
+ *             windows with a header bar) has a surface larger than its
+ *             visible area, and where that area lies inside it is
+ *             in no reply (driver.c says what the driver does then).
  *
  * Threads: the functions keep no state and may be called from any thread.
  * Failure: CUA_ERROR_BACKEND with a sentence naming the socket when sway

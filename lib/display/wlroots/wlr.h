@@ -237,4 +237,17 @@ void cua_wlr_toplevels_free(struct cua_wlr_toplevel *list, size_t n);
 cua_result cua_wlr_toplevel_activate(struct cua_wlr *w, uint32_t id,
 				     int timeout_ms, int *confirmed);
 
+/* ---- The display driver (driver.c) -------------------------------------
+ *
+ * The wlroots driver of the display seam (display/display.h), over one
+ * connection made with `opt` (NULL: the defaults; tests pass `skip`).
+ * Opens even when the compositor does not answer yet: its capabilities
+ * say so and every call tries again.
+ */
+struct cua_display;
+struct cua_display_env;
+cua_result cua_display_wlroots_open(struct cua_ctx *ctx,
+				    const struct cua_wlr_options *opt,
+				    struct cua_display **out);
+
 #endif

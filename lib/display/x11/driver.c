@@ -224,6 +224,7 @@ x11d_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 			w->win.origin.h += c->frame_extents.w +
 					   c->frame_extents.h;
 		}
+		w->win.outer = c->outer;
 		w->win.mapped = c->mapped;
 		w->win.iconified = c->iconified;
 		w->win.atspi_space = CUA_ATSPI_GLOBAL;

@@ -81,11 +81,11 @@ client_distance(const struct cua_display_toplevel_query *q,
 }
 
 static int
-is_window_role(uint32_t role)
+is_popup_role(uint32_t role)
 {
-	return role == CUA_ROLE_FRAME || role == CUA_ROLE_WINDOW ||
-	       role == CUA_ROLE_DIALOG || role == CUA_ROLE_ALERT ||
-	       role == CUA_ROLE_FILE_CHOOSER;
+	return role == CUA_ROLE_MENU || role == CUA_ROLE_POPUP_MENU ||
+	       role == CUA_ROLE_TOOL_TIP || role == CUA_ROLE_LIST ||
+	       role == CUA_ROLE_COMBO_BOX;
 }
 
 static int
@@ -114,7 +114,10 @@ x11_match_toplevels(struct x11 *x, int64_t pid,
 		info[i].x11_mapped = 0;
 		info[i].x11_title = NULL;
 		memset(&info[i].x11_frame, 0, sizeof(info[i].x11_frame));
+		memset(&info[i].x11_surface, 0, sizeof(info[i].x11_surface));
+		memset(&info[i].x11_outer, 0, sizeof(info[i].x11_outer));
 		info[i].has_x11_frame = 0;
+		info[i].x11_transient = 0;
 	}
 	if (!x || !x11_display(x) || n == 0)
 		return;
@@ -210,10 +213,11 @@ x11_match_toplevels(struct x11 *x, int64_t pid,
 	}
 
 	/* 3. by order, for windows whose geometry says nothing (GTK 4's
-	 * (0,0) or no extents at all); hidden geometry means an unmapped
-	 * toplevel (popup menus), which has no client window */
+	 * (0,0) or no extents at all), whatever their role but a popup's
+	 * (GTK 4.8's file chooser is a filler); hidden geometry means an
+	 * unmapped toplevel (popup menus), which has no client window */
 	for (i = 0; i < n; i++) {
-		if (match[i] >= 0 || !is_window_role(tops[i].role))
+		if (match[i] >= 0 || is_popup_role(tops[i].role))
 			continue;
 		if (tops[i].has_extents &&
 		    (rect_hidden(&tops[i].extents) || tops[i].extents.x != 0 ||
@@ -243,7 +247,12 @@ fill:
 		                            ? cua_arena_strdup(arena, c->title)
 		                            : NULL;
 		info[i].x11_frame = c->frame;
+		info[i].x11_surface = c->surface;
+		info[i].x11_outer = c->outer;
+		if (!c->has_outer)
+			x11_wm_frame_rect(x, c->window, &info[i].x11_outer);
 		info[i].has_x11_frame = 1;
+		info[i].x11_transient = x11_transient_for(x, c->window) != 0;
 	}
 out:
 	free(wmf);

@@ -43,6 +43,7 @@ enum x11_atom {
 	A_WM_STATE,
 	A_GTK_APPLICATION_ID,
 	A_GTK_FRAME_EXTENTS,
+	A_NET_FRAME_EXTENTS,
 	A_NET_WM_STATE,
 	A_NET_WM_STATE_HIDDEN,
 	A_AT_SPI_BUS,
@@ -61,6 +62,7 @@ static const char *const atom_names[A_COUNT] = {
 	"WM_STATE",
 	"_GTK_APPLICATION_ID",
 	"_GTK_FRAME_EXTENTS",
+	"_NET_FRAME_EXTENTS",
 	"_NET_WM_STATE",
 	"_NET_WM_STATE_HIDDEN",
 	"AT_SPI_BUS",
@@ -689,6 +691,26 @@ read_client(struct x11 *x, Window w, struct x11_client *c)
 	c->frame.y = ry;
 	c->frame.w = attr.width;
 	c->frame.h = attr.height;
+	c->surface = c->frame;
+	c->outer = c->frame;
+	/* what a reparenting window manager draws around the window (its
+	 * title bar and borders): left, right, top, bottom */
+	if (get_prop(x, w, x->atom[A_NET_FRAME_EXTENTS], XA_CARDINAL, NULL,
+	             &format, &d, &n) == 0) {
+		if (format == 32 && n >= 4) {
+			unsigned long *e = (unsigned long *)(void *)d;
+
+			if (e[0] <= 4096 && e[1] <= 4096 && e[2] <= 4096 &&
+			    e[3] <= 4096) {
+				c->outer.x -= (int32_t)e[0];
+				c->outer.y -= (int32_t)e[2];
+				c->outer.w += (int32_t)(e[0] + e[1]);
+				c->outer.h += (int32_t)(e[2] + e[3]);
+				c->has_outer = 1;
+			}
+		}
+		XFree(d);
+	}
 	if (get_prop(x, w, x->atom[A_GTK_FRAME_EXTENTS], XA_CARDINAL, NULL,
 	             &format, &d, &n) == 0) {
 		if (format == 32 && n >= 4) {
@@ -824,6 +846,20 @@ x11_wm_frame_rect(struct x11 *x, uint64_t client, struct cua_rect *r)
 	return 0;
 }
 
+uint64_t
+x11_transient_for(struct x11 *x, uint64_t window)
+{
+	Window tf = 0;
+
+	if (!x || x->dead || !window)
+		return 0;
+	trap_begin();
+	if (!XGetTransientForHint(x->dpy, (Window)window, &tf) ||
+	    x11_last_error)
+		return 0;
+	return tf;
+}
+
 /* ------------------------------------------------------------------ */
 /* Input support (input.c, driver.c; actions.md §1.4, §2.3)          */
 
@@ -878,31 +914,12 @@ x11_has_wm(struct x11 *x)
 	return x && !x->dead && wm_check_window(x) != 0;
 }
 
-static void
-proc_comm(int64_t pid, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	buf[0] = '\0';
-	if (pid <= 0 || size == 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%lld/comm", (long long)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 /* Facts about a client (or override-redirect) window; 0 or -1. */
 int
 x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out)
 {
 	struct x11_client c;
 	XWindowAttributes attr;
-	Window tf = 0;
 	int rx = 0, ry = 0;
 	Window child;
 
@@ -927,14 +944,14 @@ x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out)
 	out->origin.w = attr.width;
 	out->origin.h = attr.height;
 	out->frame = c.frame;
+	out->outer = c.outer;
+	if (!c.has_outer)
+		x11_wm_frame_rect(x, window, &out->outer);
 	out->mapped = c.mapped;
 	out->iconified = c.iconified;
 	out->override_redirect = attr.override_redirect ? 1 : 0;
-	trap_begin();
-	if (XGetTransientForHint(x->dpy, (Window)window, &tf) &&
-	    !x11_last_error)
-		out->transient_for = tf;
-	proc_comm(out->pid, out->process, sizeof(out->process));
+	out->transient_for = x11_transient_for(x, window);
+	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
 	client_clear(&c);
 	return 0;
 }

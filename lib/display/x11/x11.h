@@ -69,6 +69,11 @@ struct x11_client {
 	char *wm_class_class, *wm_class_instance;
 	char *gtk_app_id;    /* _GTK_APPLICATION_ID */
 	struct cua_rect frame; /* content area in root coordinates */
+	struct cua_rect surface; /* the whole client window */
+	/* with the window manager's decorations (_NET_FRAME_EXTENTS);
+	 * = surface when it declares none (has_outer 0) */
+	struct cua_rect outer;
+	int has_outer;
 	int mapped;          /* viewable */
 	int iconified;
 	struct cua_rect frame_extents; /* _GTK_FRAME_EXTENTS l,r,t,b in x,y,w,h */
@@ -84,6 +89,8 @@ void x11_clients_free(struct x11_client *clients, size_t n);
  * around a reparented client window; 0, or -1 when it is not reparented
  * or vanished. */
 int x11_wm_frame_rect(struct x11 *x, uint64_t client, struct cua_rect *r);
+/* The window WM_TRANSIENT_FOR of `window` names, or 0. */
+uint64_t x11_transient_for(struct x11 *x, uint64_t window);
 
 /*
  * match.c: matches the AT-SPI toplevels of one process to X11 windows: for each

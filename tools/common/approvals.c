@@ -1,12 +1,12 @@
 /*
- * The store of persisted app approvals (safety.md §3.2; README D21).
+ * The store of persisted app approvals (safety.md §3.2; README D21),
+ * shared by cua-mcp and `cua approve`.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "approvals.h"
+#include "fileio.h"
 
 char *
 approvals_default_path(void)
@@ -60,59 +61,6 @@ mkdir_p(char *dir)
 	return mkdir(dir, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* All of buf, across short writes (a disk filling up writes part of it,
- * then fails with ENOSPC); 0, or -1 with errno. */
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Writes text to path through a temporary file and rename(); on failure
- * the old file is untouched and the temporary file is removed. */
-static int
-replace_file(const char *path, const char *text)
-{
-	char *tmp = NULL;
-	size_t len = strlen(text);
-	int fd, r = -1, saved;
-
-	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
-	if (fd >= 0) {
-		if (write_all(fd, text, len) == 0 &&
-		    fchmod(fd, 0600) == 0 && fsync(fd) == 0) {
-			r = close(fd);
-			fd = -1;
-			if (r == 0)
-				r = rename(tmp, path);
-		}
-		saved = errno;
-		if (fd >= 0)
-			close(fd);
-		if (r < 0)
-			unlink(tmp);
-		errno = saved;
-	}
-	free(tmp);
-	return r;
-}
-
 int
 approvals_add(const char *path, const char *id)
 {
@@ -154,7 +102,7 @@ approvals_add(const char *path, const char *id)
 		char *line = NULL;
 
 		if (asprintf(&line, "%s\n", text) >= 0) {
-			r = replace_file(path, line);
+			r = tool_replace_file(path, line, strlen(line), 0600);
 			free(line);
 		}
 		free(text);

@@ -1,0 +1,1059 @@
+/*
+ * The wlroots display driver (sway and compositors with the same
+ * protocols), on the building blocks of wlr.h: one Wayland connection for
+ * the session, its virtual keyboard and pointer, screencopy, the
+ * foreign-toplevel list, and sway's IPC for what no protocol gives
+ * (window geometry, process ids).
+ *
+ * Window handles: with sway's IPC, a window is its container (handle
+ * WLR_H_SWAY | con_id) and the foreign-toplevel of the same app id and
+ * title serves for activation and the minimized state; without it, a
+ * window is its foreign toplevel (WLR_H_TOPLEVEL | id), with no position:
+ * geometry, pointer input and screenshots are then unavailable, with the
+ * reason, and nothing guesses where a window is.
+ *
+ * Coordinates: global = the layout's logical coordinates times the
+ * outputs' scale (one scale for all outputs; outputs of different scales
+ * leave geometry unavailable, with the reason). A window's frame is its
+ * visible content (sway's window_rect). On Wayland AT-SPI extents are
+ * relative to the app's own surface, and the core maps them from the
+ * accessibility window's origin to the frame's; that is exact when the
+ * surface starts at the content, as for every window sway decorates and
+ * every tiled one. A floating window with client-side decorations has an
+ * invisible shadow around its content, of a size no protocol and no IPC
+ * reply gives (GTK 3: 26 px left and right, 23 above, 29 below): its
+ * accessibility frame is larger than its content on every side. Such a
+ * window gets no screenshot and no pointer event (CUA_CAPTURE_NO_ORIGIN,
+ * E-WINDOW-UNAVAILABLE with the reason), rather than pixels and clicks
+ * off by the shadow; its tree and element actions work. A frame larger
+ * in one direction only is a surface cut off by its tile (no shadow): the
+ * origins agree.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "core/errors.h"
+#include "display/display.h"
+#include "sway-ipc.h"
+#include "wlr-private.h"
+
+#define WLR_H_SWAY (UINT64_C(1) << 48)
+#define WLR_H_TOPLEVEL (UINT64_C(1) << 49)
+#define WLR_H_MASK (WLR_H_SWAY - 1)
+
+struct wlr_driver {
+	struct cua_display base;
+	struct cua_wlr *w; /* NULL: not connected yet */
+	struct cua_wlr_options opt;
+	char display[256]; /* WAYLAND_DISPLAY as read at open */
+	int pressed[8];    /* buttons held (1..3) */
+	/* the size of each window's accessibility frame, as match_toplevels
+	 * last saw it (logical pixels), newest first */
+	struct {
+		uint64_t window;
+		int32_t w, h;
+	} seen[32];
+};
+
+/* Everything one call needs to know of the windows. */
+struct wlr_view {
+	struct cua_sway_window *sw; /* NULL without sway's IPC */
+	size_t n_sw;
+	struct cua_wlr_toplevel *tl;
+	size_t n_tl;
+	ssize_t *sw_tl; /* sw[i] -> index into tl, or -1 */
+	int geometry;   /* sw is usable */
+	int scale;      /* global units per logical pixel */
+};
+
+static struct wlr_driver *
+wdrv(struct cua_display *d)
+{
+	return (struct wlr_driver *)d;
+}
+
+/* The connection, made again when it was dropped; NULL with cua_error()
+ * set when there is none. */
+static struct cua_wlr *
+conn(struct wlr_driver *wd)
+{
+	if (!wd->w) {
+		if (cua_wlr_open(&wd->w, &wd->opt) != CUA_OK) {
+			wd->w = NULL;
+			return NULL;
+		}
+		cua_info(wd->base.ctx, "wlroots: connected to %s", wd->display);
+		/* on sway a window is shown active only while a keyboard
+		 * exists: make it now, not with the first key */
+		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
+		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
+			cua_error_clear();
+		return wd->w;
+	}
+	if (!wd->w->dpy) {
+		if (cua_wlr_ensure(wd->w) != CUA_OK)
+			return NULL;
+		cua_info(wd->base.ctx, "wlroots: connected to %s again",
+		         wd->display);
+		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
+		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
+			cua_error_clear();
+	}
+	return wd->w;
+}
+
+/* One scale for every output: it, or 0 with `why` (outputs disagree). */
+static int
+layout_scale(struct cua_wlr *w, char *why, size_t size)
+{
+	struct cua_wlr_output o[16];
+	size_t n = cua_wlr_outputs(w, o, 16);
+	int s = 0;
+
+	if (n > 16)
+		n = 16;
+	for (size_t i = 0; i < n; i++) {
+		int si = o[i].scale > 0 ? o[i].scale : 1;
+
+		if (s && si != s) {
+			if (why)
+				snprintf(why, size,
+				         "the outputs have different scales "
+				         "(%d and %d), which this driver does "
+				         "not map onto one pixel grid",
+				         s, si);
+			return 0;
+		}
+		s = si;
+	}
+	return s ? s : 1;
+}
+
+static void
+view_free(struct wlr_view *v)
+{
+	cua_sway_windows_free(v->sw, v->n_sw);
+	cua_wlr_toplevels_free(v->tl, v->n_tl);
+	free(v->sw_tl);
+	memset(v, 0, sizeof(*v));
+}
+
+/* The sway window of each toplevel: same app id and title, in order. */
+static void
+view_pair(struct wlr_view *v)
+{
+	int *used = calloc(v->n_tl ? v->n_tl : 1, sizeof(*used));
+
+	for (size_t i = 0; i < v->n_sw; i++) {
+		v->sw_tl[i] = -1;
+		for (size_t j = 0; used && j < v->n_tl; j++) {
+			if (used[j] ||
+			    strcmp(v->tl[j].app_id, v->sw[i].app_id) ||
+			    strcmp(v->tl[j].title, v->sw[i].name))
+				continue;
+			v->sw_tl[i] = (ssize_t)j;
+			used[j] = 1;
+			break;
+		}
+	}
+	free(used);
+}
+
+/*
+ * Reads the windows. CUA_OK with at least the toplevels or sway's
+ * windows; an error when neither can be read. With sway's IPC the
+ * toplevels (one more round trip) are read only `with_toplevels`, to
+ * activate a window: sway has no minimized state (it ignores the
+ * request), so they add nothing else.
+ */
+static cua_result
+view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
+{
+	struct cua_wlr *w = conn(wd);
+	const char *sock;
+	cua_result r;
+
+	memset(v, 0, sizeof(*v));
+	if (!w)
+		return CUA_ERROR_BACKEND;
+	v->scale = layout_scale(w, NULL, 0);
+	sock = cua_wlr_sway_socket(w);
+	if (!(sock && v->scale) || with_toplevels)
+		with_toplevels = cua_wlr_has(w, CUA_WLR_TOPLEVELS);
+	if (with_toplevels) {
+		r = cua_wlr_toplevels(w, &v->tl, &v->n_tl);
+		if (r != CUA_OK)
+			return r;
+	}
+	if (sock && v->scale) {
+		r = cua_sway_windows(sock, wd->opt.timeout_ms, &v->sw,
+		                     &v->n_sw);
+		if (r != CUA_OK) {
+			view_free(v);
+			return r;
+		}
+		v->geometry = 1;
+		v->sw_tl = calloc(v->n_sw ? v->n_sw : 1, sizeof(*v->sw_tl));
+		if (!v->sw_tl) {
+			view_free(v);
+			return cua_error(CUA_ERROR_NOMEM, "out of memory");
+		}
+		view_pair(v);
+	} else if (!cua_wlr_has(w, CUA_WLR_TOPLEVELS)) {
+		return cua_error(CUA_ERROR_UNSUPPORTED, "%s",
+		                 cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
+	}
+	return CUA_OK;
+}
+
+static struct cua_rect
+scaled(struct cua_rect r, int s)
+{
+	r.x *= s;
+	r.y *= s;
+	r.w *= s;
+	r.h *= s;
+	return r;
+}
+
+/* Facts of sway window i (see the top of the file for the frame). */
+static void
+sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
+{
+	const struct cua_sway_window *s = &v->sw[i];
+	const struct cua_wlr_toplevel *t =
+	        v->sw_tl[i] >= 0 ? &v->tl[v->sw_tl[i]] : NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->window = WLR_H_SWAY | ((uint64_t)s->con_id & WLR_H_MASK);
+	out->pid = s->pid;
+	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
+	/* sway's IPC gives no offset of the content inside the surface
+	 * (its geometry is x = y = 0): the surface is taken to start at the
+	 * content, which shadowed() checks against AT-SPI */
+	out->frame = scaled(s->content, v->scale);
+	out->origin = out->frame;
+	out->iconified = t && t->minimized;
+	out->mapped = s->visible && !out->iconified;
+	/* an Xwayland client knows where sway put its window: its toolkit
+	 * reports root coordinates, which are the layout's */
+	out->atspi_space = strcmp(s->shell, "xwayland") == 0
+	                           ? CUA_ATSPI_GLOBAL
+	                           : CUA_ATSPI_SURFACE;
+	out->scale = v->scale;
+}
+
+/* Facts of toplevel j when there is no geometry. */
+static void
+toplevel_win(const struct wlr_view *v, size_t j, struct cua_win *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->window = WLR_H_TOPLEVEL | v->tl[j].id;
+	out->iconified = v->tl[j].minimized;
+	out->mapped = !out->iconified;
+	out->atspi_space = CUA_ATSPI_SURFACE;
+	out->scale = v->scale ? v->scale : 1;
+}
+
+/* Number of windows of the view, and the facts of window k. */
+static size_t
+view_count(const struct wlr_view *v)
+{
+	return v->geometry ? v->n_sw : v->n_tl;
+}
+
+static void
+view_win(const struct wlr_view *v, size_t k, struct cua_win *out,
+         const char **title, const char **app_id, int *focused)
+{
+	if (v->geometry) {
+		sway_win(v, k, out);
+		*title = v->sw[k].name;
+		*app_id = v->sw[k].app_id;
+		*focused = v->sw[k].focused;
+	} else {
+		toplevel_win(v, k, out);
+		*title = v->tl[k].title;
+		*app_id = v->tl[k].app_id;
+		*focused = v->tl[k].activated;
+	}
+}
+
+/* The view index of handle `h`, or -1. */
+static ssize_t
+view_find(const struct wlr_view *v, uint64_t h)
+{
+	if (v->geometry && (h & WLR_H_SWAY)) {
+		for (size_t i = 0; i < v->n_sw; i++)
+			if (((uint64_t)v->sw[i].con_id & WLR_H_MASK) ==
+			    (h & WLR_H_MASK))
+				return (ssize_t)i;
+	} else if (!v->geometry && (h & WLR_H_TOPLEVEL)) {
+		for (size_t j = 0; j < v->n_tl; j++)
+			if (v->tl[j].id == (h & WLR_H_MASK))
+				return (ssize_t)j;
+	}
+	return -1;
+}
+
+/* Remembers the size of a window's accessibility frame. */
+static void
+seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h)
+{
+	size_t n = sizeof(wd->seen) / sizeof(wd->seen[0]), i;
+
+	for (i = 0; i < n - 1 && wd->seen[i].window != window; i++)
+		;
+	memmove(&wd->seen[1], &wd->seen[0], i * sizeof(wd->seen[0]));
+	wd->seen[0].window = window;
+	wd->seen[0].w = w;
+	wd->seen[0].h = h;
+}
+
+/* 1 when the window's accessibility frame is larger than its content on
+ * every side: a client-side shadow of unknown size (see the top). */
+static int
+shadowed(const struct wlr_driver *wd, const struct cua_win *win)
+{
+	int s = win->scale > 0 ? (int)win->scale : 1;
+
+	for (size_t i = 0; i < sizeof(wd->seen) / sizeof(wd->seen[0]); i++)
+		if (wd->seen[i].window == win->window)
+			return wd->seen[i].w * s > win->frame.w &&
+			       wd->seen[i].h * s > win->frame.h;
+	return 0;
+}
+
+/* ---- the ops ---------------------------------------------------------- */
+
+static void
+wl_destroy(struct cua_display *d)
+{
+	struct wlr_driver *wd = wdrv(d);
+
+	cua_wlr_close(wd->w);
+	free(wd);
+}
+
+static int
+wl_reconnect(struct cua_display *d)
+{
+	struct wlr_driver *wd = wdrv(d);
+	int had = wd->w && wd->w->dpy;
+
+	if (!conn(wd)) {
+		cua_error_clear();
+		return -1;
+	}
+	return had ? 0 : 1;
+}
+
+static void
+set_cap(struct cua_display_caps *out, enum cua_display_cap c, const char *why)
+{
+	out->cap[c].ok = why == NULL;
+	snprintf(out->cap[c].why, sizeof(out->cap[c].why), "%s",
+	         why ? why : "");
+}
+
+static void
+wl_capabilities(struct cua_display *d, struct cua_display_caps *out)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct cua_wlr *w = conn(wd);
+	char scale_why[200];
+	const char *geo, *why;
+
+	memset(out, 0, sizeof(*out));
+	if (!w) {
+		char msg[sizeof(out->cap[0].why)];
+
+		snprintf(msg, sizeof(msg), "%s", cua_error_get());
+		cua_error_clear();
+		for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++)
+			set_cap(out, i, msg);
+		return;
+	}
+	set_cap(out, CUA_DISPLAY_CAP_WINDOWS,
+	        cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
+	if (!out->cap[CUA_DISPLAY_CAP_WINDOWS].ok &&
+	    cua_wlr_has(w, CUA_WLR_GEOMETRY))
+		/* sway's IPC lists the windows too */
+		set_cap(out, CUA_DISPLAY_CAP_WINDOWS, NULL);
+	geo = cua_wlr_feature_reason(w, CUA_WLR_GEOMETRY);
+	if (!geo && !layout_scale(w, scale_why, sizeof(scale_why)))
+		geo = scale_why;
+	set_cap(out, CUA_DISPLAY_CAP_GEOMETRY, geo);
+	/* capture and pointer need to know where the window is */
+	why = cua_wlr_feature_reason(w, CUA_WLR_CAPTURE);
+	set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, why ? why : geo);
+	why = cua_wlr_feature_reason(w, CUA_WLR_POINTER);
+	set_cap(out, CUA_DISPLAY_CAP_POINTER, why ? why : geo);
+	set_cap(out, CUA_DISPLAY_CAP_KEYBOARD,
+	        cua_wlr_feature_reason(w, CUA_WLR_KEYBOARD));
+}
+
+static void
+wl_describe(struct cua_display *d, char *display, size_t dsize, char *server,
+            size_t ssize)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct cua_wlr *w = conn(wd);
+	const char *sock = w ? cua_wlr_sway_socket(w) : NULL;
+	char version[64] = "", comm[64] = "";
+
+	snprintf(display, dsize, "%s", wd->display);
+	if (sock && cua_sway_version(sock, wd->opt.timeout_ms, version,
+	                             sizeof(version)) == CUA_OK) {
+		snprintf(server, ssize, "sway %s", version);
+		return;
+	}
+	cua_error_clear();
+	if (w)
+		cua_display_proc_comm(cua_wlr_compositor_pid(w), comm,
+		                      sizeof(comm));
+	snprintf(server, ssize, "%s", comm);
+}
+
+static cua_result
+wl_list_windows(struct cua_display *d, struct cua_display_window_list **out)
+{
+	struct wlr_view v;
+	struct cua_display_window_list *l;
+	size_t n;
+	cua_result r;
+
+	*out = NULL;
+	r = view_read(wdrv(d), &v, 0);
+	if (r != CUA_OK)
+		return r;
+	n = view_count(&v);
+	l = calloc(1, sizeof(*l));
+	if (!l || !(l->arena = cua_arena_new()) ||
+	    !(l->w = cua_arena_alloc(l->arena, (n ? n : 1) * sizeof(*l->w)))) {
+		cua_display_window_list_free(l);
+		view_free(&v);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct cua_display_window *e = &l->w[k];
+		const char *title, *app_id;
+
+		memset(e, 0, sizeof(*e));
+		view_win(&v, k, &e->win, &title, &app_id, &e->focused);
+		e->title = cua_arena_strdup(l->arena, title);
+		e->app_id = *app_id ? cua_arena_strdup(l->arena, app_id) : NULL;
+	}
+	l->n = n;
+	view_free(&v);
+	*out = l;
+	return CUA_OK;
+}
+
+static int
+is_window_role(uint32_t role)
+{
+	return role == CUA_ROLE_FRAME || role == CUA_ROLE_WINDOW ||
+	       role == CUA_ROLE_DIALOG || role == CUA_ROLE_ALERT ||
+	       role == CUA_ROLE_FILE_CHOOSER;
+}
+
+/*
+ * With sway's IPC: the process's windows by equal title, then in order
+ * for window roles. Without it there are no process ids: only a title
+ * that one toplevel has identifies a window.
+ */
+static void
+wl_match_toplevels(struct cua_display *d, int64_t pid,
+                   const struct cua_display_toplevel_query *tops, size_t n,
+                   struct cua_raw_window_info *info, struct cua_arena *arena)
+{
+	struct wlr_view v;
+	size_t nw;
+	int *used = NULL;
+	ssize_t *match = NULL;
+
+	memset(info, 0, n * sizeof(*info));
+	if (n == 0 || view_read(wdrv(d), &v, 0) != CUA_OK) {
+		cua_error_clear();
+		return;
+	}
+	nw = view_count(&v);
+	used = calloc(nw ? nw : 1, sizeof(*used));
+	match = calloc(n, sizeof(*match));
+	if (!used || !match)
+		goto out;
+	for (size_t k = 0; k < nw; k++)
+		/* another process's window is not a candidate */
+		if (v.geometry && (pid <= 0 || v.sw[k].pid != pid))
+			used[k] = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t equal = 0;
+
+		match[i] = -1;
+		if (!tops[i].name || !tops[i].name[0])
+			continue;
+		for (size_t k = 0; k < nw; k++) {
+			const char *t =
+			        v.geometry ? v.sw[k].name : v.tl[k].title;
+
+			if (used[k] || strcmp(t, tops[i].name))
+				continue;
+			if (!equal++)
+				match[i] = (ssize_t)k;
+		}
+		if (match[i] >= 0 && !v.geometry && equal > 1)
+			match[i] = -1;
+		if (match[i] >= 0)
+			used[match[i]] = 1;
+	}
+	for (size_t i = 0; v.geometry && i < n; i++) {
+		if (match[i] >= 0 || !is_window_role(tops[i].role))
+			continue;
+		for (size_t k = 0; k < nw; k++) {
+			if (!used[k]) {
+				match[i] = (ssize_t)k;
+				used[k] = 1;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cua_win win;
+		const char *title, *app_id;
+		int focused;
+
+		if (match[i] < 0)
+			continue;
+		view_win(&v, (size_t)match[i], &win, &title, &app_id, &focused);
+		info[i].x11_window = win.window;
+		info[i].x11_active = focused;
+		info[i].x11_mapped = win.mapped;
+		info[i].x11_title =
+		        arena ? cua_arena_strdup(arena, title) : NULL;
+		if (v.geometry) {
+			info[i].x11_frame = win.frame;
+			info[i].has_x11_frame = 1;
+		}
+		if (tops[i].has_extents && tops[i].extents.x == 0 &&
+		    tops[i].extents.y == 0 && tops[i].extents.w > 1 &&
+		    tops[i].extents.h > 1)
+			seen_note(wdrv(d), win.window, tops[i].extents.w,
+			          tops[i].extents.h);
+	}
+out:
+	free(used);
+	free(match);
+	view_free(&v);
+}
+
+static cua_result
+gone(uint64_t window)
+{
+	return cua_error(CUA_ERROR_NOT_FOUND, "window 0x%llx is gone",
+	                 (unsigned long long)window);
+}
+
+static cua_result
+wl_window_query(struct cua_display *d, uint64_t window, struct cua_win *out)
+{
+	struct wlr_view v;
+	const char *title, *app_id;
+	int focused;
+	ssize_t k;
+	cua_result r;
+
+	memset(out, 0, sizeof(*out));
+	r = view_read(wdrv(d), &v, 0);
+	if (r != CUA_OK)
+		return r;
+	k = view_find(&v, window);
+	if (k >= 0)
+		view_win(&v, (size_t)k, out, &title, &app_id, &focused);
+	view_free(&v);
+	return k >= 0 ? CUA_OK : gone(window);
+}
+
+static int
+rect_has(const struct cua_rect *r, int32_t x, int32_t y)
+{
+	return x >= r->x && y >= r->y && x - r->x < r->w && y - r->y < r->h;
+}
+
+/* Visible sway windows in stacking order, bottom first: tiled windows of
+ * the visible workspaces, then floating ones (sway's tree order). */
+static cua_result
+wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct wlr_view v;
+	ssize_t top = -1;
+	cua_result r;
+
+	memset(out, 0, sizeof(*out));
+	r = view_read(wd, &v, 0);
+	if (r != CUA_OK)
+		return r;
+	if (!v.geometry) {
+		view_free(&v);
+		return cua_error(
+		        CUA_ERROR_UNSUPPORTED, "%s",
+		        cua_wlr_feature_reason(wd->w, CUA_WLR_GEOMETRY));
+	}
+	for (size_t i = 0; i < v.n_sw; i++) {
+		struct cua_rect box = scaled(v.sw[i].rect, v.scale);
+		struct cua_win win;
+
+		sway_win(&v, i, &win);
+		if (!v.sw[i].visible || win.iconified)
+			continue;
+		/* the container (title bar, borders) and the surface */
+		if (rect_has(&box, x, y) || rect_has(&win.frame, x, y))
+			top = (ssize_t)i;
+	}
+	if (top >= 0)
+		sway_win(&v, (size_t)top, out);
+	view_free(&v);
+	return CUA_OK;
+}
+
+static cua_result
+wl_focus_window(struct cua_display *d, struct cua_win *out)
+{
+	struct wlr_view v;
+	cua_result r;
+
+	memset(out, 0, sizeof(*out));
+	r = view_read(wdrv(d), &v, 0);
+	if (r != CUA_OK)
+		return r;
+	for (size_t k = 0; k < view_count(&v); k++) {
+		const char *title, *app_id;
+		int focused;
+
+		view_win(&v, k, out, &title, &app_id, &focused);
+		if (focused)
+			break;
+		memset(out, 0, sizeof(*out));
+	}
+	view_free(&v);
+	return CUA_OK;
+}
+
+/* sway's focus, polled until it holds or the time is up. */
+static cua_result
+sway_activate(struct wlr_driver *wd, const char *sock, int64_t con_id,
+              int timeout_ms, int *confirmed)
+{
+	int64_t until = cua_now_us() + (int64_t)timeout_ms * 1000;
+	cua_result r = cua_sway_focus(sock, wd->opt.timeout_ms, con_id);
+
+	while (r == CUA_OK) {
+		struct cua_sway_window *sw = NULL;
+		size_t n = 0;
+
+		r = cua_sway_windows(sock, wd->opt.timeout_ms, &sw, &n);
+		for (size_t i = 0; r == CUA_OK && i < n; i++)
+			if (sw[i].con_id == con_id && sw[i].focused)
+				*confirmed = 1;
+		cua_sway_windows_free(sw, n);
+		if (r != CUA_OK || *confirmed || cua_now_us() >= until)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
+	return r;
+}
+
+static cua_result
+wl_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
+                   int *confirmed)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct wlr_view v;
+	ssize_t k;
+	cua_result r;
+
+	*confirmed = 0;
+	r = view_read(wd, &v, 1);
+	if (r != CUA_OK)
+		return r;
+	k = view_find(&v, window);
+	if (k < 0) {
+		view_free(&v);
+		return gone(window);
+	}
+	if (!v.geometry) {
+		r = cua_wlr_toplevel_activate(wd->w, v.tl[k].id, timeout_ms,
+		                              confirmed);
+	} else if (v.sw_tl[k] >= 0 && cua_wlr_has(wd->w, CUA_WLR_TOPLEVELS)) {
+		/* the protocol's request, then sway's own word for focus */
+		r = cua_wlr_toplevel_activate(wd->w, v.tl[v.sw_tl[k]].id,
+		                              timeout_ms, confirmed);
+		if (r == CUA_OK && *confirmed) {
+			*confirmed = 0;
+			r = sway_activate(wd, cua_wlr_sway_socket(wd->w),
+			                  v.sw[k].con_id, timeout_ms,
+			                  confirmed);
+		}
+	} else {
+		r = sway_activate(wd, cua_wlr_sway_socket(wd->w),
+		                  v.sw[k].con_id, timeout_ms, confirmed);
+	}
+	view_free(&v);
+	return r;
+}
+
+static void
+wl_shell(struct cua_display *d, struct cua_display_shell *out)
+{
+	struct cua_wlr *w = conn(wdrv(d));
+
+	memset(out, 0, sizeof(*out));
+	if (w)
+		out->pid = cua_wlr_compositor_pid(w);
+	else
+		cua_error_clear();
+}
+
+/* ---- input -------------------------------------------------------------- */
+
+static const uint32_t btn_code[4] = { 0, CUA_WLR_BTN_LEFT, CUA_WLR_BTN_MIDDLE,
+	                              CUA_WLR_BTN_RIGHT };
+
+/* Releases what this driver holds, after an error (best effort). */
+static void
+release_buttons(struct wlr_driver *wd)
+{
+	for (int b = 1; b <= 3; b++) {
+		if (!wd->pressed[b])
+			continue;
+		wd->pressed[b] = 0;
+		if (wd->w && wd->w->dpy)
+			(void)cua_wlr_pointer_button(wd->w, btn_code[b], 0);
+	}
+}
+
+static cua_result
+wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out);
+
+/* A point may be aimed at unless it lies on a window whose content's
+ * place in its surface is unknown (see the top). */
+static cua_result
+aim_ok(struct cua_display *d, int32_t x, int32_t y)
+{
+	struct cua_win win;
+
+	if (wl_window_at(d, x, y, &win) != CUA_OK) {
+		cua_error_clear(); /* the move itself will say it */
+		return CUA_OK;
+	}
+	if (win.window && shadowed(wdrv(d), &win))
+		return cua_err(CUA_MSG_NO_WINDOW_ORIGIN);
+	return CUA_OK;
+}
+
+/*
+ * The virtual pointer has no position to read back, so `restore` cannot
+ * put the pointer back: it stays where the last event left it (which the
+ * user never sees on a headless desktop, and on a desktop with a real
+ * pointer, the compositor keeps them apart: a virtual pointer is a
+ * device of its own).
+ */
+static cua_result
+wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
+           int restore)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct cua_wlr *w = conn(wd);
+	int s;
+	cua_result r = CUA_OK;
+
+	(void)restore;
+	if (!w)
+		return CUA_ERROR_BACKEND;
+	s = layout_scale(w, NULL, 0);
+	if (!s)
+		s = 1;
+	for (size_t i = 0; r == CUA_OK && i < n; i++) {
+		uint32_t b = ev[i].button;
+
+		switch (ev[i].kind) {
+		case CUA_POINTER_MOVE:
+			r = aim_ok(d, ev[i].x, ev[i].y);
+			if (r == CUA_OK)
+				r = cua_wlr_pointer_move(w, (ev[i].x + 0.5) / s,
+				                         (ev[i].y + 0.5) / s);
+			break;
+		case CUA_POINTER_PRESS:
+		case CUA_POINTER_RELEASE:
+			if (b < 1 || b > 7) {
+				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				              "no pointer button %u", b);
+			} else if (b >= 4) {
+				/* one wheel step per press */
+				if (ev[i].kind == CUA_POINTER_PRESS)
+					r = cua_wlr_pointer_scroll(w,
+					                           b == 6   ? -1
+					                           : b == 7 ? 1
+					                                    : 0,
+					                           b == 4 ? -1
+					                           : b == 5
+					                                   ? 1
+					                                   : 0);
+			} else {
+				int down = ev[i].kind == CUA_POINTER_PRESS;
+
+				r = cua_wlr_pointer_button(w, btn_code[b],
+				                           down);
+				if (r == CUA_OK)
+					wd->pressed[b] = down;
+			}
+			break;
+		default:
+			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+			              "unknown pointer event %d",
+			              (int)ev[i].kind);
+		}
+	}
+	if (r != CUA_OK)
+		release_buttons(wd);
+	else
+		r = cua_wlr_roundtrip(w);
+	return r;
+}
+
+/*
+ * Nothing is kept to undo: a Wayland client gets a new keymap in order
+ * with the keys that follow it (keyboard.c), so a key is translated with
+ * the keymap it was sent with, whenever the app reads it, and the
+ * virtual keyboard's keymap only grows until its spare keys are used up.
+ */
+static cua_result
+wl_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
+        int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct cua_wlr *w = conn(wd);
+
+	(void)sync;
+	if (kept)
+		*kept = 0;
+	if (!w)
+		return CUA_ERROR_BACKEND;
+	if (keymap_delay_ms > 0)
+		w->opt.keymap_delay_ms = keymap_delay_ms;
+	return cua_wlr_keys(w, chords, n);
+}
+
+static cua_result
+wl_keys_restore(struct cua_display *d)
+{
+	(void)d;
+	return CUA_OK;
+}
+
+/* ---- capture ------------------------------------------------------------ */
+
+static cua_result
+wl_capture(struct cua_display *d, const struct cua_capture_request *req,
+           struct cua_capture **out, enum cua_capture_status *status)
+{
+	struct wlr_driver *wd = wdrv(d);
+	struct wlr_view v;
+	struct cua_win win;
+	struct cua_wlr_shot shot;
+	struct cua_rect lr;
+	struct cua_capture *c;
+	const char *title, *app_id;
+	int focused, s;
+	int64_t t0;
+	ssize_t k;
+	cua_result r;
+
+	*out = NULL;
+	*status = CUA_CAPTURE_COMPOSITOR_FAILED;
+	r = view_read(wd, &v, 0);
+	if (r != CUA_OK)
+		return r;
+	if (!v.geometry || !cua_wlr_has(wd->w, CUA_WLR_CAPTURE)) {
+		/* the capabilities say why; the core asks them first */
+		view_free(&v);
+		return cua_error(CUA_ERROR_UNSUPPORTED,
+		                 "no window capture on this desktop");
+	}
+	k = view_find(&v, req->window);
+	if (k < 0) {
+		view_free(&v);
+		*status = CUA_CAPTURE_NOT_LISTED;
+		return gone(req->window);
+	}
+	view_win(&v, (size_t)k, &win, &title, &app_id, &focused);
+	s = v.scale;
+	lr.x = win.frame.x / s;
+	lr.y = win.frame.y / s;
+	lr.w = win.frame.w / s;
+	lr.h = win.frame.h / s;
+	/* a window covered by another is captured with what covers it, as
+	 * on an X server without Composite */
+	if (win.iconified || !win.mapped || shadowed(wd, &win)) {
+		*status = win.iconified ? CUA_CAPTURE_MINIMIZED
+		          : !win.mapped ? CUA_CAPTURE_HIDDEN
+		                        : CUA_CAPTURE_NO_ORIGIN;
+		view_free(&v);
+		return cua_error(CUA_ERROR_UNSUPPORTED,
+		                 "the window cannot be captured");
+	}
+	view_free(&v);
+	if (req->timeout_ms > 0)
+		wd->w->opt.capture_timeout_ms = req->timeout_ms;
+	t0 = cua_now_us();
+	r = cua_wlr_capture(wd->w, &lr, 0, &shot);
+	if (r != CUA_OK) {
+		/* a compositor that did not answer in time is dropped with
+		 * CUA_ERROR_BACKEND like one that went away: the time says
+		 * which */
+		*status =
+		        r == CUA_ERROR_INVALID_ARGUMENT ? CUA_CAPTURE_OFFSCREEN
+		        : r == CUA_ERROR_TIMEOUT ||
+		                        cua_now_us() - t0 >=
+		                                wd->w->opt.capture_timeout_ms *
+		                                        INT64_C(1000)
+		                ? CUA_CAPTURE_TIMEOUT
+		                : CUA_CAPTURE_COMPOSITOR_FAILED;
+		return r;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		free(shot.px.data);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	c->px = shot.px;
+	/* what was captured: the frame cut to its output */
+	c->frame.x = (int32_t)(shot.rect.x * s);
+	c->frame.y = (int32_t)(shot.rect.y * s);
+	c->frame.w = (int32_t)shot.px.width;
+	c->frame.h = (int32_t)shot.px.height;
+	c->window = win.origin;
+	c->capture_us = shot.capture_us;
+	c->route = CUA_CAPTURE_COMPOSITE;
+	*status = CUA_CAPTURE_OK;
+	*out = c;
+	return CUA_OK;
+}
+
+/* ---- the desktop around the apps ------------------------------------ */
+
+static size_t
+wl_launch_env(struct cua_display *d, const char **names, const char **values,
+              size_t max)
+{
+	struct wlr_driver *wd = wdrv(d);
+
+	if (max < 1 || !wd->display[0])
+		return 0;
+	names[0] = "WAYLAND_DISPLAY";
+	values[0] = wd->display;
+	return 1;
+}
+
+static const struct cua_display_ops wlr_ops = {
+	.name = "wlroots",
+	.destroy = wl_destroy,
+	.capabilities = wl_capabilities,
+	.reconnect = wl_reconnect,
+	.describe = wl_describe,
+	.list_windows = wl_list_windows,
+	.match_toplevels = wl_match_toplevels,
+	.window_query = wl_window_query,
+	.window_at = wl_window_at,
+	.focus_window = wl_focus_window,
+	.activate_window = wl_activate_window,
+	.shell = wl_shell,
+	.pointer = wl_pointer,
+	.keys = wl_keys,
+	.keys_restore = wl_keys_restore,
+	.capture = wl_capture,
+	.launch_env = wl_launch_env,
+};
+
+cua_result
+cua_display_wlroots_open(struct cua_ctx *ctx, const struct cua_wlr_options *opt,
+                         struct cua_display **out)
+{
+	struct wlr_driver *wd = calloc(1, sizeof(*wd));
+	const char *name;
+
+	*out = NULL;
+	if (!wd)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	wd->base.ops = &wlr_ops;
+	wd->base.ctx = ctx;
+	if (opt)
+		wd->opt = *opt;
+	else
+		cua_wlr_options_default(&wd->opt);
+	wd->opt.ctx = ctx;
+	name = wd->opt.display ? wd->opt.display
+	                       : secure_getenv("WAYLAND_DISPLAY");
+	snprintf(wd->display, sizeof(wd->display), "%s", name ? name : "");
+	if (!wd->display[0]) {
+		free(wd);
+		return cua_error(CUA_ERROR_BACKEND,
+		                 "WAYLAND_DISPLAY is not set: the wlroots "
+		                 "display driver needs a Wayland compositor");
+	}
+	wd->opt.display = wd->display;
+	/* a compositor that does not answer yet: the capabilities say so,
+	 * and every call tries again */
+	if (!conn(wd)) {
+		cua_debug(ctx, "wlroots: %s", cua_error_get());
+		cua_error_clear();
+	}
+	*out = &wd->base;
+	return CUA_OK;
+}
+
+cua_result
+cua_display_wlroots_new(struct cua_ctx *ctx, struct cua_display **out)
+{
+	return cua_display_wlroots_open(ctx, NULL, out);
+}
+
+int
+cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
+                          size_t size)
+{
+	struct cua_wlr_options opt;
+	struct cua_wlr *w = NULL;
+	int ok = 0;
+
+	cua_wlr_options_default(&opt);
+	opt.display = env->wayland_display;
+	opt.warmup_ms = -1;
+	if (!env->wayland_display || !*env->wayland_display) {
+		snprintf(why, size, "WAYLAND_DISPLAY is not set");
+		return 0;
+	}
+	if (cua_wlr_open(&w, &opt) != CUA_OK) {
+		snprintf(why, size, "%s", cua_error_get());
+		cua_error_clear();
+		return 0;
+	}
+	/* the protocols only wlroots compositors offer */
+	ok = cua_wlr_has(w, CUA_WLR_TOPLEVELS) ||
+	     cua_wlr_has(w, CUA_WLR_CAPTURE) || cua_wlr_has(w, CUA_WLR_POINTER);
+	if (!ok)
+		snprintf(why, size,
+		         "the compositor offers none of the wlroots protocols "
+		         "(foreign-toplevel management, screencopy, virtual "
+		         "pointer)");
+	cua_wlr_close(w);
+	return ok;
+}
