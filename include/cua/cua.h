@@ -247,7 +247,7 @@ cua_free(void *ptr);
 
 /**
  * Sanitises a string for model-visible text, the way libcua treats every
- * app-controlled string (state text §5): invalid UTF-8 becomes U+FFFD,
+ * app-controlled string (docs/state-text.md §5): invalid UTF-8 becomes U+FFFD,
  * line breaks a literal `\n`, other controls, U+FFFC and bidi overrides
  * are dropped, envelope tags are neutralised, the ends are trimmed; then
  * it is cut to @p max_chars characters followed by `...` (0: no cut).
@@ -342,14 +342,14 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * `max_elements` (1500), `max_depth` (20), `max_rows` (20),
  * `launch_timeout_ms` (10000).
  *
- * Screenshot and settle keys (screenshots.md §10): `settle_quiet_ms`
+ * Screenshot and settle keys (docs/screenshots.md §10): `settle_quiet_ms`
  * (250), `settle_cap_ms` (1000), `settle_busy_cap_ms` (5000),
  * `settle_probe_ms` (40), `warmup_cap_ms` (1200), `capture_timeout_ms`
  * (2500), `capture_fallback_timeout_ms` (3000),
  * `screenshot_max_long_edge` (2048), `screenshot_max_short_edge` (768),
  * `jpeg_quality` (80).
  *
- * Diff keys (identity.md §7; they apply to observations made after the
+ * Diff keys (docs/identity.md §7; they apply to observations made after the
  * call): `diff_mode` (`auto`: ::CUA_RENDER_DIFF renders a diff when a
  * valid baseline exists; `off`: it always renders the full tree),
  * `diff_removed_style` (`ranges`: removed elements as
@@ -565,8 +565,8 @@ cua_session_load_state(cua_session *session, const char *json);
 
 /**
  * Expires the diff baseline of every app session, as at the start of a new
- * turn of the host conversation (identity.md §7.4): the next observation of
- * each app renders as the full tree under ::CUA_RENDER_DIFF. Lineages and
+ * turn of the host conversation (docs/identity.md §7.4): the next observation
+ * of each app renders as the full tree under ::CUA_RENDER_DIFF. Lineages and
  * element ids are kept. The mark survives cua_session_save_state().
  * @since 0.1
  */
@@ -796,7 +796,7 @@ cua_tree_get_focused(cua_tree *tree);
 /**
  * The difference between two observations of one app session: elements
  * whose line changed or that moved (`~`), elements with fresh ids (`+`)
- * and ids that are no longer shown (removed), identity.md §7. Immutable
+ * and ids that are no longer shown (removed), docs/identity.md §7. Immutable
  * and reference-counted; it keeps the newer tree alive.
  * @since 0.1
  */
@@ -819,7 +819,7 @@ cua_tree_diff_new(cua_tree *old_tree, cua_tree *new_tree, uint32_t flags,
 
 /**
  * The diff of an observation against its baseline, the one
- * ::CUA_RENDER_DIFF renders (whether or not a rule of identity.md §7.4
+ * ::CUA_RENDER_DIFF renders (whether or not a rule of docs/identity.md §7.4
  * makes that rendering a full tree).
  *
  * @param[out] out new reference, release with cua_tree_diff_unref().
@@ -892,7 +892,7 @@ CUA_EXPORT int
 cua_tree_diff_is_empty(cua_tree_diff *diff);
 
 /**
- * Renders the diff body (identity.md §7.1): the `App=` line, the diff
+ * Renders the diff body (docs/identity.md §7.1): the `App=` line, the diff
  * sentence naming the window, `Removed element IDs:`, the `~`/`+` lines
  * with their indentation, and the newer tree's trailer; or the no-change
  * sentence; or the newer tree's full state text when either tree is

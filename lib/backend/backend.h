@@ -21,7 +21,7 @@
 #include "core/raw.h"
 #include "display/display.h"
 
-/* One running process that shows an app (state-text.md §11.8). */
+/* One running process that shows an app (docs/state-text.md §11.8). */
 struct cua_app_info {
 	int64_t pid;
 	uint64_t start_time;       /* /proc/<pid>/stat field 22 */
@@ -194,7 +194,7 @@ struct cua_backend_ops {
 	int (*process_alive)(struct cua_backend *b, int64_t pid,
 			     uint64_t start_time);
 
-	/* ---- Acting (actions.md). Every member below may be NULL: the
+	/* ---- Acting (docs/actions.md). Every member below may be NULL: the
 	 * core then fails with CUA_ERROR_UNSUPPORTED. Live objects are named
 	 * by their identity string (cua_raw_node.ident). ---- */
 
@@ -210,7 +210,7 @@ struct cua_backend_ops {
 				 uint32_t want);
 	/* Reads the live child count of each parent and its children number
 	 * first .. first + count - 1 (count UINT32_MAX: to the end) by the
-	 * walk's child rule (decisions.md §2), each child read as by
+	 * walk's child rule (docs/state-text.md §11.5.1), each child read as by
 	 * read_nodes(want). Sets parent->children, n_children,
 	 * child_offset, child_count and CUA_HAVE_CHILDREN. */
 	cua_result (*read_children)(struct cua_backend *b,
@@ -257,7 +257,7 @@ struct cua_backend_ops {
 			   int *kept);
 	cua_result (*keys_restore)(struct cua_backend *b);
 
-	/* ---- Screenshots and events (screenshots.md). Every member below
+	/* ---- Screenshots and events (docs/screenshots.md). Every member below
 	 * may be NULL: no screenshot, no settle. ---- */
 
 	/* Starts tracking a window for capture and damage (X11: the

@@ -1,6 +1,6 @@
 /*
- * Acting on apps: the staleness guards (identity.md §5) and the action
- * ladders (actions.md), written against backend primitives only.
+ * Acting on apps: the staleness guards (docs/identity.md §5) and the action
+ * ladders (docs/actions.md), written against backend primitives only.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -34,7 +34,7 @@ struct cua_act {
 };
 
 /*
- * Guards 3, 7 and 8 of identity.md §5 for `tool` on `app`: the app
+ * Guards 3, 7 and 8 of docs/identity.md §5 for `tool` on `app`: the app
  * resolves to exactly one running target (E-APP-NOT-FOUND,
  * E-AMBIGUOUS-APP), a session observed it (E-NOT-ACTIVE), its process is
  * the same (E-RUNNING-APP-NOT-FOUND, which drops the session's process).
@@ -64,7 +64,7 @@ void cua_act_route(struct cua_act *a, const char *fmt, ...)
 /* The app's display name (for messages). */
 const char *cua_act_app_name(const struct cua_act *a);
 
-/* The spare-keycode wait (decisions.md §9). */
+/* The spare-keycode wait (docs/actions.md §7.5). */
 #define CUA_KEYMAP_DELAY_MS 50
 
 /* The actions (one file each under act/). `outcome` may be NULL; on

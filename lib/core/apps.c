@@ -1,6 +1,6 @@
 /*
  * Apps: resolving the model's `app` string to exactly one target
- * (safety.md §1) and the list_apps text (tools.md §5.1).
+ * (docs/safety.md §1) and the list_apps text (docs/tools.md §5.1).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -103,7 +103,7 @@ entry_matches(const struct cua_installed_app *e, const char *q)
 	       ieq(e->startup_wm_class, q);
 }
 
-/* Processes that never receive synthetic input (safety.md §2.2:
+/* Processes that never receive synthetic input (docs/safety.md §2.2:
  * privilege and authentication prompts, lockers). */
 int
 cua_is_security_process(const char *comm)
@@ -158,7 +158,7 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 	if (!*query)
 		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "app" });
 
-	/* pid:<N> (D17) */
+	/* pid:<N> (docs/differences.md D17) */
 	if (strncasecmp(query, "pid:", 4) == 0) {
 		long long pid = strtoll(query + 4, &end, 10);
 

@@ -22,7 +22,7 @@ struct cua_options {
 	int max_raw_nodes;       /* 20000 */
 	int launch_timeout_ms;   /* 10000 */
 	int desktop_fixes;       /* set AT_SPI_BUS / IsEnabled when missing */
-	/* screenshots and settle (screenshots.md §10) */
+	/* screenshots and settle (docs/screenshots.md §10) */
 	int settle_quiet_ms;     /* 250 */
 	int settle_cap_ms;       /* 1000 */
 	int settle_busy_cap_ms;  /* 5000 */
@@ -33,17 +33,18 @@ struct cua_options {
 	int shot_max_long_edge;  /* 2048 */
 	int shot_max_short_edge; /* 768 */
 	int jpeg_quality;        /* 80 */
-	/* diffs (identity.md §7) */
+	/* diffs (docs/identity.md §7) */
 	int diff_off;            /* diff_mode = off */
 	int diff_removed_lines;  /* diff_removed_style = lines */
 	int diff_max_age_s;      /* diff_baseline_max_age_s: 300 */
 	int diff_ignore_budget;  /* ignore_difference_line_budget */
-	/* actions (actions.md §13, identity.md §4) */
-	int locator_strict_siblings; /* 0: D5 titles; 1: whole-array */
+	/* actions (docs/actions.md §13, docs/identity.md §4) */
+	int locator_strict_siblings; /* 0: docs/differences.md D5 titles; 1:
+				      * whole-array */
 	int focus_timeout_ms;    /* 500 */
 	int restore_pointer;     /* 1 */
 	int always_simulate_click; /* 0 */
-	int keymap_delay_ms;     /* 50 (decisions.md §9) */
+	int keymap_delay_ms;     /* 50 (docs/actions.md §7.5) */
 	int type_text_keys;      /* 1: type_text always sends key events */
 	int vocabulary;          /* enum cua_vocab of the messages (api) */
 };

@@ -1,16 +1,17 @@
 /*
- * Diffs between observations (identity.md §7).
+ * Diffs between observations (docs/identity.md §7).
  *
  * Elements are matched by id: the lineage (lineage.c) already decided
  * which new element is which old one. A line of the new tree is
  *   '+' when its id is fresh (not in the previous revision),
  *   '~' when its line (everything after the indentation) differs, when
  *       its depth or parent changed, when it was not a line before (a
- *       pruned focused element, D26), or when it moved among its siblings
- *       (the siblings outside a longest run that kept its order),
+ *       pruned focused element, docs/differences.md D26), or when it moved
+ *       among its siblings (the siblings outside a longest run that kept its
+ *       order),
  * and the previous revision's ids that are not lines any more are
  * removed. With no '~', no '+' and nothing removed, both trees print the
- * same ids and lines in the same order (§7.3).
+ * same ids and lines in the same order (docs/identity.md §7.3).
  *
  * SPDX-License-Identifier: MIT
  */

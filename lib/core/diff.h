@@ -1,5 +1,5 @@
 /*
- * Diffs between observations (identity.md §7): what changed, was added and
+ * Diffs between observations (docs/identity.md §7): what changed, was added and
  * was removed between two revisions whose ids come from one lineage, and
  * the diff text with its fallbacks to the full tree.
  *
@@ -30,14 +30,15 @@ struct cua_delta {
 	size_t n_removed;
 	size_t n_ranges;         /* runs in `removed` (`a-b` or `a`) */
 	/* The previous lines of the removed elements (with indentation, no
-	 * marker), in the previous tree's order (§7.2). */
+	 * marker), in the previous tree's order (docs/identity.md §7.2). */
 	const char **removed_lines;
 	size_t n_removed_lines;
-	int truncated;           /* either tree was truncated (§7.4 5) */
+	int truncated;           /* either tree was truncated
+				  * (docs/identity.md §7.4 5) */
 };
 
 /* Why an observation renders as a full tree under CUA_RENDER_DIFF
- * (§7.4). Stored in struct cua_tree.full_reason. */
+ * (docs/identity.md §7.4). Stored in struct cua_tree.full_reason. */
 enum cua_full_reason {
 	CUA_FULL_NONE = 0,      /* a diff or the no-change sentence */
 	CUA_FULL_FIRST,         /* first observation of the app session */
@@ -64,13 +65,15 @@ struct cua_delta *cua_delta_compute(const struct cua_tree *prev,
 				    const struct cua_tree *next,
 				    struct cua_arena *arena);
 
-/* 1 when nothing changed: same ids, same lines, same order (§7.3). */
+/* 1 when nothing changed: same ids, same lines, same order
+ * (docs/identity.md §7.3). */
 int cua_delta_is_empty(const struct cua_delta *d);
 
 /*
- * The line budget of §7.5 with `flags` (CUA_DIFF_REMOVED_LINES,
- * CUA_DIFF_IGNORE_LINE_BUDGET). Returns 1 when the diff fits. When it does
- * not and `ctx` is not NULL, logs Codex's sentence at debug level.
+ * The line budget of docs/identity.md §7.5 with `flags`
+ * (CUA_DIFF_REMOVED_LINES, CUA_DIFF_IGNORE_LINE_BUDGET). Returns 1 when the
+ * diff fits. When it does not and `ctx` is not NULL, logs Codex's sentence at
+ * debug level.
  */
 int cua_delta_fits_budget(const struct cua_delta *d,
 			  const struct cua_tree *next, uint32_t flags,
@@ -88,7 +91,7 @@ void cua_render_delta(struct strbuf *sb, const struct cua_tree *next,
 		      const struct cua_delta *d, uint32_t flags);
 
 /* What cua_tree_render(t, flags) shows for an observation: a full tree
- * when CUA_RENDER_DIFF is not set or a §7.4 rule holds. */
+ * when CUA_RENDER_DIFF is not set or a docs/identity.md §7.4 rule holds. */
 enum cua_render_kind cua_observation_kind(const struct cua_tree *t,
 					  uint32_t flags,
 					  const struct cua_ctx *ctx);

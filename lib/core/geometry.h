@@ -1,5 +1,5 @@
 /*
- * Screenshot geometry (screenshots.md §3–§4, actions.md §2.1): the
+ * Screenshot geometry (docs/screenshots.md §3–§4, docs/actions.md §2.1): the
  * scaling rule, and the one mapping between screenshot pixels, window
  * points, element frames and root (screen) pixels.
  *
@@ -46,12 +46,12 @@ struct cua_shot_geom {
 	double elem_dx, elem_dy; /* element-frame origin, in window points */
 };
 
-/* Default limits (screenshots.md §10). */
+/* Default limits (docs/screenshots.md §10). */
 #define CUA_SHOT_MAX_LONG_EDGE 2048
 #define CUA_SHOT_MAX_SHORT_EDGE 768
 
 /*
- * The scaling rule of screenshots.md §4 for a window of wp x hp points:
+ * The scaling rule of docs/screenshots.md §4 for a window of wp x hp points:
  * s = min(1, max_long / long edge, max_short / short edge); the image is
  * ceil(wp * s - 1e-6) x ceil(hp * s - 1e-6) pixels (at least 1 x 1).
  * 1398 x 769 -> s = 768/769, 1397 x 768.
@@ -90,7 +90,7 @@ struct cua_geom_window {
  *     (0, 0); Chromium the whole window with its shadows; Qt and Firefox
  *     the client window);
  *  2. otherwise `a` at (0, 0): window-relative coordinates (GTK 4,
- *     toolkits.md): its content is centred in the frame by a symmetric
+ *     docs/toolkits.md): its content is centred in the frame by a symmetric
  *     margin (GTK 4's resize border, which it does not declare in
  *     _GTK_FRAME_EXTENTS), 0 when that does not fit;
  *  3. otherwise root coordinates, a - frame.

@@ -1,5 +1,5 @@
 /*
- * The staleness guards of every action (identity.md §5), in their order:
+ * The staleness guards of every action (docs/identity.md §5), in their order:
  *
  *   3  `app` resolves to exactly one running target
  *   7  a session exists for it (observed by get_app_state)
@@ -163,7 +163,7 @@ cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
 	memset(loc, 0, sizeof(*loc));
 	a->element = id;
 	/* degraded apps (no accessibility tree) have no elements
-	 * (decisions.md §7) */
+	 * (docs/identity.md §5) */
 	if (!a->app->bus_name || !a->app->accessible)
 		return invalid_id(a, id);
 	for (size_t i = 0; i < a->t->n_elements; i++)

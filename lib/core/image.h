@@ -1,6 +1,6 @@
 /*
  * Window images: pixel formats as window systems deliver them, the one
- * resampling step of screenshots.md §4 (area averaging, alpha flattened
+ * resampling step of docs/screenshots.md §4 (area averaging, alpha flattened
  * onto white), JPEG and PNG encoding, and the little drawing the marks
  * picture needs (boxes and digits from a built-in bitmap font).
  *

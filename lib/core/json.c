@@ -1,5 +1,5 @@
 /*
- * Trees as JSON: the structured form of an observation (tools.md §3.3)
+ * Trees as JSON: the structured form of an observation (docs/tools.md §3.3)
  * and, with internal fields, the persisted form the CLI reloads.
  *
  * SPDX-License-Identifier: MIT
@@ -123,7 +123,7 @@ ms(int64_t us)
 	return (double)((us + 50) / 100) / 10.0;
 }
 
-/* "screenshot", "screenshot_error" and "timings_ms" (tools.md §3.3); the
+/* "screenshot", "screenshot_error" and "timings_ms" (docs/tools.md §3.3); the
  * internal form keeps the geometry (not the image) for coordinate actions
  * in a later process. */
 static void

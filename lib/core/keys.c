@@ -1,8 +1,8 @@
 /*
- * The `press_key` grammar (actions.md §7): xdotool `key` syntax read into
+ * The `press_key` grammar (docs/actions.md §7): xdotool `key` syntax read into
  * chords, and the refused system shortcuts (§7.6). The key names, with
- * the libcua aliases (README deviation D16), and their lookup are in
- * keysyms.c.
+ * the libcua aliases (docs/differences.md deviation D16), and their lookup are
+ * in keysyms.c.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -72,7 +72,7 @@ keysym_codepoint(uint32_t ks)
 }
 
 /* Capital letters and the shifted symbols of the US layout; a hint, the
- * backend's keymap decides (§7.5). */
+ * backend's keymap decides (docs/actions.md §7.5). */
 static int
 keysym_implies_shift(uint32_t ks)
 {
@@ -84,7 +84,8 @@ keysym_implies_shift(uint32_t ks)
 	       strchr("~!@#$%^&*()_+{}|:\"<>?", (int)ks) != NULL;
 }
 
-/* What a keysym contributes to the system-shortcut check (§7.6). */
+/* What a keysym contributes to the system-shortcut check
+ * (docs/actions.md §7.6). */
 enum {
 	DENY_BACKSPACE = 1u << 0,
 	DENY_DELETE = 1u << 1,
@@ -136,8 +137,8 @@ deny_bits(uint32_t ks)
 }
 
 /*
- * The built-in list of §7.6. It sees through the keymap's shared
- * modifiers: Meta counts as Alt (both are Mod1 in the default keymaps)
+ * The built-in list of docs/actions.md §7.6. It sees through the keymap's
+ * shared modifiers: Meta counts as Alt (both are Mod1 in the default keymaps)
  * and Hyper as Super (both Mod4).
  */
 static const char *
@@ -367,7 +368,8 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 	if (!key || (blank(key) && strcmp(key, " ") != 0))
 		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "key" });
 	if (strcmp(key, " ") == 0)
-		p = "space"; /* §7.1: a lone space is the space bar */
+		p = "space"; /* docs/actions.md §7.1: a lone space is the space
+			      * bar */
 
 	for (;;) {
 		struct combo c;

@@ -1,8 +1,8 @@
 /*
- * The platform-neutral key grammar of `press_key` (actions.md §7): parses
+ * The platform-neutral key grammar of `press_key` (docs/actions.md §7): parses
  * xdotool `key` syntax into X11 keysym numbers. No X11 headers are used:
  * the keysym values are the public protocol numbers, from our own table.
- * The backend realises the keysyms on its keymap (actions.md §7.5).
+ * The backend realises the keysyms on its keymap (docs/actions.md §7.5).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -35,9 +35,9 @@
 
 /* Flags of cua_keys_parse(). */
 /* super_alias = "super": `super`, `cmd`, `command` send Super_L instead
- * of Control_L (actions.md §7.3, §13). */
+ * of Control_L (docs/actions.md §7.3, §13). */
 #define CUA_KEYS_SUPER_IS_SUPER (1u << 0)
-/* Skip the built-in system-shortcut check (actions.md §7.6), for a caller
+/* Skip the built-in system-shortcut check (docs/actions.md §7.6), for a caller
  * that applies its own `press_key_denylist` with cua_keys_refusal(). */
 #define CUA_KEYS_NO_DENYLIST (1u << 1)
 
@@ -61,7 +61,7 @@ struct cua_key_seq {
 };
 
 /*
- * Parses the whole `press_key` argument (actions.md §7.1–§7.4, §7.6) with
+ * Parses the whole `press_key` argument (docs/actions.md §7.1–§7.4, §7.6) with
  * CUA_KEYS_* `flags`. On success fills `out` (free with cua_keys_free());
  * on failure `out` is empty and cua_error_get() holds the model-facing
  * detail naming the offending token (sanitised, at most 64 characters):
@@ -83,7 +83,7 @@ cua_result
 cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out);
 
 /*
- * Chords typing `text` (actions.md §7.2 step 5): one per character, \n
+ * Chords typing `text` (docs/actions.md §7.2 step 5): one per character, \n
  * and \r\n -> Return, \t -> Tab, other control characters dropped,
  * Latin-1 as its keysym, the rest as Unicode keysyms; an ill-formed byte
  * types U+FFFD. *n gets the count. malloc'd (free()); NULL when out of
@@ -98,7 +98,7 @@ cua_keys_free(struct cua_key_seq *seq);
 
 /*
  * The `<what>` of E-KEY-NOT-ALLOWED when the chord is a built-in refused
- * system shortcut (actions.md §7.6), else NULL. Static string.
+ * system shortcut (docs/actions.md §7.6), else NULL. Static string.
  */
 const char *
 cua_keys_refusal(const struct cua_key_chord *chord);

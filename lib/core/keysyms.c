@@ -30,7 +30,7 @@ struct key_name {
 	uint32_t keysym;
 };
 
-/* §7.3, case-insensitive. */
+/* docs/actions.md §7.3, case-insensitive. */
 static const struct key_name modifier_names[] = {
 	{ "ctrl", KS_Control_L },
 	{ "control", KS_Control_L },
@@ -63,7 +63,7 @@ static const struct key_name modifier_names[] = {
 	{ "ISO_Level3_Shift", KS_ISO_Level3_Shift },
 };
 
-/* §7.4, case-insensitive. */
+/* docs/actions.md §7.4, case-insensitive. */
 static const struct key_name alias_names[] = {
 	{ "enter", KS_Return },
 	{ "return", KS_Return },
@@ -787,7 +787,7 @@ cua_keys_is_control(uint32_t cp)
 	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 }
 
-/* The keysym of one character (§7.2 step 5), or 0. */
+/* The keysym of one character (docs/actions.md §7.2 step 5), or 0. */
 static uint32_t
 char_keysym(uint32_t cp)
 {
@@ -856,8 +856,8 @@ unicode_name(const char *s, size_t len)
 	return char_keysym(v);
 }
 
-/* §7.2 step 4: a unique case-insensitive match of two or more
- * characters. Names that differ only in case (`Agrave`, `agrave`) are
+/* docs/actions.md §7.2 step 4: a unique case-insensitive match of two or
+ * more characters. Names that differ only in case (`Agrave`, `agrave`) are
  * letters whose case matters, so an inexact spelling of them is unknown. */
 static uint32_t
 folded_keysym_name(const char *s, size_t len)
@@ -877,7 +877,7 @@ folded_keysym_name(const char *s, size_t len)
 	return found;
 }
 
-/* One name to a keysym (§7.2), or 0 when unknown. */
+/* One name to a keysym (docs/actions.md §7.2), or 0 when unknown. */
 uint32_t
 cua_keysym_resolve(const char *s, size_t len, uint32_t flags)
 {

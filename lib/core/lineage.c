@@ -1,5 +1,5 @@
 /*
- * Id inheritance between revisions (identity.md §2.2).
+ * Id inheritance between revisions (docs/identity.md §2.2).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -48,10 +48,10 @@ elements_similar(const struct cua_tree *pt, const struct cua_element *a,
 
 	if ((a->flags ^ b->flags) & CUA_ELEM_SYNTHETIC_ROW)
 		return 0;
-	/* A synthetic row has no object of its own (§2.2 c): it is the same
-	 * row only at the same row index with the same first cell. The row
-	 * index alone would hand a row inserted above the window's first row
-	 * the id of the row it pushed down. */
+	/* A synthetic row has no object of its own (docs/identity.md §2.2 c):
+	 * it is the same row only at the same row index with the same first
+	 * cell. The row index alone would hand a row inserted above the
+	 * window's first row the id of the row it pushed down. */
 	if (a->flags & CUA_ELEM_SYNTHETIC_ROW)
 		return a->row_index == b->row_index && fa && fb &&
 		       cua_fingerprint_equal(fa, fb);
@@ -59,9 +59,10 @@ elements_similar(const struct cua_tree *pt, const struct cua_element *a,
 		return a->role == b->role && strcmp(a->title, b->title) == 0;
 	/* Two objects with different identities whose fingerprint is not
 	 * unique among their siblings are told apart only by identity: their
-	 * locators are pinned to it (§3.3, D4). Aligning them by fingerprint
-	 * would hand a new row the id of another row that merely left the
-	 * row window (untitled list rows all look alike). */
+	 * locators are pinned to it (docs/identity.md §3.3,
+	 * docs/differences.md D4). Aligning them by fingerprint would hand a
+	 * new row the id of another row that merely left the row window
+	 * (untitled list rows all look alike). */
 	if (pt->skel[a->skel].ident && nt->skel[b->skel].ident &&
 	    (pt->skel[a->skel].pinned || nt->skel[b->skel].pinned))
 		return 0;

@@ -1,6 +1,6 @@
 /*
  * Element ids: inheritance from the previous revision, fresh ids from a
- * counter that never goes back (identity.md §2).
+ * counter that never goes back (docs/identity.md §2).
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,5 +1,5 @@
 /*
- * Live re-resolution (identity.md §3, §4).
+ * Live re-resolution (docs/identity.md §3, §4).
  *
  * The locator of an element is the chain of skeleton entries from its
  * toplevel down to it: every raw level, including containers the renderer
@@ -81,7 +81,8 @@ cua_locate_step_ok(const struct cua_tree *t, uint32_t parent, uint32_t chosen,
 		if (!same_kind(&s->fp, l))
 			return 0;
 		/* titles: the chosen child and every sibling that could be
-		 * mistaken for it (D5); all of them in strict mode */
+		 * mistaken for it (docs/differences.md D5); all of them in
+		 * strict mode */
 		if ((s == c || strict || same_kind(&s->fp, &c->fp)) &&
 		    !str_eq(s->fp.title, l->title))
 			return 0;
@@ -223,8 +224,9 @@ finish(struct cua_backend *b, struct cua_located *out,
 }
 
 /*
- * The equivalence refetch (§4 step 5) below `d`, which resolved as the
- * skeleton entry chain[fail - 1]; the steps chain[fail .. n - 1] remain.
+ * The equivalence refetch (docs/identity.md §4 step 5) below `d`, which
+ * resolved as the skeleton entry chain[fail - 1]; the steps
+ * chain[fail .. n - 1] remain.
  */
 static cua_result
 refetch(struct cua_backend *b, struct cua_located *out,
@@ -345,7 +347,7 @@ refetch(struct cua_backend *b, struct cua_located *out,
 	return CUA_OK;
 }
 
-/* Popup items (§3.5): the cached object, re-verified. */
+/* Popup items (docs/identity.md §3.5): the cached object, re-verified. */
 static cua_result
 direct_reference(struct cua_backend *b, struct cua_located *out,
 		 const struct cua_tree *t, const struct cua_skel *s,
@@ -407,7 +409,8 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 		chain[i] = chain[n - 1 - i];
 		chain[n - 1 - i] = x;
 	}
-	/* unlocatable: an ambiguous step without an identity (§3.3) */
+	/* unlocatable: an ambiguous step without an identity
+	 * (docs/identity.md §3.3) */
 	for (i = 1; i < n; i++)
 		if (t->skel[chain[i]].pinned && !t->skel[chain[i]].ident)
 			return cua_err(CUA_MSG_REFETCH_START);
@@ -417,7 +420,7 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 		return r;
 	out->app = out->snap->app;
 
-	/* the window step (§3.4): by identity, not by title */
+	/* the window step (docs/identity.md §3.4): by identity, not by title */
 	top = &t->skel[chain[0]];
 	if (top->ident) {
 		struct cua_raw_node *a = out->app;

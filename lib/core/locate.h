@@ -1,5 +1,5 @@
 /*
- * Locators and live re-resolution (identity.md §3, §4): an element of a
+ * Locators and live re-resolution (docs/identity.md §3, §4): an element of a
  * published observation is found again in the live tree from the
  * application root, step by step with semantic fingerprint checks, or by
  * the equivalence refetch; otherwise it fails closed with the stale
@@ -16,17 +16,17 @@
 #include "backend/backend.h"
 #include "tree.h"
 
-/* Refetch limits (identity.md §4 step 5). */
+/* Refetch limits (docs/identity.md §4 step 5). */
 #define CUA_REFETCH_MAX_NODES 2000
 #define CUA_REFETCH_EXTRA_LEVELS 2
 
 /* The fingerprint of a raw node, exactly as the walk's skeleton records
- * it (identity.md §3.2). Strings point into the node (or ""). */
+ * it (docs/identity.md §3.2). Strings point into the node (or ""). */
 void cua_fingerprint_of_raw(struct cua_fingerprint *fp,
 			    const struct cua_raw_node *n);
 
 /*
- * One step check (identity.md §4 step 3). `parent` is a skeleton entry of
+ * One step check (docs/identity.md §4 step 3). `parent` is a skeleton entry of
  * `t`; `live` the live children of the corresponding live node: `n_live`
  * fingerprints (with identities, NULL when unknown) of children number
  * live_offset .. live_offset + n_live - 1 out of live_count. `chosen` is
@@ -64,13 +64,14 @@ struct cua_located {
 					 * the row's first cell) */
 	const struct cua_element *element;
 	int refetched;                  /* found by the equivalence refetch */
-	int direct_ref;                 /* popup direct reference (§3.5) */
+	int direct_ref;                 /* popup direct reference
+					 * (docs/identity.md §3.5) */
 	int identity_changed;           /* the cached identity was outdated */
 	uint32_t steps;                 /* steps walked */
 };
 
 /*
- * Re-resolves element `e` of the published tree `t` of `app` (identity.md
+ * Re-resolves element `e` of the published tree `t` of `app` (docs/identity.md
  * §4), then reads the resolved node with the pieces in `want`. On failure
  * the thread-local message is the model-facing sentence (E-INVALID,
  * E-REFETCH-START, E-REFETCH-FINISH) and the result CUA_ERROR_STALE, or a

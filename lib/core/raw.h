@@ -220,7 +220,7 @@ enum cua_iface {
 	CUA_IFACE_COLLECTION = 1u << 12,
 };
 
-/* What a raw node's value is, for fingerprints (identity.md §3.2). */
+/* What a raw node's value is, for fingerprints (docs/identity.md §3.2). */
 enum cua_value_kind {
 	CUA_VALUE_NONE = 0,
 	CUA_VALUE_STRING = 1,

@@ -1,5 +1,5 @@
 /*
- * The state-text renderer (state-text.md §1–§8): element lines, the
+ * The state-text renderer (docs/state-text.md §1–§8): element lines, the
  * header lines, truncation markers and the trailer.
  *
  * SPDX-License-Identifier: MIT
@@ -64,11 +64,12 @@ printable_id(const struct cua_element *e)
 {
 	const char *id = str(e->identifier);
 
-	/* generated identifiers are never printed (§7.2) */
+	/* generated identifiers are never printed (docs/state-text.md §7.2) */
 	return *id && !cua_raw_is_generated_id(id) ? id : "";
 }
 
-/* A URL as rendered (§9.7): without a leading http:// or https://. */
+/* A URL as rendered (docs/state-text.md §9.7): without a leading http:// or
+ * https://. */
 static const char *
 strip_scheme(const char *url)
 {
@@ -178,7 +179,7 @@ cua_render_line(struct strbuf *sb, const struct cua_element *e, uint32_t flags)
 	}
 	add_traits(sb, e->traits);
 
-	/* which pieces are printed (§7.2) */
+	/* which pieces are printed (docs/state-text.md §7.2) */
 	if (!*title && !nonempty(e->description) && *id &&
 	    is_generic_container(e)) {
 		title = id;
@@ -193,7 +194,8 @@ cua_render_line(struct strbuf *sb, const struct cua_element *e, uint32_t flags)
 		value = str(e->value);
 		details = str(e->details);
 	}
-	/* a label's name is its text: print one copy, the title (§7.3) */
+	/* a label's name is its text: print one copy, the title
+	 * (docs/state-text.md §7.3) */
 	if (*value && strcmp(str(e->role_text), "text") == 0 &&
 	    strcmp(value, title) == 0)
 		value = "";
@@ -209,7 +211,8 @@ cua_render_line(struct strbuf *sb, const struct cua_element *e, uint32_t flags)
 	for (i = 0; i < e->n_actions; i++)
 		n_actions += nonempty(e->actions[i]);
 
-	/* head: title, then the row-window summary (§3, §9.8) */
+	/* head: title, then the row-window summary
+	 * (docs/state-text.md §3, §9.8) */
 	if (*title) {
 		sb_addc(sb, ' ');
 		cua_add_truncated(sb, title, CUA_FIELD_MAX);
@@ -223,7 +226,7 @@ cua_render_line(struct strbuf *sb, const struct cua_element *e, uint32_t flags)
 		in_body = 1;
 	}
 
-	/* segments (§7.1) */
+	/* segments (docs/state-text.md §7.1) */
 	if (*desc)
 		add_labelled(sb, &in_body, "Description: ", desc);
 	if (*help)

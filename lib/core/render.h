@@ -1,5 +1,5 @@
 /*
- * The state-text renderer (state-text.md §1–§8).
+ * The state-text renderer (docs/state-text.md §1–§8).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -30,11 +30,11 @@ void cua_render_app_line(struct strbuf *sb, const struct cua_tree *tree);
 void cua_render_trailer(struct strbuf *sb, const struct cua_tree *tree);
 
 /* 1 when the total URL length of the tree's lines exceeds 8,000
- * characters, so URLs are shortened (§9.7). */
+ * characters, so URLs are shortened (docs/state-text.md §9.7). */
 int cua_render_needs_short_urls(const struct cua_tree *tree);
 
 /* Shortest decimal that round-trips a double, integral values without
- * ".0" (state-text.md §7.4). buf >= 32 bytes. */
+ * ".0" (docs/state-text.md §7.4). buf >= 32 bytes. */
 void cua_format_number(char *buf, size_t size, double v);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * The sanitiser (state-text.md §5). Every app-controlled string passes
+ * The sanitiser (docs/state-text.md §5). Every app-controlled string passes
  * through cua_sanitize() before it can reach model-visible text, and every
  * printed field through cua_add_truncated().
  *

@@ -1,6 +1,6 @@
 /*
  * The sanitiser every app-controlled string passes through before it can
- * reach a model (state-text.md §5; README deviation D6).
+ * reach a model (docs/state-text.md §5; docs/differences.md deviation D6).
  *
  * SPDX-License-Identifier: MIT
  */

@@ -157,7 +157,7 @@ publish(struct cua_proc_session *p, struct cua_tree *t)
 	remember_window(p, t);
 }
 
-/* The diff baseline of t (identity.md §7.4): the delta against the
+/* The diff baseline of t (docs/identity.md §7.4): the delta against the
  * previous published revision when it shows the same window, and why the
  * diff rendering is a full tree anyway, if it is. */
 static cua_result
@@ -195,7 +195,8 @@ set_baseline(struct cua_session *s, struct cua_proc_session *p,
 	else if (o->diff_off)
 		t->full_reason = CUA_FULL_MODE_OFF;
 	if (t->full_reason == CUA_FULL_NONE)
-		cua_observation_kind(t, CUA_RENDER_DIFF, &s->ctx); /* logs §7.5 */
+		/* logs docs/identity.md §7.5 */
+		cua_observation_kind(t, CUA_RENDER_DIFF, &s->ctx);
 	return CUA_OK;
 }
 
@@ -245,7 +246,8 @@ read_error(cua_result r, const struct cua_app_info *app, int64_t t0)
 	return r;
 }
 
-/* Waits for an app matching the launched entry to show up (decisions §6). */
+/* Waits for an app matching the launched entry to show up
+ * (docs/actions.md §12). */
 static cua_result
 launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 		const char *query, struct cua_app_list **apps_io)
@@ -431,7 +433,7 @@ live_proc(struct cua_session *s, const struct cua_app_info *app)
 
 /*
  * A web document the toolkit has not finished describing
- * (screenshots.md §6.3): no children yet (Chromium builds its tree after
+ * (docs/screenshots.md §6.3): no children yet (Chromium builds its tree after
  * the first query), or, while showing, no size or no attributes (Gecko
  * answers a new client's first requests about a document with extents
  * (-1, -1, -1, -1) and an empty attribute set; recorded as they are, a
@@ -481,7 +483,7 @@ note_atspi_window(struct cua_tree *t, const struct cua_raw_snapshot *snap,
 
 /*
  * Element frames in window points relative to the window's frame, the
- * image's origin (screenshots.md §3): the walk measured them from the
+ * image's origin (docs/screenshots.md §3): the walk measured them from the
  * accessibility window's own origin, which is the frame for GTK 3 (CSD),
  * Qt and Chromium, the frame less an undeclared resize margin for GTK 4,
  * and the window manager's frame for GTK 3 windows with server-side
@@ -515,7 +517,7 @@ normalise_frames(struct cua_tree *t)
 }
 
 /*
- * The once-per-process warm-up (screenshots.md §6.3): toolkits that build
+ * The once-per-process warm-up (docs/screenshots.md §6.3): toolkits that build
  * their tree after the first query (Chromium) are sampled every 100 ms
  * until two samples agree and the window is no longer an empty shell, or
  * warmup_cap_ms passed. Replaces *snap and *t with the last sample.
@@ -605,7 +607,7 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	r = resolve_running(s, query, flags, &apps, &app);
 	if (r != CUA_OK)
 		return r;
-	/* settle -> walk -> capture (screenshots.md §6.2) */
+	/* settle -> walk -> capture (docs/screenshots.md §6.2) */
 	proc = live_proc(s, app);
 	cua_settle(s, app->bus_name,
 		   proc && proc->latest ? proc->latest->x11_window : 0,

@@ -1,6 +1,6 @@
 /*
  * Sessions: the backend, options, and one app session per observed app
- * (identity.md §1).
+ * (docs/identity.md §1).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -26,13 +26,14 @@ struct cua_proc_session {
 	uint32_t revision;           /* next revision number */
 	struct cua_tree *latest;     /* latest published observation */
 	int64_t latest_at_us;        /* when it was published (CLOCK_REALTIME) */
-	int baseline_expired;        /* a new turn began since (§7.4 4) */
-	/* last revision per root window, for id survival (§2.3), least
-	 * recently published first */
+	int baseline_expired;        /* a new turn began since
+				      * (docs/identity.md §7.4 4) */
+	/* last revision per root window, for id survival
+	 * (docs/identity.md §2.3), least recently published first */
 	struct cua_tree *windows[CUA_WINDOW_MEMORY];
 	int warmed_up;
 	int point_recovered;         /* a covered window was raised once
-				      * (actions.md §2.3) */
+				      * (docs/actions.md §2.3) */
 	/* the last activation of an element (docs/actions.md §3.4): its
 	 * identity, when it ended, its states before and after */
 	char *last_act_ident;
@@ -47,7 +48,7 @@ struct cua_app_session {
 	uint32_t next_id;            /* ids are never reused for this app id */
 	struct cua_proc_session *proc; /* NULL when no live process bound */
 	int proc_gone;               /* the bound process went away (the next
-				      * action says so, identity.md §1) */
+				      * action says so, docs/identity.md §1) */
 };
 
 struct cua_session {
@@ -84,11 +85,12 @@ cua_result cua_session_wait_internal(struct cua_session *s,
 				     int timeout_ms, int *changed);
 void cua_session_free_apps(struct cua_session *s);
 /* Forgets the app session's process (its process identity changed or it
- * is gone); the id counter stays, and proc_gone is set (identity.md §1). */
+ * is gone); the id counter stays, and proc_gone is set
+ * (docs/identity.md §1). */
 void cua_app_session_drop_process(struct cua_app_session *as);
 
 /*
- * settle.c: the UI settle before an observation (screenshots.md §6).
+ * settle.c: the UI settle before an observation (docs/screenshots.md §6).
  * Waits, event-driven, until the app has been quiet for settle_quiet_ms
  * (at most settle_cap_ms, settle_busy_cap_ms while it signals BUSY);
  * returns at once for an app that was watched, idle and not acted on.
@@ -112,13 +114,13 @@ int cua_settle_recent_children(struct cua_session *s, const char *bus_name,
 			       int ms);
 void cua_settle_free_all(struct cua_session *s);
 
-/* shot.c: the screenshot of an observation (screenshots.md §2–§5, §7);
+/* shot.c: the screenshot of an observation (docs/screenshots.md §2–§5, §7);
  * never fails: on failure t->shot_error holds the reason. */
 void cua_shot_take(struct cua_session *s, struct cua_tree *t);
-/* The §7 reason for a capture status (static string). */
+/* The docs/screenshots.md §7 reason for a capture status (static string). */
 const char *cua_shot_reason(int status);
 
-/* apps.c: resolving the model's app string (safety.md §1). */
+/* apps.c: resolving the model's app string (docs/safety.md §1). */
 enum cua_resolve_kind {
 	CUA_RESOLVED_RUNNING = 1,
 	CUA_RESOLVED_INSTALLED = 2,
@@ -132,7 +134,7 @@ struct cua_resolved {
 
 /* 1 when a process of this name (its kernel comm, at most 15 bytes) is a
  * privilege or authentication prompt or a screen locker: it never
- * receives synthetic input (safety.md §2.2). */
+ * receives synthetic input (docs/safety.md §2.2). */
 int cua_is_security_process(const char *comm);
 
 /* The resolved target as a `libcua.app/1` object (sanitised strings). */
@@ -150,7 +152,7 @@ cua_result cua_resolve_app(const char *query, const struct cua_app_list *apps,
 			   const struct cua_installed_list *installed,
 			   struct cua_session *s, struct cua_resolved *out);
 
-/* list_apps text and JSON (tools.md §5.1). */
+/* list_apps text and JSON (docs/tools.md §5.1). */
 cua_result cua_format_app_list(const struct cua_app_list *apps,
 			       const struct cua_installed_list *installed,
 			       const char *usage_json, int json,

@@ -1,5 +1,5 @@
 /*
- * UI settle before an observation (screenshots.md §6.2): bounded,
+ * UI settle before an observation (docs/screenshots.md §6.2): bounded,
  * adaptive and driven by the backend's events (AT-SPI events of the app,
  * damage of its window), never by fixed sleeps.
  *

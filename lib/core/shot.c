@@ -1,5 +1,5 @@
 /*
- * The screenshot of an observation (screenshots.md §2–§5, §7): capture
+ * The screenshot of an observation (docs/screenshots.md §2–§5, §7): capture
  * through the backend, one resampling to the size of §4, JPEG at quality
  * 80, and the reason when there is no image. Also the marks picture (each
  * rendered element's box and id drawn on the screenshot).
@@ -53,7 +53,8 @@ cua_shot_reason(int status)
 	return "the X server refused the capture";
 }
 
-/* Resamples and encodes a capture into the tree (§4, §5). */
+/* Resamples and encodes a capture into the tree
+ * (docs/screenshots.md §4, §5). */
 int
 cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
 		const struct cua_options *opt)

@@ -13,7 +13,7 @@
 #include "ctx.h"
 #include "tree.h"
 
-/* Resamples a capture to the size of screenshots.md §4 and stores it as
+/* Resamples a capture to the size of docs/screenshots.md §4 and stores it as
  * JPEG (with its geometry) in the tree. Returns 0 or -1. */
 int cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
 		    const struct cua_options *opt);

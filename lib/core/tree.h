@@ -21,7 +21,7 @@
 
 struct cua_delta;
 
-/* A fingerprint (identity.md §3.2). Strings are raw (unsanitised). */
+/* A fingerprint (docs/identity.md §3.2). Strings are raw (unsanitised). */
 struct cua_fingerprint {
 	uint32_t role;
 	uint8_t value_kind;     /* enum cua_value_kind */
@@ -46,14 +46,18 @@ struct cua_skel {
 	int32_t element;         /* element index, or -1 */
 	struct cua_fingerprint fp;
 	const char *ident;       /* object identity, NULL if synthetic */
-	int pinned;              /* fp not unique among siblings (D4) */
+	int pinned;              /* fp not unique among siblings
+				  * (docs/differences.md D4) */
 };
 
 enum cua_elem_flags {
-	CUA_ELEM_FOCUS_ONLY = 1u << 0,   /* pruned focused element (D26) */
-	CUA_ELEM_COMPACT_LINK = 1u << 1, /* `<id> link <text>` (§9.7) */
+	CUA_ELEM_FOCUS_ONLY = 1u << 0,   /* pruned focused element
+					  * (docs/differences.md D26) */
+	CUA_ELEM_COMPACT_LINK = 1u << 1, /* `<id> link <text>`
+					  * (docs/state-text.md §9.7) */
 	CUA_ELEM_SECURE = 1u << 2,       /* password field: no value */
-	CUA_ELEM_VALUE_BARE_OK = 1u << 3,/* value may print bare (§7.3) */
+	CUA_ELEM_VALUE_BARE_OK = 1u << 3,/* value may print bare
+					  * (docs/state-text.md §7.3) */
 	CUA_ELEM_SYNTHETIC_ROW = 1u << 4,
 	CUA_ELEM_POPUP = 1u << 5,        /* from the popup pass */
 	CUA_ELEM_MENU_BAR_ITEM = 1u << 6,
@@ -73,7 +77,8 @@ struct cua_element {
 	uint32_t traits;      /* enum cua_trait bits */
 	uint32_t flags;       /* enum cua_elem_flags */
 
-	/* Sanitised (state-text.md §5 steps 1–6), not truncated; "" = none. */
+	/* Sanitised (docs/state-text.md §5 steps 1–6), not truncated;
+	 * "" = none. */
 	const char *title;
 	const char *description;
 	const char *help;
@@ -98,7 +103,8 @@ struct cua_element {
 	int32_t skel;          /* skeleton index of the raw node, -1 none */
 	uint32_t row_index;    /* synthetic rows: the table row */
 
-	/* Locator path: child indices from the window down (identity.md §3). */
+	/* Locator path: child indices from the window down
+	 * (docs/identity.md §3). */
 	const uint32_t *path;
 	uint32_t path_len;
 };
@@ -146,14 +152,14 @@ struct cua_tree {
 	size_t n_markers;
 	int truncated;
 
-	/* Against the diff baseline (identity.md §7), set when published:
+	/* Against the diff baseline (docs/identity.md §7), set when published:
 	 * the previous published revision of the same window, if any. */
 	const struct cua_delta *delta; /* in arena; NULL = no baseline */
 	uint8_t full_reason;    /* enum cua_full_reason */
 	uint8_t root_changed;   /* the previous revision had another root */
 	uint32_t diff_opts;     /* CUA_DIFF_* from the session options */
 
-	/* The screenshot taken right after the walk (screenshots.md): the
+	/* The screenshot taken right after the walk (docs/screenshots.md): the
 	 * encoded image in the arena, or the reason there is none. */
 	const void *shot_data;     /* NULL: no image */
 	size_t shot_size;
@@ -161,7 +167,8 @@ struct cua_tree {
 	struct cua_shot_geom shot; /* valid when has_shot */
 	int has_shot;              /* geometry known (also after reloading
 				    * saved state, without the bytes) */
-	const char *shot_error;    /* §7 reason, no final period; or NULL */
+	const char *shot_error;    /* docs/screenshots.md §7 reason, no final
+				    * period; or NULL */
 	struct cua_rect atspi_window; /* the window's own extents (AT-SPI) */
 	int has_atspi_window;
 	int frames_normalised;     /* element frames are relative to the

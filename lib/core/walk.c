@@ -1,5 +1,5 @@
 /*
- * Walk policy: raw nodes → rendered elements (state-text.md §9, §11).
+ * Walk policy: raw nodes → rendered elements (docs/state-text.md §9, §11).
  *
  * Three passes over the fetched raw tree of the root window (and of each
  * popup):
@@ -107,7 +107,8 @@ is_gaction_name(const char *raw)
 	return 1;
 }
 
-/* Fixed labels for known verbs (§11.6 table); NULL if none. */
+/* Fixed labels for known verbs (docs/state-text.md §11.6 table); NULL if
+ * none. */
 static const char *
 known_label(const char *norm, int expanded)
 {
@@ -210,10 +211,10 @@ struct walk;
 static int walk_uses_enabled(const struct walk *w);
 
 /*
- * Missing ENABLED or SENSITIVE means disabled (§11.3) — for toolkits that
- * set ENABLED at all: GTK 4.8 never sets it and marks disabled widgets
- * only by the missing SENSITIVE. Whether the toolkit uses ENABLED is read
- * from the window, which every toolkit that uses it marks enabled.
+ * Missing ENABLED or SENSITIVE means disabled (docs/state-text.md §11.3) — for
+ * toolkits that set ENABLED at all: GTK 4.8 never sets it and marks disabled
+ * widgets only by the missing SENSITIVE. Whether the toolkit uses ENABLED is
+ * read from the window, which every toolkit that uses it marks enabled.
  */
 static int
 is_disabled(const struct walk *w, const struct cua_raw_node *n)
@@ -374,7 +375,8 @@ policy_descend(void *ud, const struct cua_raw_node *n, int depth)
 	if (cua_role_info(n->role)->flags & CUA_RF_HIDDEN &&
 	    n->role != CUA_ROLE_APPLICATION)
 		return 0;
-	/* cycle guard: a node equal to one of its ancestors (§9.3) */
+	/* cycle guard: a node equal to one of its ancestors
+	 * (docs/state-text.md §9.3) */
 	if (n->ident)
 		for (const struct cua_raw_node *a = n->parent; a; a = a->parent)
 			if (a->ident && strcmp(a->ident, n->ident) == 0)
@@ -417,7 +419,7 @@ cua_walk_fetch_policy(struct cua_fetch_policy *pol,
 }
 
 /* ------------------------------------------------------------------ */
-/* Window choice (§9.1) and popups (§9.6)                               */
+/* Window choice (docs/state-text.md §9.1) and popups (§9.6)            */
 
 /* Child i of the application object may be the rendered root: a window
  * role, or any role when the backend matched it to a mapped client window
@@ -588,7 +590,8 @@ struct walk {
 	size_t emitted;
 	int depth_hit;
 	int count_hit;
-	/* rendered raw nodes, to render an object once (§9.3) */
+	/* rendered raw nodes, to render an object once
+	 * (docs/state-text.md §9.3) */
 	struct cua_hmap seen;
 	struct cua_element *els;
 	const struct proto **el_proto; /* parallel to els */
@@ -637,7 +640,8 @@ proto_add(struct walk *w, struct proto *parent, struct proto *kid)
 	parent->kids[parent->n_kids++] = kid;
 }
 
-/* 0 if an object with the same identity was already rendered (§9.3). */
+/* 0 if an object with the same identity was already rendered
+ * (docs/state-text.md §9.3). */
 static int
 seen_add(struct walk *w, const struct cua_raw_node *n)
 {
@@ -805,7 +809,7 @@ node_is_scroll_container(const struct cua_raw_node *n)
 	return 0;
 }
 
-/* Does a generic container carry anything (§9.4)? */
+/* Does a generic container carry anything (docs/state-text.md §9.4)? */
 static int
 carries_something(const struct walk *w, const struct cua_raw_node *n)
 {
@@ -860,7 +864,8 @@ row_is_visible(const struct walk *w, const struct cua_raw_node *row,
 	       r->y < view->y + view->h && r->y + r->h > view->y;
 }
 
-/* The visible extent of the nearest scrolling container (§9.8). */
+/* The visible extent of the nearest scrolling container
+ * (docs/state-text.md §9.8). */
 static const struct cua_rect *
 row_view(const struct cua_raw_node *container)
 {
@@ -891,7 +896,8 @@ row_has_focus_or_selection(const struct walk *w, const struct cua_raw_node *n,
 	return 0;
 }
 
-/* Synthetic rows for tables that expose flat cells (§11.5.3). */
+/* Synthetic rows for tables that expose flat cells
+ * (docs/state-text.md §11.5.3). */
 static void
 build_synthetic_rows(struct walk *w, const struct cua_raw_node *raw,
 		     struct proto *container, int raw_depth)
@@ -1096,8 +1102,9 @@ build_children(struct walk *w, const struct cua_raw_node *raw,
 		return; /* swallows its children */
 	if (raw->role == CUA_ROLE_COMBO_BOX &&
 	    !CUA_HAS_STATE(raw, CUA_STATE_EXPANDED)) {
-		/* a collapsed combo's list is not shown (§11.5.5), but an
-		 * editable text child is */
+		/* a collapsed combo's list is not shown
+		 * (docs/state-text.md §11.5.5), but an editable text child
+		 * is */
 		for (size_t i = 0; i < raw->n_children; i++) {
 			const struct cua_raw_node *c = raw->children[i];
 
@@ -1212,7 +1219,7 @@ merge_and_fold(struct walk *w, struct proto *p)
 	p->n_kids = out;
 	out = 0;
 
-	/* merge runs of pure text (§9.5) */
+	/* merge runs of pure text (docs/state-text.md §9.5) */
 	for (size_t i = 0; i < p->n_kids;) {
 		size_t j = i;
 
@@ -1248,7 +1255,8 @@ merge_and_fold(struct walk *w, struct proto *p)
 		if (t && strcmp(t, p->raw->name) == 0)
 			p->n_kids = 0;
 	}
-	/* fold a single pure-text child into a titleless parent (§9.4) */
+	/* fold a single pure-text child into a titleless parent
+	 * (docs/state-text.md §9.4) */
 	if (p->raw && p->n_kids == 1 && proto_is_pure_text(p->kids[0]) &&
 	    !nonempty(p->raw->name) && !nonempty(p->raw->labelled_by) &&
 	    !(p->flags & (P_AS_TEXT | P_MERGED_TEXT)) &&
@@ -1259,7 +1267,8 @@ merge_and_fold(struct walk *w, struct proto *p)
 		p->flags |= P_TEXT_AS_TITLE;
 		p->n_kids = 0;
 	}
-	/* synthetic rows whose cells are all pure text with one text (§11.5.3) */
+	/* synthetic rows whose cells are all pure text with one text
+	 * (docs/state-text.md §11.5.3) */
 	if ((p->flags & P_SYNTH_ROW) && p->n_kids) {
 		const char *only = NULL;
 		int ok = 1;
@@ -1374,10 +1383,10 @@ fill_traits(struct walk *w, struct cua_element *e,
 	if (CUA_HAS_STATE(n, CUA_STATE_EXPANDABLE))
 		t |= CUA_HAS_STATE(n, CUA_STATE_EXPANDED) ? CUA_TRAIT_EXPANDED :
 							    CUA_TRAIT_COLLAPSED;
-	/* A settable number (§11.3). Indicators (progress, level) report a
-	 * Value but setting it has no meaning; a disabled control is still
-	 * settable in kind and carries the disabled trait (Codex:
-	 * `splitter (disabled, settable, float) 208`). */
+	/* A settable number (docs/state-text.md §11.3). Indicators (progress,
+	 * level) report a Value but setting it has no meaning; a disabled
+	 * control is still settable in kind and carries the disabled trait
+	 * (Codex: `splitter (disabled, settable, float) 208`). */
 	if ((n->ifaces & CUA_IFACE_VALUE) && (n->have & CUA_HAVE_VALUE) &&
 	    n->role != CUA_ROLE_PROGRESS_BAR && n->role != CUA_ROLE_LEVEL_BAR &&
 	    !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
@@ -1387,8 +1396,9 @@ fill_traits(struct walk *w, struct cua_element *e,
 		 (n->ifaces & CUA_IFACE_EDITABLE_TEXT) &&
 		 !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY))
 		t |= CUA_TRAIT_SETTABLE | CUA_TRAIT_STRING;
-	/* disabled: interactive elements only (§11.3); a settable element is
-	 * interactive (Codex: `splitter (disabled, settable, float) 208`) */
+	/* disabled: interactive elements only (docs/state-text.md §11.3); a
+	 * settable element is interactive (Codex: `splitter (disabled,
+	 * settable, float) 208`) */
 	if (is_disabled(w, n) &&
 	    ((f & CUA_RF_INTERACTIVE) || has_actions_any ||
 	     (t & CUA_TRAIT_SETTABLE)))
@@ -1444,9 +1454,9 @@ role_text_for(const struct walk *w, const struct proto *p,
 	default:
 		break;
 	}
-	/* a root chosen for its window (§9.1) whose role is no window's
-	 * (GTK 4.8's file chooser is a filler): the window system says
-	 * what it is */
+	/* a root chosen for its window (docs/state-text.md §9.1) whose role is
+	 * no window's (GTK 4.8's file chooser is a filler): the window system
+	 * says what it is */
 	if (n == w->root && !(ri->flags & CUA_RF_TOPLEVEL) &&
 	    w->snap->windows)
 		return w->snap->windows[w->tree->window_index].x11_transient
@@ -1730,7 +1740,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	}
 	e->url = san(w, url_for(n));
 
-	/* value (§7.4) */
+	/* value (docs/state-text.md §7.4) */
 	if (secure) {
 		/* never rendered */
 	} else if ((ri->flags & CUA_RF_TOGGLE) ||
@@ -2092,7 +2102,7 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		goto oom;
 	tree->n_lines = w.n_els;
 
-	/* the focused element: rendered, or pruned (D26) */
+	/* the focused element: rendered, or pruned (docs/differences.md D26) */
 	if (w.focused) {
 		for (size_t i = 0; i < w.n_els; i++)
 			if (w.el_proto[i]->raw == w.focused) {
@@ -2203,7 +2213,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 	}
 	tree->focused = focus_el;
 
-	/* selected text of the focused element (§8.2, §11.7) */
+	/* selected text of the focused element
+	 * (docs/state-text.md §8.2, §11.7) */
 	if (focus_el >= 0 && w.focused &&
 	    (w.focused->have & CUA_HAVE_TEXT_SELECTION) &&
 	    w.focused->sel_start >= 0 &&

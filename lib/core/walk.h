@@ -1,5 +1,5 @@
 /*
- * Walk policy (state-text.md §9): which window is the root, what the
+ * Walk policy (docs/state-text.md §9): which window is the root, what the
  * backend reads, and how raw nodes become rendered elements.
  *
  * SPDX-License-Identifier: MIT
@@ -17,7 +17,7 @@
 
 #define CUA_MAX_POPUPS 16
 
-/* How visibility is read for an app (toolkits differ, desktop.md §6). */
+/* How visibility is read for an app (toolkits differ, docs/toolkits.md §5). */
 enum cua_visibility {
 	CUA_VIS_SHOWING = 0, /* SHOWING is reliable (GTK3, Qt, VCL) */
 	CUA_VIS_VISIBLE = 1, /* only VISIBLE (GTK4: only the frame shows;
@@ -28,9 +28,9 @@ enum cua_visibility cua_walk_visibility_for(const char *toolkit,
 					    const char *toolkit_version);
 
 /*
- * Chooses the root window (§9.1) and the popups to append (§9.6) among the
- * toplevels of a shallow snapshot. Returns 0, or -1 when the app has no
- * window.
+ * Chooses the root window (docs/state-text.md §9.1) and the popups to append
+ * (§9.6) among the toplevels of a shallow snapshot. Returns 0, or -1 when the
+ * app has no window.
  */
 int cua_walk_choose_windows(const struct cua_raw_snapshot *snap,
 			    uint32_t *root, uint32_t *popups,

@@ -181,7 +181,7 @@ struct cua_display_sync {
 /* ------------------------------------------------------------------ */
 /* Capture                                                             */
 
-/* A captured window (screenshots.md §2): the pixels of the window's frame
+/* A captured window (docs/screenshots.md §2): the pixels of the window's frame
  * (its visible content, shadows removed) as the window system holds
  * them. */
 struct cua_capture {
@@ -199,7 +199,7 @@ enum cua_capture_route {
 				    * (x11: xwd) */
 };
 
-/* Why there is no capture (the core words the reason: screenshots.md
+/* Why there is no capture (the core words the reason: docs/screenshots.md
  * §7). */
 enum cua_capture_status {
 	CUA_CAPTURE_OK = 0,

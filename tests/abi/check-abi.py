@@ -7,7 +7,7 @@ abi/libcua.abi (written by abi/update-baseline in release commits).
    fails (bit 1 error, 2 usage, 4 ABI change, 8 incompatible change such
    as a removed symbol). Added symbols are not reported.
 
-   Not `--headers-dir2 include/cua` (house style §4.9 as first written):
+   Not `--headers-dir2 include/cua` (docs/abi.md explains why):
    with it abidiff treats every type not defined in include/cua as
    private and filters out its changes, and that includes <stdint.h>:
    changing `uint32_t cua_tree_get_revision()` to return `uint64_t` was

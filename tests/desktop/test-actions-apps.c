@@ -734,7 +734,7 @@ test_chromium_form(void **state)
 	assert_non_null(t);
 
 	/* Chromium applies actions late: the action returns, the next
-	 * observations show it (decisions.md §5) */
+	 * observations show it (docs/actions.md §1.6) */
 	id = id_of(t, "checkbox", "Gift wrap", "on");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "action:uncheck"); /* it was checked */

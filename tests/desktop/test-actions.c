@@ -1,7 +1,7 @@
 /*
- * Acting on our GTK3 fixture (actions.md, identity.md §4–§5): each action's
- * effect read back from the fixture's own output (one line per effect) or
- * from a fresh observation, each inside the wrong-element guard
+ * Acting on our GTK3 fixture (docs/actions.md, docs/identity.md §4–§5): each
+ * action's effect read back from the fixture's own output (one line per effect)
+ * or from a fresh observation, each inside the wrong-element guard
  * (guard.h); bad input (exact errors, nothing sent); covered windows and
  * keyboard focus. The staleness run is test-staleness.c.
  *
@@ -493,7 +493,7 @@ test_secondary_expand(void **state)
 	cua_tree_unref(t);
 }
 
-/* A row is clicked by selecting it (§3 route 1). */
+/* A row is clicked by selecting it (docs/actions.md §3 route 1). */
 static void
 test_select_row(void **state)
 {
@@ -586,7 +586,7 @@ test_canvas_pointer(void **state)
 	assert_int_equal(ly2 - ly, 5);
 
 	/* a drag: press at the start, motion to the midpoint and the end,
-	 * release at the end (actions.md §6) */
+	 * release at the end (docs/actions.md §6) */
 	log[0] = '\0';
 	ACT(cua_session_drag(session, APP, px, py, px + 40, py + 20, &out));
 	cua_free(out);
@@ -608,9 +608,9 @@ test_canvas_pointer(void **state)
 			 ly + 20);
 		assert_non_null(strstr(log, want));
 	}
-	/* a scroll at a pixel turns the wheel over the canvas (D18): GDK
-	 * reports it as a discrete (1 = down, 3 = right) or a smooth (4)
-	 * scroll, on the canvas and nowhere else */
+	/* a scroll at a pixel turns the wheel over the canvas
+	 * (docs/differences.md D18): GDK reports it as a discrete (1 = down,
+	 * 3 = right) or a smooth (4) scroll, on the canvas and nowhere else */
 	log[0] = '\0';
 	ACT(cua_session_scroll_at(session, APP, px, py, "down", 0.2, &out));
 	assert_route(out, "wheel");
@@ -864,7 +864,7 @@ test_other_app(void **state)
 	assert_non_null(strstr(cua_error_message(), "is an invalid element ID"));
 
 	/* the factory's window covers the fixture's canvas: the first
-	 * synthetic click raises the fixture once (§2.3) */
+	 * synthetic click raises the fixture once (docs/actions.md §2.3) */
 	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
 				       NULL));
 	drain(NULL, 0);

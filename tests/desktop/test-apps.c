@@ -230,7 +230,8 @@ test_featherpad_qt(void **state)
 	assert_contains(text, "\nWindow: \"Untitled\", App: FeatherPad.\n");
 	assert_contains(text, " button New, Description: New tab\n");
 	assert_contains(text, " button (disabled) Save, Description: Save the current tab\n");
-	/* menu-bar items have no role text (§4.3); Qt's ShowMenu action */
+	/* menu-bar items have no role text (docs/state-text.md §4.3); Qt's
+	 * ShowMenu action */
 	assert_contains(text, " File, Secondary Actions: Show Menu\n");
 	assert_contains(text, " checkbox Description: Match Case (F5), Value: off\n");
 	assert_contains(text, " text entry area (settable, string)");

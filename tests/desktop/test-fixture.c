@@ -94,7 +94,8 @@ test_widgets(void **state)
 	assert_non_null(strstr(fx->text, " button (disabled) Disabled button\n"));
 	assert_non_null(strstr(fx->text,
 			       " slider (settable, float) 42.5\n"));
-	/* a spin button's activate action is Enter, not a click (§11.6) */
+	/* a spin button's activate action is Enter, not a click
+	 * (docs/state-text.md §11.6) */
 	assert_non_null(strstr(fx->text, " stepper (settable, float) Value: 7, "
 					 "Secondary Actions: Activate\n"));
 	assert_non_null(strstr(fx->text, " text field (settable, string) Name:, "

@@ -1,9 +1,9 @@
 /*
- * Desktop tests of where elements are (screenshots.md §3, actions.md §2)
- * in normal and maximised windows under openbox, a reparenting window
- * manager that draws title bars: element frames, the screenshot, the
- * marks picture and clicks (at an element, and at a screenshot pixel)
- * agree within a pixel. Read back from the apps: a GTK 3 pattern window
+ * Desktop tests of where elements are (docs/screenshots.md §3,
+ * docs/actions.md §2) in normal and maximised windows under openbox, a
+ * reparenting window manager that draws title bars: element frames, the
+ * screenshot, the marks picture and clicks (at an element, and at a screenshot
+ * pixel) agree within a pixel. Read back from the apps: a GTK 3 pattern window
  * prints where each press landed; a GTK 4 check box and a Qt tool button
  * are clicked 3 pixels inside their corners, so that a click off by more
  * misses them.

@@ -4,7 +4,7 @@
  * lying child counts, calls that are never answered, and crashes in the
  * middle of a walk or of an action. For each: either a sanitised rendering
  * or a clear error naming the problem, within the documented bounds
- * (state-text.md §9.9 walk deadline, §11.9 per-call timeout), without a
+ * (docs/state-text.md §9.9 walk deadline, §11.9 per-call timeout), without a
  * crash of libcua, and the next observation works.
  *
  * Every observation uses `pid:N`, so a crashed instance and its successor

@@ -1,6 +1,6 @@
 /*
  * Desktop tests of screenshots, settle and pixel coordinates
- * (screenshots.md): a fixture window painted with a known pattern is
+ * (docs/screenshots.md): a fixture window painted with a known pattern is
  * captured and its pixels checked, also covered by another window and
  * hanging off the screen edge; the settle waits for a delayed change and
  * a busy app; a capture that hangs (the app grabbed the X server and was

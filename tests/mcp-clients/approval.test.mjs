@@ -1,4 +1,4 @@
-// App policy and per-app approval (spec safety.md §2, §3) through the SDK
+// App policy and per-app approval (docs/safety.md §2, §3) through the SDK
 // client's elicitation support: accepted (session, always), declined,
 // cancelled, an error reply, a client that cannot ask, --trust-apps, the
 // forbidden list, configuration deny/allow/disabled. Runs in a headless

@@ -367,7 +367,7 @@ for (const [ops, errno, message] of DISK_FAULTS) {
     const t0 = performance.now();
     const r = await s.observeFixture();
     const ms = performance.now() - t0;
-    assert.equal(r.result.isError ?? false, false, 'the call goes on (safety.md §3.2)');
+    assert.equal(r.result.isError ?? false, false, 'the call goes on (docs/safety.md §3.2)');
     // the warning: on stderr and to the host, naming the path, the cause and the remedy
     const want = new RegExp(`could not save the approval of ${APP} in ${path} \\(${message}\\); it holds for this session only\\. .*cua approve ${APP}`);
     assert.match(s.stderr, want);

@@ -68,7 +68,7 @@ test('--headless: starts a private desktop, launches and drives a real app, stop
   const apps = await c.callTool({ name: 'list_apps', arguments: {} });
   assert.equal(apps.isError ?? false, false, text(apps));
   // an installed app that is not running: the first get_app_state
-  // launches it, waits for its window and returns its state (tools.md
+  // launches it, waits for its window and returns its state (docs/tools.md
   // §5.2), without a retry
   const r = await c.callTool({ name: 'get_app_state', arguments: { app: 'gtk3-widget-factory' } });
   assert.equal(r.isError ?? false, false, text(r));

@@ -17,7 +17,7 @@ const expected = JSON.parse(readFileSync(join(HERE, 'expected-tools.json'), 'utf
 let fixture;
 
 // The Inspector passes only a few variables to the server: the desktop's
-// go through -e (../mcp.md §2.4). Target and its flags first, then "--".
+// go through -e (docs/mcp.md §2.4). Target and its flags first, then "--".
 function cli(serverArgs, ...flags) {
   const env = [];
   for (const k of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR'])
@@ -44,7 +44,7 @@ test('inspector: initialize', { skip }, () => {
   assert.equal(r.json.result.serverInfo.name, 'cua-mcp');
 });
 
-test('inspector: tools/list --strict passes and lists the eleven tools as tools.md', { skip }, () => {
+test('inspector: tools/list --strict passes and lists the eleven tools as docs/tools.md', { skip }, () => {
   const r = cli([], '--method', 'tools/list', '--strict');
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.deepEqual(r.json.result.tools.map((t) => t.name), expected.map((t) => t.name));

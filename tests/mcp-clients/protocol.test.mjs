@@ -1,4 +1,4 @@
-// Raw protocol edge cases that no SDK sends (../mcp.md §3.4), over a bare
+// Raw protocol edge cases that no SDK sends (docs/mcp.md §3.4), over a bare
 // pipe: malformed JSON, arrays, null and missing ids, huge lines, unknown
 // methods, calls before initialize, id types, EOF and signals. Needs no
 // desktop.

@@ -1,5 +1,5 @@
 /*
- * Diffs between observations (identity.md §7), byte-exact: a Linux
+ * Diffs between observations (docs/identity.md §7), byte-exact: a Linux
  * reconstruction of the Codex diff sample S6, the no-change sentence,
  * removed-id ranges, moves, the depth-0 marker, the alternative removal
  * style, the line budget with its log sentences, the full-tree rules of
@@ -21,13 +21,13 @@
 /* S6                                                                   */
 
 /*
- * The issue form of sample S6 (codex-contract.md §3.5) on Linux: a toolbar
+ * The diff form of docs/identity.md §7.1 on Linux: a toolbar
  * of 124 buttons puts the form's fields at ids 128-131 as in the sample and
  * a second toolbar makes the next fresh id 144. In the second revision the
  * user typed a title (the field grows a text child, as in the sample) and
  * a description, and both hint labels went away. Linux traits carry the
- * value type (README D30): `(settable, string)` where the macOS sample
- * prints `(settable)`.
+ * value type (docs/differences.md D30): `(settable, string)` where the macOS
+ * sample prints `(settable)`.
  */
 static char *
 issue_form(int typed)
@@ -109,7 +109,8 @@ test_s6(void **state)
 	assert_null(strstr(text, "Removed element IDs"));
 	cua_free(text);
 
-	/* the alternative removal style (§7.2), by flag and by option */
+	/* the alternative removal style (docs/identity.md §7.2), by flag and by
+	 * option */
 	text = rec_render(t2, CUA_RENDER_DIFF | CUA_DIFF_REMOVED_LINES);
 	assert_string_equal(text,
 		"App=org.example.Issues (pid 4242)\n"
@@ -147,7 +148,7 @@ test_s6(void **state)
 }
 
 /* Nothing changed: the no-change sentence, with the trailer; a focus move
- * alone is no change (§7.3). */
+ * alone is no change (docs/identity.md §7.3). */
 static void
 test_no_change(void **state)
 {
@@ -234,8 +235,8 @@ test_range_format(void **state)
 	check_ranges(big, 104, "5-106, 129, 131", 3);
 }
 
-/* The example of §7.1 from real trees: a panel of 101 buttons (ids 5-106)
- * and two single buttons (129, 131) go away. */
+/* The example of docs/identity.md §7.1 from real trees: a panel of 101 buttons
+ * (ids 5-106) and two single buttons (129, 131) go away. */
 static char *
 ranges_app(int removed)
 {
@@ -387,8 +388,8 @@ buttons_app(const char *title, const char *prefix, int from, int to, int step)
 	return sb_steal(&sb);
 }
 
-/* §7.5: M + R > B and R > B fall back to the full tree with Codex's log
- * sentences; ignore_difference_line_budget bypasses both. */
+/* docs/identity.md §7.5: M + R > B and R > B fall back to the full tree with
+ * Codex's log sentences; ignore_difference_line_budget bypasses both. */
 static void
 test_line_budget(void **state)
 {
@@ -471,7 +472,7 @@ test_line_budget(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* Full-tree rules (§7.4)                                               */
+/* Full-tree rules (docs/identity.md §7.4)                              */
 
 static int
 is_full(cua_tree *t)

@@ -1,5 +1,5 @@
 /*
- * Screenshot geometry and images (screenshots.md §3–§5): the scaling rule,
+ * Screenshot geometry and images (docs/screenshots.md §3–§5): the scaling rule,
  * devicePixelsPerPoint, the element origin of GTK 3 / GTK 4 / decorated
  * windows, pixel -> point -> screen with fractional factors, the
  * area-averaging resampler, JPEG round trips, marks drawing, the XWD

@@ -1,6 +1,6 @@
 /*
- * The press_key grammar (actions.md §7; tools.md §11 E-UNKNOWN-KEY and
- * E-KEY-NOT-ALLOWED): combos and sequences, the plus key, missing and
+ * The press_key grammar (docs/actions.md §7; docs/tools.md §11 E-UNKNOWN-KEY
+ * and E-KEY-NOT-ALLOWED): combos and sequences, the plus key, missing and
  * unknown keys, refused system shortcuts, and hostile and random input.
  *
  * SPDX-License-Identifier: MIT
@@ -156,7 +156,7 @@ test_chord_structure(void **state)
 	check_unknown("ctrl+foo+a", "foo");
 }
 
-/* §7.1: the plus key. */
+/* docs/actions.md §7.1: the plus key. */
 static void
 test_plus(void **state)
 {
@@ -223,7 +223,7 @@ test_missing(void **state)
 	          "Missing required argument: key");
 	check_err("\t", 0, CUA_ERROR_INVALID_ARGUMENT,
 	          "Missing required argument: key");
-	/* a single space is the space bar (§7.1) */
+	/* a single space is the space bar (docs/actions.md §7.1) */
 	check_key(" ", 0x20);
 	assert_int_equal(cua_keys_parse("a", 0, NULL),
 	                 CUA_ERROR_INVALID_ARGUMENT);

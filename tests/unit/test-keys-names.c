@@ -1,5 +1,5 @@
 /*
- * Key names of the press_key grammar (actions.md §7.2-§7.4): single
+ * Key names of the press_key grammar (docs/actions.md §7.2-§7.4): single
  * characters, X keysym names, keypad and function keys, the modifier
  * names and aliases, case folding, Unicode names, keysym names both
  * ways, and the chords that type a text.
@@ -102,7 +102,7 @@ test_single_characters(void **state)
 static void
 test_named_keys(void **state)
 {
-	/* codex-contract §2.4, editing and navigation */
+	/* docs/actions.md §7.3, §7.4, editing and navigation */
 	static const struct {
 		const char *key;
 		uint32_t keysym;
@@ -148,7 +148,7 @@ test_named_keys(void **state)
 		{ "ISO_Left_Tab", 0xfe20 },
 		{ "dead_acute", 0xfe51 },
 		{ "EuroSign", 0x20ac },
-		/* media keys (§7.4) */
+		/* media keys (docs/actions.md §7.4) */
 		{ "XF86AudioPlay", 0x1008ff14 },
 		{ "XF86AudioPause", 0x1008ff31 },
 		{ "XF86AudioStop", 0x1008ff15 },
@@ -270,7 +270,8 @@ test_shift_and_codepoint_of_names(void **state)
 	assert_int_equal(seq.chords[0].codepoint, '/');
 	cua_keys_free(&seq);
 
-	seq = parse_ok("ctrl+A", 0); /* Control+Shift+a (§7.5) */
+	/* Control+Shift+a (docs/actions.md §7.5) */
+	seq = parse_ok("ctrl+A", 0);
 	assert_int_equal(seq.chords[0].keysym, 'A');
 	assert_true(seq.chords[0].implied_shift);
 	assert_int_equal(seq.chords[0].mods, CUA_MOD_CONTROL);
@@ -320,7 +321,8 @@ test_keypad_and_function_keys(void **state)
 	check_unknown("KP_10", "KP_10");
 }
 
-/* §7.3: every modifier name in several spellings, before `a`. */
+/* docs/actions.md §7.3: every modifier name in several spellings, before
+ * `a`. */
 static void
 test_modifier_aliases(void **state)
 {
@@ -341,7 +343,7 @@ test_modifier_aliases(void **state)
 		{ "opt", Alt_L, CUA_MOD_ALT },
 		{ "Alt_L", Alt_L, CUA_MOD_ALT },
 		{ "Alt_R", Alt_R, CUA_MOD_ALT },
-		/* D16 habit mapping: Control by default */
+		/* docs/differences.md D16 habit mapping: Control by default */
 		{ "super", Control_L, CUA_MOD_CONTROL },
 		{ "cmd", Control_L, CUA_MOD_CONTROL },
 		{ "command", Control_L, CUA_MOD_CONTROL },
@@ -386,7 +388,7 @@ test_modifier_aliases(void **state)
 			cua_keys_free(&seq);
 		}
 	}
-	/* Codex spellings (codex-contract §2.4) */
+	/* Codex spellings (docs/actions.md §7.3, §7.4) */
 	check_chord("Command+c", 0, 'c', 1, Control_L);
 	check_chord("CMD+v", 0, 'v', 1, Control_L);
 	check_chord("Ctrl+Shift+t", 0, 't', 2, Control_L, Shift_L);
@@ -399,7 +401,7 @@ test_modifier_aliases(void **state)
 	check_chord("super", CUA_KEYS_SUPER_IS_SUPER, Super_L, 0);
 }
 
-/* §7.4: every alias, in three spellings. */
+/* docs/actions.md §7.4: every alias, in three spellings. */
 static void
 test_key_aliases(void **state)
 {
@@ -448,7 +450,7 @@ test_key_aliases(void **state)
 		check_key(up, cases[i].keysym);
 		check_key(mixed, cases[i].keysym);
 	}
-	/* Codex failures that D16 accepts */
+	/* Codex failures that docs/differences.md D16 accepts */
 	check_key("ESC", 0xff1b);
 	check_key("SPACE", 0x20);
 	check_key("Enter", 0xff0d);
@@ -457,7 +459,7 @@ test_key_aliases(void **state)
 	check_key("BackSpace", 0xff08);
 }
 
-/* §7.2 step 4 and the limits of leniency. */
+/* docs/actions.md §7.2 step 4 and the limits of leniency. */
 static void
 test_case_folding(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * Element ids across revisions (identity.md §2): inheritance by object
+ * Element ids across revisions (docs/identity.md §2): inheritance by object
  * identity and by structure, fresh ids that are never reused, synthetic
  * rows, the per-window memory of §2.3, new lineages, and the session state
  * round trip. Each test observes two or more recordings of the "same" app
@@ -103,8 +103,8 @@ test_moves(void **state)
 
 /* Renames and value changes keep ids: by object identity, and for values
  * also by structure (the fingerprint holds the value's kind only). A
- * renamed element without identity is a different element (§3.2: the
- * title is part of the fingerprint). */
+ * renamed element without identity is a different element
+ * (docs/identity.md §3.2: the title is part of the fingerprint). */
 static void
 test_rename_and_value(void **state)
 {
@@ -137,9 +137,9 @@ test_rename_and_value(void **state)
 		",'children':[" rows "]}")
 
 /* Siblings that look alike (untitled rows, a label inside) are told apart
- * by identity only (their locators are pinned, D4): a row that left is
- * not replaced by a new row with another identity. Without identities the
- * LCS over fingerprints still aligns them. */
+ * by identity only (their locators are pinned, docs/differences.md D4): a row
+ * that left is not replaced by a new row with another identity. Without
+ * identities the LCS over fingerprints still aligns them. */
 static void
 test_lookalike_siblings(void **state)
 {
@@ -182,7 +182,7 @@ test_lookalike_siblings(void **state)
 
 /* A removed subtree takes its ids with it: the others keep theirs, and
  * the same objects coming back get fresh ids (a removed id is dead,
- * §2.2 5). */
+ * docs/identity.md §2.2 5). */
 static void
 test_subtree_removal(void **state)
 {
@@ -260,8 +260,8 @@ test_ids_never_reused(void **state)
 	"{'id':'dlg','role':'dialog','name':'Ask'," REC_SHOW ","             \
 	"'extents':[100,100,300,200],'children':[" dlg_kids "]}]}}"
 
-/* §2.3: ids survive "open dialog → close dialog"; the renderings across
- * a root change are full trees. */
+/* docs/identity.md §2.3: ids survive "open dialog → close dialog"; the
+ * renderings across a root change are full trees. */
 static void
 test_dialog_round_trip(void **state)
 {
@@ -363,8 +363,9 @@ test_window_memory_lru(void **state)
 	REC_APP("W", "{'id':'tbl','role':'table','name':'Files'," REC_SHOW \
 		",'interfaces':['Table','Selection'],'children':[" cells "]}")
 
-/* Synthetic rows (§2.2 c) are the same row only at the same row index with
- * the same first cell; the cells, which have identities, keep theirs. */
+/* Synthetic rows (docs/identity.md §2.2 c) are the same row only at the same
+ * row index with the same first cell; the cells, which have identities, keep
+ * theirs. */
 static void
 test_synthetic_rows(void **state)
 {

@@ -1,7 +1,7 @@
 /*
  * White-box tests of the AT-SPI backend's pure Linux helpers: /proc
  * parsing, desktop entries, Exec splitting and the app-id choice
- * (state-text.md §11.8).
+ * (docs/state-text.md §11.8).
  *
  * SPDX-License-Identifier: MIT
  */

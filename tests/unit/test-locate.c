@@ -1,5 +1,5 @@
 /*
- * Live re-resolution on recorded trees (identity.md §3–§5): each test
+ * Live re-resolution on recorded trees (docs/identity.md §3–§5): each test
  * observes a recording, swaps in the app's "next" live state and resolves
  * an element of the observation against it, as an action does. The
  * recording plays the live app (the recorded backend's read_nodes and
@@ -174,9 +174,9 @@ test_unchanged(void **state)
 	expect_ident(fx, nth_role(fx->t, CUA_ROLE_PUSH_BUTTON, 4), 0, "i2", 0);
 }
 
-/* D5: a status label changing next to the button does not invalidate
- * it; locator_strict_siblings compares every title, so the step fails
- * and the equivalence refetch finds it. */
+/* docs/differences.md D5: a status label changing next to the button does not
+ * invalidate it; locator_strict_siblings compares every title, so the step
+ * fails and the equivalence refetch finds it. */
 static void
 test_status_label_d5(void **state)
 {
@@ -264,8 +264,9 @@ test_removed(void **state)
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 1);
 }
 
-/* Pinned steps (D4): identical unnamed siblings resolve by identity only,
- * and a pinned target is only ever refetched to its own object. */
+/* Pinned steps (docs/differences.md D4): identical unnamed siblings resolve by
+ * identity only, and a pinned target is only ever refetched to its own
+ * object. */
 static void
 test_pinned(void **state)
 {

@@ -1,6 +1,6 @@
 /*
- * The state-text renderer (state-text.md §1–§8) on hand-made elements,
- * reproducing real Codex lines byte for byte (codex-contract.md §3.5).
+ * The state-text renderer (docs/state-text.md §1–§8) on hand-made elements,
+ * reproducing the Codex lines docs/state-text.md §3, §7 quotes byte for byte.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -398,7 +398,8 @@ test_links(void **state)
 	        &e, 0,
 	        "9 HTML content Ant Design, URL: ant.design/components/form");
 
-	/* compact link inside hypertext: title only (§9.7) */
+	/* compact link inside hypertext: title only
+	 * (docs/state-text.md §9.7) */
 	el(&e, 12, "link");
 	e.flags = CUA_ELEM_COMPACT_LINK;
 	e.title = "the docs";
@@ -664,7 +665,7 @@ test_indent_and_truncation(void **state)
 	free(a160);
 }
 
-/* The gedit example of state-text.md §1, with a truncation marker. */
+/* The gedit example of docs/state-text.md §1, with a truncation marker. */
 static void
 test_state_body(void **state)
 {
@@ -747,8 +748,9 @@ test_state_body(void **state)
 	        "\t\t12 text Ln 2, Col 20");
 
 	/* focus trailer: the full line without indentation, then the
-	 * period of §8.1, also after a line that ends with one (the §1
-	 * example shows a single period there; §8.1's rule is applied) */
+	 * period of docs/state-text.md §8.1, also after a line that ends with
+	 * one (the §1 example shows a single period there; §8.1's rule is
+	 * applied) */
 	tree.focused = 8;
 	expect_state(
 	        &tree,
@@ -817,7 +819,7 @@ test_state_body(void **state)
 	cua_arena_free(tree.arena);
 }
 
-/* The Finder sample of state-text.md §1, with a row summary that the
+/* The Finder sample of docs/state-text.md §1, with a row summary that the
  * focus line leaves out. */
 static void
 test_state_finder(void **state)

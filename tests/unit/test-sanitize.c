@@ -1,5 +1,5 @@
 /*
- * The sanitiser and truncation (state-text.md §5).
+ * The sanitiser and truncation (docs/state-text.md §5).
  *
  * SPDX-License-Identifier: MIT
  */

@@ -60,7 +60,7 @@ observe_json(const char *json, cua_tree **tree_out, const char *opt_key,
 #define SHOWF "\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"focusable\",\"focused\"]"
 
 /*
- * A Linux app laid out like the Music sample S1 (codex-contract.md §3.5):
+ * A Linux app laid out like the Music example of docs/state-text.md §7.1:
  * every line that has an AT-SPI counterpart is reproduced byte for byte
  * (ids are contiguous here because elided sample lines are not part of the
  * reconstruction).
@@ -260,7 +260,8 @@ test_element_cap(void **state)
 }
 
 /* Deeper than 20 rendered levels: cut, marked, and the focused element
- * below the cap still gets an id and the focus line (D26). */
+ * below the cap still gets an id and the focus line
+ * (docs/differences.md D26). */
 static void
 test_depth_cap_and_pruned_focus(void **state)
 {
@@ -290,7 +291,8 @@ test_depth_cap_and_pruned_focus(void **state)
 	sb_free(&sb);
 }
 
-/* The same object reachable from two parents is rendered once (§9.3). */
+/* The same object reachable from two parents is rendered once
+ * (docs/state-text.md §9.3). */
 static void
 test_duplicate_object_once(void **state)
 {
@@ -340,7 +342,7 @@ test_hostile_strings(void **state)
 }
 
 /* Hypertext: a web paragraph with an embedded link renders as Markdown and
- * keeps the link clickable as a compact line (§9.7). */
+ * keeps the link clickable as a compact line (docs/state-text.md §9.7). */
 static void
 test_hypertext_links(void **state)
 {

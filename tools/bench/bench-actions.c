@@ -4,7 +4,7 @@
  * For gtk3-widget-factory and LibreOffice Writer (SAL_USE_VCLPLUGIN=gtk3):
  * the median (and min, max) wall time of a click by element index, each
  * one re-resolving its element in the live tree from the application root
- * (identity.md §4), and of typing 100 characters: through EditableText
+ * (docs/identity.md §4), and of typing 100 characters: through EditableText
  * where the toolkit takes it, and with XTEST key events.
  *
  * Run inside a headless desktop:  meson compile -C build bench-actions:run

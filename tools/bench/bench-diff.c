@@ -6,8 +6,8 @@
  * actions), each followed by an observation. For every observation after
  * a successful action it prints the characters of the full state text and
  * of the diff rendering (CUA_RENDER_DIFF: a diff, the no-change sentence,
- * or the full tree when a §7.4 rule says so), and the time the diff adds:
- * comparing the tree with its baseline during the observation
+ * or the full tree when a docs/identity.md §7.4 rule says so), and the time the
+ * diff adds: comparing the tree with its baseline during the observation
  * (CUA_STAT_DIFF_US) and rendering the diff instead of the full tree. A
  * failed action changed nothing to measure: it is reported and left out
  * of the counts and times (the observation after it is still made, as the

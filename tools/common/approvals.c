@@ -1,6 +1,6 @@
 /*
- * The store of persisted app approvals (safety.md §3.2; README D21),
- * shared by cua-mcp and `cua approve`.
+ * The store of persisted app approvals (docs/safety.md §3.2;
+ * docs/differences.md D21), shared by cua-mcp and `cua approve`.
  *
  * SPDX-License-Identifier: MIT
  */

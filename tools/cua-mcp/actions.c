@@ -1,7 +1,7 @@
 /*
  * cua-mcp: the eight actions, each one call of libcua's action API on the
  * frozen target (`pid:N`), and the receipt's structured content
- * (tools.md §6). libcua runs the staleness guards, re-resolves elements in
+ * (docs/tools.md §6). libcua runs the staleness guards, re-resolves elements in
  * the live tree and proves that input reaches the target; its error
  * sentences are the catalogue's.
  *

@@ -9,7 +9,7 @@
 
 #include "mcp.h"
 
-/* Validated, normalised arguments of one tool call (tools.md §2). */
+/* Validated, normalised arguments of one tool call (docs/tools.md §2). */
 struct call_args {
 	const char *tool;
 	const char *app;
@@ -47,11 +47,11 @@ char *validate_args(const char *tool, json_t *args, int step,
 cua_session *session_get(struct mcp_error *err);
 void session_close(void);
 /* A new turn began: every app needs a get_app_state in it before actions,
- * and diff baselines expire (safety.md §8). */
+ * and diff baselines expire (docs/safety.md §8). */
 void session_new_turn(void);
 
 /* Resolves the model's app string and applies policy and approval
- * (identity.md §5 rows 3–4). 0, -1 with err, or -2 when cancelled. */
+ * (docs/identity.md §5 rows 3–4). 0, -1 with err, or -2 when cancelled. */
 int target_acquire(struct job *job, const char *app, struct target *t,
 		   struct mcp_error *err);
 void target_clear(struct target *t);

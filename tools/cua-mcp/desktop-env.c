@@ -4,7 +4,7 @@
  * MCP hosts often start servers with a stripped environment (no DISPLAY,
  * no bus address). With DISPLAY unset, cua-mcp looks for the user's X
  * server (exactly one usable socket in /tmp/.X11-unix) and session bus
- * ($XDG_RUNTIME_DIR/bus) — decisions §16. With --headless and no desktop,
+ * ($XDG_RUNTIME_DIR/bus) — docs/tools.md §8. With --headless and no desktop,
  * it starts a private one (libcua's cua_desktop_start(), what `cua desktop`
  * does) and stops it on exit; the desktop also stops when the server is
  * killed.

@@ -1,5 +1,5 @@
 /*
- * cua-mcp: server instructions (tools.md §7) and per-app instructions
+ * cua-mcp: server instructions (docs/tools.md §7) and per-app instructions
  * (§4): Markdown files delivered with the first successful observation of
  * an app id in this server session.
  *
@@ -104,7 +104,7 @@ read_file(const char *path)
 	return buf;
 }
 
-/* Trims, and refuses text that could break the envelope (tools.md §4). */
+/* Trims, and refuses text that could break the envelope (docs/tools.md §4). */
 static char *
 usable(char *text, const char *path)
 {

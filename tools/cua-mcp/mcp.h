@@ -1,7 +1,7 @@
 /*
- * cua-mcp: the MCP server of libcua (spec tools.md, safety.md).
+ * cua-mcp: the MCP server of libcua (docs/tools.md, docs/safety.md).
  *
- * Threads (decisions §8): a reader thread reads stdin and answers
+ * Threads (docs/tools.md §8): a reader thread reads stdin and answers
  * everything that is cheap (initialize, ping, tools/list,
  * logging/setLevel, cancellation, replies to our own requests); one
  * worker thread runs tool calls one at a time; the main thread waits for
@@ -97,11 +97,11 @@ int rpc_client_can_elicit(void);
 /* Non-zero once the job was cancelled or the server is stopping. */
 int rpc_cancelled(struct job *job);
 /*
- * Turns (safety.md §8, README D15), from `_meta` turn ids on tools/call and
- * the notifications notifications/libcua/turn_started and _ended. Applies
- * the job's turn id (a different one starts a new turn) and returns the
- * number of the current turn (0: the host sends no turn information);
- * *ended is set when the current turn has ended.
+ * Turns (docs/safety.md §8, docs/differences.md D15), from `_meta` turn ids on
+ * tools/call and the notifications notifications/libcua/turn_started and
+ * _ended. Applies the job's turn id (a different one starts a new turn) and
+ * returns the number of the current turn (0: the host sends no turn
+ * information); *ended is set when the current turn has ended.
  */
 unsigned long rpc_turn_begin(struct job *job, int *ended);
 /* Non-zero when the current turn has ended (checked between steps). */
@@ -138,7 +138,7 @@ void session_log_desktop(void);
 
 /* ---- results (result.c) ------------------------------------------------- */
 
-/* The error catalogue of tools.md §11: the rows of the library's error
+/* The error catalogue of docs/tools.md §11: the rows of the library's error
  * registry (lib/core/errors.def), E_<row>. */
 enum mcp_err {
 #define CUA_ROW(row, id, mcp_name, mcp_code, prefix) E_##row,
@@ -195,7 +195,7 @@ char *sanitized(const char *text, size_t max);
 
 /* ---- policy and approval (policy.c) ------------------------------------- */
 
-/* The canonical target of a call (safety.md §1). */
+/* The canonical target of a call (docs/safety.md §1). */
 struct target {
 	json_t *info;       /* libcua.app/1 from cua_session_resolve_app */
 	const char *id;     /* canonical id (borrowed from info) */
@@ -229,7 +229,7 @@ int policy_diff_off(void);
 
 /* Fixes the user's instructions directory (before desktop_env_setup). */
 void instructions_init(void);
-/* The server instructions of initialize (tools.md §7). */
+/* The server instructions of initialize (docs/tools.md §7). */
 const char *instructions_server(void);
 /* The per-app instructions to deliver with this observation of app_id
  * (first successful observation in this server session), or NULL.
@@ -239,7 +239,7 @@ void instructions_delivered(const char *app_id);
 
 /* ---- the desktop (desktop-env.c) ---------------------------------------- */
 
-/* Finds the user's desktop when DISPLAY is unset (decisions §16) or
+/* Finds the user's desktop when DISPLAY is unset (docs/tools.md §8) or
  * starts a private one with --headless. 0, or -1 when --headless failed. */
 int desktop_env_setup(void);
 /* Stops the private desktop, if one was started. */

@@ -1,5 +1,5 @@
 /*
- * cua-mcp: app policy and per-app approval (safety.md §2, §3).
+ * cua-mcp: app policy and per-app approval (docs/safety.md §2, §3).
  *
  * Decided on the canonical target that libcua resolved, never on the
  * model's string: forbidden (the data file, configuration additions, this
@@ -23,7 +23,7 @@
 #include "approvals.h"
 #include "mcp.h"
 
-/* safety.md §3.2: offered the session scope only. */
+/* docs/safety.md §3.2: offered the session scope only. */
 static const char *const high_risk[] = {
 	"firefox", "org.mozilla.firefox", "firefox-esr", "chromium",
 	"google-chrome", "brave-browser", "microsoft-edge", "org.gnome.Epiphany",
@@ -388,7 +388,7 @@ approve_session(const char *id)
 	set_add(&pol.session, &pol.n_session, id);
 }
 
-/* Asks the user through elicitation/create (safety.md §3.2). */
+/* Asks the user through elicitation/create (docs/safety.md §3.2). */
 static int
 ask(struct job *job, const struct target *t, struct mcp_error *err)
 {
@@ -447,7 +447,8 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 				"Computer Use permission request canceled for app '%s'. Ask the user whether Computer Use may use %s, then try again.",
 				t->id, t->name);
 	}
-	/* decisions §14: the form field, else a Codex-style persist value */
+	/* docs/safety.md §3.2: the form field, else a Codex-style persist
+	 * value */
 	persist = json_object_get(json_object_get(reply, "_meta"), "persist");
 	if (json_is_string(json_object_get(json_object_get(reply, "content"),
 					   "scope")))
@@ -460,8 +461,8 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 	approve_session(t->id);
 	if (strcmp(scope, "always") == 0 && always_ok) {
 		path = policy_approvals_path();
-		/* safety.md §3.2: a failed write keeps the session approval
-		 * (the call goes on) and says what to do about it */
+		/* docs/safety.md §3.2: a failed write keeps the session
+		 * approval (the call goes on) and says what to do about it */
 		if (!path)
 			LOG_WARN("could not save the approval of %s: neither XDG_STATE_HOME nor HOME is set; it holds for this session only",
 				 t->id);

@@ -1,5 +1,5 @@
 /*
- * cua-mcp: tool results — the error catalogue (tools.md §11, from the
+ * cua-mcp: tool results — the error catalogue (docs/tools.md §11, from the
  * library's error registry), the receipt (§6), and the size guard of §2.6.
  *
  * SPDX-License-Identifier: MIT
@@ -13,7 +13,7 @@
 
 #include "mcp.h"
 
-/* Outbound results stay below the inbound frame limit (tools.md §2.6). */
+/* Outbound results stay below the inbound frame limit (docs/tools.md §2.6). */
 #define MAX_RESULT 8388608
 
 struct catalogue_row {

@@ -1,6 +1,6 @@
 /*
  * cua-mcp: the MCP transport — newline-delimited JSON-RPC 2.0 on stdio
- * (../mcp.md §1), lifecycle, logging, cancellation, progress and the
+ * (docs/mcp.md §1), lifecycle, logging, cancellation, progress and the
  * server→client requests of elicitation.
  *
  * SPDX-License-Identifier: MIT
@@ -23,7 +23,7 @@
 #include "fileio.h"
 #include "mcp.h"
 
-/* tools.md §2.6: the largest inbound message, without its newline. */
+/* docs/tools.md §2.6: the largest inbound message, without its newline. */
 #define MAX_MESSAGE 8388608
 /* How long the main thread waits for a running tool at shutdown. */
 #define SHUTDOWN_WAIT_MS 3000
@@ -134,7 +134,7 @@ message_with_id(json_t *id)
 	json_t *m = json_object();
 
 	/* the id keeps its JSON type; an unknown id is left out, never
-	 * null (../mcp.md §1.2) */
+	 * null (docs/mcp.md §1.2) */
 	if (id)
 		json_object_set(m, "id", id);
 	return m;
@@ -150,7 +150,7 @@ send_result(json_t *id, json_t *result)
 }
 
 /* A tools/call result, serialised once; one over the frame limit loses
- * its structured content, then its image (tools.md §2.6). */
+ * its structured content, then its image (docs/tools.md §2.6). */
 static void
 send_tool_result(json_t *id, json_t *result)
 {
@@ -564,7 +564,7 @@ worker_main(void *arg)
 		rpc.running = NULL;
 		cancelled = atomic_load(&j->cancelled) || rpc.stopping;
 		pthread_mutex_unlock(&rpc.lock);
-		/* a cancelled request gets no response (../mcp.md §1.10) */
+		/* a cancelled request gets no response (docs/mcp.md §1.10) */
 		if (result && !cancelled) {
 			send_tool_result(j->id, result);
 		} else {

@@ -1,6 +1,6 @@
 /*
  * cua-mcp: the libcua session, target resolution and the get_app_state
- * envelope (tools.md §3): banner, per-app instructions, <app_state>, the
+ * envelope (docs/tools.md §3): banner, per-app instructions, <app_state>, the
  * notes after it, the JPEG image block and the structured content.
  *
  * SPDX-License-Identifier: MIT
@@ -27,7 +27,7 @@ now_ms(void)
 
 static cua_session *session;
 
-/* App ids observed in this server session (identity.md §5 row 7), and
+/* App ids observed in this server session (docs/identity.md §5 row 7), and
  * those whose latest observation never reached the client (a cancelled
  * call): their next observation is a full tree, because the diff
  * baseline moved to a tree the model has not seen. Worker thread only. */
@@ -315,7 +315,7 @@ observation_clear(struct observation *obs)
 	memset(obs, 0, sizeof(*obs));
 }
 
-/* safety.md §7: the remedy for an app without an accessibility tree. */
+/* docs/safety.md §7: the remedy for an app without an accessibility tree. */
 static const char *
 a11y_remedy(const char *toolkit)
 {

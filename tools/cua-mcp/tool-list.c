@@ -1,8 +1,9 @@
 /*
- * cua-mcp: the tools of tools/list, in wire order (tools.md §1): names,
- * descriptions, input schemas and annotations, byte for byte as tools.md
+ * cua-mcp: the tools of tools/list, in wire order (docs/tools.md §1): names,
+ * descriptions, input schemas and annotations, byte for byte as docs/tools.md
  * gives them. tests/mcp-clients/tools-list.test.mjs compares the served
- * list with tools.md itself and with tests/mcp-clients/expected-tools.json.
+ * list with docs/tools.md itself and with
+ * tests/mcp-clients/expected-tools.json.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,5 +1,5 @@
 /*
- * cua-mcp: the tools — the list, argument validation (tools.md §2) and the
+ * cua-mcp: the tools — the list, argument validation (docs/tools.md §2) and the
  * handlers of list_apps, get_app_state, the eight actions and sequence.
  *
  * SPDX-License-Identifier: MIT
@@ -132,7 +132,7 @@ trimmed(const char *s)
 	return s + strspn(s, " \t\r\n");
 }
 
-/* tools.md §2.3: decimal digits in a string, or an integer >= 0. */
+/* docs/tools.md §2.3: decimal digits in a string, or an integer >= 0. */
 static int
 parse_element(json_t *v, uint32_t *out)
 {
@@ -162,7 +162,7 @@ parse_element(json_t *v, uint32_t *out)
 }
 
 /* Case-insensitive match against a list of names, each with its one-letter
- * alias (tools.md §2.4); returns the canonical name or NULL. */
+ * alias (docs/tools.md §2.4); returns the canonical name or NULL. */
 static const char *
 lenient(const char *value, const char *const names[])
 {
@@ -223,7 +223,7 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 	props = json_object_get(json_object_get(def, "inputSchema"), "properties");
 	required = json_object_get(json_object_get(def, "inputSchema"), "required");
 
-	/* unknown parameters: never silently ignored (tools.md §1.4) */
+	/* unknown parameters: never silently ignored (docs/tools.md §1.4) */
 	json_object_foreach(args, key, v) {
 		char *list = NULL;
 		const char *p;
@@ -550,7 +550,7 @@ now_ms(void)
 static int
 observes_after(enum mcp_err id)
 {
-	/* tools.md §10 item 5: no observation after these */
+	/* docs/tools.md §10 item 5: no observation after these */
 	switch (id) {
 	case E_TURN_ENDED:
 	case E_USER_STOPPED:
@@ -609,7 +609,8 @@ do_sequence(struct job *job, struct call_args *a)
 			break;
 		}
 		if (rpc_turn_ended()) {
-			/* in-flight work finishes; no next step (safety.md §8) */
+			/* in-flight work finishes; no next step
+			 * (docs/safety.md §8) */
 			turn_over = 1;
 			break;
 		}
@@ -651,7 +652,7 @@ do_sequence(struct job *job, struct call_args *a)
 		completed++;
 	}
 	if (rpc_cancelled(job)) {
-		/* no response for a cancelled request (../mcp.md §1.10) */
+		/* no response for a cancelled request (docs/mcp.md §1.10) */
 		LOG_INFO("sequence cancelled after %d of %zu steps", completed, n);
 		json_decref(steps_json);
 		json_decref(failed);
@@ -709,7 +710,7 @@ do_sequence(struct job *job, struct call_args *a)
 		mcp_error_clear(&e);
 	}
 
-	/* decisions §10: observe at the end when at least one step ran */
+	/* docs/tools.md §10: observe at the end when at least one step ran */
 	if (completed + (failed_at ? 1 : 0) > 0 && !turn_over &&
 	    !(failed_at && !observes_after(step_err.id))) {
 		r = observe(job, &t, a->app, a->disable_diff, &obs, &err);

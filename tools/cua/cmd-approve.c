@@ -1,6 +1,6 @@
 /*
  * `cua approve APP-ID...`: the "always" approval that cua-mcp asks for
- * through MCP elicitation, for hosts that cannot ask (safety.md §3.2).
+ * through MCP elicitation, for hosts that cannot ask (docs/safety.md §3.2).
  *
  * SPDX-License-Identifier: MIT
  */

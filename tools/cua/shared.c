@@ -85,7 +85,7 @@ cli_close_session(cua_session *s, struct cua_state_file *sf, int status)
 }
 
 /* element_index: decimal digits, surrounding white space ignored
- * (tools.md §2.3). */
+ * (docs/tools.md §2.3). */
 int
 cli_parse_index(const struct cli *cli, const char *tool, const char *s,
                 uint32_t *out)

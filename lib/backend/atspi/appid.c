@@ -1,5 +1,5 @@
 /*
- * The canonical id and name of a running app (state-text.md §11.8):
+ * The canonical id and name of a running app (docs/state-text.md §11.8):
  * appid_choose() matches a process's launch environment, window class and
  * executable against the installed desktop entries. Pure: no I/O, no
  * environment (tests/unit/test-linux.c exercises it).

@@ -1,5 +1,5 @@
 /*
- * Running apps (tools.md §5.1): the applications on the AT-SPI bus and
+ * Running apps (docs/tools.md §5.1): the applications on the AT-SPI bus and
  * the processes the display driver shows windows of, each with its
  * canonical id and name (appid.c); and process liveness.
  *
@@ -595,7 +595,7 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 
 		if (!pr->have_pid || pr->pid == self || pr->pid == wm_pid)
 			continue;
-		/* decisions.md §13 when the WM's pid is unknown: its name */
+		/* docs/tools.md §5.1 when the WM's pid is unknown: its name */
 		if (wm_name && pr->name && strcasecmp(pr->name, wm_name) == 0)
 			continue;
 		p = proc_get(procs, pr->pid, 1);

@@ -157,7 +157,7 @@ int atspi_decode_actions(struct atspi_be *be, const char *bus,
  * caller unrefs. NULL otherwise. */
 GVariant *atspi_prop_value(GVariant *reply, const GVariantType *t);
 /* An app's string copied into `arena`, cut to at most 1 MiB at a
- * character boundary (safety.md §5). */
+ * character boundary (docs/safety.md §5). */
 #define ATSPI_STRING_CAP (1024 * 1024)
 char *atspi_strdup_capped(struct cua_arena *arena, const char *s);
 /* GetAttributes "(a{ss})"; -1 when out of memory. */

@@ -265,8 +265,8 @@ connect_a11y(struct atspi_be *be)
 }
 
 /*
- * decisions.md §4: publish the bus on the root window when nobody did (Qt 5
- * registers reliably only then) and turn org.a11y.Status.IsEnabled on when
+ * docs/toolkits.md §1.2: publish the bus on the root window when nobody did (Qt
+ * 5 registers reliably only then) and turn org.a11y.Status.IsEnabled on when
  * it is off (Chromium registers only then). Both are harmless to others.
  */
 static void

@@ -101,7 +101,7 @@ atspi_prop_value(GVariant *reply, const GVariantType *t)
 
 /*
  * A copy of an app's string in `arena`, cut to ATSPI_STRING_CAP bytes at a
- * character boundary (safety.md §5: any single string read from an app is
+ * character boundary (docs/safety.md §5: any single string read from an app is
  * capped at 1 MiB before sanitising; a hostile app sent a 2 MiB name and
  * ignored the range of Text.GetText). D-Bus strings are valid UTF-8, so
  * backing up over continuation bytes finds a character start. NULL only

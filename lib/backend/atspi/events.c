@@ -1,6 +1,6 @@
 /*
  * Event watching: AT-SPI events of apps and X Damage of windows, as one
- * stream for the settle (screenshots.md §6) and for anything else that
+ * stream for the settle (docs/screenshots.md §6) and for anything else that
  * wants "call me when this app changes" (`cua watch`).
  *
  * Apps emit AT-SPI events only for event classes some client registered
@@ -28,7 +28,7 @@
 #define EVENT_QUEUE 4096
 #define EVENT_PREFIX "org.a11y.atspi.Event."
 
-/* The event classes the settle listens to (§6.2). */
+/* The event classes the settle listens to (docs/screenshots.md §6.2). */
 static const char *const registered_events[] = {
 	"object:children-changed", "object:property-change",
 	"object:state-changed",    "object:text-changed",

@@ -1,6 +1,6 @@
 /*
  * AT-SPI2 backend: event watching (events.c) for the settle
- * (screenshots.md §6) and `cua watch`: AT-SPI events of apps and the
+ * (docs/screenshots.md §6) and `cua watch`: AT-SPI events of apps and the
  * display driver's damage, as one stream.
  *
  * SPDX-License-Identifier: MIT

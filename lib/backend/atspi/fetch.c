@@ -355,7 +355,7 @@ is_text_role(uint32_t role)
 	       role == CUA_ROLE_CAPTION || role == CUA_ROLE_HEADING;
 }
 
-/* decisions.md §12: extents of (INT32_MIN, INT32_MIN) (hidden GTK menus),
+/* docs/state-text.md §10: extents of (INT32_MIN, INT32_MIN) (hidden GTK menus),
  * or of zero or 1x1 size on a non-text node, are no geometry. */
 static int
 is_hidden_geometry(const struct cua_raw_node *n)
@@ -1039,7 +1039,7 @@ on_children(struct fnode *fn, GVariant *reply)
 	const char *bus, *path;
 
 	if (!fn->count_ok || (int64_t)len != (int64_t)fn->n->child_count) {
-		/* decisions.md §2: ChildCount + GetChildAtIndex is
+		/* docs/state-text.md §11.5.1: ChildCount + GetChildAtIndex is
 		 * canonical; GTK 4.8's GetChildren can disagree */
 		cua_debug(job->be->base.ctx,
 		          "atspi: %s: GetChildren has %zu, ChildCount %d",
@@ -1657,7 +1657,7 @@ find_focused(struct cua_raw_node *n)
 }
 
 /*
- * The focused node (state-text.md §11.7). The walk usually has it already
+ * The focused node (docs/state-text.md §11.7). The walk usually has it already
  * (its state came in with this walk); otherwise one Collection.GetMatches
  * per root (state FOCUSED, count 1). A later root wins: popups come after
  * the window and hold the focus while they are open.
@@ -1718,7 +1718,8 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 	snap->focused = focus;
 	snap->focused_ident = focus->ident;
 
-	/* its text selection (the trailer's selected text, §8.2) */
+	/* its text selection (the trailer's selected text,
+	 * docs/state-text.md §8.2) */
 	fn = g_hash_table_lookup(job->seen, focus->ident);
 	if (!fn || fn->n != focus || !(focus->ifaces & CUA_IFACE_TEXT) ||
 	    (focus->have & CUA_HAVE_TEXT_SELECTION))

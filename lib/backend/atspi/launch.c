@@ -1,5 +1,5 @@
 /*
- * Launching desktop entries (actions.md §12): the program and its
+ * Launching desktop entries (docs/actions.md §12): the program and its
  * environment, started detached in a session of its own.
  *
  * SPDX-License-Identifier: MIT
@@ -281,7 +281,8 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 		                 app->desktop_id ? app->desktop_id : "?",
 		                 app->exec);
 
-	/* the environment: ours, accessibility switched on (actions.md §12) */
+	/* the environment: ours, accessibility switched on
+	 * (docs/actions.md §12) */
 	env = g_ptr_array_new_with_free_func(g_free);
 	for (e = environ; e && *e; e++) {
 		int skip = 0;
@@ -307,7 +308,7 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 	if (!env_array_lookup(env, "GSK_RENDERER"))
 		g_ptr_array_add(env, g_strdup("GSK_RENDERER=cairo"));
 	if (lo) {
-		/* decisions.md §6: its default X11 plugin has no AT-SPI
+		/* docs/actions.md §12: its default X11 plugin has no AT-SPI
 		 * bridge */
 		const char *v = env_lookup(environ, "SAL_USE_VCLPLUGIN");
 

@@ -5,7 +5,7 @@
  * The pure functions here (no I/O, no environment) are what
  * tests/unit/test-linux.c exercises: desktop-entry parsing, Exec
  * splitting, /proc/<pid>/stat parsing and the app-id choice of
- * state-text.md §11.8.
+ * docs/state-text.md §11.8.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -146,7 +146,7 @@ const char *
 atspi_base_name(const char *path);
 
 /* ------------------------------------------------------------------ */
-/* appid.c — the app-id choice of state-text.md §11.8                  */
+/* appid.c — the app-id choice of docs/state-text.md §11.8             */
 
 struct appid_input {
 	int64_t pid;
@@ -195,7 +195,7 @@ appid_match_wm_class(const struct desktop_entry *entries, size_t n,
 typedef const char *(*appid_resolve_fn)(void *data, const char *program);
 
 /*
- * Chooses the canonical app id and name of one process (state-text.md
+ * Chooses the canonical app id and name of one process (docs/state-text.md
  * §11.8): GIO_LAUNCHED_DESKTOP_FILE, _GTK_APPLICATION_ID (only when an
  * installed entry has that id), Flatpak id / Snap name, WM_CLASS (class,
  * then instance) against StartupWMClass then against ids, the executable

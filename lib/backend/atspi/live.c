@@ -1,15 +1,15 @@
 /*
  * Live access for actions (backend.h "Acting"): re-reading objects and
- * their children for re-resolution (identity.md §4), and the one-object
- * requests the action ladders use (actions.md §3–§10).
+ * their children for re-resolution (docs/identity.md §4), and the one-object
+ * requests the action ladders use (docs/actions.md §3–§10).
  *
  * Reads are pipelined like the walk's (dbus.c batches): every node first
  * answers its basic calls (GetRole, GetState, GetInterfaces, Name,
  * ChildCount), then the detail calls its interfaces allow, so an object is
  * never asked for an interface it does not have (unusual calls crash Qt
- * and Chromium, ../desktop.md §0). Children are read by the walk's rule
- * (decisions.md §2): ChildCount + GetChildAtIndex is canonical, GetChildren
- * is used only when its length equals ChildCount.
+ * and Chromium, docs/toolkits.md §1.4). Children are read by the walk's rule
+ * (docs/state-text.md §11.5.1): ChildCount + GetChildAtIndex is canonical,
+ * GetChildren is used only when its length equals ChildCount.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -531,7 +531,8 @@ on_success(struct lreq *r, GVariant *reply)
 		GVariantIter ai;
 
 		if ((int64_t)len != n->child_count) {
-			/* decisions.md §2: indexed reads are canonical */
+			/* docs/state-text.md §11.5.1: indexed reads are
+			 * canonical */
 			g_variant_unref(arr);
 			for (size_t q = 0; q < ln->n_kids; q++)
 				lcall(ln, L_CHILD_AT, (int)q, IF_ACCESSIBLE,

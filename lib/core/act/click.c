@@ -1,5 +1,5 @@
 /*
- * click by element (actions.md §3): the left single-click ladder, the
+ * click by element (docs/actions.md §3): the left single-click ladder, the
  * right click, the middle click and multi-clicks.
  *
  * SPDX-License-Identifier: MIT
@@ -66,7 +66,7 @@ is_window_role(uint32_t role)
 	       role == CUA_ROLE_DIALOG || role == CUA_ROLE_ALERT;
 }
 
-/* decisions.md §1: a focus change that selected the whole text is
+/* docs/actions.md §3.1: a focus change that selected the whole text is
  * collapsed to a caret at the end. */
 static void
 collapse_select_all(struct cua_act *a, struct cua_located *loc,
@@ -463,7 +463,7 @@ no_way_to_click(const struct cua_act *a, const struct cua_located *loc)
 		       { "role", loc->element->role_text });
 }
 
-/* The left single-click ladder (§3 routes 1–7). */
+/* The left single-click ladder (docs/actions.md §3 routes 1–7). */
 static cua_result
 click_ladder(struct cua_act *a, struct cua_located *loc)
 {
@@ -625,7 +625,8 @@ cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 	} else if (count == 1) {
 		r = click_ladder(&a, &loc);
 	} else {
-		/* §3.3: a real multi-click where the pointer can reach it */
+		/* docs/actions.md §3.3: a real multi-click where the pointer
+		 * can reach it */
 		r = is_menu_item(&loc) ?
 			    CUA_ERROR_INPUT_BLOCKED :
 			    act_synthetic_click(&a, &loc, loc.node, 1, count);

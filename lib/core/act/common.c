@@ -1,6 +1,6 @@
 /*
  * What every action shares: the live calls and their failures, the
- * primary action, the window checks and input acceptance (actions.md
+ * primary action, the window checks and input acceptance (docs/actions.md
  * §1.3, §1.4, §2.2, §2.3), the keyboard target, and the end of a call.
  *
  * SPDX-License-Identifier: MIT
@@ -159,7 +159,7 @@ act_is_async_toolkit(const struct cua_app_info *app)
 		     strcasestr(t, "mozilla"));
 }
 
-/* The primary action (state-text.md §11.6 order), or -1. */
+/* The primary action (docs/state-text.md §11.6 order), or -1. */
 int
 act_primary_action(const struct cua_raw_node *n, const char **raw)
 {
@@ -237,7 +237,7 @@ act_find_action(const struct cua_raw_node *n, const char *const *norms,
 }
 
 /* ------------------------------------------------------------------ */
-/* Windows, points and input acceptance (§1.4, §2.2, §2.3)             */
+/* Windows, points and input acceptance (docs/actions.md §1.4, §2.2, §2.3)    */
 
 cua_result
 act_window_unavailable(const struct cua_act *a, enum unavailable why)
@@ -266,8 +266,8 @@ belongs(const struct cua_win *w, uint64_t target, int64_t pid)
 }
 
 /*
- * §2.2 items 4–5 for root point (rx, ry) of `target`: mapped, not
- * iconified, on a screen, and the point belongs to the target (else one
+ * docs/actions.md §2.2 items 4–5 for root point (rx, ry) of `target`: mapped,
+ * not iconified, on a screen, and the point belongs to the target (else one
  * recovery per session, then E-POINT-COVERED). (px, py) name the point in
  * the message.
  */
@@ -301,7 +301,8 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 		if (attempt > 0 || !a->as->proc || a->as->proc->point_recovered ||
 		    !b->ops->activate_window)
 			break;
-		/* covered: raise the target once per session (§2.3) */
+		/* covered: raise the target once per session
+		 * (docs/actions.md §2.3) */
 		a->as->proc->point_recovered = 1;
 		r = b->ops->activate_window(b, target,
 					    a->s->ctx.opt.focus_timeout_ms,
@@ -328,10 +329,10 @@ input_not_accepted(const struct cua_act *a)
 }
 
 /*
- * Keyboard input acceptance (§1.4): the target window (or a window of the
- * same app) holds X input focus; otherwise activate it and wait for the
- * confirmation. `active` is the AT-SPI ACTIVE state of the target window
- * when known (-1 unknown).
+ * Keyboard input acceptance (docs/actions.md §1.4): the target window (or a
+ * window of the same app) holds X input focus; otherwise activate it and wait
+ * for the confirmation. `active` is the AT-SPI ACTIVE state of the target
+ * window when known (-1 unknown).
  */
 cua_result
 act_keyboard_ready(struct cua_act *a, uint64_t target, int active)

@@ -1,5 +1,5 @@
 /*
- * The action ladders (actions.md §2–§10), written against backend
+ * The action ladders (docs/actions.md §2–§10), written against backend
  * primitives only, one file per action family. Each action: validate its
  * arguments, run the guards (guards.c), resolve its element in the live
  * tree (locate.c), then try the routes of its ladder in order; the first
@@ -21,7 +21,7 @@
 #include "core/act.h"
 #include "core/keys.h"
 
-#define POLL_MAX_US (2000 * 1000) /* decisions.md §5 */
+#define POLL_MAX_US (2000 * 1000) /* docs/actions.md §1.6 */
 
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -74,7 +74,7 @@ cua_result act_grab_focus(struct cua_act *a, struct cua_located *loc,
 /* Chromium, Firefox, Electron: requests are dispatched, not done. */
 int act_is_async_toolkit(const struct cua_app_info *app);
 
-/* The primary action (state-text.md §11.6 order), or -1; its raw name in
+/* The primary action (docs/state-text.md §11.6 order), or -1; its raw name in
  * *raw when not NULL. */
 int act_primary_action(const struct cua_raw_node *n, const char **raw);
 
@@ -103,8 +103,8 @@ cua_result act_window_unavailable(const struct cua_act *a,
 				  enum unavailable why);
 
 /*
- * §2.2 items 4–5 for root point (rx, ry) of `target`: mapped, not
- * iconified, on a screen, and the point belongs to the target (else one
+ * docs/actions.md §2.2 items 4–5 for root point (rx, ry) of `target`: mapped,
+ * not iconified, on a screen, and the point belongs to the target (else one
  * recovery per session, then E-POINT-COVERED). (px, py) name the point in
  * the message.
  */
@@ -112,10 +112,10 @@ cua_result act_point_ok(struct cua_act *a, uint64_t target, int32_t rx,
 			int32_t ry, double px, double py);
 
 /*
- * Keyboard input acceptance (§1.4): the target window (or a window of the
- * same app) holds X input focus; otherwise activate it and wait for the
- * confirmation. `active` is the AT-SPI ACTIVE state of the target window
- * when known (-1 unknown).
+ * Keyboard input acceptance (docs/actions.md §1.4): the target window (or a
+ * window of the same app) holds X input focus; otherwise activate it and wait
+ * for the confirmation. `active` is the AT-SPI ACTIVE state of the target
+ * window when known (-1 unknown).
  */
 cua_result act_keyboard_ready(struct cua_act *a, uint64_t target, int active);
 
@@ -146,7 +146,8 @@ cua_result act_finish(struct cua_act *a, cua_result r, char **outcome);
 /* Pointer (pointer.c)                                                 */
 
 /* The live root pixel of a node's centre, and the checks of any point
- * of the target (§2.2 items 4–5; the window hidden when it has none). */
+ * of the target (docs/actions.md §2.2 items 4–5; the window hidden when it has
+ * none). */
 cua_result act_reach_center(struct cua_act *a, const struct cua_located *loc,
 			    const struct cua_raw_node *n, int32_t *rx,
 			    int32_t *ry);
@@ -159,7 +160,8 @@ cua_result act_send_pointer(struct cua_act *a,
 cua_result act_click_at_root(struct cua_act *a, int32_t rx, int32_t ry,
 			     uint32_t button, uint32_t count);
 
-/* Route 7: a synthetic click at the element's centre (§3 route 7). */
+/* Route 7: a synthetic click at the element's centre (docs/actions.md §3
+ * route 7). */
 cua_result act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 			       struct cua_raw_node *n, uint32_t button,
 			       uint32_t count);
@@ -168,15 +170,15 @@ cua_result act_synthetic_click(struct cua_act *a, struct cua_located *loc,
  * window's frame at 1 pixel per point. */
 cua_result act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g);
 
-/* §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
+/* docs/actions.md §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
 cua_result act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g,
 			 double px, double py, int32_t *rx, int32_t *ry);
 
 /*
  * Begins an action of `tool` at screenshot pixel (px, py) with all of
- * §2.2: numbers, the guards, the screenshot's geometry, the root pixel,
- * and the point belongs to the target. End `a` with act_finish() either
- * way.
+ * docs/actions.md §2.2: numbers, the guards, the screenshot's geometry, the
+ * root pixel, and the point belongs to the target. End `a` with act_finish()
+ * either way.
  */
 cua_result act_begin_at(struct cua_act *a, struct cua_session *s,
 			const char *tool, const char *app, double px,
@@ -234,8 +236,8 @@ int act_vertical(enum dir d);
 
 /*
  * Scrolls `distance` points in direction `d`: the Value route on the
- * axis' scroll bar, else the wheel at the node's centre (§5.2). Reports
- * pages applied relative to `page`.
+ * axis' scroll bar, else the wheel at the node's centre (docs/actions.md §5.2).
+ * Reports pages applied relative to `page`.
  */
 cua_result act_scroll_by(struct cua_act *a, struct cua_located *loc,
 			 enum dir d, double distance, double page);

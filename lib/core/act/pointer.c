@@ -1,5 +1,5 @@
 /*
- * Pointer input: a synthetic click at an element's centre (actions.md
+ * Pointer input: a synthetic click at an element's centre (docs/actions.md
  * §3 route 7), screenshot pixels to screen points (§2), click at a
  * point and drag (§6).
  *
@@ -17,9 +17,10 @@
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 
-/* The live root pixel of a node's centre (actions.md §2.1; screenshots.md
- * §3): through the screenshot geometry when the observation has one for
- * this window, else through X11 origin - accessibility window origin. */
+/* The live root pixel of a node's centre (docs/actions.md §2.1;
+ * docs/screenshots.md §3): through the screenshot geometry when the observation
+ * has one for this window, else through X11 origin - accessibility window
+ * origin. */
 static int
 center_root(struct cua_act *a, const struct cua_located *loc,
 	    const struct cua_raw_node *n, int32_t *rx, int32_t *ry,
@@ -40,7 +41,7 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 		return 0;
 	}
 	/* window-relative, as the tree's frames; then the screenshot rule
-	 * (screenshots.md §3) on the live window: where the accessibility
+	 * (docs/screenshots.md §3) on the live window: where the accessibility
 	 * window's origin lies in the frame (0 for Qt and Firefox, the
 	 * shadows for Chromium, the window manager's title bar for GTK3
 	 * under a reparenting manager, GTK4's resize margin) */
@@ -135,7 +136,8 @@ settle_scrolled(struct cua_act *a, struct cua_located *loc,
 	}
 }
 
-/* Route 7: a synthetic click at the element's centre (§3 route 7). */
+/* Route 7: a synthetic click at the element's centre (docs/actions.md §3
+ * route 7). */
 cua_result
 act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 		    struct cua_raw_node *n, uint32_t button, uint32_t count)
@@ -179,7 +181,7 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 }
 
 /* ------------------------------------------------------------------ */
-/* Coordinates (§2)                                                    */
+/* Coordinates (docs/actions.md §2)                                    */
 
 
 /* The geometry of the last observation's screenshot; without one, the
@@ -220,7 +222,7 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 	return r;
 }
 
-/* §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
+/* docs/actions.md §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
 cua_result
 act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 	      double py, int32_t *rx, int32_t *ry)
@@ -336,7 +338,7 @@ cua_do_drag(struct cua_session *s, const char *app, double x1, double y1,
 	if (r == CUA_OK)
 		r = act_point_ok(&a, g.x11_window, sx, sy, x1, y1);
 	if (r == CUA_OK) {
-		/* preparation, then the five events of §6 */
+		/* preparation, then the five events of docs/actions.md §6 */
 		ev[0] = (struct cua_pointer_event){ CUA_POINTER_MOVE, sx, sy, 0 };
 		ev[1] = (struct cua_pointer_event){ CUA_POINTER_PRESS, 0, 0, 1 };
 		ev[2] = (struct cua_pointer_event){ CUA_POINTER_MOVE, sx, sy, 0 };

@@ -1,5 +1,5 @@
 /*
- * press_key (actions.md §7): the whole argument is parsed, then sent to
+ * press_key (docs/actions.md §7): the whole argument is parsed, then sent to
  * the target window after input acceptance.
  *
  * SPDX-License-Identifier: MIT

@@ -1,5 +1,5 @@
 /*
- * scroll (actions.md §5) by element and at a point, and the scroll
+ * scroll (docs/actions.md §5) by element and at a point, and the scroll
  * secondary actions (§8.2): the Value route on a scroll bar, else the
  * wheel.
  *
@@ -105,9 +105,10 @@ scrollbar_value(struct cua_act *a, struct cua_located *loc,
 	return CUA_OK;
 }
 
-/* The scroll bar of an axis (§5.2): the node itself, a scroll-bar child
- * of it or of its nearest scroll pane (ancestor-or-self), or one of its
- * siblings (GTK 4 does not mark its scrolled windows as scroll panes). */
+/* The scroll bar of an axis (docs/actions.md §5.2): the node itself, a
+ * scroll-bar child of it or of its nearest scroll pane (ancestor-or-self), or
+ * one of its siblings (GTK 4 does not mark its scrolled windows as scroll
+ * panes). */
 static cua_result
 find_scrollbar(struct cua_act *a, struct cua_located *loc, enum dir d,
 	       struct cua_raw_node **out)
@@ -150,7 +151,7 @@ find_scrollbar(struct cua_act *a, struct cua_located *loc, enum dir d,
 }
 
 /* The first guess of points per wheel click, per toolkit; the wheel
- * route measures the real one (§5.2). */
+ * route measures the real one (docs/actions.md §5.2). */
 static double
 wheel_step(const struct cua_app_info *app, double extent)
 {
@@ -190,7 +191,7 @@ wheel(struct cua_act *a, int32_t rx, int32_t ry, enum dir d, long *clicks)
 }
 
 /* ------------------------------------------------------------------ */
-/* Measuring the wheel (§5.2): a probe in the scrolled content          */
+/* Measuring the wheel (docs/actions.md §5.2): a probe in the scrolled content          */
 
 #define PROBE_NODES 4
 
@@ -425,9 +426,9 @@ wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 }
 
 /*
- * The wheel route (§5.2), closed loop: one click first, measured on the
- * probe; then the clicks that are still needed at the measured step, and
- * a correction while more than half a click is missing. Fills the
+ * The wheel route (docs/actions.md §5.2), closed loop: one click first,
+ * measured on the probe; then the clicks that are still needed at the measured
+ * step, and a correction while more than half a click is missing. Fills the
  * outcome with what was measured. -1 when there is no probe, or when the
  * first click moved the axis' scroll bar but not the probe (Qt's text
  * editors: their children are the parts of the scroll area); the caller
@@ -509,8 +510,8 @@ wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *
 
 /*
  * Scrolls `distance` points in direction `d`: the Value route on the
- * axis' scroll bar, else the wheel at the node's centre (§5.2). Reports
- * pages applied relative to `page`.
+ * axis' scroll bar, else the wheel at the node's centre (docs/actions.md §5.2).
+ * Reports pages applied relative to `page`.
  */
 cua_result
 act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
@@ -621,7 +622,7 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		       { "role", loc->element->role_text });
 }
 
-/* The direction and pages of a scroll (tools.md §2.2, §2.4). */
+/* The direction and pages of a scroll (docs/tools.md §2.2, §2.4). */
 static cua_result
 check_scroll_args(const char *direction, double pages, enum dir *d)
 {
@@ -669,9 +670,9 @@ out:
 }
 
 /*
- * Scroll at screenshot pixel (x, y) (README deviation D18; actions.md
- * §5.3): the distance comes from the window's extent, the checks are
- * those of any coordinate action (§2.2), and the wheel turns at the
+ * Scroll at screenshot pixel (x, y) (docs/differences.md deviation D18;
+ * docs/actions.md §5.3): the distance comes from the window's extent, the
+ * checks are those of any coordinate action (§2.2), and the wheel turns at the
  * point. The Value route through a hit-tested scroll pane is not taken:
  * the wheel reaches whatever scrolls under the point, as for a person.
  */

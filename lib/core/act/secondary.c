@@ -1,5 +1,5 @@
 /*
- * perform_secondary_action (actions.md §8): the element's own actions,
+ * perform_secondary_action (docs/actions.md §8): the element's own actions,
  * Raise, Scroll <direction>, Expand and Collapse.
  *
  * SPDX-License-Identifier: MIT
@@ -70,8 +70,8 @@ bad_secondary(const struct cua_element *e, const char *action, uint32_t id)
 	return r;
 }
 
-/* Expand / Collapse (§8.2): the element's own action `own` (the one the
- * element listed under that name), else GTK3 synthetic rows use their
+/* Expand / Collapse (docs/actions.md §8.2): the element's own action `own` (the
+ * one the element listed under that name), else GTK3 synthetic rows use their
  * first cell's `expand or contract` action, others their primary action;
  * then the EXPANDED state must have changed. */
 static cua_result
@@ -190,7 +190,7 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 			goto out;
 		}
 		/* an expandable element's own Expand or Collapse: done when
-		 * the state says so (§8.2) */
+		 * the state says so (docs/actions.md §8.2) */
 		if (CUA_HAS_STATE(loc.node, CUA_STATE_EXPANDABLE) &&
 		    (strcmp(e->actions[k], "Expand") == 0 ||
 		     strcmp(e->actions[k], "Collapse") == 0)) {
@@ -232,7 +232,8 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 				    { "role", e->role_text });
 			goto out;
 		}
-		/* one page: the scroll area's visible extent (§8.2) */
+		/* one page: the scroll area's visible extent
+		 * (docs/actions.md §8.2) */
 		r = act_scroll_by(&a, &loc, d, page, page);
 	} else if (strcmp(e->actions[k], "Expand") == 0 ||
 		   strcmp(e->actions[k], "Collapse") == 0) {

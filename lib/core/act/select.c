@@ -1,5 +1,5 @@
 /*
- * select_text (actions.md §10): the text as the tree shows it, the one
+ * select_text (docs/actions.md §10): the text as the tree shows it, the one
  * match, then the selection or caret set and read back.
  *
  * SPDX-License-Identifier: MIT
@@ -132,7 +132,8 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	be = bs + tl;
 	start = map.start[bs];
 	end = be > bs ? map.end[be - 1] : start;
-	/* focus it first, so a following type_text lands here (§10 step 5) */
+	/* focus it first, so a following type_text lands here
+	 * (docs/actions.md §10 step 5) */
 	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSABLE) &&
 	    !CUA_HAS_STATE(n, CUA_STATE_FOCUSED)) {
 		r = act_grab_focus(&a, &loc, n, CUA_HAVE_EXTENTS);

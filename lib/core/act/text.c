@@ -1,5 +1,5 @@
 /*
- * type_text (actions.md §9): inserting through EditableText where the
+ * type_text (docs/actions.md §9): inserting through EditableText where the
  * toolkit allows it, else key events after input acceptance.
  *
  * SPDX-License-Identifier: MIT
@@ -17,7 +17,7 @@
 /*
  * Typing with key events into `focus` (may be NULL): when characters went
  * through spare keycodes, their mapping is restored only once the typed
- * text shows in the element (at most 2 s; decisions.md §5's bound):
+ * text shows in the element (at most 2 s; docs/actions.md §1.6's bound):
  * toolkits translate a key with the mapping of the moment they process
  * it, and Chromium does so well after its accessibility answers.
  */
@@ -53,7 +53,7 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 	return a->b->ops->keys_restore(a->b);
 }
 
-/* The focused element of the target window, live (§11.7). */
+/* The focused element of the target window, live (docs/state-text.md §11.7). */
 static struct cua_raw_node *
 focused_element(struct cua_act *a, struct act_target_window *tw)
 {
@@ -85,10 +85,10 @@ focused_element(struct cua_act *a, struct act_target_window *tw)
 }
 
 /*
- * Route 2 of §9: insert at the caret through EditableText. The text is
- * spliced into the element's text and set whole (InsertText's length
+ * Route 2 of docs/actions.md §9: insert at the caret through EditableText. The
+ * text is spliced into the element's text and set whole (InsertText's length
  * means bytes on GTK3, characters on Qt and nothing on GTK4,
- * ../desktop.md §4(c)), then the caret is put after the insertion.
+ * docs/toolkits.md §3.3), then the caret is put after the insertion.
  * *done = 1 when it worked; *changed = 1 when something else changed.
  */
 static cua_result
@@ -191,7 +191,7 @@ cua_do_type_text(struct cua_session *s, const char *app, const char *text,
 		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "text" });
 	r = cua_act_begin(&a, s, "type_text", app);
 	if (r == CUA_OK && !a.app->bus_name)
-		goto keys; /* no tree: keys only (decisions.md §7) */
+		goto keys; /* no tree: keys only (docs/actions.md §9) */
 	if (r == CUA_OK)
 		r = act_find_target_window(&a, &tw);
 	if (r != CUA_OK)

@@ -1,5 +1,5 @@
 /*
- * set_value (actions.md §4): a number through Value, a string through
+ * set_value (docs/actions.md §4): a number through Value, a string through
  * EditableText, verified by reading it back.
  *
  * SPDX-License-Identifier: MIT
@@ -122,7 +122,7 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 					   .ident = n->ident, .v = v,
 					   .text = value };
 
-		/* no focus change, no key events (§4 step 5) */
+		/* no focus change, no key events (docs/actions.md §4 step 5) */
 		r = act_ask_call(&a, &c, &ok);
 		act_call_clear(&c);
 		if (r != CUA_OK)

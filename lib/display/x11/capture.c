@@ -1,19 +1,20 @@
 /*
- * Window capture for screenshots (screenshots.md §2, §7, §8).
+ * Window capture for screenshots (docs/screenshots.md §2, §7, §8).
  *
  * All X11 work for screenshots runs on one worker thread with its own X
  * connection, kept open for the life of the session:
  *  - a tracked window is redirected with XCompositeRedirectWindow(…,
  *    CompositeRedirectAutomatic) — visually a no-op; the redirect lasts as
  *    long as this connection, which is why the connection stays open
- *    (../desktop.md §5) — and gets a Damage object, whose events both
+ *    (docs/toolkits.md §4) — and gets a Damage object, whose events both
  *    feed the settle (events.c) and tell when a window redirected just
  *    now has repainted its pixmap (a fresh pixmap is black until then);
  *  - a capture names the window's pixmap and reads it with XGetImage: the
  *    window's own pixels even where other windows cover it or it hangs
  *    past the screen edge. The colour masks come from the window's
  *    visual (an image of a pixmap has none).
- * Nothing here raises, maps, moves or focuses a window (D23).
+ * Nothing here raises, maps, moves or focuses a window
+ * (docs/differences.md D23).
  *
  * The session thread waits for a capture at most capture_timeout_ms. On
  * timeout the worker is abandoned — it frees itself and closes its
@@ -613,7 +614,8 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 		memcpy(t->ext, ext, sizeof(ext));
 		remember_extents(w, win, ext);
 	}
-	/* the frame: the window less its CSD shadow margins (§3) */
+	/* the frame: the window less its CSD shadow margins
+	 * (docs/screenshots.md §3) */
 	cx = ext[0];
 	cy = ext[2];
 	cw = a.width - ext[0] - ext[1];

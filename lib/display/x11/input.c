@@ -1,11 +1,12 @@
 /*
- * Synthetic input with XTEST (actions.md §1.5, §2.4, §6, §7.5) and the
+ * Synthetic input with XTEST (docs/actions.md §1.5, §2.4, §6, §7.5) and the
  * window operations behind input acceptance (§1.4, §2.3).
  *
  * All events go through XTEST on libcua's own connection (never
  * XSendEvent, which many toolkits ignore). No delays between events: each
  * is flushed, the gesture is synced at the end. The shared core pointer is
- * put back where it was unless the user moved it meanwhile (D11).
+ * put back where it was unless the user moved it meanwhile
+ * (docs/differences.md D11).
  *
  * Keys are realised on the current XKB keymap in its current group: a
  * keysym found on a key at level 1 gets Shift, at level 2 ISO_Level3_Shift
@@ -13,7 +14,7 @@
  * keycode (one without keysyms, taken from the highest down) with
  * XChangeKeyboardMapping; clients must see the MappingNotify and fetch
  * the new map before the key arrives, hence a short wait after each
- * remapping (decisions.md §9). Spare keycodes are reused as a pool and
+ * remapping (docs/actions.md §7.5). Spare keycodes are reused as a pool and
  * restored once at the end. The user's layout and group are never
  * changed.
  *
@@ -230,7 +231,8 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 		       cua_now_us() < end)
 			g_usleep(1000);
 
-		/* put it back unless the user moved it meanwhile (D11) */
+		/* put it back unless the user moved it meanwhile
+		 * (docs/differences.md D11) */
 		if (XQueryPointer(d, root, &rr, &cr, &px, &py, &wx, &wy, &mask) &&
 		    px == lx && py == ly) {
 			XTestFakeMotionEvent(d, -1, ox, oy, CurrentTime);
@@ -634,7 +636,7 @@ x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
 		if (nn) {
 			/* the app must have the new map before the keys
 			 * arrive: its loop has read the MappingNotify, then
-			 * the short wait of decisions.md §9 for toolkits
+			 * the short wait of docs/actions.md §7.5 for toolkits
 			 * that fetch it asynchronously */
 			app_caught_up(d, sync);
 			if (delay_ms > 0)

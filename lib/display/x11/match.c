@@ -1,6 +1,6 @@
 /*
  * Matching the AT-SPI toplevels of a process to X11 client windows
- * (screenshots.md §1.1, §3): by pid, then title, then geometry, each
+ * (docs/screenshots.md §1.1, §3): by pid, then title, then geometry, each
  * window used at most once.
  *
  * SPDX-License-Identifier: MIT
@@ -47,7 +47,7 @@ rect_distance(const struct cua_rect *a, const struct cua_rect *b,
  * smallest one against the content frame, against the whole X window
  * (CSD shadows included) and against the window manager's frame, so any
  * of these conventions matches. GTK 4 reports its
- * windows at (0,0) whatever their position (../desktop.md §4(b)): an
+ * windows at (0,0) whatever their position (docs/toolkits.md §3.2): an
  * extent at the origin compares sizes only.
  */
 static int64_t
@@ -134,7 +134,8 @@ x11_match_toplevels(struct x11 *x, int64_t pid,
 	}
 	if (ncand == 0) {
 		/* unknown or namespaced (Flatpak) _NET_WM_PID: only a
-		 * unique title identifies a window (screenshots.md §1.1) */
+		 * unique title identifies a window
+		 * (docs/screenshots.md §1.1) */
 		any_pid = 1;
 		for (j = 0; j < ncl; j++)
 			cand[ncand++] = (int)j;

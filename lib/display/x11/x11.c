@@ -861,7 +861,7 @@ x11_transient_for(struct x11 *x, uint64_t window)
 }
 
 /* ------------------------------------------------------------------ */
-/* Input support (input.c, driver.c; actions.md §1.4, §2.3)          */
+/* Input support (input.c, driver.c; docs/actions.md §1.4, §2.3)     */
 
 Display *
 x11_display(struct x11 *x)

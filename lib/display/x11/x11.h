@@ -118,7 +118,7 @@ int x11_focus_toplevel(struct x11 *x, struct cua_win *out);
 /* 1 when `window` or another window of `pid` holds input focus (and is
  * the active window under an EWMH window manager). */
 int x11_focus_holds(struct x11 *x, uint64_t window, int64_t pid);
-/* Activates (actions.md §1.4 step 2) and waits for the confirmation:
+/* Activates (docs/actions.md §1.4 step 2) and waits for the confirmation:
  * 1 confirmed, 0 not within timeout_ms, -1 error. */
 int x11_activate(struct x11 *x, uint64_t window, int timeout_ms);
 
@@ -142,7 +142,7 @@ cua_result x11d_keys(struct cua_display *d,
 cua_result x11d_keys_restore(struct cua_display *d);
 
 /* ------------------------------------------------------------------ */
-/* capture.c — window capture and damage (screenshots.md §2, §6, §8)   */
+/* capture.c — window capture and damage (docs/screenshots.md §2, §6, §8)   */
 
 /* NULL when there is no X display. */
 struct shots *shots_new(struct x11_driver *xd);

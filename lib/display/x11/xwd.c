@@ -1,5 +1,5 @@
 /*
- * The xwd route of window capture (screenshots.md §8): when a capture
+ * The xwd route of window capture (docs/screenshots.md §8): when a capture
  * hangs, capture.c abandons its worker and runs `xwd -silent -id
  * <window>` with capture_fallback_timeout_ms (SIGTERM, then SIGKILL a
  * second later), and decodes what it writes.

@@ -6,7 +6,7 @@
 //   CUA               the cua CLI
 //   CUA_MCP_DATA_DIR  its data directory (forbidden-apps.txt, app-instructions/)
 //   FIXTURE_GTK3      tests/desktop/fixture-gtk3 (desktop tests)
-//   CUA_SPEC_DIR      the directory with tools.md (the repository's docs/)
+//   CUA_TOOLS_MD      the source tree's docs/tools.md
 //
 // SPDX-License-Identifier: MIT
 import { spawn } from 'node:child_process';
@@ -23,7 +23,7 @@ export const SERVER = process.env.CUA_MCP ?? 'cua-mcp';
 export const CUA_CLI = process.env.CUA ?? 'cua';
 export const DATA_DIR = process.env.CUA_MCP_DATA_DIR ?? join(HERE, '../../tools/cua-mcp/data');
 export const FIXTURE = process.env.FIXTURE_GTK3;
-export const SPEC_DIR = process.env.CUA_SPEC_DIR;
+export const TOOLS_MD = process.env.CUA_TOOLS_MD;
 export const VERSION_BANNER = /^Computer Use state \(CUA App Version: \d+\.\d+\.\d+\)$/;
 export const RECEIPT_LINE = 'Action completed. Call `get_app_state` to fetch the updated UI state.';
 
