@@ -724,7 +724,7 @@ class TestDesktop(Base):
             # libcua runs many times slower under valgrind: give its
             # deadlines room so that nothing is cut short
             for key, value in (("walk_deadline_ms", 120000),
-                               ("atspi_call_timeout_ms", 30000),
+                               ("atspi_call_timeout_ms", 60000),
                                ("launch_timeout_ms", 120000),
                                ("capture_timeout_ms", 30000),
                                ("capture_fallback_timeout_ms", 30000),
