@@ -76,3 +76,53 @@ cua_raw_is_generated_id(const char *id)
 	}
 	return 1;
 }
+
+/* 1 when `s[0..len)` reads as `want` once GTK mnemonic markup is taken
+ * out: "_" marks the next character, "__" is a literal underscore. */
+static int
+same_without_mnemonic(const char *s, size_t len, const char *want)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		if (s[i] == '_' && i + 1 < len)
+			i++;
+		else if (s[i] == '_')
+			return 0;
+		if (*want != s[i])
+			return 0;
+		want++;
+		i++;
+	}
+	return *want == '\0';
+}
+
+int
+cua_raw_name_may_be_doubled(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n > 512)
+		return 0;
+	for (size_t k = n / 2; k < n; k++) {
+		if (name[k] == ' ' && same_without_mnemonic(name, k, name + k + 1))
+			return 1;
+	}
+	return 0;
+}
+
+const char *
+cua_raw_name(const struct cua_raw_node *node)
+{
+	const char *name = node->name, *label = node->labelled_by;
+	size_t n, l;
+
+	if (!name || !label || !*label)
+		return name;
+	n = strlen(name);
+	l = strlen(label);
+	if (n < 2 * l + 1 || name[n - l - 1] != ' ' ||
+	    strcmp(name + n - l, label) != 0)
+		return name;
+	return same_without_mnemonic(name, n - l - 1, label) ? label : name;
+}

@@ -389,4 +389,15 @@ int cua_raw_has_area(const struct cua_raw_node *node);
  * `_NS:…`, GtkBuilder `___object_<digits>___`; also for NULL. */
 int cua_raw_is_generated_id(const char *id);
 
+/* The element's name (NULL when it has none), with a doubled name undone:
+ * GTK 4.8 names a widget that has both a label of its own and a
+ * LABELLED_BY label "<own label> <labelling label's name>" ("Save Save",
+ * "_Retry Retry"). When the part before the last space is the labelling
+ * label's name again (mnemonic underscores aside), the name is that
+ * label's name alone; any other name is returned as it is. */
+const char *cua_raw_name(const struct cua_raw_node *node);
+/* 1 when `name` reads "<A> <B>" with A being B once mnemonic underscores
+ * are taken out: a name worth checking against its LABELLED_BY label. */
+int cua_raw_name_may_be_doubled(const char *name);
+
 #endif

@@ -352,7 +352,8 @@ policy_details(void *ud, const struct cua_raw_node *n, int depth)
 	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED) &&
 	    (n->ifaces & CUA_IFACE_TEXT))
 		want |= CUA_HAVE_TEXT | CUA_HAVE_TEXT_SELECTION;
-	if (!nonempty(n->name) && (ri->flags & CUA_RF_INTERACTIVE))
+	if ((ri->flags & CUA_RF_INTERACTIVE) &&
+	    (!nonempty(n->name) || cua_raw_name_may_be_doubled(n->name)))
 		want |= CUA_HAVE_RELATIONS;
 	if (n->role == CUA_ROLE_LINK)
 		want |= CUA_HAVE_LINK;
@@ -1252,7 +1253,7 @@ merge_and_fold(struct walk *w, struct proto *p)
 	    nonempty(p->raw->name)) {
 		const char *t = proto_plain(w, p->kids[0]);
 
-		if (t && strcmp(t, p->raw->name) == 0)
+		if (t && strcmp(t, cua_raw_name(p->raw)) == 0)
 			p->n_kids = 0;
 	}
 	/* fold a single pure-text child into a titleless parent
@@ -1706,7 +1707,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 		link_text(n, &sb);
 		title = sb_str(&sb);
 	} else if (nonempty(n->name)) {
-		title = n->name;
+		title = cua_raw_name(n);
 	} else if (nonempty(n->labelled_by)) {
 		title = n->labelled_by;
 	} else if ((ri->flags & CUA_RF_TEXT) && has_real_text(n->text)) {

@@ -803,7 +803,7 @@ save_dialog_shown(cua_tree *t, void *data)
 {
 	return strcmp(cua_tree_get_window_title(t), "Save As") == 0 &&
 	       find(t, "text field", "Name:", NULL) != NULL &&
-	       find_element_prefix(t, "button", "Save") != NULL;
+	       find(t, "button", "Save", NULL) != NULL;
 }
 
 static int
@@ -815,7 +815,8 @@ saved_title(cua_tree *t, void *data)
 /* A GTK 4 dialog (gnome-text-editor's Save As: GTK 4.8 gives its
  * toplevel the role filler) is the observed window once it is the active
  * one, and it is driven to completion: the file is on disk, the buffer
- * behind the dialog unchanged. */
+ * behind the dialog unchanged. Its buttons are titled once ("Save", not
+ * GTK 4.8's "Save Save"). */
 static void
 test_gtk4_save_dialog(void **state)
 {
@@ -858,9 +859,7 @@ test_gtk4_save_dialog(void **state)
 	ACT(cua_session_set_value(session, app, name, path, &out));
 	assert_route(out, "value");
 	cua_free(out);
-	ACT(cua_session_click(session, app,
-			      cua_element_get_id(
-				      find_element_prefix(t, "button", "Save")),
+	ACT(cua_session_click(session, app, id_of(t, "button", "Save", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(out, "action:Click");
 	cua_free(out);

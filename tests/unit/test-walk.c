@@ -199,6 +199,40 @@ test_generated_ids(void **state)
 	cua_free(text);
 }
 
+/* GTK 4.8 names a button that has a label of its own and a LABELLED_BY
+ * label "<label> <label's name>": the title is the label's name once, and
+ * the label child that repeats it is not a line of its own. A name that
+ * only ends with the label's name keeps its words; "__" is a literal
+ * underscore. */
+static void
+test_doubled_label_name(void **state)
+{
+	const char *json =
+		HEAD WIN
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"W\"," SHOW ",\"children\":["
+		" {\"role\":\"push button\",\"name\":\"Save Save\",\"labelled_by\":\"Save\"," SHOW ",\"actions\":[\"click\"],\"children\":["
+		"  {\"role\":\"label\",\"name\":\"Save\"," SHOW "}]},"
+		" {\"role\":\"push button\",\"name\":\"_Retry Retry\",\"labelled_by\":\"Retry\"," SHOW ",\"actions\":[\"click\"]},"
+		" {\"role\":\"push button\",\"name\":\"Save__as Save_as\",\"labelled_by\":\"Save_as\"," SHOW ",\"actions\":[\"click\"]},"
+		" {\"role\":\"push button\",\"name\":\"Close the X\",\"labelled_by\":\"X\"," SHOW ",\"actions\":[\"click\"]},"
+		" {\"role\":\"push button\",\"name\":\"Go Go\"," SHOW ",\"actions\":[\"click\"]}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	(void)state;
+	assert_string_equal(text,
+		"App=com.example.Music (pid 40054)\n"
+		"Window: \"W\", App: Music.\n"
+		"0 standard window W, Secondary Actions: Raise\n"
+		"\t1 button Save\n"
+		"\t2 button Retry\n"
+		"\t3 button Save_as\n"
+		"\t4 button Close the X\n"
+		"\t5 button Go Go");
+	cua_free(text);
+}
+
 /* A list of 100 rows of which 20 fit: windowing with the summary. */
 static void
 test_row_windowing(void **state)
@@ -374,6 +408,7 @@ main(void)
 		cmocka_unit_test(test_golden_music),
 		cmocka_unit_test(test_elimination_merge_fold),
 		cmocka_unit_test(test_generated_ids),
+		cmocka_unit_test(test_doubled_label_name),
 		cmocka_unit_test(test_row_windowing),
 		cmocka_unit_test(test_element_cap),
 		cmocka_unit_test(test_depth_cap_and_pruned_focus),
