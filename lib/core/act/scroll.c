@@ -212,6 +212,11 @@ struct probe {
 
 #define PROBE_POLL_US 30000
 #define PROBE_QUIET_US 200000    /* no movement for this long: settled */
+#define PROBE_CONFIRM_US 900000  /* ... when the reading is a surprise:
+				  * an engine that reports positions in
+				  * bursts (Chromium: one frame of its
+				  * smooth scroll at once, the rest
+				  * ~550 ms later) has a pause between */
 #define PROBE_START_US 1500000   /* no movement at all for this long: none
 				  * (Chromium moves its extents ~550 ms
 				  * after the wheel) */
@@ -344,12 +349,13 @@ probe_pick(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 }
 
 /* Waits for the content to stop moving after wheel clicks: until the
- * probe has moved and then kept still for PROBE_QUIET_US, or has not
- * moved at all for PROBE_START_US. *moved: where it came to rest (from
+ * probe has moved and then kept still for `quiet` µs, or has not moved
+ * at all for `start` µs. *moved: where it came to rest (from
  * `from`, where it was). */
 static int
 probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
-	     double from, double *moved, cua_result *r)
+	     double from, int64_t quiet, int64_t start, double *moved,
+	     cua_result *r)
 {
 	int64_t t0 = cua_now_us(), last_change = t0;
 	int changed = 0;
@@ -367,10 +373,10 @@ probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
 			*moved = m;
 			changed = 1;
 			last_change = now;
-		} else if (changed && now - last_change >= PROBE_QUIET_US) {
+		} else if (changed && now - last_change >= quiet) {
 			return 0;
 		}
-		if ((!changed && now - t0 >= PROBE_START_US) ||
+		if ((!changed && now - t0 >= start) ||
 		    now - t0 >= PROBE_CAP_US)
 			return 0;
 	}
@@ -428,7 +434,14 @@ wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 /*
  * The wheel route (docs/actions.md §5.2), closed loop: one click first,
  * measured on the probe; then the clicks that are still needed at the measured
- * step, and a correction while more than half a click is missing. Fills the
+ * step, and a correction while more than half a click is missing. A
+ * surprising reading (a first click under a quarter of the toolkit's
+ * step `guess`, a batch under half its expected distance) is waited on
+ * for PROBE_CONFIRM_US; when the content moved on meanwhile, the engine
+ * reports in bursts and every later batch is waited on as long. The
+ * batch sized on the first click alone is at most four times the
+ * clicks `guess` would need, so that a misread first click cannot run
+ * the content far past the distance. Fills the
  * outcome with what was measured. -1 when there is no probe, or when the
  * first click moved the axis' scroll bar but not the probe (Qt's text
  * editors: their children are the parts of the scroll area); the caller
@@ -438,12 +451,13 @@ wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 static int
 wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 	       enum dir d, int32_t rx, int32_t ry, double distance, double page,
-	       long *sent, cua_result *r)
+	       double guess, long *sent, cua_result *r)
 {
 	struct probe p;
 	struct cua_raw_node *sb = NULL;
 	double moved = 0, step = 0, last = 0, bar = 0;
 	long total = 0, batch = 1;
+	int64_t quiet = PROBE_QUIET_US;
 	int at_limit = 0;
 
 	*sent = 0;
@@ -464,12 +478,30 @@ wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *
 		if (*r != CUA_OK)
 			return 0;
 		total += batch;
-		if (probe_settle(a, loc, &p, before, &moved, r) < 0) {
+		if (probe_settle(a, loc, &p, before, quiet, PROBE_START_US,
+				 &moved, r) < 0) {
 			if (*r != CUA_OK)
 				return 0;
 			break; /* the probe is gone: what was measured stands */
 		}
 		last = moved - before;
+		if (quiet < PROBE_CONFIRM_US &&
+		    (round == 0 ? last > 0.5 && last < guess / 4 :
+				  last < 0.5 * step * batch)) {
+			double later;
+
+			if (probe_settle(a, loc, &p, moved, PROBE_CONFIRM_US,
+					 PROBE_CONFIRM_US, &later, r) < 0) {
+				if (*r != CUA_OK)
+					return 0;
+				break;
+			}
+			if (fabs(later - moved) > 0.5) {
+				quiet = PROBE_CONFIRM_US;
+				moved = later;
+				last = moved - before;
+			}
+		}
 		if (round == 0 && last < 0.5 && sb) {
 			double now;
 
@@ -494,6 +526,8 @@ wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *
 		want = lround((distance - moved) / step);
 		if (want < 1)
 			break;
+		if (round == 0 && want > 4 * lround((distance - moved) / guess) + 4)
+			want = 4 * lround((distance - moved) / guess) + 4;
 		batch = want < 500 - total ? want : 500 - total;
 	}
 	json_object_set_new(a->outcome, "wheel_clicks", json_integer(total));
@@ -595,8 +629,8 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		r = act_reach_center(a, loc, n, &rx, &ry);
 		if (r != CUA_OK)
 			return r;
-		if (wheel_measured(a, loc, n, d, rx, ry, distance, page, &sent,
-				   &r) == 0)
+		if (wheel_measured(a, loc, n, d, rx, ry, distance, page, step,
+				   &sent, &r) == 0)
 			return r;
 		if (r != CUA_OK)
 			return r;
