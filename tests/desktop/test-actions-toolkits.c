@@ -596,6 +596,10 @@ test_file_chooser(void **state)
 	 * chosen file (its name in the location bar) */
 	guard_allow(g, "table", NULL, GUARD_SUBTREE);
 	guard_allow(g, "text", NULL, GUARD_NODE);
+	/* the places sidebar rebuilds all its rows by itself whenever GTK's
+	 * file and volume monitors report (seen seconds after the settle
+	 * under load); a click in the file list cannot reach it */
+	guard_allow(g, "scroll pane", "Places", GUARD_SUBTREE);
 	guard_end(g);
 	cua_tree_unref(t);
 	t = observe_until_pred(session, fx->app, 5000, one_selected, &cs);

@@ -124,7 +124,10 @@ export default [
       await a.observe();
       const box = a.findAll('text field').find((e) => /^[A-Z]+[0-9]+$/.test(e.value));
       if (!box) throw new TaskFailure('no Name Box (a text field holding a cell name) in the state');
+      // a click leaves the caret at the end of the field's text
+      // (docs/actions.md §3.1), so the old cell name is selected first
       await a.click(box);
+      await a.key('ctrl+a');
       await a.type('E1');
       await a.key('Return');
       // look before typing: the Name Box names the cell the cursor is in
