@@ -858,7 +858,7 @@ def load_tests(loader, tests, pattern):
         if isinstance(t, unittest.TestSuite):
             for sub in t:
                 keep(sub)
-        elif not isinstance(t, TestDesktop):
+        elif not isinstance(t, (TestDesktop, TestHeadlessDesktop)):
             kept.addTest(t)
     keep(tests)
     return kept
