@@ -355,6 +355,7 @@ node_free(gpointer data)
 
 	g_free(n->bus);
 	g_free(n->path);
+	g_free(n->key);
 	g_free(n->parent);
 	g_free(n->name);
 	g_free(n->text);
