@@ -77,4 +77,12 @@ int has_line(const char *text, const char *needle);
 const char *data_path(const char *name);
 int64_t now_ms(void);
 
+/* Runs a libcua call that must succeed; fails the test with its error. */
+#define ACT(call)                                                            \
+	do {                                                                 \
+		cua_result r_ = (call);                                      \
+		if (r_ != CUA_OK)                                            \
+			fail_msg("%s: %s", #call, cua_error_message());      \
+	} while (0)
+
 #endif

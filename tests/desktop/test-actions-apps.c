@@ -45,13 +45,6 @@ teardown(void **state)
 	return 0;
 }
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 static void
 assert_route(const char *outcome, const char *route)
 {

@@ -36,13 +36,6 @@
 static cua_session *session;
 static const char *app;
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 static int
 setup(void **state)
 {

@@ -48,13 +48,6 @@ static const struct fixture *fx;
 static struct app_proc proc;
 static cua_session *session;
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 /* ------------------------------------------------------------------ */
 /* The fixture                                                          */
 

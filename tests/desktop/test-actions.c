@@ -117,13 +117,6 @@ assert_route(const char *outcome, const char *route)
 			 outcome ? outcome : "(none)");
 }
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 static int
 setup(void **state)
 {

@@ -48,6 +48,7 @@ static struct browser firefox = { "firefox-esr", "Firefox", { 0 }, "", 0 };
 static struct browser chromium = { "chromium", "Chromium", { 0 }, "", 0 };
 static struct browser *br; /* the one under test */
 
+#undef ACT /* harness.h's, with the engine in its message */
 #define ACT(call)                                                            \
 	do {                                                                 \
 		cua_result r_ = (call);                                      \

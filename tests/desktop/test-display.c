@@ -37,13 +37,6 @@
 static struct app_proc app;
 static cua_session *session;
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 static cua_tree *
 observe(void)
 {

@@ -119,13 +119,6 @@ id_of(cua_tree *t, const char *role, const char *title)
 	return cua_element_get_id(e);
 }
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 /* The centre of an element in screenshot pixels. */
 static void
 centre_px(cua_tree *t, uint32_t id, double *x, double *y)

@@ -82,13 +82,6 @@ teardown(void **state)
 	return 0;
 }
 
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s", #call, cua_error_message());      \
-	} while (0)
-
 /* The screenshot of `t` decoded, and its pixels per point. */
 static double
 screenshot(cua_tree *t, struct img *im)
