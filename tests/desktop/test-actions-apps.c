@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "covers.h"
 #include "guard.h"
 #include "harness.h"
 
@@ -419,6 +420,7 @@ test_gtk3_widget_factory(void **state)
 	guard_end(g);
 	stop_app(t);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "get_app_state click set_value select_text scroll");
 }
 
 static void
@@ -493,6 +495,7 @@ test_gtk4_widget_factory(void **state)
 	guard_end(g);
 	stop_app(t);
 	cua_tree_unref(t);
+	COVERS("GTK 4", "get_app_state click set_value select_text scroll");
 }
 
 static int
@@ -675,6 +678,7 @@ test_featherpad_qt(void **state)
 
 	stop_app(t);
 	cua_tree_unref(t);
+	COVERS("Qt 5", "get_app_state click type_text set_value select_text press_key scroll");
 }
 
 static int
@@ -783,6 +787,7 @@ test_chromium_form(void **state)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
 		assert_int_equal(system(cmd), 0);
 	}
+	COVERS("Chromium", "get_app_state click select_text set_value drag scroll");
 }
 
 static int
@@ -892,6 +897,7 @@ test_gtk4_save_dialog(void **state)
 	app_stop(&proc);
 	unlink(path);
 	rmdir(dir);
+	COVERS("GTK 4", "click type_text press_key set_value");
 }
 
 int

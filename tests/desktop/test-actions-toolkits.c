@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "covers.h"
 #include "guard.h"
 #include "harness.h"
 
@@ -35,14 +36,15 @@ struct fixture {
 	const char *exe, *arg;
 	const char *title_role; /* AT-SPI role of its menu-bar titles */
 	const char *list_item;  /* the role text of its list rows */
+	const char *toolkit;    /* its row in docs/coverage.md */
 };
 
 static const struct fixture gtk3 = { "fixture-gtk3", FIXTURE_GTK3, "--extras",
-				     "menu", "row" };
+				     "menu", "row", "GTK 3" };
 static const struct fixture gtk4 = { "fixture-gtk4", FIXTURE_GTK4, NULL,
-				     "menu item", "row" };
+				     "menu item", "row", "GTK 4" };
 static const struct fixture qt5 = { "fixture-qt5", FIXTURE_QT5, NULL,
-				    "menu item", "row" };
+				    "menu item", "row", "Qt 5" };
 
 static const struct fixture *fx;
 static struct app_proc proc;
@@ -668,13 +670,25 @@ test_type_newline(void **state)
 	cua_tree_unref(t);
 }
 
-/* test_<toolkit>_<what>: test_<what> on that toolkit's fixture */
+/* test_<toolkit>_<what>: test_<what> on that toolkit's fixture; the
+ * tools whose effects test_<what> checks (docs/coverage.md) */
 #define ON(tk, what)                                                         \
 	static void test_##tk##_##what(void **state)                         \
 	{                                                                    \
 		use(&tk);                                                    \
 		test_##what(state);                                          \
+		COVERS(tk.toolkit, covers_##what);                           \
 	}
+static const char covers_repeat_calls[] = "click";
+static const char covers_repeat_sequence[] = "get_app_state sequence";
+static const char covers_momentary_toggle[] = "click";
+static const char covers_window_click[] = "click";
+static const char covers_descendant[] = "click";
+static const char covers_menu_titles[] = "click";
+static const char covers_tree_rows[] = "click";
+static const char covers_list_rows[] = "click";
+static const char covers_file_chooser[] = "click";
+static const char covers_type_newline[] = "click set_value type_text";
 ON(gtk3, repeat_calls)
 ON(gtk3, repeat_sequence)
 ON(gtk3, momentary_toggle)

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "covers.h"
 #include "guard.h"
 #include "harness.h"
 
@@ -157,6 +158,7 @@ test_click_button(void **state)
 	guard_end(g);
 	cua_free(out);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "click");
 }
 
 static int
@@ -198,6 +200,7 @@ test_checkbox_toggles(void **state)
 		command("toggle Check me", NULL, 0);
 	}
 	cua_tree_unref(t);
+	COVERS("GTK 3", "click");
 }
 
 static void
@@ -259,6 +262,7 @@ test_set_values(void **state)
 			    "33");
 	cua_tree_unref(t2);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "set_value");
 }
 
 static const char unicode_text[] = "h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
@@ -318,6 +322,7 @@ static void
 test_type_text_keys(void **state)
 {
 	type_into_entry(1);
+	COVERS("GTK 3", "click press_key type_text");
 }
 
 static int
@@ -389,6 +394,7 @@ test_select_text(void **state)
 	guard_allow(g, "text", "", GUARD_NODE); /* the entry */
 	guard_end(g);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "select_text");
 }
 
 /* "(showing A-B of N items)" of the first table */
@@ -448,6 +454,7 @@ test_scroll(void **state)
 	guard_allow(g, "scroll bar", NULL, GUARD_NODE);
 	guard_end(g);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "scroll");
 }
 
 static void
@@ -484,6 +491,7 @@ test_secondary_expand(void **state)
 	guard_end(g);
 	cua_tree_unref(t2);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "perform_secondary_action");
 }
 
 /* A row is clicked by selecting it (docs/actions.md §3 route 1). */
@@ -629,6 +637,7 @@ test_canvas_pointer(void **state)
 	/* the canvas has no states: nothing anywhere changed */
 	guard_end(g);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "click drag scroll");
 }
 
 /*
@@ -692,6 +701,7 @@ test_drag_slider(void **state)
 	guard_allow(g, "slider", NULL, GUARD_NODE);
 	guard_end(g);
 	cua_tree_unref(t);
+	COVERS("GTK 3", "drag");
 }
 
 /* ------------------------------------------------------------------ */

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "covers.h"
 #include "harness.h"
 #include "xwin.h"
 
@@ -39,13 +40,14 @@ static cua_session *session;
 struct browser {
 	const char *app;     /* the app as the tests name it */
 	const char *engine;  /* for messages */
+	const char *toolkit; /* its row in docs/coverage.md */
 	struct app_proc proc;
 	char profile[64];
 	int started;
 };
 
-static struct browser firefox = { "firefox-esr", "Firefox", { 0 }, "", 0 };
-static struct browser chromium = { "chromium", "Chromium", { 0 }, "", 0 };
+static struct browser firefox = { "firefox-esr", "Firefox", "Firefox ESR", { 0 }, "", 0 };
+static struct browser chromium = { "chromium", "Chromium", "Chromium", { 0 }, "", 0 };
 static struct browser *br; /* the one under test */
 
 #undef ACT /* harness.h's, with the engine in its message */
@@ -356,6 +358,7 @@ first_look(void)
 	cua_free(out);
 	ACT(cua_session_type_text(session, br->app, "first", NULL));
 	wait_log("name [first]");
+	COVERS(br->toolkit, "get_app_state click type_text");
 }
 
 /* The first element titled `title`, whatever its role (Chromium makes
@@ -501,6 +504,7 @@ secondary_actions(void)
 	wait_log((cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ?
 			 "panel closed" : "panel open");
 	cua_tree_unref(t);
+	COVERS(br->toolkit, "perform_secondary_action press_key");
 }
 
 /* A drag of the range input from its middle to its left end lowers it. */
@@ -585,6 +589,7 @@ routes(void)
 	wait_value(qty, "8");
 	drag_slider(qty);
 	cua_tree_unref(t);
+	COVERS(br->toolkit, "click press_key type_text select_text set_value drag");
 }
 
 /* Waits until the engine's accessible positions have caught up with the
@@ -658,6 +663,7 @@ scroll_pages(void)
 			 br->engine, y1 - y2, h);
 	cua_tree_unref(t);
 	frames_settled();
+	COVERS(br->toolkit, "scroll");
 }
 
 static void

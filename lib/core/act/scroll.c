@@ -395,6 +395,34 @@ bar_value(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *sb,
 	return r;
 }
 
+/*
+ * After a Value set the toolkit accepted: whether the scroll bar left
+ * `before`, read back for at most 300 ms. Some accept the call and
+ * change nothing (LibreOffice's sheet scroll bars), and a scroll that
+ * did nothing must not be reported as done; *applied 0 sends the wheel.
+ */
+static cua_result
+value_applied(struct cua_act *a, struct cua_located *loc,
+	      struct cua_raw_node *sb, double before, int *applied)
+{
+	int64_t end = cua_now_us() + 300 * 1000;
+	double now;
+	cua_result r;
+
+	for (;;) {
+		r = bar_value(a, loc, sb, &now);
+		if (r != CUA_OK || fabs(now - before) > 1e-9) {
+			*applied = r == CUA_OK;
+			return r;
+		}
+		if (cua_now_us() >= end)
+			break;
+		usleep(20 * 1000);
+	}
+	*applied = 0;
+	return CUA_OK;
+}
+
 /* The scroll bar of the axis for telling whether the content moved:
  * that of the Value route, else one held by a child of `n` (Qt's scroll
  * areas have their bars in containers of their own). */
@@ -604,6 +632,11 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		if (r != CUA_OK)
 			return r;
 		if (ok) {
+			r = value_applied(a, loc, sb, cur, &ok);
+			if (r != CUA_OK)
+				return r;
+		}
+		if (ok) {
 			json_object_set_new(a->outcome, "at_limit",
 					    json_boolean(nv == sb->value_min ||
 							 nv == sb->value_max));
@@ -617,7 +650,7 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 			cua_act_route(a, "value");
 			return CUA_OK;
 		}
-		/* the set was refused: the wheel route */
+		/* the set was refused or ignored: the wheel route */
 	}
 	if (cua_raw_has_extent(n) && loc->x11_window) {
 		int32_t rx, ry;

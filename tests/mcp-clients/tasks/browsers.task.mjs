@@ -72,8 +72,9 @@ async function fillForm(a, s) {
   await a.observe();
   await a.click(a.need('checkbox', /^Gift wrap/));
   await a.observe();
-  await a.click(a.need('text field', /^Delivery notes/));
-  await a.type(ORDER.notes);
+  // the last field in one batch: click into it, then type
+  await a.sequence([['click', { element_index: a.need('text field', /^Delivery notes/).id }],
+    ['type_text', { text: ORDER.notes }]]);
   // look at the form before sending it
   await a.until(() => a.find('checkbox', /^Gift wrap/)?.value === 'on'
     && a.find('slider', /^Number of gears/)?.value === ORDER.gears

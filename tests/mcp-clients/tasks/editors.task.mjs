@@ -1,9 +1,10 @@
 // Text editors: find and replace, then save (FeatherPad, Qt 5: its
-// replacement dock; mousepad, GTK 3: its Find and Replace dialog); save a
-// new document through the file chooser (mousepad: GTK 3; gnome-text-
-// editor: GTK 4); open a file by selecting its row in a GTK 3 file
-// chooser. Files on disk and the chooser's selection (pyatspi) are the
-// checks.
+// replacement dock; mousepad, GTK 3: its Find and Replace dialog); a
+// heading typed over a line selected with the pointer and saved through
+// the File menu (FeatherPad); save a new document through the file
+// chooser (mousepad: GTK 3; gnome-text-editor: GTK 4); open a file by
+// selecting its row in a GTK 3 file chooser. Files on disk, the chooser's
+// selection and the editor's (pyatspi) are the checks.
 //
 // SPDX-License-Identifier: MIT
 import assert from 'node:assert/strict';
@@ -53,6 +54,35 @@ export default [
       await untilWindow(a, /^[^*]*minutes\.txt/, 'saving (the title without its "*")');
       const text = readFileSync(file, 'utf8');
       assert.equal(text, MINUTES.replaceAll('Monday', 'Friday'), 'the file on disk');
+    },
+  },
+  {
+    name: 'featherpad-heading',
+    toolkit: 'Qt 5',
+    title: 'In FeatherPad, select the first line of a file by dragging across it, type a new heading over it, and save through the File menu',
+    timeout: 45,
+    async run(ctx) {
+      const file = ctx.path('minutes.txt');
+      writeFileSync(file, MINUTES);
+      await ctx.launch('featherpad', [file], { atspiName: 'featherpad' });
+      const a = await ctx.agent('featherpad');
+      const editor = await a.untilFind('text entry area', /.*/, 'the editor');
+      // the first line, from its left edge to past its end (a drag that
+      // goes on to the right selects up to the line's end)
+      const { frame, scale } = a.pixelCentre(editor);
+      const y = (frame.y + 8) * scale;
+      await a.drag((frame.x + 2) * scale, y, (frame.x + frame.width * 0.7) * scale, y);
+      await a.until((st) => st.selectedText === 'Meeting notes', 'the first line selected ("Selected text" in the state)', 3000);
+      const [area] = (await ctx.atspi('featherpad', 'text', '')).filter((o) => o.text === MINUTES);
+      assert.deepEqual(area?.selections, [[0, 'Meeting notes'.length]], 'the selection read on the accessibility bus');
+      await a.type('Agenda');
+      // the File menu through the secondary action of its menu-bar title
+      await a.observe();
+      await a.secondary(a.need('', /^File$/), 'Show Menu');
+      const save = await a.untilFind('menu item', 'Save', 'the open File menu with its Save item', 5000);
+      await a.click(save);
+      await untilWindow(a, /^[^*]*minutes\.txt/, 'saving (the title without its "*")');
+      assert.equal(readFileSync(file, 'utf8'), MINUTES.replace('Meeting notes', 'Agenda'), 'the file on disk');
     },
   },
   {

@@ -1,8 +1,9 @@
 // LibreOffice (gtk3 VCL): format a word in Writer and save the document as
 // .odt through the file dialog; fill cells and a formula in Calc, move
 // between cells with Tab, Return and the Name Box, and save as CSV with the
-// formulas. The saved files are the checks (content.xml of the .odt, the
-// CSV text).
+// formulas; select cells by dragging and scroll the sheet with the wheel
+// and the scroll bar's action. The saved files, the selected cells and
+// the scroll bar (pyatspi) are the checks.
 //
 // SPDX-License-Identifier: MIT
 import assert from 'node:assert/strict';
@@ -150,6 +151,44 @@ export default [
       const trimmed = cells.map((r) => { while (r.length && r[r.length - 1] === '') r.pop(); return r; });
       assert.deepEqual(trimmed, [['Item', 'Cost', '', '', 'Reviewed'], ['Rent', '1200'], ['Food', '300'], ['Total', '=SUM(B2:B3)']],
         `the CSV file: ${JSON.stringify(csv)}`);
+    },
+    evidence: windows,
+  },
+  {
+    name: 'calc-range-scroll',
+    toolkit: 'LibreOffice',
+    title: 'In Calc, type three headings in one batch, page down the sheet and a block back up with the scroll bar, then select the headings by dragging across them',
+    timeout: 150,
+    async run(ctx) {
+      await soffice(ctx, 'calc');
+      const a = await ctx.agent('libreoffice-calc');
+      await dismissGreeting(a, /LibreOffice Calc$/);
+      // the cell cursor starts in A1
+      await a.sequence([['type_text', { text: 'Region' }], ['press_key', { key: 'Tab' }],
+        ['type_text', { text: 'Sales' }], ['press_key', { key: 'Tab' }],
+        ['type_text', { text: 'Target' }], ['press_key', { key: 'Return' }]]);
+      // two pages down with the wheel over the sheet, one block up with the
+      // scroll bar's own action
+      const bar = async () => (await ctx.atspi('soffice', 'scroll bar', '^Vertical scroll bar$'))
+        .find((b) => b.states.includes('showing'))?.value?.current;
+      const top = await bar();
+      await a.scroll(a.need('scroll area', /.*/), 'down', 2);
+      const down = await a.until(async () => { const v = await bar(); return v > top ? { v } : null; }, 'the sheet scrolled down', 5000);
+      await a.observe();
+      await a.secondary(a.need('scroll bar', /^Vertical scroll bar/), 'Decrement block');
+      await a.until(async () => { const v = await bar(); return v < down.v ? v : null; }, 'the sheet a block back up', 5000);
+      assert.ok((await bar()) < down.v, 'the vertical scroll bar after Decrement block');
+      // back to the top (ctrl+Home) to select the headings
+      await a.key('ctrl+Home');
+      await a.until(async () => (await bar()) === top, 'the sheet back at its top', 5000);
+      await a.observe();
+      const from = a.pixelCentre(a.need('cell', /^A1\b/));
+      const to = a.pixelCentre(a.need('cell', /^C1\b/));
+      await a.drag(from.x, from.y, to.x, to.y);
+      await a.until(() => a.findAll('text field').some((e) => e.value === 'A1:C1'), 'the Name Box reading A1:C1', 3000);
+      const cells = await ctx.atspi('soffice', 'table cell');
+      const selected = cells.filter((c) => c.states.includes('selected')).map((c) => `${c.name}=${c.text ?? ''}`);
+      assert.deepEqual(selected, ['A1=Region', 'B1=Sales', 'C1=Target'], 'the selected cells read on the accessibility bus');
     },
     evidence: windows,
   },

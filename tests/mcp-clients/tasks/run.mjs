@@ -6,7 +6,9 @@
 //   node tasks/run.mjs [NAME...]     only the tasks named (all by default)
 //
 // Prints one line per task, then the pass rate, and exits 1 when any task
-// failed. A failed task's transcript (every call and a short answer, every
+// failed. After a passed task, a line `# covers TOOLKIT: TOOL...` names the
+// tools that answered without an error during it (tools/coverage builds
+// docs/coverage.md from these lines). A failed task's transcript (every call and a short answer, every
 // observed state) goes to $CUA_TASKS_LOG_DIR (default: a temporary
 // directory), NAME.log; with CUA_TASKS_KEEP_LOGS=1 every task's does.
 //
@@ -74,6 +76,8 @@ for (const task of tasks) {
   const secs = ((Date.now() - start) / 1000).toFixed(1);
   const line = `${error ? 'FAIL' : 'PASS'} ${task.name} [${task.toolkit}] (${secs} s)`;
   console.log(error ? `${line}: ${error.message}` : line);
+  // what the passed task verified, for the coverage matrix (tools/coverage)
+  if (!error && ctx.toolsUsed.size) console.log(`# covers ${task.toolkit}: ${[...ctx.toolsUsed].sort().join(' ')}`);
   const log = join(logDir, `${task.name}.log`);
   if (error || process.env.CUA_TASKS_KEEP_LOGS) {
     writeFileSync(log, `${task.name}: ${task.title}\n${error ? error.stack : 'passed'}\n${evidence ? `evidence: ${evidence}\n` : ''}\n${ctx.transcript.join('\n')}\n`);

@@ -7,7 +7,8 @@ check a task's effect independently of cua-mcp.
         1 when SECONDS pass first
     atspi-read.py query APP [ROLE] [NAME-REGEX] [--depth N]
         prints a JSON list of the matching objects in every window of APP:
-        role, name, states, text (Text interface), value (Value interface: current, min, max),
+        role, name, states, text and its selections as [start, end]
+        offsets (Text interface), value (Value interface: current, min, max),
         selected rows (Table interface) and the object's child path
 
 APP is the application name on the bus (case-insensitive) or pid:N. ROLE
@@ -70,6 +71,14 @@ def value_of(o):
         return None
 
 
+def selections(o):
+    try:
+        t = o.queryText()
+        return [list(t.getSelection(i)) for i in range(t.getNSelections())]
+    except Exception:
+        return None
+
+
 def selected_rows(o):
     try:
         return list(o.queryTable().getSelectedRows())
@@ -83,6 +92,9 @@ def describe(o, path):
     t = text_of(o)
     if t is not None:
         d["text"] = t
+        sel = selections(o)
+        if sel:
+            d["selections"] = sel
     v = value_of(o)
     if v is not None:
         d["value"] = v

@@ -22,6 +22,7 @@ export class TaskContext {
     this.name = name;
     this.dir = tempDir(`task-${name}`);
     this.transcript = [];
+    this.toolsUsed = new Set();
     this.t0 = Date.now();
     this.procs = [];
     this.clients = [];
@@ -100,7 +101,7 @@ export class TaskContext {
       this.client = client;
       this.clients.push(client);
     }
-    return new Agent({ client: this.client, app, transcript: this.transcript, t0: this.t0 });
+    return new Agent({ client: this.client, app, transcript: this.transcript, t0: this.t0, used: this.toolsUsed });
   }
 
   // Waits until `file` exists and its size has stopped changing (an app

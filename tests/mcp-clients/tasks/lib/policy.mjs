@@ -121,11 +121,14 @@ export class TaskFailure extends Error {}
 
 // One agent working on one app through one cua-mcp connection.
 export class Agent {
-  constructor({ client, app, transcript, t0 = Date.now() }) {
+  // `used` collects the names of the tools that answered without an
+  // error (the runner reports them as what a passed task verified).
+  constructor({ client, app, transcript, t0 = Date.now(), used = new Set() }) {
     this.client = client;
     this.app = app;
     this.transcript = transcript;
     this.t0 = t0;
+    this.used = used;
     this.state = null;
   }
 
@@ -149,6 +152,7 @@ export class Agent {
       throw new TaskFailure(`${name} failed in the client: ${e.message}`);
     }
     const text = (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+    if (!r.isError) this.used.add(name);
     const route = r.structuredContent?.route ? ` route=${r.structuredContent.route}` : '';
     const summary = name === 'get_app_state' && !r.isError
       ? `${text.split('\n').filter((l) => l.startsWith('App=') || l.startsWith('Window:')).join(' | ')}`
@@ -171,7 +175,19 @@ export class Agent {
     if (r.isError) throw new TaskFailure(`get_app_state answered: ${short(text, 600)}`);
     this.state = parseState(text);
     this.state.structured = r.structuredContent;
+    if (!this.listed && this.state.app) await this.checkListed(this.state.app);
     return this.state;
+  }
+
+  // After the first look at its app, the agent looks at the list of apps,
+  // as a person's agent would to find it again later: the app id the state
+  // names must be there, running.
+  async checkListed(id) {
+    this.listed = true;
+    const app = (await this.listApps()).find((x) => x.id === id);
+    if (!app || !app.flags.includes('running')) {
+      throw new TaskFailure(`list_apps does not list ${id} (the id of the observed app) as running: ${JSON.stringify(app ?? null)}`);
+    }
   }
 
   // The apps list_apps names: "<name> — <id> [<flags>]" per line.
@@ -203,7 +219,7 @@ export class Agent {
     const end = Date.now() + timeout;
     for (;;) {
       const s = await this.observe();
-      const v = pred(s);
+      const v = await pred(s);
       if (v) return v;
       if (Date.now() > end) throw new TaskFailure(`${what} did not happen within ${timeout} ms; the window is "${s.window}"`);
       await new Promise((r) => setTimeout(r, interval));
