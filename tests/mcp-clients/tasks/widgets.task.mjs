@@ -40,7 +40,7 @@ export default [
     name: 'gtk4-widget-factory-sliders',
     toolkit: 'GTK 4',
     title: 'In gtk4-widget-factory, drag the horizontal slider that reads 2 to its right end, and set the one that reads 50 to 75',
-    timeout: 60,
+    timeout: 120,
     async run(ctx) {
       await ctx.launch('gtk4-widget-factory', [], { atspiName: 'gtk4-widget-factory' });
       // GTK 4 names its enabled state "sensitive" and has no "showing"

@@ -170,8 +170,15 @@ export class Agent {
     return r;
   }
 
+  // An app too busy to answer in time gets the server's advice followed,
+  // as a model follows it: look again in a moment, up to three times.
   async observe() {
-    const { r, text } = await this.call('get_app_state', { disable_diff: true });
+    let { r, text } = await this.call('get_app_state', { disable_diff: true });
+    for (let i = 0; i < 3 && r.isError && /timeoutReached .*again in a moment/s.test(text); i++) {
+      this.note('the app was busy; looking again in a moment, as the answer says');
+      await new Promise((res) => setTimeout(res, 1000));
+      ({ r, text } = await this.call('get_app_state', { disable_diff: true }));
+    }
     if (r.isError) throw new TaskFailure(`get_app_state answered: ${short(text, 600)}`);
     this.state = parseState(text);
     this.state.structured = r.structuredContent;
