@@ -417,6 +417,12 @@ act_send_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n)
 cua_result
 act_finish(struct cua_act *a, cua_result r, char **outcome)
 {
+	/* A read that timed out anywhere in an action (the re-read before
+	 * it, a confirmation after it) leaves its result unknown, as a
+	 * request that timed out does: the model gets that sentence, never
+	 * a bare backend message. */
+	if (r == CUA_ERROR_TIMEOUT)
+		r = timeout(a);
 	if (r == CUA_OK && a->app && a->app->bus_name)
 		cua_settle_note_action(a->s, a->app->bus_name);
 	if (r == CUA_OK && outcome)
