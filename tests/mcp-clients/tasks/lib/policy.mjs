@@ -164,8 +164,16 @@ export class Agent {
 
   // Fails the task when a tool answers with an error: an action that
   // does not do what it was asked is the defect these tasks look for.
+  // An action whose result the server calls unknown (the app stopped
+  // answering while it ran) is followed by a look, as the answer says;
+  // the task's own checks then tell whether it happened.
   async act(name, args = {}) {
     const { r, text } = await this.call(name, args);
+    if (r.isError && /timeoutReached .*the result of the action is unknown/s.test(text)) {
+      this.note(`the result of ${name} is unknown; looking before going on, as the answer says`);
+      await this.observe();
+      return r;
+    }
     if (r.isError) throw new TaskFailure(`${name} ${JSON.stringify(args)} answered: ${short(text, 600)}`);
     return r;
   }
