@@ -49,7 +49,8 @@ cua_walk_has_actions(const struct cua_raw_node *n)
 	for (size_t i = 0; i < n->n_actions; i++) {
 		const char *a = n->actions[i].name;
 
-		if (!nonempty(a) || cua_action_is_gaction(a))
+		if (cua_action_name_is_junk(a, n->actions[i].description) ||
+		    cua_action_is_gaction(a))
 			continue;
 		cua_action_normalise(norm, sizeof(norm), a);
 		/* Chromium gives doDefault to every node and click-ancestor
@@ -290,7 +291,7 @@ carries_something(const struct walk *w, const struct cua_raw_node *n)
 {
 	const char *id = raw_identifier(n);
 
-	if (nonempty(n->name) || nonempty(n->description) ||
+	if (nonempty(node_name(w, n)) || nonempty(n->description) ||
 	    nonempty(n->help) || nonempty(n->labelled_by))
 		return 1;
 	if (id && nonempty(id) && !cua_raw_is_generated_id(id))
@@ -521,6 +522,16 @@ build_rows(struct walk *w, const struct cua_raw_node *raw,
 	}
 }
 
+/* The focused node is `n` or inside it. */
+static int
+contains_focus(const struct walk *w, const struct cua_raw_node *n)
+{
+	for (const struct cua_raw_node *f = w->focused; f; f = f->parent)
+		if (f == n)
+			return 1;
+	return 0;
+}
+
 /* Adds the node (or, if eliminated, its children) under `parent`. */
 void
 cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
@@ -535,6 +546,9 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 	if (raw != w->root && !is_visible(raw, w->vis))
 		return;
 	if ((ri->flags & CUA_RF_HIDDEN))
+		return;
+	if (raw != w->root && is_background_document(raw) &&
+	    !contains_focus(w, raw))
 		return;
 	/* a separator is rendered only as a draggable divider */
 	if (raw->role == CUA_ROLE_SEPARATOR && !(raw->ifaces & CUA_IFACE_VALUE))
@@ -590,6 +604,11 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 		build_rows(w, raw, p, raw_depth);
 		return;
 	}
+	/* GTK 4's scroll bar has no value of its own: its range child, a
+	 * filler, has it; the value is the scroll bar's (walk_emit.c) and
+	 * the child is not a line of its own */
+	if (raw->role == CUA_ROLE_SCROLL_BAR && !(raw->ifaces & CUA_IFACE_VALUE))
+		return;
 embedded:
 	if ((raw->have & CUA_HAVE_TEXT) && has_real_text(raw->text) &&
 	    raw->n_children &&

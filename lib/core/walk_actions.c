@@ -168,14 +168,38 @@ cua_action_is_menu(const char *norm)
 	       strcmp(norm, "contextmenu") == 0 || strcmp(norm, "popup") == 0;
 }
 
+/*
+ * A name that names no action (docs/state-text.md §11.6): empty, a key
+ * binding given in its place (`<alt>f`; the ATK adaptor's
+ * `mnemonic;sequence;shortcut` triple, which Gecko answers as `;;`), or
+ * the action's own description given as its name (GTK 3's boolean tree
+ * cells name the actions they inherit by their descriptions, "Expands or
+ * contracts the row in the tree view containing this cell").
+ */
+int
+cua_action_name_is_junk(const char *name, const char *description)
+{
+	if (!nonempty(name))
+		return 1;
+	if (strchr(name, ';'))
+		return 1;
+	while (isspace((unsigned char)*name))
+		name++;
+	if (name[0] == '<' && strchr(name, '>'))
+		return 1;
+	return description && strchr(name, ' ') &&
+	       strcmp(name, description) == 0;
+}
+
 /* n has an action whose normalised name is `norm` */
-static int
-has_action_norm(const struct cua_raw_node *n, const char *norm)
+int
+cua_walk_has_action_norm(const struct cua_raw_node *n, const char *norm)
 {
 	char buf[64];
 
 	for (size_t i = 0; i < n->n_actions; i++) {
-		if (!nonempty(n->actions[i].name))
+		if (cua_action_name_is_junk(n->actions[i].name,
+					    n->actions[i].description))
 			continue;
 		cua_action_normalise(buf, sizeof(buf), n->actions[i].name);
 		if (strcmp(buf, norm) == 0)
@@ -210,7 +234,7 @@ cua_walk_fill_actions(struct walk *w, struct cua_element *e,
 		const char *lab;
 		struct strbuf sb = STRBUF_INIT;
 
-		if (!nonempty(raw))
+		if (cua_action_name_is_junk(raw, n->actions[i].description))
 			continue;
 		cua_action_normalise(norm, sizeof(norm), raw);
 		if (cua_action_is_primary(norm, n->role) ||
@@ -233,12 +257,14 @@ cua_walk_fill_actions(struct walk *w, struct cua_element *e,
 		/* a lone `expand` or `collapse` toggles (Gecko keeps calling
 		 * an open summary's action `expand`): named by the state */
 		if ((strcmp(norm, "expand") == 0 &&
-		     !has_action_norm(n, "collapse")) ||
+		     !cua_walk_has_action_norm(n, "collapse")) ||
 		    (strcmp(norm, "collapse") == 0 &&
-		     !has_action_norm(n, "expand")))
+		     !cua_walk_has_action_norm(n, "expand")))
 			lab = expanded ? "Collapse" : "Expand";
 		if (!lab) {
-			if (nonempty(loc) && strcmp(loc, raw) != 0)
+			if (!cua_action_name_is_junk(loc,
+						     n->actions[i].description) &&
+			    strcmp(loc, raw) != 0)
 				sb_add(&sb, loc);
 			else
 				prettify_raw(&sb, raw);

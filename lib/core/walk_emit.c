@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render.h"
 #include "sanitize.h"
@@ -296,7 +297,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	} else if (n->role == CUA_ROLE_LINK) {
 		cua_walk_link_text(n, &sb);
 		title = sb_str(&sb);
-	} else if (nonempty(n->name)) {
+	} else if (nonempty(node_name(w, n))) {
 		title = cua_raw_name(n);
 	} else if (nonempty(n->labelled_by)) {
 		title = n->labelled_by;
@@ -335,7 +336,12 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	if (secure) {
 		/* never rendered */
 	} else if ((ri->flags & CUA_RF_TOGGLE) ||
-		   CUA_HAS_STATE(n, CUA_STATE_CHECKABLE)) {
+		   CUA_HAS_STATE(n, CUA_STATE_CHECKABLE) ||
+		   (n->role == CUA_ROLE_TABLE_CELL &&
+		    cua_walk_has_action_norm(n, "toggle"))) {
+		/* a GTK 3 toggle cell (a check box in a tree view) is a
+		 * cell with a toggle action, CHECKED when on and never
+		 * CHECKABLE */
 		if (CUA_HAS_STATE(n, CUA_STATE_INDETERMINATE))
 			e->value = "mixed";
 		else if (CUA_HAS_STATE(n, CUA_STATE_CHECKED) ||
@@ -361,6 +367,18 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 		e->value = san(w, v);
 		if (v && strcmp(e->value, e->title) == 0)
 			e->title = "";
+	} else if (n->role == CUA_ROLE_SCROLL_BAR &&
+		   !(n->ifaces & CUA_IFACE_VALUE)) {
+		/* GTK 4: the value is on the scroll bar's range child */
+		for (size_t i = 0; i < n->n_children; i++) {
+			const struct cua_raw_node *c = n->children[i];
+
+			if (c && (c->ifaces & CUA_IFACE_VALUE) &&
+			    (c->have & CUA_HAVE_VALUE)) {
+				number_value(w, e, c->value);
+				break;
+			}
+		}
 	} else if ((n->have & CUA_HAVE_VALUE) && (n->ifaces & CUA_IFACE_VALUE) &&
 		   ((ri->flags & CUA_RF_NUMERIC) || n->value_max > n->value_min)) {
 		char buf[64];
@@ -372,7 +390,9 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	} else if ((ri->flags & CUA_RF_TEXT_ENTRY) ||
 		   ((n->ifaces & CUA_IFACE_EDITABLE_TEXT) &&
 		    CUA_HAS_STATE(n, CUA_STATE_EDITABLE))) {
-		if (n->have & CUA_HAVE_TEXT) {
+		/* an empty field has no value: its name is not its text
+		 * (Chromium and Gecko name a field after its label) */
+		if ((n->have & CUA_HAVE_TEXT) && n->text && *n->text) {
 			struct strbuf t = STRBUF_INIT;
 
 			cua_walk_plain_text(n, &t, 0);
@@ -609,6 +629,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 	rootn = snap->app->children[root];
 	w.root = rootn;
 	w.uses_enabled = CUA_HAS_STATE(rootn, CUA_STATE_ENABLED);
+	w.gtk4 = tree->toolkit && strcasecmp(tree->toolkit, "GTK") == 0 &&
+		 tree->toolkit_version && tree->toolkit_version[0] == '4';
 	w.focused = snap->focused;
 	tree->window_index = root;
 	if (snap->windows) {

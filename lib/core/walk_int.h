@@ -45,6 +45,7 @@ struct proto {
 struct walk {
 	const struct cua_options *opt;
 	int uses_enabled; /* the toolkit sets ENABLED (see is_disabled) */
+	int gtk4;         /* GTK 4: widget type names stand in for names */
 	const struct cua_raw_snapshot *snap;
 	struct cua_tree *tree;
 	struct cua_arena *tmp;   /* protos and scratch */
@@ -79,17 +80,36 @@ is_visible(const struct cua_raw_node *n, enum cua_visibility vis)
 }
 
 /*
+ * A web document that is not on screen: a background tab, or a page a
+ * browser keeps loaded behind the shown one. Gecko leaves them VISIBLE
+ * but not SHOWING (only the shown document is SHOWING, in Chromium too),
+ * so the VISIBLE reading of visibility that browsers need keeps them
+ * (docs/state-text.md §11.3). They are neither read nor rendered.
+ */
+static inline int
+is_background_document(const struct cua_raw_node *n)
+{
+	return (n->role == CUA_ROLE_DOCUMENT_WEB ||
+		n->role == CUA_ROLE_DOCUMENT_FRAME) &&
+	       !CUA_HAS_STATE(n, CUA_STATE_SHOWING) &&
+	       !CUA_HAS_STATE(n, CUA_STATE_FOCUSED);
+}
+
+/*
  * Missing ENABLED or SENSITIVE means disabled (docs/state-text.md §11.3) — for
  * toolkits that set ENABLED at all: GTK 4.8 never sets it and marks disabled
  * widgets only by the missing SENSITIVE. Whether the toolkit uses ENABLED is
  * read from the window, which every toolkit that uses it marks enabled.
+ * Where the toolkit uses ENABLED, ENABLED alone decides: LibreOffice marks
+ * its document paragraphs ENABLED but never SENSITIVE, and the ATK, Qt and
+ * browser bridges drop the two together.
  */
 static inline int
 is_disabled(const struct walk *w, const struct cua_raw_node *n)
 {
-	if (!CUA_HAS_STATE(n, CUA_STATE_SENSITIVE))
-		return 1;
-	return w->uses_enabled && !CUA_HAS_STATE(n, CUA_STATE_ENABLED);
+	if (w->uses_enabled)
+		return !CUA_HAS_STATE(n, CUA_STATE_ENABLED);
+	return !CUA_HAS_STATE(n, CUA_STATE_SENSITIVE);
 }
 
 static inline int
@@ -140,9 +160,43 @@ is_secure(const struct cua_raw_node *n)
 	return t && strcasecmp(t, "password") == 0;
 }
 
+/*
+ * GTK 4 names a widget that has no accessible name after its type
+ * (`AdwGizmo`, `AdwLeaflet`, an app's own `HistoryView`): one CamelCase
+ * identifier on a generic container. Such a name is no title
+ * (docs/state-text.md §11.10).
+ */
+static inline int
+is_type_name(const struct walk *w, const struct cua_raw_node *n)
+{
+	const char *s = n->name;
+	int humps = 0;
+
+	if (!w->gtk4 || !s || !isupper((unsigned char)s[0]) ||
+	    !(cua_role_info(n->role)->flags & CUA_RF_ELIDE))
+		return 0;
+	for (const char *p = s; *p; p++) {
+		if (!isalnum((unsigned char)*p))
+			return 0;
+		if (p > s && isupper((unsigned char)*p) &&
+		    islower((unsigned char)p[-1]))
+			humps++;
+	}
+	return humps > 0;
+}
+
+/* The node's own name, unless it is no name (is_type_name). */
+static inline const char *
+node_name(const struct walk *w, const struct cua_raw_node *n)
+{
+	return is_type_name(w, n) ? NULL : n->name;
+}
+
 /* walk_actions.c */
 int cua_action_is_gaction(const char *raw);
 int cua_action_is_menu(const char *norm);
+int cua_action_name_is_junk(const char *name, const char *description);
+int cua_walk_has_action_norm(const struct cua_raw_node *n, const char *norm);
 void cua_walk_fill_actions(struct walk *w, struct cua_element *e,
 			   const struct cua_raw_node *n, int is_root);
 

@@ -97,7 +97,7 @@ policy_descend(void *ud, const struct cua_raw_node *n, int depth)
 	    (n->parent && n->parent->role == CUA_ROLE_COMBO_BOX &&
 	     n->child_count <= 200))
 		return 1;
-	if (!is_visible(n, st->vis))
+	if (!is_visible(n, st->vis) || is_background_document(n))
 		return 0;
 	/* GTK 4 keeps the pages of a stack VISIBLE when they are not shown;
 	 * their geometry says so (no extents): do not read them */

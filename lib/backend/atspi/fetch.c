@@ -306,6 +306,14 @@ fetch_start_details(struct fnode *fn)
 	if (want & CUA_HAVE_ATTRIBUTES)
 		fetch_call(fn, K_ATTRS, 0, IF_ACCESSIBLE, "GetAttributes", NULL,
 			   "(a{ss})");
+	/* a web document's address is a document attribute, not an object
+	 * attribute (docs/state-text.md §11.2): Gecko's `DocURL`, Chromium's
+	 * `URI` */
+	if ((want & CUA_HAVE_ATTRIBUTES) && (n->ifaces & CUA_IFACE_DOCUMENT) &&
+	    (n->role == CUA_ROLE_DOCUMENT_WEB ||
+	     n->role == CUA_ROLE_DOCUMENT_FRAME))
+		fetch_call(fn, K_DOCURL, 0, IF_DOCUMENT, "GetAttributes", NULL,
+			   "(a{ss})");
 	if (want & CUA_HAVE_ACTIONS)
 		fetch_call(fn, K_ACTIONS, 0, IF_ACTION, "GetActions", NULL,
 			   "(a(sss))");
@@ -373,6 +381,23 @@ fetch_finish_details(struct fnode *fn)
 
 	if ((n->have & CUA_HAVE_EXTENTS) && fetch_is_hidden_geometry(n))
 		n->have &= ~(uint32_t)CUA_HAVE_EXTENTS;
+	if (fn->doc_url && (n->have & CUA_HAVE_ATTRIBUTES) &&
+	    !cua_raw_attr(n, "DocURL")) {
+		/* kept with the object attributes, as recordings keep it */
+		struct cua_raw_attr *a = cua_arena_alloc(
+			fn->job->snap->arena, (n->n_attrs + 1) * sizeof(*a));
+
+		if (!a) {
+			fn->job->oom = 1;
+		} else {
+			if (n->n_attrs)
+				memcpy(a, n->attrs, n->n_attrs * sizeof(*a));
+			a[n->n_attrs].key = "DocURL";
+			a[n->n_attrs].value = fn->doc_url;
+			n->attrs = a;
+			n->n_attrs++;
+		}
+	}
 	if (fn->want & CUA_HAVE_TEXT_SELECTION) {
 		if (fn->n_sel > 0 && fn->sel_ok) {
 			n->sel_start = fn->sel_start;

@@ -20,6 +20,7 @@
 #define IF_ACTION "org.a11y.atspi.Action"
 #define IF_COLLECTION "org.a11y.atspi.Collection"
 #define IF_COMPONENT "org.a11y.atspi.Component"
+#define IF_DOCUMENT "org.a11y.atspi.Document"
 #define IF_HYPERLINK "org.a11y.atspi.Hyperlink"
 #define IF_SELECTION "org.a11y.atspi.Selection"
 #define IF_TABLE "org.a11y.atspi.Table"
@@ -70,6 +71,7 @@ enum kind {
 	K_EXTENTS,
 	K_DESC,
 	K_ATTRS,
+	K_DOCURL,
 	K_ACTIONS,
 	K_ACTION_NAME,
 	K_VAL_CUR,
@@ -141,6 +143,7 @@ struct fnode {
 	int32_t hit[3];  /* child index hit at the top, bottom and
 	                  * below the top (past a header); -1 none */
 	int32_t ncols;   /* Table.NColumns for ranged tables */
+	const char *doc_url; /* Document.GetAttributeValue("DocURL") */
 };
 
 /* One call in flight: which node, what for. */

@@ -325,6 +325,18 @@ on_success(struct req *r, GVariant *reply)
 	case K_ATTRS:
 		on_attrs(job, n, reply);
 		break;
+	case K_DOCURL: {
+		GVariant *dict = g_variant_get_child_value(reply, 0);
+		const char *url = NULL, *uri = NULL;
+
+		if (!g_variant_lookup(dict, "DocURL", "&s", &url) || !*url)
+			url = NULL;
+		if (g_variant_lookup(dict, "URI", "&s", &uri) && *uri && !url)
+			url = uri;
+		fn->doc_url = sdup_nonempty(job, url);
+		g_variant_unref(dict);
+		break;
+	}
 	case K_ACTIONS:
 		on_actions(fn, reply);
 		break;
