@@ -483,7 +483,8 @@ test_background_document(void **state)
 /* GTK 4: a scroll bar's value is on its range child, which is no line of
  * its own; widget type names are no titles; a button's doubled name and
  * its label child print once. LibreOffice: a paragraph that
- * is ENABLED but not SENSITIVE is not disabled. */
+ * is ENABLED but not SENSITIVE is not disabled; a button's 0..1 Value is
+ * its pressed state, not a settable number. */
 static void
 test_gtk4_and_vcl_states(void **state)
 {
@@ -509,7 +510,10 @@ test_gtk4_and_vcl_states(void **state)
 		" {\"role\":\"document text\",\"name\":\"doc\"," SHOW ",\"children\":["
 		"  {\"role\":\"paragraph\",\"interfaces\":[\"Text\",\"EditableText\"],\"text\":\"Hello\","
 		"   \"states\":[\"showing\",\"visible\",\"enabled\",\"editable\",\"focusable\",\"multi-line\"]}]},"
-		" {\"role\":\"push button\",\"name\":\"Cut\",\"states\":[\"showing\",\"visible\",\"focusable\"],\"actions\":[\"press\"]}"
+		" {\"role\":\"push button\",\"name\":\"Cut\",\"states\":[\"showing\",\"visible\",\"focusable\"],\"actions\":[\"press\"],"
+		"  \"interfaces\":[\"Value\"],\"value\":{\"current\":0,\"min\":0,\"max\":1}},"
+		" {\"role\":\"push button\",\"name\":\"New\"," SHOW ",\"actions\":[\"press\"],"
+		"  \"interfaces\":[\"Value\"],\"value\":{\"current\":0,\"min\":0,\"max\":1}}"
 		"]}]}}";
 	char *text = observe_json(gtk4, NULL, NULL, NULL);
 
@@ -526,7 +530,8 @@ test_gtk4_and_vcl_states(void **state)
 	assert_non_null(strstr(text,
 		"\t1 document doc\n"
 		"\t\t2 text (settable, string) Hello\n"
-		"\t3 button (disabled) Cut"));
+		"\t3 button (disabled) Cut\n"
+		"\t4 button New"));
 	cua_free(text);
 }
 
