@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "a11y_note.h"
 #include "render.h"
 #include "sanitize.h"
 #include "utf8.h"
@@ -624,6 +625,40 @@ part_markers(struct walk *w)
 	w->count_hit = w->depth_hit = 0;
 }
 
+/*
+ * A browser window whose page is one empty document: Chromium and Electron
+ * started without renderer accessibility expose the window and an empty
+ * document, a tree that looks normal but holds nothing of the page
+ * (docs/toolkits.md §1.2). Found by toolkit (the app's toolkit attribute)
+ * and by the document: shown, no children at all.
+ */
+static int
+empty_document_in(const struct walk *w, const struct cua_raw_node *n,
+		  int depth)
+{
+	if (!n || depth > 64)
+		return 0;
+	if ((n->role == CUA_ROLE_DOCUMENT_WEB ||
+	     n->role == CUA_ROLE_DOCUMENT_FRAME) &&
+	    is_visible(n, w->vis) && n->child_count == 0 &&
+	    n->n_children == 0 && !has_real_text(n->text))
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (empty_document_in(w, n->children[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+static int
+is_skeleton(const struct walk *w, const struct cua_raw_node *root)
+{
+	const char *tk = w->tree->toolkit;
+
+	if (!tk || !(strcasestr(tk, "chrom") || strcasestr(tk, "electron")))
+		return 0;
+	return empty_document_in(w, root, 0);
+}
+
 cua_result
 cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 	       uint32_t root, const uint32_t *popups, size_t n_popups,
@@ -869,6 +904,17 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 			if (!*tree->selected_text)
 				tree->selected_text = NULL;
 		}
+	}
+
+	if (is_skeleton(&w, rootn)) {
+		char *note = cua_a11y_note(tree->app_name, tree->toolkit,
+					   tree->exe, tree->pid);
+
+		tree->a11y_note = note ? cua_arena_strdup(tree->arena, note)
+				       : NULL;
+		if (!tree->a11y_note)
+			w.failed = 1;
+		free(note);
 	}
 
 	tree->stats.raw_nodes = (int64_t)snap->stats.nodes;

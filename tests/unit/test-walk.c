@@ -535,6 +535,54 @@ test_gtk4_and_vcl_states(void **state)
 	cua_free(text);
 }
 
+/* A Chromium window without renderer accessibility (one empty document)
+ * gets the `Accessibility unavailable:` note; a page with content does
+ * not. The note names the fix by toolkit. */
+static void
+test_skeleton_note(void **state)
+{
+	const char *skel =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":7,"
+		"\"app_id\":\"chromium\",\"app_name\":\"Chromium\",\"toolkit\":\"Chromium\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Page - Chromium\"," SHOW ",\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\"," SHOW ",\"child_count\":0}"
+		"]}]}}";
+	const char *full =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":7,"
+		"\"app_id\":\"chromium\",\"app_name\":\"Chromium\",\"toolkit\":\"Chromium\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Page - Chromium\"," SHOW ",\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\"," SHOW ",\"children\":["
+		"  {\"role\":\"heading\",\"name\":\"Hello\"," SHOW "}]}"
+		"]}]}}";
+	cua_tree *t = NULL;
+	char *text = observe_json(skel, &t, NULL, NULL), *note;
+
+	assert_string_equal(cua_tree_get_accessibility_note(t),
+		"Accessibility unavailable: 'Chromium' exposes no accessibility "
+		"tree, so only the screenshot, coordinate clicks and keys work. "
+		"To get its elements, the user can restart it with accessibility "
+		"enabled (--force-renderer-accessibility).");
+	cua_tree_unref(t);
+	cua_free(text);
+	text = observe_json(full, &t, NULL, NULL);
+	assert_null(cua_tree_get_accessibility_note(t));
+	cua_tree_unref(t);
+	cua_free(text);
+
+	note = cua_accessibility_note("Feather\n\tPad", "Qt", "/usr/bin/featherpad", 0);
+	assert_non_null(strstr(note, "'Feather\\n Pad' exposes"));
+	assert_non_null(strstr(note, "(QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the AT_SPI_BUS "));
+	cua_free(note);
+	note = cua_accessibility_note(NULL, NULL, "/usr/bin/java", 0);
+	assert_non_null(strstr(note, "'the app' exposes"));
+	assert_non_null(strstr(note, "AtkWrapper"));
+	cua_free(note);
+}
+
 int
 main(void)
 {
@@ -552,6 +600,7 @@ main(void)
 		cmocka_unit_test(test_toolkit_action_junk),
 		cmocka_unit_test(test_background_document),
 		cmocka_unit_test(test_gtk4_and_vcl_states),
+		cmocka_unit_test(test_skeleton_note),
 	};
 
 	return cmocka_run_group_tests_name("walk", tests, NULL, NULL);
