@@ -52,7 +52,7 @@ __all__ = [
     "FormatFlags", "ScreenshotFlags", "DesktopFlags", "Session", "Tree",
     "Element", "Screenshot", "Diff", "Desktop", "version", "version_string",
     "sanitize_text", "result_to_string", "error_message", "error_code",
-    "library_path",
+    "library_path", "accessibility_note",
 ]
 
 # Replaced by meson when the module is installed (the libdir the library
@@ -303,6 +303,8 @@ _PROTOTYPES = {
     "cua_tree_get_pid": (_i64, [_vp]),
     "cua_tree_get_revision": (_u32, [_vp]),
     "cua_tree_is_truncated": (_int, [_vp]),
+    "cua_tree_get_accessibility_note": (_cp, [_vp]),
+    "cua_accessibility_note": (_vp, [_cp, _cp, _cp, _i64]),
     "cua_tree_get_stat": (_i64, [_vp, _int]),
     "cua_tree_get_element_count": (_sz, [_vp]),
     "cua_tree_get_element": (_vp, [_vp, _sz]),
@@ -565,6 +567,18 @@ def error_code():
         return ErrorCode(code)
     except ValueError:
         return code
+
+
+def accessibility_note(app_name, toolkit=None, exe=None, pid=0):
+    """The ``Accessibility unavailable:`` note for an app whose elements
+    cannot be read, with the likely fix (cua_accessibility_note())."""
+    p = ctypes.c_void_p(_c.accessibility_note(
+        _enc(app_name, "app_name") if app_name is not None else None,
+        _enc(toolkit, "toolkit") if toolkit is not None else None,
+        _enc(exe, "exe") if exe is not None else None, int(pid)))
+    if not p.value:
+        raise MemoryError("cua_accessibility_note: out of memory")
+    return _take_string(p)
 
 
 def sanitize_text(text, max_chars=0):
@@ -898,6 +912,12 @@ class Tree(_Handle):
     @property
     def truncated(self):
         return bool(_c.tree_is_truncated(self))
+
+    @property
+    def accessibility_note(self):
+        """The ``Accessibility unavailable:`` note of a skeleton tree, or
+        None (cua_tree_get_accessibility_note())."""
+        return _dec(_c.tree_get_accessibility_note(self))
 
     def stat(self, key):
         """A :class:`Stat` of how the tree was read (-1: unknown key)."""

@@ -174,6 +174,13 @@ class TestBasics(Base):
         for r in cua.Result:
             self.assertTrue(cua.result_to_string(r))
 
+    def test_accessibility_note(self):
+        note = cua.accessibility_note("Chromium", "Chromium")
+        self.assertTrue(note.startswith(
+            "Accessibility unavailable: 'Chromium' exposes no accessibility"))
+        self.assertTrue(note.endswith("(--force-renderer-accessibility)."))
+        self.assertIn("AtkWrapper", cua.accessibility_note(None, exe="java"))
+
     def test_sanitize_text(self):
         self.assertEqual(cua.sanitize_text("a\nb"), "a\\nb")
         self.assertEqual(cua.sanitize_text("  x  "), "x")

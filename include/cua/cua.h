@@ -722,6 +722,39 @@ CUA_EXPORT int
 cua_tree_is_truncated(cua_tree *tree);
 
 /**
+ * The `Accessibility unavailable:` note of this observation, or NULL. It is
+ * set when the tree is only a skeleton: a Chromium or Electron window
+ * started without renderer accessibility shows one empty document, a tree
+ * that looks normal but holds nothing of the page. The note names the
+ * likely cause's fix; `cua-mcp` prints it after `</app_state>` and
+ * `cua doctor APP` prints it.
+ * @return borrowed (sanitised), or NULL.
+ * @since 0.2
+ */
+CUA_EXPORT const char *
+cua_tree_get_accessibility_note(cua_tree *tree);
+
+/**
+ * The `Accessibility unavailable:` note for an app whose elements cannot be
+ * read (it has a window but is not registered on the accessibility bus, or
+ * its tree is a skeleton): one line naming the app and the likely fix,
+ * chosen from its toolkit and process — Chromium/Electron
+ * `--force-renderer-accessibility`, Qt `QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1`
+ * and the `AT_SPI_BUS` root-window property, Java the ATK wrapper, a
+ * Flatpak sandbox whose registration carries another pid than its window.
+ * @param app_name the app's name (sanitised here); NULL: "the app".
+ * @param toolkit the app's toolkit (the `toolkit` of cua_session_list_apps()
+ *        JSON), or NULL.
+ * @param exe the app's executable path or name, or NULL.
+ * @param pid the app's process id, or 0.
+ * @return owned string, free with cua_free(); NULL when out of memory.
+ * @since 0.2
+ */
+CUA_EXPORT char *
+cua_accessibility_note(const char *app_name, const char *toolkit,
+		       const char *exe, int64_t pid);
+
+/**
  * Statistic keys for cua_tree_get_stat().
  * @since 0.1
  */

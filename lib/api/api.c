@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "cua/cua.h"
+#include "core/a11y_note.h"
 #include "core/act.h"
 #include "core/diff.h"
 #include "core/errors.h"
@@ -699,6 +700,19 @@ CUA_EXPORT int
 cua_tree_is_truncated(cua_tree *t)
 {
 	return t ? t->truncated : 0;
+}
+
+CUA_EXPORT const char *
+cua_tree_get_accessibility_note(cua_tree *t)
+{
+	return t ? t->a11y_note : NULL;
+}
+
+CUA_EXPORT char *
+cua_accessibility_note(const char *app_name, const char *toolkit,
+		       const char *exe, int64_t pid)
+{
+	return cua_a11y_note(app_name, toolkit, exe, pid);
 }
 
 CUA_EXPORT int64_t

@@ -144,6 +144,9 @@ struct cua_tree {
 	size_t n_lines;       /* elements[0 .. n_lines) are tree lines */
 	int32_t focused;      /* element index or -1 */
 	const char *selected_text; /* sanitised; NULL = none */
+	/* the `Accessibility unavailable:` note of a tree that is only a
+	 * skeleton (walk_emit.c); NULL = none */
+	const char *a11y_note;
 
 	struct cua_skel *skel;
 	size_t n_skel;

@@ -277,7 +277,9 @@ test_chromium_form(void **state)
 	assert_non_null(t);
 	text = render(t);
 	assert_contains(text, "\nWindow: \"libcua form - Chromium\", App: ");
-	assert_contains(text, " HTML content libcua form");
+	/* the page's address, from the Document interface's `URI` */
+	assert_contains(text, " HTML content libcua form, URL: file://");
+	assert_contains(text, "/form.html");
 	assert_contains(text, " heading Order form, Value: 1\n");
 	/* links in text become Markdown and stay clickable; Chromium's
 	 * universal doDefault and context-menu verbs do not stop text and

@@ -352,6 +352,18 @@ first_look(void)
 		fail_msg("%s: the first look has no Name field", br->engine);
 	}
 	id = cua_element_get_id(field);
+	{
+		/* the page's address comes from the Document interface
+		 * (Gecko DocURL, Chromium URI) */
+		char *text = render(t);
+
+		if (!strstr(text, " HTML content libcua browser, URL: file://") ||
+		    !strstr(text, "/browser.html")) {
+			fprintf(stderr, "%s\n", text);
+			fail_msg("%s: the document has no URL", br->engine);
+		}
+		cua_free(text);
+	}
 	cua_tree_unref(t);
 	/* no second look: the ids of the first one act */
 	ACT(cua_session_click(session, br->app, id, CUA_BUTTON_LEFT, 1, &out));

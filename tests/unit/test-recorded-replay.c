@@ -1,7 +1,8 @@
 /*
  * The recorded backend's ops on a loaded recording: listing and opening
  * the app, fetch under the walk policy, the focused node, and recordings
- * written by the writer and read back (round trips).
+ * written by the writer and read back (round trips), and the golden
+ * recordings of real apps rendered byte for byte.
  *
  * JSON in this file is written with single quotes, turned into double
  * quotes before loading (no test string contains an apostrophe).
@@ -22,8 +23,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cua/cua.h>
+
 #include "backend/backend.h"
 #include "core/roles.h"
+#include "core/session.h"
 #include "rec-backend.h"
 
 /* ------------------------------------------------------------------ */
@@ -814,6 +818,120 @@ test_record_errors(void **state)
 	cua_raw_snapshot_free(s);
 }
 
+/* ------------------------------------------------------------------ */
+/* Golden recordings of real apps                                      */
+
+/*
+ * tests/data/golden/NAME.json is a real app recorded by
+ * tools/record-goldens; NAME.txt is its full state text. NAME.next.json
+ * is the same app one step later; NAME.next.txt is the diff between the
+ * two, observed in one session. CUA_GOLDEN_UPDATE=1 writes the texts
+ * instead of comparing (tools/record-goldens does, after recording).
+ */
+static const char *const goldens[] = {
+	"gtk3-widget-factory", "gtk4-widget-factory", "featherpad",
+	"gtk3-file-chooser",   "writer",              "calc",
+	"firefox",             "chromium",            NULL,
+};
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	assert_true(len >= 0);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void
+golden_check(const char *name, const char *suffix, const char *text)
+{
+	char path[8192], dir[4096];
+	char *want;
+	FILE *f;
+
+
+	snprintf(dir, sizeof(dir), "%s", data_path("golden"));
+	snprintf(path, sizeof(path), "%s/%s%s.txt", dir, name, suffix);
+	if (getenv("CUA_GOLDEN_UPDATE")) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_true(fprintf(f, "%s\n", text) >= 0);
+		assert_int_equal(fclose(f), 0);
+		return;
+	}
+	want = slurp(path);
+	if (!want)
+		fail_msg("%s: missing (tools/record-goldens writes it)", path);
+	assert_true(strlen(want) > 0 && want[strlen(want) - 1] == '\n');
+	want[strlen(want) - 1] = '\0';
+	if (strcmp(want, text) != 0) {
+		fprintf(stderr, "# %s%s renders:\n%s\n", name, suffix, text);
+		fail_msg("%s%s.txt differs from the rendering", name, suffix);
+	}
+	free(want);
+}
+
+static void
+test_goldens(void **state)
+{
+	for (size_t i = 0; goldens[i]; i++) {
+		char json[8192], next[8192], app[64];
+		char *rec, *text = NULL;
+		const char *pid;
+		cua_session *s = NULL;
+		cua_tree *t = NULL;
+
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%s", data_path("golden"));
+		snprintf(json, sizeof(json), "%s/%s.json", dir, goldens[i]);
+		snprintf(next, sizeof(next), "%s/%s.next.json", dir, goldens[i]);
+		rec = slurp(json);
+		if (!rec)
+			fail_msg("%s: missing (tools/record-goldens records it)",
+				 json);
+		pid = strstr(rec, "\"pid\":");
+		assert_non_null(pid);
+		snprintf(app, sizeof(app), "pid:%ld", strtol(pid + 6, NULL, 10));
+		free(rec);
+
+		if (cua_session_new_recorded(&s, json, 0) != CUA_OK)
+			fail_msg("%s: %s", json, cua_error_message());
+		assert_int_equal(cua_session_set_option(s, "warmup_cap_ms", "0"),
+				 CUA_OK);
+		if (cua_session_observe(s, app, 0, &t) != CUA_OK)
+			fail_msg("%s: %s", goldens[i], cua_error_message());
+		assert_int_equal(cua_tree_render(t, 0, &text), CUA_OK);
+		golden_check(goldens[i], "", text);
+		cua_free(text);
+		cua_tree_unref(t);
+
+		if (cua_backend_recorded_replace(s->backend, next) != CUA_OK)
+			fail_msg("%s: %s", next, cua_error_message());
+		if (cua_session_observe(s, app, 0, &t) != CUA_OK)
+			fail_msg("%s next: %s", goldens[i], cua_error_message());
+		assert_int_equal(cua_tree_render(t, CUA_RENDER_DIFF, &text),
+				 CUA_OK);
+		golden_check(goldens[i], ".next", text);
+		cua_free(text);
+		cua_tree_unref(t);
+		cua_session_unref(s);
+	}
+}
+
 int
 main(void)
 {
@@ -826,6 +944,7 @@ main(void)
 		cmocka_unit_test(test_round_trip_files),
 		cmocka_unit_test(test_round_trip_live),
 		cmocka_unit_test(test_record_errors),
+		cmocka_unit_test(test_goldens),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,8 @@ observe_json(const char *json, cua_tree **tree_out, const char *opt_key,
 	int fd = mkstemp(path);
 	cua_session *s = NULL;
 	cua_tree *t = NULL;
-	char *text = NULL;
+	char *text = NULL, app[64];
+	const char *id;
 
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
@@ -41,7 +42,12 @@ observe_json(const char *json, cua_tree **tree_out, const char *opt_key,
 	unlink(path);
 	if (opt_key)
 		assert_int_equal(cua_session_set_option(s, opt_key, opt_val), CUA_OK);
-	if (cua_session_observe(s, strstr(json, "chromium") ? "chromium" : "Music", 0, &t) != CUA_OK)
+	/* the app by its id in the recording */
+	id = strstr(json, "\"app_id\":\"");
+	assert_non_null(id);
+	id += 10;
+	snprintf(app, sizeof(app), "%.*s", (int)strcspn(id, "\""), id);
+	if (cua_session_observe(s, app, 0, &t) != CUA_OK)
 		fail_msg("observe: %s", cua_error_message());
 	assert_int_equal(cua_tree_render(t, 0, &text), CUA_OK);
 	if (tree_out)
@@ -87,7 +93,7 @@ test_golden_music(void **state)
 		"   ]},"
 		"   {\"role\":\"push button\",\"description\":\"Affan The Great\","
 		"    \"accessible_id\":\"Music.accountButton\"," SHOW ",\"actions\":[\"click\"],\"extents\":[10,650,30,30]},"
-		"   {\"role\":\"separator\",\"states\":[\"showing\",\"visible\",\"enabled\"],"
+		"   {\"role\":\"separator\",\"states\":[\"showing\",\"visible\"],"
 		"    \"value\":{\"current\":208,\"min\":0,\"max\":1000},\"extents\":[200,0,2,700]},"
 		"   {\"role\":\"panel\",\"description\":\"Mini Player\",\"accessible_id\":\"Music.miniPlayer.contentView[viewState=mini,isPlaying=false]\"," SHOW ","
 		"    \"extents\":[300,600,400,100],\"children\":["
@@ -386,7 +392,7 @@ test_hypertext_links(void **state)
 		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
 		"\"root\":{\"role\":\"application\",\"children\":["
 		"{\"role\":\"frame\",\"name\":\"Page\"," SHOW ",\"children\":["
-		" {\"role\":\"document web\",\"name\":\"Page\",\"attributes\":{\"DocURL\":\"https://example.org/a\"},\"states\":[\"visible\",\"enabled\",\"sensitive\"],\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\",\"attributes\":{\"DocURL\":\"https://example.org/a\"},\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\"],\"children\":["
 		"  {\"role\":\"section\",\"states\":[\"visible\"],\"text\":\"Read the \\ufffc now.\",\"children\":["
 		"   {\"role\":\"link\",\"name\":\"docs\",\"states\":[\"visible\",\"focusable\"],\"link_uri\":\"https://example.org/docs\",\"actions\":[\"jump\"]}"
 		"  ]}"
@@ -399,6 +405,182 @@ test_hypertext_links(void **state)
 		"\t\t2 text Read the [docs](https://example.org/docs) now.\n"
 		"\t\t\t3 link docs"));
 	cua_free(text);
+}
+
+/* Action names that name nothing are dropped (docs/state-text.md §11.6):
+ * key bindings, the ATK `;;` triple, a description given as the name
+ * (GTK 3 toggle cells); a wrapper that had only those is eliminated. A
+ * toggle cell shows its state; an empty field shows no value. */
+static void
+test_toolkit_action_junk(void **state)
+{
+	const char *json =
+		HEAD WIN
+		"\"root\":{\"role\":\"application\",\"name\":\"Music\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Music\"," SHOW ",\"children\":["
+		" {\"role\":\"menu bar\"," SHOW ",\"children\":["
+		"  {\"role\":\"menu\",\"name\":\"File\"," SHOW ",\"actions\":[\"click\",\"<alt>f\"]}]},"
+		" {\"role\":\"section\"," SHOW ",\"actions\":[\";;\",\"  \"],\"children\":["
+		"  {\"role\":\"push button\",\"name\":\"Go\"," SHOW ",\"actions\":[\"press\",\";;\"]}]},"
+		" {\"role\":\"table\"," SHOW ",\"interfaces\":[\"Table\"],\"children\":["
+		"  {\"role\":\"table cell\",\"table_row\":0,\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\",\"checked\"],"
+		"   \"actions\":[\"Toggle\",{\"name\":\"Activates the cell\",\"description\":\"Activates the cell\"}]},"
+		"  {\"role\":\"table cell\",\"name\":\"Andrea\",\"table_row\":0,\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\"],"
+		"   \"actions\":[{\"name\":\"Edit\",\"description\":\"Creates a widget in which the contents of the cell can be edited\"}]},"
+		"  {\"role\":\"table cell\",\"table_row\":1,\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\"],"
+		"   \"actions\":[\"Toggle\",{\"name\":\"Activates the cell\",\"description\":\"Activates the cell\"}]},"
+		"  {\"role\":\"table cell\",\"name\":\"Otto\",\"table_row\":1,\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"selectable\"]}"
+		" ]},"
+		" {\"role\":\"entry\",\"name\":\"Name\",\"interfaces\":[\"Text\",\"EditableText\"],\"text\":\"\","
+		"  \"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\",\"editable\",\"single-line\",\"focusable\"],"
+		"  \"attributes\":{\"placeholder-text\":\"Your name\"}}"
+		"]}]}}";
+	const char *expect =
+		"0 standard window Music, Secondary Actions: Raise\n"
+		"\t1 menu bar\n"
+		"\t\t2 File\n"
+		"\t3 button Go\n"
+		"\t4 table\n"
+		"\t\t5 row (selectable)\n"
+		"\t\t\t6 cell (selectable) on\n"
+		"\t\t\t7 cell (selectable) Andrea, Secondary Actions: Edit\n"
+		"\t\t8 row (selectable)\n"
+		"\t\t\t9 cell (selectable) off\n"
+		"\t\t\t10 cell (selectable) Otto\n"
+		"\t11 text field (settable, string) Name, Placeholder: Your name";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_non_null(strstr(text, expect));
+	cua_free(text);
+}
+
+/* A browser's shown document carries its title and address (DocURL); a
+ * background tab (VISIBLE, not SHOWING) is not rendered. */
+static void
+test_background_document(void **state)
+{
+	const char *json =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":7,"
+		"\"app_id\":\"firefox\",\"toolkit\":\"Gecko\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Page\"," SHOW ",\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\",\"attributes\":{\"DocURL\":\"https://example.org/a\"}," SHOW ",\"children\":["
+		"  {\"role\":\"heading\",\"name\":\"Shown\"," SHOW ",\"attributes\":{\"level\":\"1\"}}]},"
+		" {\"role\":\"document web\",\"name\":\"New Tab\",\"attributes\":{\"DocURL\":\"about:newtab\"},\"states\":[\"visible\",\"enabled\",\"sensitive\"],\"children\":["
+		"  {\"role\":\"heading\",\"name\":\"Hidden\",\"states\":[\"visible\"],\"attributes\":{\"level\":\"1\"}}]}"
+		"]}]}}";
+	char *text = observe_json(json, NULL, NULL, NULL);
+
+	assert_non_null(strstr(text,
+		"\t1 HTML content Page, URL: example.org/a\n"
+		"\t\t2 heading Shown, Value: 1"));
+	assert_null(strstr(text, "New Tab"));
+	assert_null(strstr(text, "Hidden"));
+	cua_free(text);
+}
+
+/* GTK 4: a scroll bar's value is on its range child, which is no line of
+ * its own; widget type names are no titles; a button's doubled name and
+ * its label child print once. LibreOffice: a paragraph that
+ * is ENABLED but not SENSITIVE is not disabled; a button's 0..1 Value is
+ * its pressed state, not a settable number. */
+static void
+test_gtk4_and_vcl_states(void **state)
+{
+	const char *gtk4 =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":9,"
+		"\"app_id\":\"gtk4\",\"toolkit\":\"GTK\",\"toolkit_version\":\"4.8.3\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Win\",\"states\":[\"showing\",\"visible\",\"sensitive\"],\"children\":["
+		" {\"role\":\"panel\",\"name\":\"AdwLeaflet\",\"states\":[\"visible\",\"sensitive\"],\"children\":["
+		"  {\"role\":\"panel\",\"name\":\"HistoryView\",\"states\":[\"visible\",\"sensitive\"],\"children\":["
+		"   {\"role\":\"push button\",\"name\":\"Go\",\"states\":[\"visible\",\"sensitive\"],\"actions\":[\"click\"]},"
+		"   {\"role\":\"push button\",\"name\":\"4 4\",\"labelled_by\":\"4\",\"states\":[\"visible\",\"sensitive\"],\"actions\":[\"click\"],\"children\":["
+		"    {\"role\":\"label\",\"name\":\"4\",\"states\":[\"visible\",\"sensitive\"]}]}]},"
+		"  {\"role\":\"scroll bar\",\"states\":[\"visible\",\"sensitive\",\"vertical\"],\"children\":["
+		"   {\"role\":\"filler\",\"interfaces\":[\"Value\"],\"states\":[\"visible\",\"sensitive\",\"vertical\"],"
+		"    \"value\":{\"current\":12,\"min\":0,\"max\":424}}]}"
+		"]}]}]}}";
+	const char *vcl =
+		HEAD WIN
+		"\"root\":{\"role\":\"application\",\"name\":\"Music\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Music\"," SHOW ",\"children\":["
+		" {\"role\":\"document text\",\"name\":\"doc\"," SHOW ",\"children\":["
+		"  {\"role\":\"paragraph\",\"interfaces\":[\"Text\",\"EditableText\"],\"text\":\"Hello\","
+		"   \"states\":[\"showing\",\"visible\",\"enabled\",\"editable\",\"focusable\",\"multi-line\"]}]},"
+		" {\"role\":\"push button\",\"name\":\"Cut\",\"states\":[\"showing\",\"visible\",\"focusable\"],\"actions\":[\"press\"],"
+		"  \"interfaces\":[\"Value\"],\"value\":{\"current\":0,\"min\":0,\"max\":1}},"
+		" {\"role\":\"push button\",\"name\":\"New\"," SHOW ",\"actions\":[\"press\"],"
+		"  \"interfaces\":[\"Value\"],\"value\":{\"current\":0,\"min\":0,\"max\":1}}"
+		"]}]}}";
+	char *text = observe_json(gtk4, NULL, NULL, NULL);
+
+	assert_non_null(strstr(text,
+		"0 standard window Win, Secondary Actions: Raise\n"
+		"\t1 button Go\n"
+		"\t2 button 4\n"
+		"\t3 scroll bar 12"));
+	assert_null(strstr(text, "AdwLeaflet"));
+	assert_null(strstr(text, "HistoryView"));
+	assert_null(strstr(text, "float"));
+	cua_free(text);
+	text = observe_json(vcl, NULL, NULL, NULL);
+	assert_non_null(strstr(text,
+		"\t1 document doc\n"
+		"\t\t2 text (settable, string) Hello\n"
+		"\t3 button (disabled) Cut\n"
+		"\t4 button New"));
+	cua_free(text);
+}
+
+/* A Chromium window without renderer accessibility (one empty document)
+ * gets the `Accessibility unavailable:` note; a page with content does
+ * not. The note names the fix by toolkit. */
+static void
+test_skeleton_note(void **state)
+{
+	const char *skel =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":7,"
+		"\"app_id\":\"chromium\",\"app_name\":\"Chromium\",\"toolkit\":\"Chromium\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Page - Chromium\"," SHOW ",\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\"," SHOW ",\"child_count\":0}"
+		"]}]}}";
+	const char *full =
+		"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":7,"
+		"\"app_id\":\"chromium\",\"app_name\":\"Chromium\",\"toolkit\":\"Chromium\"},"
+		"\"windows\":[{\"x11_window\":77,\"active\":true}],"
+		"\"root\":{\"role\":\"application\",\"children\":["
+		"{\"role\":\"frame\",\"name\":\"Page - Chromium\"," SHOW ",\"children\":["
+		" {\"role\":\"document web\",\"name\":\"Page\"," SHOW ",\"children\":["
+		"  {\"role\":\"heading\",\"name\":\"Hello\"," SHOW "}]}"
+		"]}]}}";
+	cua_tree *t = NULL;
+	char *text = observe_json(skel, &t, NULL, NULL), *note;
+
+	assert_string_equal(cua_tree_get_accessibility_note(t),
+		"Accessibility unavailable: 'Chromium' exposes no accessibility "
+		"tree, so only the screenshot, coordinate clicks and keys work. "
+		"To get its elements, the user can restart it with accessibility "
+		"enabled (--force-renderer-accessibility).");
+	cua_tree_unref(t);
+	cua_free(text);
+	text = observe_json(full, &t, NULL, NULL);
+	assert_null(cua_tree_get_accessibility_note(t));
+	cua_tree_unref(t);
+	cua_free(text);
+
+	note = cua_accessibility_note("Feather\n\tPad", "Qt", "/usr/bin/featherpad", 0);
+	assert_non_null(strstr(note, "'Feather\\n Pad' exposes"));
+	assert_non_null(strstr(note, "(QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the AT_SPI_BUS "));
+	cua_free(note);
+	note = cua_accessibility_note(NULL, NULL, "/usr/bin/java", 0);
+	assert_non_null(strstr(note, "'the app' exposes"));
+	assert_non_null(strstr(note, "AtkWrapper"));
+	cua_free(note);
 }
 
 int
@@ -415,6 +597,10 @@ main(void)
 		cmocka_unit_test(test_duplicate_object_once),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_hypertext_links),
+		cmocka_unit_test(test_toolkit_action_junk),
+		cmocka_unit_test(test_background_document),
+		cmocka_unit_test(test_gtk4_and_vcl_states),
+		cmocka_unit_test(test_skeleton_note),
 	};
 
 	return cmocka_run_group_tests_name("walk", tests, NULL, NULL);

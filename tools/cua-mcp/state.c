@@ -315,27 +315,12 @@ observation_clear(struct observation *obs)
 	memset(obs, 0, sizeof(*obs));
 }
 
-/* docs/safety.md §7: the remedy for an app without an accessibility tree. */
-static const char *
-a11y_remedy(const char *toolkit)
-{
-	if (!toolkit)
-		toolkit = "";
-	if (strstr(toolkit, "Qt"))
-		return "the AT_SPI_BUS property on the X root window set to the accessibility bus address";
-	if (strstr(toolkit, "Chrom") || strstr(toolkit, "Electron"))
-		return "--force-renderer-accessibility";
-	if (strstr(toolkit, "Java"))
-		return "-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper";
-	return "unset NO_AT_BRIDGE";
-}
-
 int
 observe(struct job *job, struct target *t, const char *app, int disable_diff,
 	struct observation *obs, struct mcp_error *err)
 {
 	uint32_t flags = 0, rflags = mcp_opt.no_diff ? 0 : CUA_RENDER_DIFF;
-	char *json = NULL;
+	char *json = NULL, *note;
 	const char *id;
 	cua_result r;
 
@@ -385,12 +370,20 @@ observe(struct job *job, struct target *t, const char *app, int disable_diff,
 	}
 	json_object_set_new(obs->structured, "state_text",
 			    json_string(obs->body));
-	if (json_is_false(json_object_get(t->info, "accessible"))) {
-		str_addf(&obs->notes,
-			 "Accessibility unavailable: '%s' exposes no accessibility tree, so only the screenshot, coordinate clicks and keys work. To get its elements, the user can restart it with accessibility enabled (%s).",
-			 t->name,
-			 a11y_remedy(json_string_value(json_object_get(t->info, "toolkit"))));
-	}
+	/* docs/safety.md §7: an app without an accessibility tree, or with
+	 * only a skeleton of one */
+	note = NULL;
+	if (json_is_false(json_object_get(t->info, "accessible")))
+		note = cua_accessibility_note(
+			t->name,
+			json_string_value(json_object_get(t->info, "toolkit")),
+			json_string_value(json_object_get(t->info, "executable")),
+			cua_tree_get_pid(obs->tree));
+	else if (cua_tree_get_accessibility_note(obs->tree))
+		note = strdup(cua_tree_get_accessibility_note(obs->tree));
+	if (note)
+		str_addf(&obs->notes, "%s", note);
+	free(note);
 	t2 = now_ms();
 	attach_screenshot(obs, obs->structured);
 	obs->instructions = instructions_for(obs->app_id);
