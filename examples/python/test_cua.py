@@ -594,7 +594,7 @@ class TestDesktopHandles(Base):
         self.assertEqual(d.pid, 0)
         self.assertIsNone(d.state_dir)
         env = d.environ
-        self.assertEqual(len(env), 14)
+        self.assertEqual(len(env), 17)
         self.assertIn("DISPLAY", env)
         self.assertIn("NO_AT_BRIDGE", env)
         self.assertEqual(set(env.values()), {None})
