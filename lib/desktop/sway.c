@@ -2,7 +2,11 @@
  * Headless desktops, the Wayland kind "sway": sway on wlroots' headless
  * backend (WLR_BACKENDS=headless, WLR_LIBINPUT_NO_DEVICES=1, the pixman
  * renderer), one output HEADLESS-1 of the requested size at 0,0, no
- * Xwayland. sway is the compositor and the window manager at once.
+ * Xwayland. sway is the compositor and the window manager at once. Every
+ * window floats at the size its app asks for, placed at the output's
+ * top-left corner (whole pixels), as on the X11 desktop: an app has the
+ * same size and layout on both kinds of desktop, and windows overlap
+ * instead of sharing the output in tiles.
  *
  * sway refuses to run as root. A root supervisor runs it as uid/gid
  * 65534 (setpriv) with a runtime directory of its own, owned by that uid
@@ -72,6 +76,7 @@ write_config(struct desktop *d, const char *rt, unsigned int w, unsigned int h)
 	char *text = g_strdup_printf(
 	        "output HEADLESS-1 mode --custom %ux%u@60Hz position 0 0\n"
 	        "xwayland disable\n"
+	        "for_window [app_id=\".*\"] floating enable, move position 0 0\n"
 	        "exec printf '%%s\\t%%s\\n' \"$WAYLAND_DISPLAY\" \"$SWAYSOCK\" >&3\n",
 	        w, h);
 	int r = write_state_file(rt, "config", text);
