@@ -662,6 +662,23 @@ class TestHeadlessDesktop(Base):
         # closing it stopped it
         self.assertFalse(os.path.exists(state_dir))
 
+    def test_sway(self):
+        # a headless Wayland desktop: its apps and sessions are Wayland
+        # clients, and closing it leaves nothing
+        with cua.Desktop(kind="sway", screen="800x600x24") as d:
+            state_dir = d.state_dir
+            env = d.environ
+            self.assertIsNone(env["DISPLAY"])
+            self.assertTrue(env["WAYLAND_DISPLAY"])
+            self.assertTrue(env["SWAYSOCK"])
+            self.assertEqual(env["XDG_SESSION_TYPE"], "wayland")
+            r = self.client(d, "import cua\n"
+                            "with cua.Session() as s:\n"
+                            "    print(s.display_info()['driver'])\n")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.strip(), "wlroots")
+        self.assertFalse(os.path.exists(state_dir))
+
     def test_run(self):
         code = ("import os, sys\n"
                 "sys.exit(5 if os.environ['DISPLAY'].startswith(':') and "

@@ -53,7 +53,7 @@ int mcp_start(struct app_proc *mcp, const char *exe,
 	      const char *const *args);
 
 /*
- * The kind of desktop the test runs in: what CUA_TEST_DESKTOP names
+ * The kind of desktop the test runs in: what CUA_TEST_DESKTOP_KIND names
  * ("x11", or "sway": meson's desktop-sway suite runs the test inside
  * `cua desktop run --wayland sway`), asserting that the environment is
  * that kind's (a Wayland display and no X display for sway), so that a
