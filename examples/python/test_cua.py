@@ -601,7 +601,7 @@ class TestDesktopHandles(Base):
         self.assertEqual(d.pid, 0)
         self.assertIsNone(d.state_dir)
         env = d.environ
-        self.assertEqual(len(env), 14)
+        self.assertEqual(len(env), 17)
         self.assertIn("DISPLAY", env)
         self.assertIn("NO_AT_BRIDGE", env)
         self.assertEqual(set(env.values()), {None})
@@ -667,6 +667,23 @@ class TestHeadlessDesktop(Base):
                             "    print(s.list_apps())\n")
             self.assertEqual(r.returncode, 0, r.stderr)
         # closing it stopped it
+        self.assertFalse(os.path.exists(state_dir))
+
+    def test_sway(self):
+        # a headless Wayland desktop: its apps and sessions are Wayland
+        # clients, and closing it leaves nothing
+        with cua.Desktop(kind="sway", screen="800x600x24") as d:
+            state_dir = d.state_dir
+            env = d.environ
+            self.assertIsNone(env["DISPLAY"])
+            self.assertTrue(env["WAYLAND_DISPLAY"])
+            self.assertTrue(env["SWAYSOCK"])
+            self.assertEqual(env["XDG_SESSION_TYPE"], "wayland")
+            r = self.client(d, "import cua\n"
+                            "with cua.Session() as s:\n"
+                            "    print(s.display_info()['driver'])\n")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.strip(), "wlroots")
         self.assertFalse(os.path.exists(state_dir))
 
     def test_run(self):

@@ -1473,7 +1473,9 @@ cua_session_select_text(cua_session *session, const char *app,
  * real toolkits need to register with AT-SPI: the root window's
  * `AT_SPI_BUS` property (Qt), `org.a11y.Status.IsEnabled` (Chromium),
  * both applied by the same code as in cua_session_new(), and
- * `GSK_RENDERER=cairo` in its environment (GTK 4 on Xvfb).
+ * `GSK_RENDERER=cairo` in its environment (GTK 4 on Xvfb). A desktop of
+ * kind `sway` is a headless sway (a Wayland compositor) with the same
+ * buses and fixes; its apps are Wayland clients.
  *
  * A supervisor process (libcua's `cua-desktop` helper, started with fork
  * and exec) owns the desktop. Stopping it stops every client of the
@@ -1583,10 +1585,18 @@ cua_desktop_set_log_handler(cua_desktop *desktop, cua_desktop_log_fn handler,
 /**
  * Sets an option by name, before cua_desktop_start() or
  * cua_desktop_run(). Known keys:
- * - `kind`: the kind of desktop; `x11` (the default) is the one there is.
- * - `screen`: `WxHxD`, the screen size and depth (`1280x1024x24`).
+ * - `kind`: the kind of desktop: `x11` (the default: Xvfb and openbox)
+ *   or `sway` (since 0.2: a headless Wayland desktop, sway on wlroots'
+ *   headless backend with one output of the screen's size and no input
+ *   devices; apps run as native Wayland clients, and sessions in it use
+ *   the `wlroots` display driver; as root, sway runs as uid 65534 with a
+ *   runtime directory of its own, since it refuses to run as root).
+ * - `screen`: `WxHxD`, the screen size and depth (`1280x1024x24`); a
+ *   `sway` desktop's output takes the size (its depth is 24 whatever D
+ *   says).
  * - `window_manager`: `openbox` (the default; without it installed the
- *   desktop starts without one, with a warning) or `none`.
+ *   desktop starts without one, with a warning) or `none`. A `sway`
+ *   desktop has no other window manager: sway is one.
  * - `state_dir`: the state directory, new or empty (default
  *   `$XDG_RUNTIME_DIR/cua/desktop-<pid>`, or
  *   `/tmp/cua-desktop-<uid>-<pid>`); removed when the desktop stops.
@@ -1692,7 +1702,10 @@ cua_desktop_get_env_count(const cua_desktop *desktop);
  * (private directories in the state directory), `GSK_RENDERER`,
  * `CUA_DESKTOP_DIR`, and those it unsets: `NO_AT_BRIDGE`, `GTK_A11Y`
  * (they stop GTK's accessibility), `WAYLAND_DISPLAY`, `SESSION_MANAGER`
- * (apps would reach the caller's own desktop).
+ * (apps would reach the caller's own desktop), then `XDG_SESSION_TYPE`
+ * (`x11` or `wayland`), `GDK_BACKEND` and `SWAYSOCK` (sway's IPC socket).
+ * A `sway` desktop sets `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE=wayland`,
+ * `GDK_BACKEND=wayland` and `SWAYSOCK`, and unsets `DISPLAY`.
  * @return a static string; NULL for an index past
  *         cua_desktop_get_env_count().
  * @since 0.2

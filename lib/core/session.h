@@ -117,8 +117,9 @@ void cua_settle_free_all(struct cua_session *s);
 /* shot.c: the screenshot of an observation (docs/screenshots.md §2–§5, §7);
  * never fails: on failure t->shot_error holds the reason. */
 void cua_shot_take(struct cua_session *s, struct cua_tree *t);
-/* The docs/screenshots.md §7 reason for a capture status (static string). */
-const char *cua_shot_reason(int status);
+/* The docs/screenshots.md §7 reason for a capture status (static string),
+ * in the words of the session's display (an X server or a compositor). */
+const char *cua_shot_reason(struct cua_backend *b, int status);
 
 /* apps.c: resolving the model's app string (docs/safety.md §1). */
 enum cua_resolve_kind {

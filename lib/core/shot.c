@@ -17,9 +17,35 @@
 #include "session.h"
 #include "shot.h"
 
-const char *
-cua_shot_reason(int status)
+/* 1 unless the session's display driver is x11 (Wayland drivers, none). */
+static int
+not_x11(struct cua_backend *b)
 {
+	struct cua_display *d = b && b->ops->display ? b->ops->display(b) : NULL;
+
+	return d && strcmp(d->ops->name, "x11") != 0;
+}
+
+const char *
+cua_shot_reason(struct cua_backend *b, int status)
+{
+	/* the X server's reasons, in the words of a Wayland desktop */
+	if (not_x11(b)) {
+		switch ((enum cua_capture_status)status) {
+		case CUA_CAPTURE_COVERED:
+			return "the window is fully covered by another window "
+			       "and the compositor cannot capture covered "
+			       "windows";
+		case CUA_CAPTURE_UNIDENTIFIED:
+			return cua_shot_reason(b, CUA_CAPTURE_NOT_LISTED);
+		case CUA_CAPTURE_NO_DISPLAY:
+			return "the display driver cannot capture windows";
+		case CUA_CAPTURE_REFUSED:
+			return "the compositor refused the capture";
+		default:
+			break;
+		}
+	}
 	switch ((enum cua_capture_status)status) {
 	case CUA_CAPTURE_MINIMIZED:
 		return "the window is minimized";
@@ -127,11 +153,11 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	if (t->shot_error)
 		return;
 	if (!b->ops->capture) {
-		t->shot_error = cua_shot_reason(CUA_CAPTURE_NO_DISPLAY);
+		t->shot_error = cua_shot_reason(b, CUA_CAPTURE_NO_DISPLAY);
 		return;
 	}
 	if (!t->x11_window) {
-		t->shot_error = cua_shot_reason(CUA_CAPTURE_UNIDENTIFIED);
+		t->shot_error = cua_shot_reason(b, CUA_CAPTURE_UNIDENTIFIED);
 		return;
 	}
 	memset(&req, 0, sizeof(req));
@@ -144,7 +170,7 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	r = b->ops->capture(b, &req, &c, &st);
 	t->shot_stats.capture_us = cua_now_us() - t0;
 	if (r != CUA_OK || !c) {
-		t->shot_error = cua_shot_reason(st == CUA_CAPTURE_OK
+		t->shot_error = cua_shot_reason(b, st == CUA_CAPTURE_OK
 							? CUA_CAPTURE_REFUSED
 							: st);
 		cua_debug(&s->ctx, "capture: no image: %s", t->shot_error);
@@ -161,7 +187,7 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	}
 	t0 = cua_now_us();
 	if (cua_shot_encode(t, c, &s->ctx.opt) < 0)
-		t->shot_error = cua_shot_reason(CUA_CAPTURE_REFUSED);
+		t->shot_error = cua_shot_reason(b, CUA_CAPTURE_REFUSED);
 	t->shot_stats.encode_us = cua_now_us() - t0;
 	cua_debug(&s->ctx,
 		  "capture: %dx%d px -> %ux%u (ppp %.4f, device %.2f, element "

@@ -38,7 +38,8 @@ static const struct daemon_info bus_daemons[] = {
 	                       "registryd.log" },
 };
 
-static const struct desktop_kind *const kinds[] = { &desktop_kind_x11 };
+static const struct desktop_kind *const kinds[] = { &desktop_kind_x11,
+	                                            &desktop_kind_sway };
 
 const struct desktop_kind *
 desktop_kind_find(const char *name)
@@ -368,5 +369,7 @@ desktop_teardown(struct desktop *d)
 		          desktop_daemon(d, order[i])->name);
 	if (d->supervisor)
 		sweep_children(d);
+	if (d->kind->cleanup)
+		d->kind->cleanup(d);
 	remove_state_dir(d);
 }

@@ -8,12 +8,13 @@
  * D-Bus session bus, the AT-SPI bus launcher and registry daemon, libcua's
  * accessibility fixes and optionally a window manager, all started by one
  * supervisor process that tears them down again. What differs between
- * kinds of desktop (X11 today; a headless Wayland compositor later) is
- * behind struct desktop_kind.
+ * kinds of desktop (x11: Xvfb and openbox; sway: headless sway, sway.c)
+ * is behind struct desktop_kind.
  *
  * State directory layout:
  *   env             the environment as shell export lines (env.c)
- *   kind            the kind of desktop ("x11")
+ *   kind            the kind of desktop ("x11", "sway")
+ *   sway-runtime    sway, as root: sway's runtime directory (sway.c)
  *   supervisor.pid  pid of the supervisor
  *   pids            "<key> <pid> <starttime>" per process started, so that
  *                   a stop can clean up after a supervisor that was killed
@@ -45,7 +46,7 @@
 #define SUPERVISOR_NAME "cua-desktop"
 
 enum daemon_id {
-	DAEMON_DISPLAY, /* the display server: Xvfb */
+	DAEMON_DISPLAY, /* the display server: Xvfb, sway */
 	DAEMON_DBUS,
 	DAEMON_LAUNCHER,
 	DAEMON_REGISTRYD,
@@ -82,6 +83,10 @@ enum desktop_var {
 	/* unset: apps would escape to the caller's own desktop */
 	VAR_WAYLAND_DISPLAY,
 	VAR_SESSION_MANAGER,
+	/* set by the sway kind (XDG_SESSION_TYPE by every kind) */
+	VAR_XDG_SESSION_TYPE,
+	VAR_GDK_BACKEND,
+	VAR_SWAYSOCK,
 	VAR_COUNT
 };
 
@@ -94,7 +99,9 @@ struct desktop;
  * the variables its clients need (DISPLAY); check_fixes reads back what
  * libcua's accessibility fixes set on it; start_wm starts the window
  * manager (wm.program NULL: the kind has none); disconnect drops the
- * supervisor's own connection to the display.
+ * supervisor's own connection to the display; cleanup (may be NULL)
+ * removes what the kind made outside the state directory, from its state
+ * files, after its daemons stopped (also after a dead supervisor).
  */
 struct desktop_kind {
 	const char *name;
@@ -104,9 +111,11 @@ struct desktop_kind {
 	int (*check_fixes)(struct desktop *d);
 	int (*start_wm)(struct desktop *d);
 	void (*disconnect)(struct desktop *d);
+	void (*cleanup)(struct desktop *d);
 };
 
 extern const struct desktop_kind desktop_kind_x11;
+extern const struct desktop_kind desktop_kind_sway;
 
 /* The kind named name ("x11"), or NULL. */
 const struct desktop_kind *
@@ -274,6 +283,8 @@ int
 make_state_dir(struct desktop *d);
 void
 remove_state_dir(struct desktop *d);
+void
+rm_tree(const char *path);
 void
 write_pids(struct desktop *d);
 void

@@ -58,7 +58,7 @@ rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 }
 
 /* rm -rf, without following symlinks or crossing file systems */
-static void
+void
 rm_tree(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);

@@ -108,6 +108,7 @@ start_xvfb(struct desktop *d)
 
 	/* GTK 4's GL renderer starves its accessibility on Xvfb */
 	d->vars[VAR_GSK_RENDERER] = g_strdup("cairo");
+	d->vars[VAR_XDG_SESSION_TYPE] = g_strdup("x11");
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return fail(d, "pipe: %s", strerror(errno));
 	r = spawn_daemon(d, DAEMON_DISPLAY, argv, fds[1]);
@@ -203,4 +204,5 @@ const struct desktop_kind desktop_kind_x11 = {
 	.check_fixes = check_root_property,
 	.start_wm = start_openbox,
 	.disconnect = x_disconnect,
+	.cleanup = NULL,
 };

@@ -291,11 +291,36 @@ mcp_start(struct app_proc *mcp, const char *exe, const char *const *args)
 			     "\"notifications/initialized\"}");
 }
 
+const char *
+test_desktop_kind(void)
+{
+	const char *kind = getenv("CUA_TEST_DESKTOP_KIND");
+	int wayland = getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY");
+
+	/* not named (tests/wayland, a test run by hand): as it is */
+	if (!kind || !*kind)
+		return wayland ? "sway" : "x11";
+	if (strcmp(kind, "x11") && strcmp(kind, "sway")) {
+		fprintf(stderr, "CUA_TEST_DESKTOP_KIND=%s: x11 or sway\n", kind);
+		abort();
+	}
+	if (wayland != !strcmp(kind, "sway")) {
+		fprintf(stderr,
+			"CUA_TEST_DESKTOP_KIND=%s, but the test runs in a%s desktop\n",
+			kind, wayland ? " Wayland" : "n X11");
+		abort();
+	}
+	return kind;
+}
+
 cua_session *
 test_session(void)
 {
 	cua_session *s = NULL;
-	cua_result r = cua_session_new(&s, 0);
+	cua_result r;
+
+	test_desktop_kind();
+	r = cua_session_new(&s, 0);
 
 	if (r != CUA_OK) {
 		fprintf(stderr, "cua_session_new: %s\n", cua_error_message());

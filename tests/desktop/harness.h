@@ -52,6 +52,17 @@ char *mcp_call(struct app_proc *mcp, const char *request, int id);
 int mcp_start(struct app_proc *mcp, const char *exe,
 	      const char *const *args);
 
+/*
+ * The kind of desktop the test runs in: what CUA_TEST_DESKTOP_KIND names
+ * ("x11", or "sway": meson's desktop-sway suite runs the test inside
+ * `cua desktop run --wayland sway`), asserting that the environment is
+ * that kind's (a Wayland display and no X display for sway), so that a
+ * test never runs on another desktop than the one its suite names.
+ * Without the variable: "sway" in a Wayland environment, else "x11".
+ * test_session() checks it.
+ */
+const char *test_desktop_kind(void);
+
 /* A session on the test desktop (asserts). */
 cua_session *test_session(void);
 /* Observes `app` until it succeeds or `timeout_ms` passes (apps take a

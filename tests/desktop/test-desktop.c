@@ -308,7 +308,7 @@ test_options(void **state)
 	assert_int_equal(cua_desktop_set_option(d, "kind", "wayland"),
 	                 CUA_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(cua_error_message(),
-	                    "unknown kind of desktop 'wayland' (known: x11)");
+	                    "unknown kind of desktop 'wayland' (known: x11, sway)");
 	assert_int_equal(cua_desktop_set_option(d, "kind", "x11"), CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "screen", "800x600"),
 	                 CUA_ERROR_INVALID_ARGUMENT);
@@ -334,7 +334,7 @@ test_options(void **state)
 	                 CUA_ERROR_INVALID_ARGUMENT);
 	/* the variables it manages, set and unset ones */
 	n = cua_desktop_get_env_count(d);
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 17);
 	assert_string_equal(cua_desktop_get_env_name(d, 0), "DISPLAY");
 	assert_null(cua_desktop_get_env_name(d, n));
 	for (i = 0; i < n; i++)
@@ -410,7 +410,8 @@ test_start_probe_stop(void **state)
 	assert_int_equal(cua_desktop_env_to_shell(d, &shell), CUA_OK);
 	assert_non_null(strstr(shell, "export DISPLAY=':"));
 	assert_non_null(strstr(shell, "\nunset NO_AT_BRIDGE GTK_A11Y "
-	                              "WAYLAND_DISPLAY SESSION_MANAGER\n"));
+	                              "WAYLAND_DISPLAY SESSION_MANAGER GDK_BACKEND "
+	                              "SWAYSOCK\n"));
 	{
 		char env[8192];
 		size_t len;

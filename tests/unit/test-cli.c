@@ -496,6 +496,11 @@ test_command_specifics(void **state)
 	assert_int_equal(
 	        cua(out, err, "desktop", "start", "--screen", "big", NULL), 2);
 	assert_non_null(strstr(err, "bad screen 'big' (expected WxHxD"));
+	assert_int_equal(cua(out, err, "desktop", "run", "--wayland", "weston",
+	                     "--", "true", NULL),
+	                 2);
+	assert_non_null(strstr(err, "--wayland weston: the headless Wayland "
+	                            "desktop is sway (--wayland sway)"));
 	assert_int_equal(cua(out, err, "desktop", "stop", "--dir",
 	                     "/nonexistent/desktop", NULL),
 	                 1);

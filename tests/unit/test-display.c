@@ -20,7 +20,9 @@
 
 #include <jansson.h>
 
+#include "backend/backend.h"
 #include "core/ctx.h"
+#include "core/session.h"
 #include "display/display.h"
 
 /* ------------------------------------------------------------------ */
@@ -509,6 +511,54 @@ test_atspi_to_global(void **state)
 	assert_int_equal(y, INT32_MIN);
 }
 
+/* Screenshot refusals name the X server on X11 only; on a Wayland
+ * desktop they name the compositor. */
+static struct cua_display *shot_display;
+
+static struct cua_display *
+display_of(struct cua_backend *b)
+{
+	(void)b;
+	return shot_display;
+}
+
+static void
+test_shot_reasons(void **state)
+{
+	static const struct cua_display_ops x11_ops = { .name = "x11" };
+	static const struct cua_display_ops wl_ops = { .name = "wlroots" };
+	static const struct cua_backend_ops b_ops = { .name = "fake",
+		                                      .display = display_of };
+	static const int statuses[] = { CUA_CAPTURE_COVERED,
+		                        CUA_CAPTURE_UNIDENTIFIED,
+		                        CUA_CAPTURE_REFUSED,
+		                        CUA_CAPTURE_NO_DISPLAY };
+	struct cua_display x11 = { .ops = &x11_ops }, wl = { .ops = &wl_ops };
+	struct cua_backend b = { .ops = &b_ops };
+
+	(void)state;
+	shot_display = &x11;
+	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_UNIDENTIFIED),
+	                    "the window could not be identified on the X server");
+	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_REFUSED),
+	                    "the X server refused the capture");
+	shot_display = &wl;
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
+		const char *why = cua_shot_reason(&b, statuses[i]);
+
+		assert_null(strstr(why, "X server"));
+		assert_null(strstr(why, "X11"));
+	}
+	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_UNIDENTIFIED),
+	                    "the window could not be found among the "
+	                    "compositor's windows");
+	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_REFUSED),
+	                    "the compositor refused the capture");
+	/* statuses of both kinds keep their words */
+	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_MINIMIZED),
+	                    "the window is minimized");
+}
+
 int
 main(void)
 {
@@ -524,6 +574,7 @@ main(void)
 		cmocka_unit_test(test_api_recorded),
 		cmocka_unit_test(test_api_unknown_env),
 		cmocka_unit_test(test_atspi_to_global),
+		cmocka_unit_test(test_shot_reasons),
 	};
 
 	return cmocka_run_group_tests_name("display", tests, NULL, NULL);

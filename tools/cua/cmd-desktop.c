@@ -17,11 +17,12 @@
 
 #include "cli.h"
 
-enum { OPT_DIR, OPT_SCREEN, OPT_NO_WM };
+enum { OPT_DIR, OPT_SCREEN, OPT_NO_WM, OPT_WAYLAND };
 
 struct options {
 	const char *dir;
 	const char *screen;
+	const char *wayland; /* the compositor: the kind of desktop */
 	int no_wm;
 };
 
@@ -37,6 +38,13 @@ option(struct cli *cli, int id, const char *value)
 		o->dir = value;
 	} else if (id == OPT_SCREEN) {
 		o->screen = value;
+	} else if (id == OPT_WAYLAND) {
+		if (strcmp(value, "sway"))
+			return cli_usage_error(
+			        cli,
+			        "cua %s: --wayland %s: the headless Wayland desktop is sway (--wayland sway)",
+			        cli->cmd->name, value);
+		o->wayland = value;
 	} else {
 		o->no_wm = 1;
 	}
@@ -64,6 +72,8 @@ new_desktop(const struct cli *cli, uint32_t flags)
 	r = cua_desktop_new(&d, flags);
 	if (r == CUA_OK && o->dir)
 		r = cua_desktop_set_option(d, "state_dir", o->dir);
+	if (r == CUA_OK && o->wayland)
+		r = cua_desktop_set_option(d, "kind", o->wayland);
 	if (r == CUA_OK && o->screen)
 		r = cua_desktop_set_option(d, "screen", o->screen);
 	if (r == CUA_OK && o->no_wm)
@@ -204,10 +214,10 @@ run_run(struct cli *cli)
 	return status;
 }
 
-#define USAGE                                                                 \
-	"cua desktop start [--dir DIR] [--screen WxHxD] [--no-wm] [--json]\n" \
-	"cua desktop stop [--dir DIR]\n"                                      \
-	"cua desktop run [--dir DIR] [--screen WxHxD] [--no-wm] [--] CMD [ARG...]"
+#define USAGE                                                                                  \
+	"cua desktop start [--wayland sway] [--dir DIR] [--screen WxHxD] [--no-wm] [--json]\n" \
+	"cua desktop stop [--dir DIR]\n"                                                       \
+	"cua desktop run [--wayland sway] [--dir DIR] [--screen WxHxD] [--no-wm] [--] CMD [ARG...]"
 
 #define HELP                                                                             \
 	"\n"                                                                             \
@@ -223,12 +233,16 @@ run_run(struct cli *cli)
 	"  --dir DIR        state directory (default $XDG_RUNTIME_DIR/cua/desktop-PID\n" \
 	"                   or /tmp/cua-desktop-UID-PID); must be new or empty\n"        \
 	"  --screen WxHxD   screen size and depth (default 1280x1024x24)\n"              \
-	"  --no-wm          do not start a window manager\n"
+	"  --no-wm          do not start a window manager\n"                             \
+	"  --wayland sway   a headless Wayland desktop instead: sway (the compositor\n"  \
+	"                   and window manager; as root it runs as uid 65534) with\n"    \
+	"                   one output of the screen's size, apps as Wayland clients\n"
 
 static const struct cli_option start_options[] = {
 	{ "dir", 0, "DIR", OPT_DIR },
 	{ "screen", 0, "WxHxD", OPT_SCREEN },
 	{ "no-wm", 0, NULL, OPT_NO_WM },
+	{ "wayland", 0, "COMPOSITOR", OPT_WAYLAND },
 	{ NULL },
 };
 

@@ -191,7 +191,7 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 {
 	const struct cua_tree *t = a->t;
 	struct strbuf reason = STRBUF_INIT;
-	const char *why = "the window could not be identified on the X server";
+	const char *why = cua_shot_reason(a->b, CUA_CAPTURE_UNIDENTIFIED);
 	cua_result r;
 
 	if (t->has_shot) {

@@ -788,8 +788,12 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 		case CUA_POINTER_MOVE:
 			r = aim_ok(d, ev[i].x, ev[i].y);
 			if (r == CUA_OK)
-				r = cua_wlr_pointer_move(w, (ev[i].x + 0.5) / s,
-				                         (ev[i].y + 0.5) / s);
+				/* whole pixels as on X11 (an app sees the
+				 * same coordinates); with a scale, the
+				 * centre of the pixel in logical units */
+				r = cua_wlr_pointer_move(
+				        w, (ev[i].x + (s > 1 ? 0.5 : 0.0)) / s,
+				        (ev[i].y + (s > 1 ? 0.5 : 0.0)) / s);
 			break;
 		case CUA_POINTER_PRESS:
 		case CUA_POINTER_RELEASE:

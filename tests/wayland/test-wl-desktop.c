@@ -1,0 +1,378 @@
+/*
+ * Headless Wayland desktops through the public API: cua_desktop_* with
+ * the option kind=sway, real sway, D-Bus and AT-SPI daemons. Runs outside
+ * any desktop: it starts its own. What it proves: the desktop's clients
+ * get a Wayland environment (WAYLAND_DISPLAY, SWAYSOCK, no DISPLAY) whose
+ * compositor has one output of the asked size and whose accessibility bus
+ * is enabled; a libcua session there chooses the wlroots driver; as root,
+ * sway runs under uid 65534; a stop, the end of a run and a stop after
+ * the supervisor was killed leave nothing behind (no process, no state
+ * directory, no runtime directory of sway's, no socket).
+ *
+ * `test-wl-desktop probe` runs inside the desktop's environment.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cua/cua.h>
+
+static char *self_exe;
+
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static int
+exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* Running, and not a zombie. */
+static int
+running(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	return p && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* The processes of DIR/pids. */
+static int
+read_pids(const char *dir, pid_t *pids, int max)
+{
+	char path[4096], key[32];
+	unsigned long long start;
+	int n = 0, pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/pids", dir);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	while (n < max && fscanf(f, "%31s %d %llu", key, &pid, &start) == 3)
+		pids[n++] = pid;
+	fclose(f);
+	return n;
+}
+
+/* What a stop must remove: the state directory, sway's runtime
+ * directory (as root, outside it), every recorded process. */
+struct leftovers {
+	char dir[1200];
+	char runtime[1024];
+	pid_t pids[16];
+	int n;
+};
+
+static void
+record(const char *dir, struct leftovers *l)
+{
+	char path[2048];
+	FILE *f;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(l->dir, sizeof(l->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/sway-runtime", dir);
+	f = fopen(path, "re");
+	if (getuid() == 0) {
+		assert_non_null(f);
+		assert_non_null(fgets(l->runtime, sizeof(l->runtime), f));
+		l->runtime[strcspn(l->runtime, "\n")] = '\0';
+		assert_true(exists(l->runtime));
+	}
+	if (f)
+		fclose(f);
+	l->n = read_pids(dir, l->pids, 16);
+	/* the supervisor, then sway, dbus, launcher, registryd */
+	assert_true(l->n >= 5);
+	assert_true(l->pids[1] > 0);
+}
+
+static void
+assert_nothing_left(const struct leftovers *l)
+{
+	int i, tries, left = 1;
+
+	for (tries = 0; tries < 50 && left; tries++) {
+		left = exists(l->dir) || (l->runtime[0] && exists(l->runtime));
+		for (i = 0; i < l->n; i++)
+			left |= running(l->pids[i]);
+		if (left)
+			sleep_ms(100);
+	}
+	assert_false(exists(l->dir));
+	if (l->runtime[0])
+		assert_false(exists(l->runtime));
+	for (i = 0; i < l->n; i++)
+		if (running(l->pids[i])) {
+			fprintf(stderr, "# pid %d still runs\n",
+			        (int)l->pids[i]);
+			fail();
+		}
+}
+
+static cua_desktop *
+new_sway(const char *dir, const char *screen)
+{
+	cua_desktop *d = NULL;
+
+	assert_int_equal(cua_desktop_new(&d, 0), CUA_OK);
+	assert_int_equal(cua_desktop_set_option(d, "kind", "sway"), CUA_OK);
+	assert_int_equal(cua_desktop_set_option(d, "screen", screen), CUA_OK);
+	assert_int_equal(cua_desktop_set_option(d, "state_dir", dir), CUA_OK);
+	return d;
+}
+
+/* Runs the probe (this program) in the desktop's environment. */
+static int
+probe(cua_desktop *d, char *out, size_t size)
+{
+	int fds[2], status = -1;
+	size_t got = 0, i;
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (i = 0; i < cua_desktop_get_env_count(d); i++) {
+			const char *name = cua_desktop_get_env_name(d, i);
+			const char *value = cua_desktop_get_env(d, name);
+
+			if (value)
+				setenv(name, value, 1);
+			else
+				unsetenv(name);
+		}
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execl(self_exe, self_exe, "probe", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got + 1 < size &&
+	       (n = read(fds[0], out + got, size - got - 1)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* `test-wl-desktop probe`: what a client of the desktop sees. */
+static int
+probe_main(void)
+{
+	char cmd[4096], line[256];
+	cua_session *s = NULL;
+	char *info = NULL;
+	FILE *p;
+
+	printf("DISPLAY %s\n", getenv("DISPLAY") ? "set" : "unset");
+	/* the compositor's output, from sway's IPC */
+	snprintf(cmd, sizeof(cmd),
+	         "swaymsg -s '%s' -t get_outputs -r | "
+	         "sed -n 's/^ *\"current_mode\": {/mode/p; "
+	         "s/^ *\"\\(width\\|height\\)\": \\([0-9]*\\),*$/\\1 \\2/p'",
+	         getenv("SWAYSOCK") ? getenv("SWAYSOCK") : "");
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p))
+		fputs(line, stdout);
+	if (p)
+		pclose(p);
+	/* no fixes of its own: the desktop must have them already */
+	if (cua_session_new(&s, CUA_SESSION_NO_DESKTOP_FIXES) != CUA_OK) {
+		printf("session: %s\n", cua_error_message());
+		return 1;
+	}
+	if (cua_session_get_display_info(s, &info) == CUA_OK)
+		printf("info %s\n", info);
+	cua_free(info);
+	cua_session_unref(s);
+	return 0;
+}
+
+static void
+test_start_stop(void **state)
+{
+	char base[] = "/tmp/cua-test-wl-desktop-XXXXXX", dir[1100];
+	char out[16384], uid[64], path[4096];
+	const char *wl, *sock;
+	struct leftovers l;
+	cua_desktop *d;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	snprintf(dir, sizeof(dir), "%s/desktop", base);
+	d = new_sway(dir, "1024x700x24");
+	assert_int_equal(cua_desktop_start(d), CUA_OK);
+	record(dir, &l);
+	/* the environment of a Wayland desktop */
+	assert_null(cua_desktop_get_env(d, "DISPLAY"));
+	wl = cua_desktop_get_env(d, "WAYLAND_DISPLAY");
+	sock = cua_desktop_get_env(d, "SWAYSOCK");
+	assert_non_null(wl);
+	assert_non_null(sock);
+	assert_string_equal(cua_desktop_get_env(d, "XDG_SESSION_TYPE"),
+	                    "wayland");
+	assert_string_equal(cua_desktop_get_env(d, "GDK_BACKEND"), "wayland");
+	snprintf(path, sizeof(path), "%s/%s",
+	         cua_desktop_get_env(d, "XDG_RUNTIME_DIR"), wl);
+	assert_true(exists(path)); /* the link to sway's socket */
+	/* as root, sway runs as uid 65534 */
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)l.pids[1]);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	while (fgets(uid, sizeof(uid), f) && strncmp(uid, "Uid:", 4))
+		;
+	fclose(f);
+	if (getuid() == 0)
+		assert_int_equal(atoi(uid + 4), 65534);
+	else
+		assert_int_equal(atoi(uid + 4), (int)getuid());
+
+	assert_int_equal(probe(d, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "DISPLAY unset\n"));
+	assert_non_null(strstr(out, "mode\nwidth 1024\nheight 700\n"));
+	if (!strstr(out, "\"driver\": \"wlroots\""))
+		fprintf(stderr, "# probe: %s\n", out);
+	assert_non_null(strstr(out, "\"driver\": \"wlroots\""));
+	assert_non_null(strstr(out, "sway"));
+
+	assert_int_equal(cua_desktop_stop(d), CUA_OK);
+	assert_nothing_left(&l);
+	cua_desktop_unref(d);
+	rmdir(base);
+}
+
+static void
+test_run(void **state)
+{
+	char base[] = "/tmp/cua-test-wl-desktop-XXXXXX", dir[1100];
+	char script[4096], copy[1200];
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct leftovers l;
+	cua_desktop *d;
+	int status = -1;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	snprintf(dir, sizeof(dir), "%s/desktop", base);
+	snprintf(copy, sizeof(copy), "%s/pids.copy", base);
+	/* the command copies what a stop must remove, then leaves a
+	 * Wayland client behind */
+	snprintf(
+	        script, sizeof(script),
+	        "test -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" || exit 1; "
+	        "cp \"$CUA_DESKTOP_DIR/pids\" '%s' && "
+	        "{ cat \"$CUA_DESKTOP_DIR/sway-runtime\" 2>/dev/null; echo; } > '%s.rt'; "
+	        "swaymsg -t get_version >/dev/null || exit 2; exit 7",
+	        copy, copy);
+	d = new_sway(dir, "800x600x24");
+	assert_int_equal(cua_desktop_run(d, argv, &status), CUA_OK);
+	assert_int_equal(status, 7);
+	memset(&l, 0, sizeof(l));
+	snprintf(l.dir, sizeof(l.dir), "%s", dir);
+	{
+		char path[1300];
+		int pid;
+		unsigned long long start;
+		char key[32];
+
+		f = fopen(copy, "re");
+		assert_non_null(f);
+		while (l.n < 16 &&
+		       fscanf(f, "%31s %d %llu", key, &pid, &start) == 3)
+			l.pids[l.n++] = pid;
+		fclose(f);
+		snprintf(path, sizeof(path), "%s.rt", copy);
+		f = fopen(path, "re");
+		assert_non_null(f);
+		if (fgets(l.runtime, sizeof(l.runtime), f))
+			l.runtime[strcspn(l.runtime, "\n")] = '\0';
+		fclose(f);
+		unlink(path);
+	}
+	unlink(copy);
+	assert_true(l.n >= 5);
+	assert_nothing_left(&l);
+	cua_desktop_unref(d);
+	rmdir(base);
+}
+
+static void
+test_dead_supervisor(void **state)
+{
+	char base[] = "/tmp/cua-test-wl-desktop-XXXXXX", dir[1100];
+	struct leftovers l;
+	cua_desktop *d, *a = NULL;
+	int64_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	snprintf(dir, sizeof(dir), "%s/desktop", base);
+	assert_int_equal(cua_desktop_new(&d, CUA_DESKTOP_DETACHED), CUA_OK);
+	assert_int_equal(cua_desktop_set_option(d, "kind", "sway"), CUA_OK);
+	assert_int_equal(cua_desktop_set_option(d, "state_dir", dir), CUA_OK);
+	assert_int_equal(cua_desktop_start(d), CUA_OK);
+	record(dir, &l);
+	pid = cua_desktop_get_pid(d);
+	assert_true(pid > 1);
+	cua_desktop_unref(d); /* detached: it keeps running */
+	assert_int_equal(kill((pid_t)pid, SIGKILL), 0);
+	while (running((pid_t)pid))
+		sleep_ms(20);
+	/* sway and the buses are orphans now; a stop cleans up */
+	assert_true(running(l.pids[1]));
+	assert_int_equal(cua_desktop_attach(&a, dir), CUA_OK);
+	assert_int_equal(cua_desktop_stop(a), CUA_ERROR_NOT_FOUND);
+	assert_nothing_left(&l);
+	cua_desktop_unref(a);
+	rmdir(base);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_stop),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_dead_supervisor),
+	};
+
+	self_exe = realpath(argv[0], NULL);
+	if (argc > 1 && !strcmp(argv[1], "probe"))
+		return probe_main();
+	unsetenv("CUA_DESKTOP_DIR");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
