@@ -237,8 +237,14 @@ test('two sessions: their own ids, observations and approvals; ending one leaves
   assert.ok((await b.client.listTools()).tools.length >= 10);
 });
 
-test('at most --max-sessions sessions: the next initialize gets 503, a freed slot is reused', { skip }, async () => {
+test('at most --max-sessions sessions: the next initialize gets 503, a freed slot is reused, a failed initialize takes none', { skip }, async () => {
   const srv = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--max-sessions', '2'] });
+  // an initialize that fails leaves no session behind
+  for (let i = 0; i < 3; i++) {
+    const bad = await post(srv, { ...INIT, params: {} });
+    assert.match((await bad.json()).error.message, /protocolVersion/);
+  }
+  await sleep(200);
   const s1 = await rawSession(srv);
   await rawSession(srv);
   let r = await post(srv, INIT);

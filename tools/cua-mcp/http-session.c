@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fileio.h"
 #include "http.h"
 #include "mcp.h"
 
@@ -41,6 +40,8 @@ extern char **environ;
 #define JSON_WAIT_S 600
 /* Streams kept per session (ended ones are dropped first). */
 #define MAX_STREAMS 256
+/* How long a session process may leave its input full. */
+#define WRITE_WAIT_MS 10000
 /* A terminated child gets SIGKILL after this long. */
 #define KILL_AFTER_S 8
 
@@ -87,6 +88,7 @@ struct hsession {
 	struct hstream *streams;
 	unsigned long next_stream;
 	struct hsession *next;
+	struct hsession *idle_next; /* the reaper's list */
 };
 
 struct hs_reader {
@@ -356,7 +358,7 @@ child_line(struct hsession *s, const char *line, size_t len)
 	json_error_t err;
 	json_t *msg = json_loadb(line, len, 0, &err);
 	struct hstream *st;
-	int response;
+	int response, failed_init = 0;
 
 	if (!json_is_object(msg)) {
 		LOG_WARN("http session %.8s: the session process wrote a line that is not a message",
@@ -372,11 +374,17 @@ child_line(struct hsession *s, const char *line, size_t len)
 
 		if (v)
 			snprintf(s->version, sizeof(s->version), "%s", v);
+		else
+			failed_init = 1;
 	}
 	if (st)
 		log_add(s, st, line, len, response);
 	pthread_mutex_unlock(&s->lock);
 	json_decref(msg);
+	/* an initialize that failed leaves no session (its answer is
+	 * delivered all the same) */
+	if (failed_init)
+		hs_terminate(s);
 }
 
 static void *
@@ -472,6 +480,7 @@ spawn_child(struct hsession *s)
 	}
 	s->to_child = in[1];
 	s->from_child = out[0];
+	fcntl(s->to_child, F_SETFL, fcntl(s->to_child, F_GETFL) | O_NONBLOCK);
 	return 0;
 }
 
@@ -485,6 +494,8 @@ reaper_main(void *data)
 	while (!reg.stopping) {
 		time_t t = now_s();
 
+		struct hsession *idle_list = NULL;
+
 		for (struct hsession *s = reg.list; s; s = s->next) {
 			int idle, kill_it;
 
@@ -496,15 +507,28 @@ reaper_main(void *data)
 				if (st->attached)
 					idle = 0;
 			kill_it = s->ended && t - s->ended_at > KILL_AFTER_S;
-			pthread_mutex_unlock(&s->lock);
 			if (idle) {
-				LOG_INFO("http session %.8s: idle for %u s; ending it",
-					 s->id, reg.lim.idle_timeout);
-				hs_terminate(s);
+				s->refs++;
+				s->idle_next = idle_list;
+				idle_list = s;
 			}
+			pthread_mutex_unlock(&s->lock);
 			if (kill_it)
 				kill(s->pid, SIGKILL);
 		}
+		/* ended without the list's lock: a session process that
+		 * reads nothing must not hold up the others */
+		pthread_mutex_unlock(&reg.lock);
+		while (idle_list) {
+			struct hsession *s = idle_list;
+
+			idle_list = s->idle_next;
+			LOG_INFO("http session %.8s: idle for %u s; ending it",
+				 s->id, reg.lim.idle_timeout);
+			hs_terminate(s);
+			hs_unref(s);
+		}
+		pthread_mutex_lock(&reg.lock);
 		cond_wait_s(&reg.cond, &reg.lock, 1);
 	}
 	pthread_mutex_unlock(&reg.lock);
@@ -695,12 +719,6 @@ hs_version(struct hsession *s, char *buf, size_t size)
 	pthread_mutex_unlock(&s->lock);
 }
 
-unsigned
-hs_count(void)
-{
-	return atomic_load(&reg.live);
-}
-
 long
 hs_open_request(struct hsession *s, const char *key, const char *progress,
 		int tools_call, int initialize)
@@ -738,10 +756,38 @@ hs_open_request(struct hsession *s, const char *key, const char *progress,
 	return no;
 }
 
+/* Writes all of buf to the non-blocking fd, waiting at most
+ * WRITE_WAIT_MS for room each time; 0 or -1 (*stuck: timed out). */
+static int
+write_within(int fd, const char *buf, size_t len, int *stuck)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+		if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			return -1;
+		if (poll(&p, 1, WRITE_WAIT_MS) == 0) {
+			*stuck = 1;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 hs_send(struct hsession *s, const char *text, size_t len)
 {
 	int r = -1;
+
+	int stuck = 0;
 
 	pthread_mutex_lock(&s->write_lock);
 	if (s->to_child >= 0) {
@@ -750,11 +796,16 @@ hs_send(struct hsession *s, const char *text, size_t len)
 		if (line) {
 			memcpy(line, text, len);
 			line[len] = '\n';
-			r = tool_write_all(s->to_child, line, len + 1);
+			r = write_within(s->to_child, line, len + 1, &stuck);
 			free(line);
 		}
 	}
 	pthread_mutex_unlock(&s->write_lock);
+	if (stuck) {
+		LOG_WARN("http session %.8s: the session process reads no input; ending the session",
+			 s->id);
+		hs_terminate(s);
+	}
 	return r;
 }
 

@@ -721,8 +721,6 @@ http_run(int argc, char **argv)
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_CONNECTION_LIMIT,
 			     (unsigned)(mcp_opt.max_sessions * 4 + 8),
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-			     (unsigned)(mcp_opt.max_sessions * 4 + 8),
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
 			     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,

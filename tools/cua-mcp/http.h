@@ -60,8 +60,6 @@ void hs_terminate(struct hsession *s);
 const char *hs_id(const struct hsession *s);
 /* The negotiated protocol version ("" before initialize answered). */
 void hs_version(struct hsession *s, char *buf, size_t size);
-/* Number of live sessions. */
-unsigned hs_count(void);
 
 /*
  * Opens the stream of a request whose id is `key` (compact JSON);
