@@ -635,6 +635,48 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	LOG_DEBUG("http: %s", msg);
 }
 
+/* ---- the user's directories --------------------------------------------- */
+
+static const char *const user_dirs[] = { "XDG_CONFIG_HOME", "XDG_STATE_HOME", NULL };
+
+void
+http_user_dirs(enum http_dirs phase)
+{
+	static char *saved[2];
+	static int swapped;
+	char name[64];
+
+	if (phase == HTTP_DIRS_NONE)
+		return;
+	for (size_t i = 0; user_dirs[i]; i++) {
+		const char *now = getenv(user_dirs[i]), *user;
+
+		snprintf(name, sizeof(name), "CUA_MCP_USER_%s", user_dirs[i]);
+		if (phase == HTTP_DIRS_USE && !getenv(HTTP_CHILD_ENV)) {
+			/* the server: "" stands for unset */
+			setenv(name, now ? now : "", 1);
+		} else if (phase == HTTP_DIRS_USE) {
+			user = getenv(name);
+			if (!user)
+				continue;
+			saved[i] = now ? strdup(now) : NULL;
+			if (*user)
+				setenv(user_dirs[i], user, 1);
+			else
+				unsetenv(user_dirs[i]);
+			unsetenv(name); /* not for the apps */
+			swapped = 1;
+		} else if (swapped) {
+			if (saved[i])
+				setenv(user_dirs[i], saved[i], 1);
+			else
+				unsetenv(user_dirs[i]);
+			free(saved[i]);
+			saved[i] = NULL;
+		}
+	}
+}
+
 /* ---- the listening address ---------------------------------------------- */
 
 static int

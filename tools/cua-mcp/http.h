@@ -24,6 +24,18 @@
 /* The variable that makes a cua-mcp process an HTTP session's child. */
 #define HTTP_CHILD_ENV "CUA_MCP_HTTP_SESSION"
 
+/*
+ * The user's XDG_CONFIG_HOME and XDG_STATE_HOME, where the configuration,
+ * the approvals and the user's app instructions are, reach a session's
+ * process even when --headless moved them to the private desktop's:
+ * HTTP_DIRS_USE records them in the server (before desktop_env_setup) and,
+ * in a session's process, puts them in place for policy_init();
+ * HTTP_DIRS_RESTORE then gives that process the desktop's back, for the
+ * apps it starts.
+ */
+enum http_dirs { HTTP_DIRS_NONE, HTTP_DIRS_USE, HTTP_DIRS_RESTORE };
+void http_user_dirs(enum http_dirs phase);
+
 /* Runs the HTTP server until SIGTERM, SIGINT or SIGHUP; argv is the
  * server's own command line, reused for every session's child. Returns
  * the exit status. */

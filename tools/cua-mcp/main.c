@@ -306,10 +306,13 @@ main(int argc, char **argv)
 		mcp_opt.data_dir = default_data_dir();
 
 	/* the user's files first: --headless moves the XDG_* variables to
-	 * the private desktop's directories for the apps it runs */
+	 * the private desktop's directories for the apps it runs (an HTTP
+	 * session's process gets the user's back for this) */
+	http_user_dirs(mcp_opt.listen ? HTTP_DIRS_USE : HTTP_DIRS_NONE);
 	if (tools_init() < 0 || policy_init() < 0)
 		return 1;
 	instructions_init();
+	http_user_dirs(HTTP_DIRS_RESTORE);
 	if (desktop_env_setup() < 0)
 		return 1;
 	LOG_INFO("cua-mcp %s ready (data %s)", cua_version_string(),
