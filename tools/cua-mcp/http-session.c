@@ -62,6 +62,7 @@ struct hstream {
 	char *progress;   /* its progress token (compact JSON) or NULL */
 	int tools_call;
 	int initialize;
+	int json;         /* answered as application/json: no events */
 	int done;         /* its response is in the log */
 	int attached;     /* a connection reads it */
 	unsigned gen;     /* which one: a resumption takes a stream over */
@@ -241,6 +242,21 @@ log_trim(struct hsession *s)
 }
 
 static void
+log_drop(struct hsession *s, struct hevent *gone)
+{
+	for (struct hevent **p = &s->events; *p; p = &(*p)->next)
+		if (*p == gone) {
+			*p = gone->next;
+			if (s->events_tail == &gone->next)
+				s->events_tail = p;
+			s->log_bytes -= gone->len;
+			free(gone->frame);
+			free(gone);
+			return;
+		}
+}
+
+static void
 log_add(struct hsession *s, struct hstream *st, const char *json, size_t len,
 	int response)
 {
@@ -301,7 +317,7 @@ route(struct hsession *s, json_t *msg, int *response)
 		key = compact(json_object_get(json_object_get(msg, "params"),
 					      "progressToken"));
 		for (st = s->streams; st && key; st = st->next)
-			if (st->progress && !st->done &&
+			if (st->progress && !st->done && !st->json &&
 			    strcmp(st->progress, key) == 0)
 				break;
 		free(key);
@@ -311,7 +327,7 @@ route(struct hsession *s, json_t *msg, int *response)
 	for (st = s->streams; st; st = st->next) {
 		if (!st->key)
 			standalone = st;
-		else if (st->tools_call && !st->done)
+		else if (st->tools_call && !st->done && !st->json)
 			return st;
 	}
 	return standalone;
@@ -721,7 +737,7 @@ hs_version(struct hsession *s, char *buf, size_t size)
 
 long
 hs_open_request(struct hsession *s, const char *key, const char *progress,
-		int tools_call, int initialize)
+		int tools_call, int initialize, int json)
 {
 	struct hstream *st, **tail;
 	long no;
@@ -748,6 +764,7 @@ hs_open_request(struct hsession *s, const char *key, const char *progress,
 	st->no = s->next_stream++;
 	st->tools_call = tools_call;
 	st->initialize = initialize;
+	st->json = json;
 	*tail = st;
 	no = (long)st->no;
 	s->last_active = now_s();
@@ -937,6 +954,9 @@ hs_read(void *data, uint64_t pos, char *buf, size_t max)
 				r->cur = 0;
 				if (e->seq > r->st->sent)
 					r->st->sent = e->seq;
+				/* a JSON response cannot be asked for again */
+				if (r->json)
+					log_drop(s, e);
 			}
 			s->last_active = now_s();
 			n = (ssize_t)k;

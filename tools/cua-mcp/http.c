@@ -435,7 +435,8 @@ do_post(struct MHD_Connection *c, struct req *rq)
 	progress = json_dumps(json_object_get(json_object_get(params, "_meta"),
 					      "progressToken"),
 			      JSON_COMPACT | JSON_ENCODE_ANY);
-	stream = key ? hs_open_request(s, key, progress, tools_call, initialize) : -1;
+	stream = key ? hs_open_request(s, key, progress, tools_call, initialize,
+				      json_mode) : -1;
 	if (stream == 0) {
 		ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
 				  "Invalid Request: a request with id %.64s is still open in this session; use a new id",
@@ -729,7 +730,6 @@ http_run(int argc, char **argv)
 	struct hs_limits lim = {
 		.max_sessions = mcp_opt.max_sessions,
 		.idle_timeout = mcp_opt.session_timeout,
-		.max_log_bytes = 32u << 20,
 	};
 	struct MHD_Daemon *d;
 	const union MHD_DaemonInfo *info;
@@ -740,6 +740,13 @@ http_run(int argc, char **argv)
 
 	(void)argc;
 	http.max_body = mcp_opt.max_request_bytes;
+	/* the events kept for resumption: 256 MiB over all sessions, from
+	 * 4 to 32 MiB each */
+	lim.max_log_bytes = (256u << 20) / mcp_opt.max_sessions;
+	if (lim.max_log_bytes < (4u << 20))
+		lim.max_log_bytes = 4u << 20;
+	if (lim.max_log_bytes > (32u << 20))
+		lim.max_log_bytes = 32u << 20;
 	if (parse_listen(mcp_opt.listen, &ss, &sslen, &loopback) < 0 ||
 	    load_token(mcp_opt.token_file) < 0)
 		return 1;

@@ -75,12 +75,14 @@ void hs_version(struct hsession *s, char *buf, size_t size);
 
 /*
  * Opens the stream of a request whose id is `key` (compact JSON);
- * `progress` is its progress token (compact JSON) or NULL. Returns the
+ * `progress` is its progress token (compact JSON) or NULL; `json`: it is
+ * answered as application/json (then nothing but its response goes to
+ * it, and the response is not kept once sent). Returns the
  * stream number, 0 when a request with this id is still open (-1: the
  * session ended).
  */
 long hs_open_request(struct hsession *s, const char *key, const char *progress,
-		     int tools_call, int initialize);
+		     int tools_call, int initialize, int json);
 /* Writes one message line to the child; 0 or -1 (the session ended). */
 int hs_send(struct hsession *s, const char *text, size_t len);
 
