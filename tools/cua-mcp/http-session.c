@@ -444,15 +444,12 @@ child_reader(void *data)
 		start = 0;
 	}
 	free(buf);
-	pthread_mutex_lock(&s->lock);
-	session_end_locked(s);
-	pthread_mutex_unlock(&s->lock);
-	/* the child exits once its input closed (hs_terminate); the reaper
-	 * kills one that does not */
+	/* the child exits once its input closed; the reaper kills one that
+	 * does not */
+	hs_terminate(s);
 	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	LOG_INFO("http session %.8s ended", s->id);
-	hs_terminate(s);
 	pthread_mutex_lock(&reg.lock);
 	for (struct hsession **p = &reg.list; *p; p = &(*p)->next)
 		if (*p == s) {
