@@ -256,6 +256,34 @@ test('at most --max-sessions sessions: the next initialize gets 503, a freed slo
   assert.equal(await srv.stop(), 0);
 });
 
+test('a session whose client went away is ended after --session-timeout; its process exits', { skip }, async () => {
+  const srv = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--session-timeout', '2'] });
+  const sid = await rawSession(srv);
+  // the client opens its event stream, then dies
+  const ac = new AbortController();
+  const g = await fetch(srv.url, { signal: ac.signal, headers: { Authorization: `Bearer ${srv.token}`, Accept: 'text/event-stream', 'Mcp-Session-Id': sid } });
+  assert.equal(g.status, 200);
+  const children = () => spawnSync('pgrep', ['-P', String(srv.proc.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+  assert.equal(children().length, 1);
+  const t0 = Date.now();
+  ac.abort();
+  // a live session is not ended while its client is active
+  const live = await rawSession(srv);
+  assert.equal(children().length, 2);
+  // (a request on the idle session would make it active again: only the
+  // session processes are watched)
+  let ended = 0;
+  for (let i = 0; i < 15 && !ended; i++) {
+    await sleep(1000);
+    assert.equal((await post(srv, { jsonrpc: '2.0', id: i + 1, method: 'ping' }, { 'Mcp-Session-Id': live })).status, 200);
+    if (children().length === 1) ended = Date.now() - t0;
+  }
+  assert.ok(ended >= 2000, `the idle session ended after ${ended} ms (the timeout is 2 s)`);
+  assert.equal((await post(srv, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, { 'Mcp-Session-Id': sid })).status, 404);
+  assert.equal((await post(srv, { jsonrpc: '2.0', id: 100, method: 'ping' }, { 'Mcp-Session-Id': live })).status, 200);
+  assert.equal(await srv.stop(), 0);
+});
+
 // A TCP relay between client and server that can cut every connection.
 function relay(target) {
   const sockets = new Set();

@@ -64,6 +64,7 @@ struct hstream {
 	int initialize;
 	int json;         /* answered as application/json: no events */
 	int done;         /* its response is in the log */
+	int cancelled;    /* the client cancelled it: no response will come */
 	int attached;     /* a connection reads it */
 	unsigned gen;     /* which one: a resumption takes a stream over */
 	uint64_t sent;    /* the last event handed to a connection */
@@ -360,7 +361,7 @@ session_end_locked(struct hsession *s)
 		s->ended_at = now_s();
 		atomic_fetch_sub(&reg.live, 1);
 		for (struct hstream *st = s->streams; st; st = st->next)
-			if (st->key && !st->done)
+			if (st->key && !st->done && !st->cancelled)
 				stream_fail(s, st,
 					    "the MCP session ended before this request was answered; start a new session (initialize)");
 	}
@@ -821,6 +822,16 @@ hs_send(struct hsession *s, const char *text, size_t len)
 		hs_terminate(s);
 	}
 	return r;
+}
+
+void
+hs_cancelled(struct hsession *s, const char *key)
+{
+	pthread_mutex_lock(&s->lock);
+	for (struct hstream *st = s->streams; st; st = st->next)
+		if (st->key && !st->done && strcmp(st->key, key) == 0)
+			st->cancelled = 1;
+	pthread_mutex_unlock(&s->lock);
 }
 
 /* ---- readers ------------------------------------------------------------ */

@@ -416,11 +416,18 @@ do_post(struct MHD_Connection *c, struct req *rq)
 
 	if (!method || !id) {
 		/* a notification or a response (an elicitation's answer) */
-		if (hs_send(s, line, strlen(line)) < 0)
+		if (hs_send(s, line, strlen(line)) < 0) {
 			ret = reply_error(c, MHD_HTTP_NOT_FOUND, -32001,
 					  "Session not found: it ended; start a new one with initialize");
-		else
-			ret = reply(c, MHD_HTTP_ACCEPTED, NULL, "", NULL);
+			goto out;
+		}
+		if (method && strcmp(method, "notifications/cancelled") == 0) {
+			key = json_dumps(json_object_get(params, "requestId"),
+					 JSON_COMPACT | JSON_ENCODE_ANY);
+			if (key)
+				hs_cancelled(s, key);
+		}
+		ret = reply(c, MHD_HTTP_ACCEPTED, NULL, "", NULL);
 		goto out;
 	}
 	if (!json_is_string(id) && !json_is_integer(id)) {

@@ -83,6 +83,10 @@ void hs_version(struct hsession *s, char *buf, size_t size);
  */
 long hs_open_request(struct hsession *s, const char *key, const char *progress,
 		     int tools_call, int initialize, int json);
+/* The client cancelled the request `key` (notifications/cancelled): its
+ * stream gets no response, and no error when the session ends; it stays
+ * open until the client closes it. */
+void hs_cancelled(struct hsession *s, const char *key);
 /* Writes one message line to the child; 0 or -1 (the session ended). */
 int hs_send(struct hsession *s, const char *text, size_t len);
 
