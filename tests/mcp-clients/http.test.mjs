@@ -20,7 +20,7 @@ import { writeFileSync, statSync, readFileSync, chmodSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  SERVER, DATA_DIR, HERE, Fixture, FIXTURE, haveDesktop, serverEnv, startHttpServer, closeAll,
+  SERVER, DATA_DIR, HERE, Fixture, FIXTURE, haveDesktop, serverEnv, startHttpServer, closeAll, endHttpSession,
   text, stateUntil, sleep, tempDir,
 } from './lib/harness.mjs';
 
@@ -57,15 +57,16 @@ async function connectHttp(srv, { caps = {}, onElicit, transport, expectErrors }
   const client = new Client({ name: 'http-test', version: '0' }, { capabilities: caps });
   let closing = false;
   client.onerror = (e) => {
-    if (closing && /^SSE stream disconnected: AbortError/.test(e.message)) return;
+    if (closing && /AbortError|This operation was aborted/.test(e.message)) return;
     (expectErrors ?? errors).push(e.message);
   };
   const t = transport ?? srv.transport();
   const close = client.close.bind(client);
   client.close = async () => {
     closing = true;
-    if (t.sessionId) await t.terminateSession().catch(() => {});
-    return close();
+    const sid = t.sessionId;
+    await close();
+    if (sid) await endHttpSession(srv, sid);
   };
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
   await client.connect(t);

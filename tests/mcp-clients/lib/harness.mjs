@@ -61,9 +61,9 @@ export const protocolErrors = [];
 // SDK's StreamableHTTPClientTransport instead.
 export async function connect({ args = [], caps = {}, onElicit, env, dataDir = DATA_DIR, name = 'libcua-test' } = {}) {
   const serverArgs = ['--data-dir', dataDir, ...args];
-  let transport, stderr = () => '';
+  let transport, server, stderr = () => '';
   if (process.env.CUA_MCP_TRANSPORT === 'http') {
-    const server = await startHttpServer({ args: serverArgs, env: env ?? serverEnv() });
+    server = await startHttpServer({ args: serverArgs, env: env ?? serverEnv() });
     transport = server.transport();
     stderr = () => server.stderr;
   } else {
@@ -77,16 +77,21 @@ export async function connect({ args = [], caps = {}, onElicit, env, dataDir = D
   const client = new Client({ name, version: '0.0.1' }, { capabilities: caps });
   let closing = false;
   client.onerror = (e) => {
-    // closing aborts the HTTP client's own event stream, which it reports
-    if (closing && /^SSE stream disconnected: AbortError/.test(e.message)) return;
+    // closing aborts the HTTP client's requests still under way (its event
+    // streams, a notification or a response it sent without waiting),
+    // which it reports
+    if (closing && /AbortError|This operation was aborted/.test(e.message)) return;
     protocolErrors.push(`${name}: ${e.message}`);
   };
-  // a client that is done ends its HTTP session (DELETE) before closing
+  // a client that is done ends its HTTP session (DELETE), after closing
+  // (the SDK's terminateSession() first would have the session's streams
+  // end while the transport is open, and the SDK reconnect them)
   const close = client.close.bind(client);
   client.close = async () => {
     closing = true;
-    if (transport.sessionId) await transport.terminateSession().catch(() => {});
-    return close();
+    const sid = transport.sessionId;
+    await close();
+    if (sid) await endHttpSession(server, sid);
   };
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
   await client.connect(transport);
@@ -95,6 +100,12 @@ export async function connect({ args = [], caps = {}, onElicit, env, dataDir = D
 }
 
 const servers = [];
+
+// DELETE of a session of an HTTP server of startHttpServer().
+export async function endHttpSession(server, sid) {
+  await fetch(server.url, { method: 'DELETE', headers: { Authorization: `Bearer ${server.token}`, 'Mcp-Session-Id': sid } })
+    .catch(() => {});
+}
 
 // Starts `cua-mcp --listen 127.0.0.1:0` with a fresh token file and
 // resolves once it listens: { url, token, proc, stderr, transport(opts),
