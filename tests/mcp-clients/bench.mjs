@@ -1,6 +1,8 @@
 // Round-trip times of get_app_state (text + JPEG) and of a click through
 // the official SDK client, on gtk3-widget-factory and LibreOffice Writer.
 // Run it with ./bench (it starts a headless desktop); prints a table.
+// With CUA_MCP_TRANSPORT=http the same calls go over MCP Streamable HTTP
+// (`cua-mcp --listen`, the SDK's StreamableHTTPClientTransport).
 //
 //   CUA_MCP=build/tools/cua-mcp node bench.mjs [ITERATIONS]
 //
@@ -46,6 +48,12 @@ async function time(fn) {
 
 const { client } = await connect({ args: ['--trust-apps'] });
 const rows = [];
+// the transport alone: ping and a list_apps
+const pings = [], lists = [];
+for (let i = 0; i < N; i++) {
+  pings.push((await time(() => client.ping()))[0]);
+  lists.push((await time(() => client.callTool({ name: 'list_apps', arguments: {} })))[0]);
+}
 for (const { app, click, dismiss } of APPS) {
   // launch (get_app_state starts an installed app) and wait until it settles
   let r;
@@ -95,8 +103,11 @@ for (const { app, click, dismiss } of APPS) {
 await closeAll();
 
 const f = (x) => x.toFixed(1).padStart(7);
-console.log(`cua-mcp round trips through the TypeScript SDK client, ${N} iterations each (ms)`);
+const transport = process.env.CUA_MCP_TRANSPORT === 'http' ? 'Streamable HTTP' : 'stdio';
+console.log(`cua-mcp round trips through the TypeScript SDK client over ${transport}, ${N} iterations each (ms)`);
 console.log('app                  measure                          median     p90     min     max');
+for (const [name, s] of [['ping', stats(pings)], ['list_apps', stats(lists)]])
+  console.log(`${'-'.padEnd(20)} ${name.padEnd(32)}${f(s.median)} ${f(s.p90)} ${f(s.min)} ${f(s.max)}`);
 for (const r of rows) {
   for (const [name, s] of [['get_app_state full (text+JPEG)', r.full], ['  in cua-mcp (tool time)', r.server], ['  of which libcua observe', r.observe],
     ['click by index (state changes)', r.click], ['get_app_state after click (diff)', r.clickThenDiff]])

@@ -6,12 +6,13 @@
 // SPDX-License-Identifier: MIT
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { SERVER, DATA_DIR, tempDir, text, stateBody, sleep } from './lib/harness.mjs';
+import { SERVER, DATA_DIR, tempDir, text, stateBody, sleep, startHttpServer } from './lib/harness.mjs';
 
 // Exactly what a host passes: no DISPLAY, no bus; a runtime dir without a
 // session bus, so that no desktop of the user is found either.
@@ -90,4 +91,31 @@ test('--headless: a killed server (SIGKILL) takes its desktop with it', async ()
   p.kill('SIGKILL');
   await once(p, 'exit');
   assert.ok(await gone(dir), `the desktop in ${dir} survived its server`);
+});
+
+test('--listen --headless: sessions drive the private desktop with the user\'s approvals; SIGTERM stops it', async () => {
+  const env = bareEnv();
+  // the user's own "Always": a session without elicitation may use the app
+  // only if it reads the user's approvals, not the private desktop's
+  // (--headless moves XDG_STATE_HOME for the apps)
+  mkdirSync(join(env.XDG_STATE_HOME, 'cua'), { recursive: true, mode: 0o700 });
+  writeFileSync(join(env.XDG_STATE_HOME, 'cua', 'approvals.json'),
+    JSON.stringify({ version: 1, apps: { 'gtk3-widget-factory': { scope: 'always', granted_at: '2026-01-01T00:00:00Z' } } }), { mode: 0o600 });
+  const srv = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--headless'], env });
+  const dir = desktopDir(srv.stderr);
+  assert.ok(dir && existsSync(dir), srv.stderr);
+  const c = new Client({ name: 'headless-http', version: '0' });
+  const t = srv.transport();
+  await c.connect(t);
+  clients.push(c);
+  const r = await c.callTool({ name: 'get_app_state', arguments: { app: 'gtk3-widget-factory' } });
+  assert.equal(r.isError ?? false, false, text(r));
+  assert.match(stateBody(r), /^App=gtk3-widget-factory \(pid \d+\)\nWindow: /);
+  // an app the user never approved is refused (no elicitation here)
+  const other = await c.callTool({ name: 'get_app_state', arguments: { app: 'gtk4-widget-factory' } });
+  assert.equal(other.isError, true);
+  await t.terminateSession();
+  await c.close();
+  assert.equal(await srv.stop(), 0);
+  assert.ok(await gone(dir), `the desktop in ${dir} was not stopped`);
 });

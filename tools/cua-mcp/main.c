@@ -13,10 +13,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "mcp.h"
 
 struct mcp_options mcp_opt = {
 	.log_level = CUA_LOG_WARNING,
+	.max_sessions = 16,
+	.session_timeout = 600,
+	.max_request_bytes = 8388608,
 };
 
 static void
@@ -61,6 +65,17 @@ usage(FILE *f)
 "  --trust-apps         approve every app that is not forbidden or denied\n"
 "                       without asking (config approval_mode \"allow_all\"):\n"
 "                       for tests and CI, never for a user's desktop\n"
+"  --listen HOST:PORT   speak MCP Streamable HTTP on http://HOST:PORT/mcp\n"
+"                       instead of stdio (HOST defaults to 127.0.0.1; a\n"
+"                       bearer token is always required; docs/remote.md)\n"
+"  --token-file PATH    the token file (default $XDG_STATE_HOME/cua/mcp-token,\n"
+"                       created with a new token, mode 0600, on first start)\n"
+"  --max-sessions N     at most N MCP sessions at once over HTTP (default 16)\n"
+"  --session-timeout S  end an HTTP session idle for S seconds (default 600)\n"
+"  --max-request-bytes N  the largest HTTP message accepted (default 8 MiB)\n"
+"  --allow-origin ORIGIN  also accept browser requests from ORIGIN (e.g.\n"
+"                       https://app.example); other web origins than the\n"
+"                       local host's own pages get 403\n"
 "  --log-level LEVEL    what goes to standard error: error, warning (default),\n"
 "                       info, debug or trace (also $CUA_LOG_LEVEL); at info,\n"
 "                       a line at start-up says what works on the desktop\n"
@@ -162,7 +177,9 @@ main(int argc, char **argv)
 		OPT_HEADLESS = 256, OPT_APP_DIR, OPT_DATA_DIR, OPT_CONFIG,
 		OPT_NO_SEQUENCE, OPT_NO_DIFF, OPT_NO_STRUCTURED,
 		OPT_NO_ERROR_PREFIX, OPT_NO_INSTRUCTIONS, OPT_PLAIN_RECEIPT,
-		OPT_TRUST_APPS, OPT_LOG_LEVEL, OPT_VERSION,
+		OPT_TRUST_APPS, OPT_LOG_LEVEL, OPT_VERSION, OPT_LISTEN,
+		OPT_TOKEN_FILE, OPT_MAX_SESSIONS, OPT_SESSION_TIMEOUT,
+		OPT_MAX_REQUEST, OPT_ALLOW_ORIGIN,
 	};
 	static const struct option opts[] = {
 		{ "headless", no_argument, NULL, OPT_HEADLESS },
@@ -178,6 +195,12 @@ main(int argc, char **argv)
 		{ "trust-apps", no_argument, NULL, OPT_TRUST_APPS },
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
+		{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
+		{ "session-timeout", required_argument, NULL, OPT_SESSION_TIMEOUT },
+		{ "max-request-bytes", required_argument, NULL, OPT_MAX_REQUEST },
+		{ "allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -230,6 +253,38 @@ main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_LISTEN:
+			mcp_opt.listen = optarg;
+			break;
+		case OPT_TOKEN_FILE:
+			mcp_opt.token_file = optarg;
+			break;
+		case OPT_MAX_SESSIONS:
+		case OPT_SESSION_TIMEOUT:
+		case OPT_MAX_REQUEST: {
+			char *end;
+			unsigned long long n = strtoull(optarg, &end, 10);
+
+			if (!*optarg || *end || n == 0 || n > 1ull << 30) {
+				fprintf(stderr, "cua-mcp: '%s' is not a positive number\n",
+					optarg);
+				return 2;
+			}
+			if (c == OPT_MAX_SESSIONS)
+				mcp_opt.max_sessions = (unsigned)n;
+			else if (c == OPT_SESSION_TIMEOUT)
+				mcp_opt.session_timeout = (unsigned)n;
+			else
+				mcp_opt.max_request_bytes = (size_t)n;
+			break;
+		}
+		case OPT_ALLOW_ORIGIN:
+			if (mcp_opt.n_allow_origins == 8) {
+				fprintf(stderr, "cua-mcp: at most 8 --allow-origin\n");
+				return 2;
+			}
+			mcp_opt.allow_origins[mcp_opt.n_allow_origins++] = optarg;
+			break;
 		case OPT_VERSION:
 			printf("cua-mcp %s (libcua %s)\n", CUA_VERSION,
 			       cua_version_string());
@@ -251,13 +306,20 @@ main(int argc, char **argv)
 		mcp_opt.data_dir = default_data_dir();
 
 	/* the user's files first: --headless moves the XDG_* variables to
-	 * the private desktop's directories for the apps it runs */
+	 * the private desktop's directories for the apps it runs (an HTTP
+	 * session's process gets the user's back for this) */
+	http_user_dirs(mcp_opt.listen ? HTTP_DIRS_USE : HTTP_DIRS_NONE);
 	if (tools_init() < 0 || policy_init() < 0)
 		return 1;
 	instructions_init();
+	http_user_dirs(HTTP_DIRS_RESTORE);
 	if (desktop_env_setup() < 0)
 		return 1;
 	LOG_INFO("cua-mcp %s ready (data %s)", cua_version_string(),
 		 mcp_opt.data_dir);
+	/* an HTTP session's process speaks stdio to the HTTP server */
+	if (mcp_opt.listen && !getenv(HTTP_CHILD_ENV))
+		return http_run(argc, argv);
+	unsetenv(HTTP_CHILD_ENV);
 	return rpc_run();
 }

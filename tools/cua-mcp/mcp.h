@@ -35,6 +35,14 @@ struct mcp_options {
 	const char *data_dir;  /* forbidden-apps.txt, app-instructions/ */
 	const char *config;    /* config.json path */
 	int log_level;         /* stderr threshold, CUA_LOG_* */
+	/* MCP Streamable HTTP (http.c) */
+	const char *listen;    /* HOST:PORT, NULL: stdio */
+	const char *token_file;
+	unsigned max_sessions;
+	unsigned session_timeout; /* seconds */
+	size_t max_request_bytes;
+	const char *allow_origins[8];
+	size_t n_allow_origins;
 };
 
 extern struct mcp_options mcp_opt;

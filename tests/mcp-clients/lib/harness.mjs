@@ -7,15 +7,18 @@
 //   CUA_MCP_DATA_DIR  its data directory (forbidden-apps.txt, app-instructions/)
 //   FIXTURE_GTK3      tests/desktop/fixture-gtk3 (desktop tests)
 //   CUA_TOOLS_MD      the source tree's docs/tools.md
+//   CUA_MCP_TRANSPORT `http`: connect() starts `cua-mcp --listen` and
+//                     speaks MCP Streamable HTTP to it (the *-http tests)
 //
 // SPDX-License-Identifier: MIT
 import { spawn } from 'node:child_process';
-import { mkdtempSync, copyFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, copyFileSync, chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,24 +56,96 @@ export function serverEnv(extra = {}) {
 const open = [];
 export const protocolErrors = [];
 
-// Starts cua-mcp through the SDK's StdioClientTransport and connects.
+// Starts cua-mcp through the SDK's StdioClientTransport and connects; with
+// CUA_MCP_TRANSPORT=http, starts `cua-mcp --listen` and connects with the
+// SDK's StreamableHTTPClientTransport instead.
 export async function connect({ args = [], caps = {}, onElicit, env, dataDir = DATA_DIR, name = 'libcua-test' } = {}) {
   const serverArgs = ['--data-dir', dataDir, ...args];
-  const transport = new StdioClientTransport({
-    command: SERVER, args: serverArgs, env: env ?? serverEnv(), stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => { stderr += d; });
+  let transport, server, stderr = () => '';
+  if (process.env.CUA_MCP_TRANSPORT === 'http') {
+    server = await startHttpServer({ args: serverArgs, env: env ?? serverEnv() });
+    transport = server.transport();
+    stderr = () => server.stderr;
+  } else {
+    transport = new StdioClientTransport({
+      command: SERVER, args: serverArgs, env: env ?? serverEnv(), stderr: 'pipe',
+    });
+    let err = '';
+    transport.stderr?.on('data', (d) => { err += d; });
+    stderr = () => err;
+  }
   const client = new Client({ name, version: '0.0.1' }, { capabilities: caps });
-  client.onerror = (e) => protocolErrors.push(`${name}: ${e.message}`);
+  let closing = false;
+  client.onerror = (e) => {
+    // closing aborts the HTTP client's requests still under way (its event
+    // streams, a notification or a response it sent without waiting),
+    // which it reports
+    if (closing && /AbortError|This operation was aborted/.test(e.message)) return;
+    protocolErrors.push(`${name}: ${e.message}`);
+  };
+  // a client that is done ends its HTTP session (DELETE), after closing
+  // (the SDK's terminateSession() first would have the session's streams
+  // end while the transport is open, and the SDK reconnect them)
+  const close = client.close.bind(client);
+  client.close = async () => {
+    closing = true;
+    const sid = transport.sessionId;
+    await close();
+    if (sid) await endHttpSession(server, sid);
+  };
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
   await client.connect(transport);
   open.push(client);
-  return { client, transport, stderr: () => stderr };
+  return { client, transport, stderr };
+}
+
+const servers = [];
+
+// DELETE of a session of an HTTP server of startHttpServer().
+export async function endHttpSession(server, sid) {
+  await fetch(server.url, { method: 'DELETE', headers: { Authorization: `Bearer ${server.token}`, 'Mcp-Session-Id': sid } })
+    .catch(() => {});
+}
+
+// Starts `cua-mcp --listen 127.0.0.1:0` with a fresh token file and
+// resolves once it listens: { url, token, proc, stderr, transport(opts),
+// stop() }. stop() sends SIGTERM and waits for the exit (status in
+// `exitCode`).
+export async function startHttpServer({ args = ['--data-dir', DATA_DIR], env = serverEnv(), listen = '127.0.0.1:0', tokenFile } = {}) {
+  tokenFile ??= join(tempDir('token'), 'token');
+  const proc = spawn(SERVER, ['--listen', listen, '--token-file', tokenFile, ...args],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = { proc, stderr: '', tokenFile };
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cua-mcp --listen did not start: ${server.stderr}`)), 20000);
+    proc.stderr.on('data', (d) => {
+      server.stderr += d;
+      const m = /listening on (http:\/\/\S+)/.exec(server.stderr);
+      if (m && !server.url) { server.url = m[1]; clearTimeout(timer); resolve(); }
+    });
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`cua-mcp --listen exited (${code}): ${server.stderr}`)); });
+  });
+  server.token = readFileSync(tokenFile, 'utf8').trim();
+  server.transport = (opts = {}) => new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+    ...opts,
+  });
+  server.stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
+    const done = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    const t = setTimeout(() => proc.kill('SIGKILL'), 15000);
+    await done;
+    clearTimeout(t);
+    return proc.exitCode;
+  };
+  servers.push(server);
+  return server;
 }
 
 export async function closeAll() {
   while (open.length) await open.pop().close().catch(() => {});
+  while (servers.length) await servers.pop().stop();
 }
 
 export function text(result) {
