@@ -168,7 +168,18 @@ export class Agent {
   // answering while it ran) is followed by a look, as the answer says;
   // the task's own checks then tell whether it happened.
   async act(name, args = {}) {
-    const { r, text } = await this.call(name, args);
+    let { r, text } = await this.call(name, args);
+    // An element the app changed since the last look (a page still
+    // settling after its load): look again, as the answer says, and act
+    // once more on the element with the same role and title.
+    if (r.isError && args.element_index && /element ID is no longer valid/.test(text)) {
+      const head = (line) => line.split(', Secondary Actions: ')[0];
+      const old = this.state?.elements.find((e) => e.id === String(args.element_index));
+      this.note(`element ${args.element_index} is no longer valid; looking again, as the answer says`);
+      await this.observe();
+      const same = old && this.state.elements.filter((e) => head(e.line) === head(old.line));
+      if (same?.length === 1) ({ r, text } = await this.call(name, { ...args, element_index: same[0].id }));
+    }
     if (r.isError && /timeoutReached .*the result of the action is unknown/s.test(text)) {
       this.note(`the result of ${name} is unknown; looking before going on, as the answer says`);
       await this.observe();
