@@ -75,6 +75,9 @@ typedef enum cua_errcode {
 	/** The app or the accessibility bus did not answer in time; after an
 	 *  action, its result is unknown (E-TIMEOUT). */
 	CUA_E_TIMEOUT = 108,
+	/** The screen is locked: nothing is read or sent until the user
+	 *  unlocks it (E-SCREEN-LOCKED). */
+	CUA_E_SCREEN_LOCKED = 109,
 
 	/** The element id was never issued for this app (E-NOTFOUND). */
 	CUA_E_NOTFOUND = 200,

@@ -17,6 +17,7 @@
 #include "diff.h"
 #include "errors.h"
 #include "lineage.h"
+#include "lock.h"
 #include "roles.h"
 #include "sanitize.h"
 #include "session.h"
@@ -607,6 +608,10 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	r = resolve_running(s, query, flags, &apps, &app);
 	if (r != CUA_OK)
 		return r;
+	/* nothing is read while the screen is locked (docs/safety.md §9) */
+	r = cua_lock_guard(s, CUA_LOCK_READ, 0);
+	if (r != CUA_OK)
+		goto out;
 	/* settle -> walk -> capture (docs/screenshots.md §6.2) */
 	proc = live_proc(s, app);
 	cua_settle(s, app->bus_name,

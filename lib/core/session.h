@@ -60,6 +60,9 @@ struct cua_session {
 	char *usage_path;  /* NULL: don't record usage */
 	int usage_warned;  /* a failed usage write was logged once */
 	struct cua_settle *settle; /* per-app event watches (settle.c) */
+	/* the lock-screen guard's last answer (lock.c) */
+	int64_t lock_checked_us, lock_probe_us;
+	int lock_locked;
 };
 
 /* Observe (cua_session_observe); publishes the tree. */

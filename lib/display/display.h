@@ -485,6 +485,14 @@ struct cua_display {
 	struct cua_ctx *ctx; /* owned by the session */
 	struct cua_display_choice choice;
 	struct cua_display_hooks hooks;
+	/* Set by the core for the length of one action, NULL otherwise: the
+	 * input members (pointer, keys) call it between synthetic events;
+	 * a result other than CUA_OK (its message set by it) stops the call
+	 * there, and the driver releases what it pressed and returns that
+	 * result. The user guards of docs/safety.md §6, §9 stop an action
+	 * this way. */
+	cua_result (*interrupt)(void *data);
+	void *interrupt_data;
 };
 
 /* Driver constructors (display.c calls them through its table). */

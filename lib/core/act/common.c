@@ -417,6 +417,7 @@ act_send_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n)
 cua_result
 act_finish(struct cua_act *a, cua_result r, char **outcome)
 {
+	r = cua_act_after(a, r);
 	if (r == CUA_OK && a->app && a->app->bus_name)
 		cua_settle_note_action(a->s, a->app->bus_name);
 	if (r == CUA_OK && outcome)

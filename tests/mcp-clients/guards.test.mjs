@@ -1,0 +1,170 @@
+// The user guards (docs/safety.md §6, §9) with the official SDK client and
+// the GTK3 fixture in a headless desktop (`cua desktop run`): a locked
+// screen (a test screen saver on the desktop's session bus) refuses
+// observations and actions with the lock sentences and nothing reaches
+// the app; unlocked, everything works again.
+//
+// SPDX-License-Identifier: MIT
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import {
+  HERE, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
+  stateUntil, sleep, RECEIPT_LINE,
+} from './lib/harness.mjs';
+
+const skip = !(haveDesktop() && FIXTURE) && 'needs a desktop (cua desktop run) and the GTK3 fixture';
+const APP = 'fixture-gtk3';
+const LOCKED_READ = 'Computer Use server error -10020: The screen is locked. Unlock it before reading accessibility text.';
+const LOCKED_ACTION = 'Computer Use server error -10020: The screen is locked. Ask the user to unlock it manually before continuing.';
+// core/lock.c trusts an answer this long
+const LOCK_TTL_MS = 1000;
+let fixture, client;
+
+// The test screen saver (lib/screensaver.py): one line per GetActive.
+class ScreenSaver {
+  async start() {
+    this.lines = [];
+    this.proc = spawn('/usr/bin/python3', [join(HERE, 'lib', 'screensaver.py')],
+      { stdio: ['pipe', 'pipe', 'inherit'] });
+    let buf = '';
+    await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('screensaver.py did not start')), 10000);
+      this.proc.stdout.on('data', (d) => {
+        buf += d;
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          this.lines.push(line);
+          if (line === 'ready') { clearTimeout(t); resolve(); }
+        }
+      });
+    });
+    return this;
+  }
+
+  call(iface, method, ...args) {
+    execFileSync('gdbus', ['call', '--session', '--dest', 'org.freedesktop.ScreenSaver',
+      '--object-path', '/org/freedesktop/ScreenSaver', '--method', `${iface}.${method}`, ...args]);
+  }
+
+  async set(active) {
+    this.call('org.freedesktop.ScreenSaver', 'SetActive', String(active));
+    await sleep(LOCK_TTL_MS + 100); // past the cache of the last answer
+  }
+
+  lockAfter(n) { this.call('org.libcua.Test.ScreenSaver', 'LockAfter', String(n)); }
+
+  async stop() {
+    if (!this.proc || this.proc.exitCode !== null) return;
+    const done = new Promise((r) => this.proc.once('exit', r));
+    this.proc.stdin.end();
+    await done;
+  }
+}
+
+before(async () => {
+  if (skip) return;
+  fixture = await new Fixture().start();
+  ({ client } = await connect({ args: ['--trust-apps'] }));
+  await stateUntil(client, { app: APP });
+});
+
+after(async () => {
+  await closeAll();
+  await fixture?.stop();
+  assert.deepEqual(protocolErrors, [], 'client-side protocol errors');
+});
+
+function idOf(body, re) {
+  for (const line of body.split('\n')) {
+    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
+    if (m && re.test(m[2])) return m[1];
+  }
+  throw new Error(`no line ${re} in\n${body}`);
+}
+
+const call = (name, args = {}) => client.callTool({ name, arguments: { app: APP, ...args } });
+
+async function entryFocused() {
+  const r = await call('get_app_state', { disable_diff: true });
+  assert.equal(r.isError ?? false, false, text(r));
+  const entry = idOf(stateBody(r), /^text field .*Name:, Value: /);
+  let mark = fixture.mark;
+  assert.equal(text(await call('set_value', { element_index: entry, value: 'start' })).split('\n')[1], RECEIPT_LINE);
+  await fixture.waitLine(/^entry start$/, 5000, mark);
+  mark = fixture.mark;
+  const c = await call('click', { element_index: entry });
+  assert.equal(c.isError ?? false, false, text(c));
+  return entry;
+}
+
+test('a locked screen refuses reads and actions with the lock sentences; unlocked, both work again', { skip }, async () => {
+  const saver = await new ScreenSaver().start();
+  try {
+    const entry = await entryFocused();
+    await saver.set(true);
+
+    const r = await call('get_app_state');
+    assert.equal(r.isError, true);
+    assert.equal(text(r), LOCKED_READ);
+    assert.equal(r.structuredContent.error.id, 'E-SCREEN-LOCKED');
+    assert.equal(r.structuredContent.error.code, -10020);
+    assert.equal(r.content.length, 1, 'no screenshot while locked');
+
+    const mark = fixture.mark;
+    for (const [tool, args] of [['type_text', { text: 'locked' }], ['press_key', { key: 'BackSpace' }],
+      ['click', { element_index: entry }], ['set_value', { element_index: entry, value: 'locked' }]]) {
+      const a = await call(tool, args);
+      assert.equal(a.isError, true, tool);
+      assert.equal(text(a), LOCKED_ACTION, tool);
+      assert.equal(a.structuredContent.error.id, 'E-SCREEN-LOCKED', tool);
+    }
+    const seq = await call('sequence', { steps: [{ tool: 'press_key', arguments: { key: 'a' } }] });
+    assert.equal(seq.isError, true);
+    assert.match(text(seq), /The screen is locked\. Ask the user to unlock it manually before continuing\./);
+    assert.equal(seq.structuredContent.state, null, 'no observation after a lock');
+    await sleep(300);
+    assert.deepEqual(fixture.lines.slice(mark), [], 'nothing reached the app while locked');
+
+    await saver.set(false);
+    const ok = await call('get_app_state');
+    assert.equal(ok.isError ?? false, false, text(ok));
+    const m2 = fixture.mark;
+    const t = await call('type_text', { text: ' unlocked' });
+    assert.equal(t.isError ?? false, false, text(t));
+    await fixture.waitLine(/^entry start unlocked$/, 5000, m2);
+  } finally {
+    await saver.stop();
+  }
+});
+
+test('a lock that starts while an action runs ends it with the lock sentence', { skip }, async () => {
+  const saver = await new ScreenSaver().start();
+  try {
+    await entryFocused();
+    await sleep(LOCK_TTL_MS + 100);
+    const asked = saver.lines.length;
+    // the action's first question is answered "unlocked", every later one
+    // "locked"
+    saver.lockAfter(1);
+    const mark = fixture.mark;
+    const a = await call('type_text', { text: ' midway' });
+    assert.equal(a.isError, true, text(a));
+    assert.equal(text(a), LOCKED_ACTION);
+    assert.deepEqual(saver.lines.slice(asked, asked + 2), ['get-active 0', 'get-active 1'],
+      'asked before the action (unlocked) and at its end (locked)');
+    // the text was sent before the lock: the model is told it may have
+    // been typed only in part, and the app shows what it got
+    await fixture.waitLine(/^entry .*midway/, 5000, mark);
+    const r = await call('get_app_state');
+    assert.equal(text(r), LOCKED_READ);
+    await saver.set(false);
+    const ok = await call('get_app_state');
+    assert.equal(ok.isError ?? false, false, text(ok));
+  } finally {
+    await saver.stop();
+  }
+});
