@@ -32,6 +32,7 @@ struct cua_act {
 	char route[96];            /* the route that actuated */
 	int refetched;
 	struct cua_display *d;     /* whose interrupt this action set */
+	uint64_t user_seq;         /* the person's presses when it began */
 };
 
 /*
@@ -54,8 +55,9 @@ cua_result cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
 			   struct cua_located *loc);
 
 /* The guards that hold while the action runs, asked again when it
- * ended: returns E-SCREEN-LOCKED when the screen locked meanwhile, else
- * r. */
+ * ended: returns E-SCREEN-LOCKED when the screen locked meanwhile,
+ * E-USER-STOPPED or E-USER-CHANGED when the person stopped it or pressed
+ * a key or button meanwhile, else r. */
 cua_result cua_act_after(struct cua_act *a, cua_result r);
 
 /* The structured outcome (`libcua.action/1`); owned string. */

@@ -39,6 +39,10 @@ struct cua_proc_session {
 	char *last_act_ident;
 	int64_t last_act_us;
 	uint64_t last_act_before, last_act_after;
+	/* the person's presses (user.c) when the latest observation began,
+	 * and whether they pressed anything during an action since */
+	uint64_t user_seq;
+	int user_intervened;
 };
 
 /* Everything libcua keeps for one app id. */
@@ -63,6 +67,7 @@ struct cua_session {
 	/* the lock-screen guard's last answer (lock.c) */
 	int64_t lock_checked_us, lock_probe_us;
 	int lock_locked;
+	struct cua_user *user; /* the person at the desktop (user.c) */
 };
 
 /* Observe (cua_session_observe); publishes the tree. */

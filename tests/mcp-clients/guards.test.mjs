@@ -1,8 +1,14 @@
 // The user guards (docs/safety.md §6, §9) with the official SDK client and
-// the GTK3 fixture in a headless desktop (`cua desktop run`): a locked
-// screen (a test screen saver on the desktop's session bus) refuses
-// observations and actions with the lock sentences and nothing reaches
-// the app; unlocked, everything works again.
+// the GTK3 fixture in a headless desktop (`cua desktop run`):
+//  - a locked screen (a test screen saver on the desktop's session bus)
+//    refuses observations and actions with the lock sentences and nothing
+//    reaches the app; unlocked, everything works again;
+//  - the person's own typing (tests/desktop/person.c: a second master
+//    device, counted as a person's through CUA_TEST_PERSON_MASTER) refuses
+//    the next action with E-USER-CHANGED until the app is observed again,
+//    and ends an action it overlaps;
+//  - `cua stop` and the stop hotkey refuse every tool with the
+//    explicit-stop sentence until the host starts a new turn.
 //
 // SPDX-License-Identifier: MIT
 import { test, before, after } from 'node:test';
@@ -10,7 +16,7 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
-  HERE, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
+  HERE, CUA_CLI, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
   stateUntil, sleep, RECEIPT_LINE,
 } from './lib/harness.mjs';
 
@@ -68,7 +74,8 @@ class ScreenSaver {
 before(async () => {
   if (skip) return;
   fixture = await new Fixture().start();
-  ({ client } = await connect({ args: ['--trust-apps'] }));
+  ({ client } = await connect({ args: ['--trust-apps'],
+    env: serverEnv({ CUA_TEST_PERSON_MASTER: 'cua-test-person' }) }));
   await stateUntil(client, { app: APP });
 });
 
@@ -166,5 +173,151 @@ test('a lock that starts while an action runs ends it with the lock sentence', {
     assert.equal(ok.isError ?? false, false, text(ok));
   } finally {
     await saver.stop();
+  }
+});
+
+const PERSON = process.env.PERSON;
+const skipPerson = skip || (!PERSON && 'needs the person helper (PERSON)');
+const CHANGED = "Computer Use server error -10016: The user changed 'fixture-gtk3'. Re-query the latest state with `get_app_state` before sending more actions.";
+const STOPPED = "Computer Use server error -10012: This application session has been explicitly stopped by the user for this turn. Stop your work and send a final message noting they stopped the session and you're ready to continue if they want you to. Computer Use can be used again in the next assistant turn.";
+
+// The person (tests/desktop/person.c): commands on stdin, "done" after each.
+class Person {
+  async start() {
+    this.proc = spawn(PERSON, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.lines = [];
+    this.waiters = [];
+    let buf = '';
+    this.proc.stdout.on('data', (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        const w = this.waiters.shift();
+        if (w) w(line); else this.lines.push(line);
+      }
+    });
+    assert.equal(await this.next(), 'ready');
+    return this;
+  }
+
+  next() {
+    if (this.lines.length) return Promise.resolve(this.lines.shift());
+    return new Promise((r) => this.waiters.push(r));
+  }
+
+  async do(cmd) {
+    this.proc.stdin.write(`${cmd}\n`);
+    assert.equal(await this.next(), 'done');
+  }
+
+  async stop() {
+    if (!this.proc || this.proc.exitCode !== null) return;
+    const done = new Promise((r) => this.proc.once('exit', r));
+    this.proc.stdin.end();
+    await done;
+  }
+}
+
+test('the person typing in the app refuses the next action until the app is observed again', { skip: skipPerson }, async () => {
+  const person = await new Person().start();
+  try {
+    await entryFocused();
+    let r = await call('get_app_state');
+    assert.equal(r.isError ?? false, false, text(r));
+    await person.do('follow');
+    let mark = fixture.mark;
+    await person.do('type p');
+    await fixture.waitLine(/^entry .*p/, 5000, mark);
+    mark = fixture.mark;
+    for (let i = 0; i < 2; i++) {
+      const a = await call('type_text', { text: 'agent' });
+      assert.equal(a.isError, true, text(a));
+      assert.equal(text(a), CHANGED);
+      assert.equal(a.structuredContent.error.id, 'E-USER-CHANGED');
+    }
+    await sleep(200);
+    assert.deepEqual(fixture.lines.slice(mark), [], 'the refused actions sent nothing');
+    r = await call('get_app_state');
+    assert.equal(r.isError ?? false, false, text(r));
+    assert.match(stateBody(r), /Value: [^\n]*p/, 'the observation shows what the person typed');
+    const a = await call('type_text', { text: ' agent' });
+    assert.equal(a.isError ?? false, false, text(a));
+    await fixture.waitLine(/^entry .* agent/, 5000, mark);
+  } finally {
+    await person.stop();
+  }
+});
+
+test('the person typing while the agent acts: every overlapping action is told (E-USER-CHANGED)', { skip: skipPerson }, async () => {
+  const person = await new Person().start();
+  try {
+    await entryFocused();
+    await person.do('follow');
+    const r = await call('get_app_state');
+    assert.equal(r.isError ?? false, false, text(r));
+    // the person types for about 2 s while the agent keeps acting
+    const burst = person.do('burst q 200 10');
+    let told = 0, ok = 0;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 1500) {
+      const a = await call('press_key', { key: 'x x x x x x x x x x' });
+      if (a.isError) {
+        assert.equal(text(a), CHANGED);
+        told++;
+      } else {
+        ok++;
+      }
+    }
+    await burst;
+    assert.equal(ok, 0, 'no action succeeded while the person typed');
+    assert.ok(told > 0);
+    const s = await call('get_app_state');
+    assert.equal(s.isError ?? false, false, text(s));
+  } finally {
+    await person.stop();
+  }
+});
+
+test('cua stop refuses every tool with the explicit-stop sentence until a new turn', { skip }, async () => {
+  await entryFocused();
+  const meta = (turn) => ({ _meta: { 'libcua/turn_id': turn } });
+  let r = await client.callTool({ name: 'get_app_state', arguments: { app: APP }, ...meta('turn-1') });
+  assert.equal(r.isError ?? false, false, text(r));
+  const out = execFileSync(CUA_CLI, ['stop'], { encoding: 'utf8' });
+  assert.match(out, /^stopped cua-mcp \(pid \d+, display :\d+\)$/m);
+  await sleep(200);
+  const mark = fixture.mark;
+  for (const [name, args] of [['get_app_state', {}], ['type_text', { text: 'stopped' }], ['press_key', { key: 'BackSpace' }]]) {
+    r = await client.callTool({ name, arguments: { app: APP, ...args }, ...meta('turn-1') });
+    assert.equal(r.isError, true, name);
+    assert.equal(text(r), STOPPED, name);
+    assert.equal(r.structuredContent.error.id, 'E-USER-STOPPED', name);
+  }
+  await sleep(200);
+  assert.deepEqual(fixture.lines.slice(mark), [], 'nothing reached the app after the stop');
+  // the next turn works again (after an observation)
+  r = await client.callTool({ name: 'get_app_state', arguments: { app: APP }, ...meta('turn-2') });
+  assert.equal(r.isError ?? false, false, text(r));
+  r = await client.callTool({ name: 'type_text', arguments: { app: APP, text: ' again' }, ...meta('turn-2') });
+  assert.equal(r.isError ?? false, false, text(r));
+  await fixture.waitLine(/^entry .* again/, 5000, mark);
+});
+
+test('the stop hotkey (Ctrl+Alt+Shift+Escape), pressed by the person during a turn, stops it', { skip: skipPerson }, async () => {
+  const person = await new Person().start();
+  try {
+    const meta = (turn) => ({ _meta: { 'libcua/turn_id': turn } });
+    let r = await client.callTool({ name: 'get_app_state', arguments: { app: APP }, ...meta('turn-3') });
+    assert.equal(r.isError ?? false, false, text(r));
+    await person.do('key ctrl+alt+shift+Escape');
+    await sleep(300);
+    r = await client.callTool({ name: 'press_key', arguments: { app: APP, key: 'End' }, ...meta('turn-3') });
+    assert.equal(text(r), STOPPED);
+    r = await client.callTool({ name: 'get_app_state', arguments: { app: APP }, ...meta('turn-4') });
+    assert.equal(r.isError ?? false, false, text(r));
+  } finally {
+    await person.stop();
   }
 });
