@@ -437,7 +437,10 @@ cua_session_is_stopped(cua_session *session);
  *   `pointer` and `keyboard`, `available` and, when it is false, a
  *   `reason` naming what is missing;
  * - `tried`: the Wayland drivers tried and not taken, each with its
- *   `driver` and `reason`.
+ *   `driver` and `reason`;
+ * - `user_input` (since 0.2): `available` when the driver can tell the
+ *   person's own key and button presses from synthetic input and hold
+ *   the stop hotkey (the user guards; x11: XInput2), else a `reason`.
  *
  * The accessibility tree and element actions do not depend on the
  * display driver.

@@ -195,6 +195,7 @@ cua_result
 cua_act_after(struct cua_act *a, cua_result r)
 {
 	cua_result g;
+	int64_t t0 = cua_now_us();
 
 	if (!a->t)
 		return r; /* the guards failed: nothing was sent */
@@ -206,6 +207,8 @@ cua_act_after(struct cua_act *a, cua_result r)
 	/* the person's presses while it ran (docs/safety.md §6): the model
 	 * is told, and observes before the next action */
 	g = cua_user_guard_during(a->s, a->user_seq, a->app->app_id, 1);
+	cua_debug(&a->s->ctx, "%s: the guards after the action took %.3f ms",
+		  a->tool, (cua_now_us() - t0) / 1000.0);
 	if (g != CUA_OK) {
 		if (a->as->proc)
 			a->as->proc->user_intervened = 1;
