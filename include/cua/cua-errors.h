@@ -85,6 +85,9 @@ typedef enum cua_errcode {
 	/** The person stopped Computer Use (cua_session_set_stopped(), the
 	 *  stop hotkey, or Escape during an action) (E-USER-STOPPED). */
 	CUA_E_USER_STOPPED = 111,
+	/** The app started moments ago and is not on the accessibility bus
+	 *  yet: call again shortly (E-PERMISSIONS-PENDING). */
+	CUA_E_PERMISSIONS_PENDING = 112,
 
 	/** The element id was never issued for this app (E-NOTFOUND). */
 	CUA_E_NOTFOUND = 200,

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "lineage.h"
 #include "lock.h"
+#include "pending.h"
 #include "user.h"
 #include "roles.h"
 #include "sanitize.h"
@@ -619,6 +620,11 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		return r;
 	/* nothing is read while the screen is locked (docs/safety.md §9) */
 	r = cua_lock_guard(s, CUA_LOCK_READ, 0);
+	if (r != CUA_OK)
+		goto out;
+	/* an app still connecting to the accessibility bus
+	 * (docs/safety.md §7) */
+	r = cua_pending_guard(s, app);
 	if (r != CUA_OK)
 		goto out;
 	/* settle -> walk -> capture (docs/screenshots.md §6.2) */

@@ -68,6 +68,11 @@ struct cua_session {
 	int64_t lock_checked_us, lock_probe_us;
 	int lock_locked;
 	struct cua_user *user; /* the person at the desktop (user.c) */
+	/* the process E-PERMISSIONS-PENDING was last answered for, and how
+	 * often in a row (pending.c) */
+	int64_t pending_pid;
+	uint64_t pending_start;
+	int pending_count;
 };
 
 /* Observe (cua_session_observe); publishes the tree. */

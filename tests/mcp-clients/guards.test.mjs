@@ -321,3 +321,35 @@ test('the stop hotkey (Ctrl+Alt+Shift+Escape), pressed by the person during a tu
     await person.stop();
   }
 });
+
+test('an app that just started and is not on the accessibility bus yet: E-PERMISSIONS-PENDING, at most 3 times', { skip }, async () => {
+  // the fixture without its accessibility bridge: it never registers
+  const app = spawn(FIXTURE, [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NO_AT_BRIDGE: '1' } });
+  try {
+    await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('the fixture did not start')), 20000);
+      app.stdout.on('data', (d) => { if (String(d).includes('ready')) { clearTimeout(t); resolve(); } });
+    });
+    const args = { app: `pid:${app.pid}` };
+    const pending = "Computer Use server error -10014: Computer Use permissions are still pending. 'fixture-gtk3' was just started and has not connected to the accessibility bus yet. Call this tool again, as the user is almost done finishing granting permissions. Do not end your turn yet, just call this tool again.";
+    // its window shows up in the window list a moment after it starts
+    let first;
+    for (const end = Date.now() + 8000; Date.now() < end; await sleep(100)) {
+      first = await client.callTool({ name: 'get_app_state', arguments: args });
+      if (first.structuredContent?.error?.id !== 'E-APP-NOT-FOUND') break;
+    }
+    for (let i = 0; i < 3; i++) {
+      const r = i ? await client.callTool({ name: 'get_app_state', arguments: args }) : first;
+      assert.equal(r.isError, true);
+      assert.equal(text(r), pending, `answer ${i + 1}`);
+      assert.equal(r.structuredContent.error.id, 'E-PERMISSIONS-PENDING');
+    }
+    // the fourth answer is the truth: it does not register
+    const r = await client.callTool({ name: 'get_app_state', arguments: args });
+    assert.equal(r.isError, true);
+    assert.match(text(r), /'fixture-gtk3' is not registered on the accessibility bus/);
+  } finally {
+    app.stdin.end();
+    app.kill();
+  }
+});
