@@ -104,6 +104,10 @@ class ErrorCode(enum.IntEnum):
     NOT_ACCESSIBLE = 106
     PERMISSIONS_NOT_GRANTED = 107
     TIMEOUT = 108
+    SCREEN_LOCKED = 109
+    USER_CHANGED = 110
+    USER_STOPPED = 111
+    PERMISSIONS_PENDING = 112
     NOTFOUND = 200
     INVALID = 201
     REFETCH_START = 202
@@ -284,6 +288,8 @@ _PROTOTYPES = {
     "cua_session_set_log_level": (None, [_vp, _int]),
     "cua_session_set_option": (_int, [_vp, _cp, _cp]),
     "cua_session_get_display_info": (_int, [_vp, _P(_vp)]),
+    "cua_session_set_stopped": (None, [_vp, _int]),
+    "cua_session_is_stopped": (_int, [_vp]),
     "cua_session_list_apps": (_int, [_vp, _u32, _P(_vp)]),
     "cua_session_observe": (_int, [_vp, _cp, _u32, _P(_vp)]),
     "cua_session_resolve_app": (_int, [_vp, _cp, _u32, _P(_vp)]),
@@ -716,6 +722,17 @@ class Session(_Handle):
             value = "1" if value else "0"
         _call("session_set_option", self, _enc(key, "key"),
               _enc(str(value), "value"))
+
+    def set_stopped(self, stopped=True):
+        """The person's stop (see cua_session_set_stopped()): while it
+        holds, observations and actions raise ``ErrorCode.USER_STOPPED``.
+        Safe from any thread."""
+        _c.session_set_stopped(self, 1 if stopped else 0)
+
+    @property
+    def stopped(self):
+        """Whether the person's stop holds."""
+        return bool(_c.session_is_stopped(self))
 
     def display_info(self):
         """The session's display driver and what it can do, as a dict

@@ -75,6 +75,19 @@ typedef enum cua_errcode {
 	/** The app or the accessibility bus did not answer in time; after an
 	 *  action, its result is unknown (E-TIMEOUT). */
 	CUA_E_TIMEOUT = 108,
+	/** The screen is locked: nothing is read or sent until the user
+	 *  unlocks it (E-SCREEN-LOCKED). */
+	CUA_E_SCREEN_LOCKED = 109,
+	/** The person used the app (a key or button press of their own)
+	 *  since it was last observed, or while the action ran: observe it
+	 *  again (E-USER-CHANGED). */
+	CUA_E_USER_CHANGED = 110,
+	/** The person stopped Computer Use (cua_session_set_stopped(), the
+	 *  stop hotkey, or Escape during an action) (E-USER-STOPPED). */
+	CUA_E_USER_STOPPED = 111,
+	/** The app started moments ago and is not on the accessibility bus
+	 *  yet: call again shortly (E-PERMISSIONS-PENDING). */
+	CUA_E_PERMISSIONS_PENDING = 112,
 
 	/** The element id was never issued for this app (E-NOTFOUND). */
 	CUA_E_NOTFOUND = 200,

@@ -378,6 +378,13 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * the `CUA_DISPLAY` environment variable and applies at once; see
  * cua_session_get_display_info().
  *
+ * Stop key (since 0.2): `stop_hotkey`, `on` or `off` (the default):
+ * whether the session holds the person's stop hotkey,
+ * Ctrl+Alt+Shift+Escape (X11: a passive grab on the root window; other
+ * display drivers have none); pressing it stops the session as
+ * cua_session_set_stopped() does. Presses sent by XTEST (synthetic
+ * input) are ignored.
+ *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
  *         malformed value; for `display`, ::CUA_ERROR_UNSUPPORTED for a
  *         driver this libcua was built without or a session without a
@@ -387,6 +394,33 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
 CUA_EXPORT cua_result
 cua_session_set_option(cua_session *session, const char *key,
 		       const char *value);
+
+/**
+ * Stops (stopped = 1) or lets go again (0): while the person's stop
+ * holds, every observation and action of the session fails with
+ * ::CUA_E_USER_STOPPED and nothing is sent; an action that is running
+ * stops between two of its synthetic events. The person's stop hotkey
+ * (session option `stop_hotkey`) and an Escape press of their own during
+ * an action stop the session the same way. A stop ends when this is
+ * called with 0 (for example when the host starts a new turn) or after
+ * five minutes.
+ *
+ * Safe to call from any thread, and from a thread other than the one
+ * running a call on the session.
+ *
+ * @since 0.2
+ */
+CUA_EXPORT void
+cua_session_set_stopped(cua_session *session, int stopped);
+
+/**
+ * Whether the person's stop holds (cua_session_set_stopped()).
+ *
+ * @return 1 or 0; 0 for a NULL session. Safe from any thread.
+ * @since 0.2
+ */
+CUA_EXPORT int
+cua_session_is_stopped(cua_session *session);
 
 /**
  * Describes the session's display driver as JSON (schema
@@ -403,7 +437,10 @@ cua_session_set_option(cua_session *session, const char *key,
  *   `pointer` and `keyboard`, `available` and, when it is false, a
  *   `reason` naming what is missing;
  * - `tried`: the Wayland drivers tried and not taken, each with its
- *   `driver` and `reason`.
+ *   `driver` and `reason`;
+ * - `user_input` (since 0.2): `available` when the driver can tell the
+ *   person's own key and button presses from synthetic input and hold
+ *   the stop hotkey (the user guards; x11: XInput2), else a `reason`.
  *
  * The accessibility tree and element actions do not depend on the
  * display driver.

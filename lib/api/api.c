@@ -22,6 +22,7 @@
 #include "core/session.h"
 #include "core/shot.h"
 #include "core/strbuf.h"
+#include "core/user.h"
 
 #define CHECK_ARG(cond, ...)                                                 \
 	do {                                                                 \
@@ -159,6 +160,10 @@ session_alloc(void)
 	s->ctx.log_level = parse_level(secure_getenv("CUA_LOG_LEVEL"),
 				       CUA_LOG_WARNING);
 	cua_options_default(&s->ctx.opt);
+	if (cua_user_init(s) < 0) {
+		free(s);
+		return NULL;
+	}
 	state = secure_getenv("XDG_STATE_HOME");
 	{
 		struct strbuf sb = STRBUF_INIT;
@@ -181,6 +186,8 @@ session_destroy(struct cua_session *s)
 	cua_settle_free_all(s);
 	if (s->backend)
 		s->backend->ops->destroy(s->backend);
+	/* after the display driver: its thread reports the person's input */
+	cua_user_free(s);
 	free(s->usage_path);
 	free(s);
 }
@@ -338,6 +345,13 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		s->ctx.opt.vocabulary = vocab;
 		return CUA_OK;
 	}
+	if (strcmp(key, "stop_hotkey") == 0) {
+		CHECK_ARG(strcmp(value, "on") == 0 || strcmp(value, "off") == 0,
+			  "option stop_hotkey: '%s' is neither 'on' nor 'off'",
+			  value);
+		cua_user_stop_key(s, strcmp(value, "on") == 0);
+		return CUA_OK;
+	}
 	if (strcmp(key, "display") == 0) {
 		if (!s->backend->ops->set_display)
 			return cua_error(CUA_ERROR_UNSUPPORTED,
@@ -370,6 +384,19 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		return CUA_OK;
 	}
 	return cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown option '%s'", key);
+}
+
+CUA_EXPORT void
+cua_session_set_stopped(cua_session *s, int stopped)
+{
+	if (s)
+		cua_user_set_stopped(s, stopped);
+}
+
+CUA_EXPORT int
+cua_session_is_stopped(cua_session *s)
+{
+	return s ? cua_user_stopped(s) : 0;
 }
 
 CUA_EXPORT cua_result

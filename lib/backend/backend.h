@@ -296,6 +296,11 @@ struct cua_backend_ops {
 	/* Replaces it: `name` as CUA_DISPLAY takes it ("auto": choose from
 	 * the session). On error the current driver stays. */
 	cua_result (*set_display)(struct cua_backend *b, const char *name);
+
+	/* Whether the screen is locked (docs/safety.md §9): 1 with `source`
+	 * naming the service that said so, or 0. May be NULL (never
+	 * locked). Uncached: core/lock.c caches it. */
+	int (*screen_locked)(struct cua_backend *b, char *source, size_t size);
 };
 
 struct cua_backend {

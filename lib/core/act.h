@@ -31,6 +31,8 @@ struct cua_act {
 	json_t *outcome;           /* tool-specific fields */
 	char route[96];            /* the route that actuated */
 	int refetched;
+	struct cua_display *d;     /* whose interrupt this action set */
+	uint64_t user_seq;         /* the person's presses when it began */
 };
 
 /*
@@ -51,6 +53,12 @@ cua_result cua_act_begin(struct cua_act *a, struct cua_session *s,
  */
 cua_result cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
 			   struct cua_located *loc);
+
+/* The guards that hold while the action runs, asked again when it
+ * ended: returns E-SCREEN-LOCKED when the screen locked meanwhile,
+ * E-USER-STOPPED or E-USER-CHANGED when the person stopped it or pressed
+ * a key or button meanwhile, else r. */
+cua_result cua_act_after(struct cua_act *a, cua_result r);
 
 /* The structured outcome (`libcua.action/1`); owned string. */
 cua_result cua_act_outcome(struct cua_act *a, char **out);

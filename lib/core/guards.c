@@ -1,14 +1,18 @@
 /*
  * The staleness guards of every action (docs/identity.md §5), in their order:
  *
+ *   2  the person did not stop Computer Use (core/user.c)
  *   3  `app` resolves to exactly one running target
+ *   6  the screen is not locked (core/lock.c; again while the action
+ *      runs and when it ends)
  *   7  a session exists for it (observed by get_app_state)
  *   8  its process identity is unchanged
+ *   9  the person did not use the app since (core/user.c; their presses
+ *      while the action runs stop it)
  *  10  (element actions) the element id resolves in the live tree
  *
- * Rows 1, 2, 4, 9 (turns, user stop, policy and approval, user
- * intervention) belong to the MCP server; 5 and 6 to the backend and the
- * server. The first failing check produces the error; nothing is sent.
+ * Rows 1 and 4 (turns, policy and approval) belong to the MCP server; 5
+ * to the backend and the server. The first failing check produces the error; nothing is sent.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -21,6 +25,8 @@
 
 #include "act.h"
 #include "errors.h"
+#include "lock.h"
+#include "user.h"
 
 const char *
 cua_act_app_name(const struct cua_act *a)
@@ -66,6 +72,22 @@ session_named(struct cua_session *s, const char *query)
 			return as;
 	}
 	return NULL;
+}
+
+/* Polled by the display driver between synthetic events of an action. */
+static cua_result
+act_interrupt(void *data)
+{
+	struct cua_act *a = data;
+	cua_result r;
+
+	r = cua_user_guard_during(a->s, a->user_seq, a->app->app_id, 0);
+	if (r != CUA_OK) {
+		if (a->as->proc)
+			a->as->proc->user_intervened = 1;
+		return r;
+	}
+	return cua_lock_guard(a->s, CUA_LOCK_ACTION, 0);
 }
 
 static cua_result
@@ -125,6 +147,17 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 		return r;
 	a->app = res.app;
 
+	/* 2: the person did not stop Computer Use */
+	cua_user_start(s);
+	r = cua_user_guard_stop(s);
+	if (r != CUA_OK)
+		return r;
+
+	/* 6: the screen is not locked */
+	r = cua_lock_guard(s, CUA_LOCK_ACTION, 0);
+	if (r != CUA_OK)
+		return r;
+
 	/* 7: a session observed this app */
 	a->as = find_session(s, a->app->app_id);
 	if (!a->as || (!a->as->proc && !a->as->proc_gone))
@@ -140,10 +173,48 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 	}
 	if (!p->latest)
 		return not_active(query);
+	/* 9: the person did not use the app since it was observed */
+	r = cua_user_guard_between(s, p->user_seq, p->latest->x11_window,
+				   p->user_intervened, a->app->app_id);
+	if (r != CUA_OK)
+		return r;
+	a->user_seq = cua_user_seq(s);
 	a->t = p->latest;
 	cua_tree_retain(a->t);
 	a->t_guards = cua_now_us();
+	/* the guards that can end an action midway (docs/safety.md §6, §9) */
+	a->d = a->b->ops->display ? a->b->ops->display(a->b) : NULL;
+	if (a->d) {
+		a->d->interrupt = act_interrupt;
+		a->d->interrupt_data = a;
+	}
 	return CUA_OK;
+}
+
+cua_result
+cua_act_after(struct cua_act *a, cua_result r)
+{
+	cua_result g;
+	int64_t t0 = cua_now_us();
+
+	if (!a->t)
+		return r; /* the guards failed: nothing was sent */
+	/* a lock that started while the action ran ends it with the lock
+	 * sentence, whatever else happened */
+	g = cua_lock_guard(a->s, CUA_LOCK_ACTION, 1);
+	if (g != CUA_OK)
+		return g;
+	/* the person's presses while it ran (docs/safety.md §6): the model
+	 * is told, and observes before the next action */
+	g = cua_user_guard_during(a->s, a->user_seq, a->app->app_id, 1);
+	cua_debug(&a->s->ctx, "%s: the guards after the action took %.3f ms",
+		  a->tool, (cua_now_us() - t0) / 1000.0);
+	if (g != CUA_OK) {
+		if (a->as->proc)
+			a->as->proc->user_intervened = 1;
+		return g;
+	}
+	return r;
 }
 
 static cua_result
@@ -236,6 +307,11 @@ cua_act_outcome(struct cua_act *a, char **out)
 void
 cua_act_end(struct cua_act *a)
 {
+	if (a->d) {
+		a->d->interrupt = NULL;
+		a->d->interrupt_data = NULL;
+		a->d = NULL;
+	}
 	cua_tree_release(a->t);
 	a->t = NULL;
 	cua_app_list_free(a->apps);

@@ -17,6 +17,9 @@
 #include "diff.h"
 #include "errors.h"
 #include "lineage.h"
+#include "lock.h"
+#include "pending.h"
+#include "user.h"
 #include "roles.h"
 #include "sanitize.h"
 #include "session.h"
@@ -153,6 +156,7 @@ publish(struct cua_proc_session *p, struct cua_tree *t)
 	cua_tree_release(p->latest);
 	p->latest = cua_tree_retain(t);
 	p->latest_at_us = realtime_us();
+	p->user_intervened = 0;
 	p->baseline_expired = 0;
 	remember_window(p, t);
 }
@@ -601,12 +605,28 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	struct cua_settle_result settled;
 	int64_t t0, t_warm;
 	int warmed;
+	uint64_t user_seq;
 	cua_result r;
 
 	*out = NULL;
+	/* the person's stop holds for observations too (docs/safety.md §6) */
+	cua_user_start(s);
+	r = cua_user_guard_stop(s);
+	if (r != CUA_OK)
+		return r;
+	user_seq = cua_user_seq(s);
 	r = resolve_running(s, query, flags, &apps, &app);
 	if (r != CUA_OK)
 		return r;
+	/* nothing is read while the screen is locked (docs/safety.md §9) */
+	r = cua_lock_guard(s, CUA_LOCK_READ, 0);
+	if (r != CUA_OK)
+		goto out;
+	/* an app still connecting to the accessibility bus
+	 * (docs/safety.md §7) */
+	r = cua_pending_guard(s, app);
+	if (r != CUA_OK)
+		goto out;
 	/* settle -> walk -> capture (docs/screenshots.md §6.2) */
 	proc = live_proc(s, app);
 	cua_settle(s, app->bus_name,
@@ -686,6 +706,7 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	t->stats.build_us = cua_now_us() - t0 - t->shot_stats.warmup_us -
 			    t->shot_stats.capture_us - t->shot_stats.encode_us;
 	publish(proc, t);
+	proc->user_seq = user_seq;
 	/* the usage store only ranks list_apps: a failed write never fails
 	 * the observation, and is logged once per session, not per look */
 	if (s->usage_path) {

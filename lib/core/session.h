@@ -39,6 +39,10 @@ struct cua_proc_session {
 	char *last_act_ident;
 	int64_t last_act_us;
 	uint64_t last_act_before, last_act_after;
+	/* the person's presses (user.c) when the latest observation began,
+	 * and whether they pressed anything during an action since */
+	uint64_t user_seq;
+	int user_intervened;
 };
 
 /* Everything libcua keeps for one app id. */
@@ -60,6 +64,15 @@ struct cua_session {
 	char *usage_path;  /* NULL: don't record usage */
 	int usage_warned;  /* a failed usage write was logged once */
 	struct cua_settle *settle; /* per-app event watches (settle.c) */
+	/* the lock-screen guard's last answer (lock.c) */
+	int64_t lock_checked_us, lock_probe_us;
+	int lock_locked;
+	struct cua_user *user; /* the person at the desktop (user.c) */
+	/* the process E-PERMISSIONS-PENDING was last answered for, and how
+	 * often in a row (pending.c) */
+	int64_t pending_pid;
+	uint64_t pending_start;
+	int pending_count;
 };
 
 /* Observe (cua_session_observe); publishes the tree. */

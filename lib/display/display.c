@@ -475,6 +475,28 @@ cua_display_info_json(struct cua_display *d, const char *why, char **out)
 		json_object_set_new(cj, cua_display_cap_name(i), c);
 	}
 	json_object_set_new(root, "capabilities", cj);
+	{
+		/* the user guards of docs/safety.md §6 */
+		json_t *u = json_object();
+		int ok = d && d->ops->user_watch;
+
+		json_object_set_new(u, "available", json_boolean(ok));
+		if (!ok)
+			json_object_set_new(
+				u, "reason",
+				jtext(d && d->choice.session ==
+						   CUA_DISPLAY_SESSION_WAYLAND
+					      ? "Wayland shows no client another "
+						"client's input, so a person's own key "
+						"and button presses cannot be told from "
+						"Computer Use's and no stop hotkey can be "
+						"held; `cua stop` still stops it"
+					      : "without a window system a person's "
+						"own input cannot be seen and no stop "
+						"hotkey can be held; `cua stop` still "
+						"stops Computer Use"));
+		json_object_set_new(root, "user_input", u);
+	}
 	for (size_t i = 0; d && i < d->choice.n_tried; i++) {
 		json_t *t = json_object();
 

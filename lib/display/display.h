@@ -179,6 +179,29 @@ struct cua_display_sync {
 };
 
 /* ------------------------------------------------------------------ */
+/* The person at the desktop (docs/safety.md §6)                       */
+
+enum cua_user_input {
+	CUA_USER_KEY = 1,  /* a key press of a person's keyboard */
+	CUA_USER_BUTTON,   /* a button press of a person's pointer */
+	CUA_USER_STOP_KEY, /* the stop hotkey, while it is grabbed */
+};
+
+struct cua_user_event {
+	enum cua_user_input kind;
+	uint32_t keysym;         /* KEY: the key's unshifted keysym */
+	/* KEY: the window with that keyboard's focus and its ancestors;
+	 * BUTTON: the windows under that pointer, top-level first. Valid
+	 * during the call. */
+	const uint64_t *windows;
+	size_t n_windows;
+	int64_t time_us;         /* cua_now_us() when it arrived */
+};
+
+/* Called from the driver's own thread: must be cheap and thread-safe. */
+typedef void (*cua_user_fn)(void *data, const struct cua_user_event *ev);
+
+/* ------------------------------------------------------------------ */
 /* Capture                                                             */
 
 /* A captured window (docs/screenshots.md §2): the pixels of the window's frame
@@ -349,6 +372,21 @@ struct cua_display_ops {
 			   const struct cua_display_sync *sync, int *kept);
 	cua_result (*keys_restore)(struct cua_display *d);
 
+	/* ---- The person at the desktop (docs/safety.md §6) ---- */
+
+	/* Starts reporting the person's own key and button presses (never
+	 * synthetic input) to fn: 1, or 0 with `why` a phrase naming what
+	 * this desktop lacks. Once per driver; the reports stop before
+	 * destroy() returns. */
+	int (*user_watch)(struct cua_display *d, cua_user_fn fn, void *data,
+			  char *why, size_t size);
+	/* Holds (grab 1) or lets go of (0) the stop hotkey; its presses
+	 * are reported as CUA_USER_STOP_KEY. Needs user_watch. */
+	void (*user_stop_key)(struct cua_display *d, int grab);
+	/* Returns once every press the window system reported before the
+	 * call was passed to fn (at most timeout_ms). */
+	void (*user_sync)(struct cua_display *d, int timeout_ms);
+
 	/* ---- Capture and damage ---- */
 
 	/* Starts tracking a window for capture and damage, without
@@ -485,6 +523,14 @@ struct cua_display {
 	struct cua_ctx *ctx; /* owned by the session */
 	struct cua_display_choice choice;
 	struct cua_display_hooks hooks;
+	/* Set by the core for the length of one action, NULL otherwise: the
+	 * input members (pointer, keys) call it between synthetic events;
+	 * a result other than CUA_OK (its message set by it) stops the call
+	 * there, and the driver releases what it pressed and returns that
+	 * result. The user guards of docs/safety.md §6, §9 stop an action
+	 * this way. */
+	cua_result (*interrupt)(void *data);
+	void *interrupt_data;
 };
 
 /* Driver constructors (display.c calls them through its table). */

@@ -125,6 +125,7 @@ placeholder(const char *slot)
 {
 	static const char *const map[][2] = {
 		{ "id", "<n>" },
+		{ "app_id", "<id>" },
 		{ "w", "<W>" },
 		{ "h", "<H>" },
 		{ "w2", "<W'>" },

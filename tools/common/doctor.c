@@ -193,6 +193,11 @@ doctor_print(FILE *f, const json_t *facts)
 		fprintf(f, "%-18s%s%s%s\n", label, st, reason ? ": " : "",
 		        reason ? reason : "");
 	}
+	if (json_is_object(json_object_get(facts, "user_input"))) {
+		st = state(json_object_get(facts, "user_input"), &reason);
+		fprintf(f, "%-18s%s%s%s\n", "User input:", st,
+		        reason ? ": " : "", reason ? reason : "");
+	}
 }
 
 char *

@@ -139,6 +139,11 @@ int tools_exists(const char *name);
 json_t *tools_call(struct job *job);
 /* Releases the libcua session (worker thread, at exit). */
 void tools_shutdown(void);
+/* The person's stop (SIGUSR1 from `cua stop`; any thread): every tool
+ * then fails with E-USER-STOPPED until a new turn (state.c). */
+void session_user_stop(void);
+/* Holds the stop hotkey while a turn is active (worker thread). */
+void session_turn_active(int active);
 /* Logs what works on the desktop (the facts of `cua doctor`) in one line
  * at info level, opening the session; nothing when no one reads info
  * (state.c; worker thread, before the first call). */

@@ -22,6 +22,7 @@
 
 #include "fileio.h"
 #include "mcp.h"
+#include "servers.h"
 
 /* docs/tools.md §2.6: the largest inbound message, without its newline. */
 #define MAX_MESSAGE 8388608
@@ -973,6 +974,8 @@ rpc_run(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
+	/* the person's stop (`cua stop`, docs/safety.md §6) */
+	sigaddset(&set, SIGUSR1);
 	/* before any thread exists, so that every thread blocks them */
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	sigfd = signalfd(-1, &set, SFD_CLOEXEC);
@@ -987,6 +990,8 @@ rpc_run(void)
 		return 1;
 	}
 	pthread_detach(reader);
+	if (servers_register(getenv("DISPLAY")) < 0)
+		LOG_WARN("cannot register for `cua stop`: %s", strerror(errno));
 
 	for (;;) {
 		struct pollfd pfd[2] = {
@@ -999,8 +1004,13 @@ rpc_run(void)
 		if (pfd[0].revents) {
 			struct signalfd_siginfo si;
 
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si))
-				LOG_INFO("stopping on signal %u", si.ssi_signo);
+			if (read(sigfd, &si, sizeof(si)) != sizeof(si))
+				break;
+			if (si.ssi_signo == SIGUSR1) {
+				session_user_stop();
+				continue;
+			}
+			LOG_INFO("stopping on signal %u", si.ssi_signo);
 			break;
 		}
 		if (pfd[1].revents)
@@ -1025,6 +1035,7 @@ rpc_run(void)
 	}
 	if (!joined)
 		LOG_WARN("a tool call is still running; exiting without waiting for it");
+	servers_unregister();
 	desktop_env_teardown();
 	if (!joined) {
 		fflush(stderr);

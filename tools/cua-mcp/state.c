@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,10 @@ now_ms(void)
 }
 
 static cua_session *session;
+/* the same, for the thread that handles signals */
+static _Atomic(cua_session *) shared_session;
+/* a stop that came before the session existed */
+static atomic_int stop_pending;
 
 /* App ids observed in this server session (docs/identity.md §5 row 7), and
  * those whose latest observation never reached the client (a cancelled
@@ -93,6 +98,9 @@ session_get(struct mcp_error *err)
 		session = NULL;
 		return NULL;
 	}
+	atomic_store(&shared_session, session);
+	if (atomic_load(&stop_pending))
+		cua_session_set_stopped(session, 1);
 	cua_session_set_log_handler(session, mcp_libcua_log, NULL);
 	cua_session_set_log_level(session, mcp_log_threshold());
 	/* the library's messages name the tools of this server */
@@ -135,13 +143,47 @@ session_new_turn(void)
 {
 	while (n_observed)
 		free(observed[--n_observed]);
-	if (session)
+	/* a new turn lifts the person's stop (docs/safety.md §8) */
+	atomic_store(&stop_pending, 0);
+	if (session) {
 		cua_session_expire_baselines(session);
+		cua_session_set_stopped(session, 0);
+	}
+}
+
+void
+session_user_stop(void)
+{
+	cua_session *s = atomic_load(&shared_session);
+
+	LOG_INFO("stopped by the user (cua stop)");
+	atomic_store(&stop_pending, 1);
+	if (s)
+		cua_session_set_stopped(s, 1);
+}
+
+void
+session_turn_active(int active)
+{
+	static int held = -1;
+	struct mcp_error err = { 0 };
+
+	/* the stop hotkey is held while a turn is active */
+	if (held == active)
+		return;
+	if (!session_get(&err)) {
+		mcp_error_clear(&err);
+		return;
+	}
+	if (cua_session_set_option(session, "stop_hotkey",
+				   active ? "on" : "off") == CUA_OK)
+		held = active;
 }
 
 void
 session_close(void)
 {
+	atomic_store(&shared_session, NULL);
 	session = cua_session_unref(session);
 }
 

@@ -772,6 +772,10 @@ tools_call(struct job *job)
 		current_turn = turn;
 		session_new_turn();
 	}
+	/* the stop hotkey is held from a turn's first call to its end
+	 * (without turns: from the first call on) */
+	if (strcmp(job->tool, "list_apps") != 0)
+		session_turn_active(!ended);
 	if (ended && strcmp(job->tool, "list_apps") != 0) {
 		mcp_fail(&err, E_TURN_ENDED, "%s", turn_ended_text);
 		return fail_result(&err);

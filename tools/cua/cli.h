@@ -168,6 +168,6 @@ cli_save_screenshot(cua_tree *t, const char *path, int marks);
 extern const struct cli_command cmd_apps, cmd_state, cmd_screenshot, cmd_watch,
         cmd_record, cmd_click, cmd_set, cmd_type, cmd_key, cmd_scroll, cmd_drag,
         cmd_action, cmd_select, cmd_approve, cmd_desktop, cmd_doctor,
-        cmd_version;
+        cmd_version, cmd_stop;
 
 #endif /* CUA_TOOLS_CLI_H */

@@ -23,7 +23,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_record, &cmd_click,   &cmd_set,        &cmd_type,
 	&cmd_key,    &cmd_scroll,  &cmd_drag,       &cmd_action,
 	&cmd_select, &cmd_approve, &cmd_desktop,    &cmd_doctor,
-	&cmd_version,
+	&cmd_version, &cmd_stop,
 };
 
 static void

@@ -38,6 +38,11 @@ struct atspi_be {
 	 * answered with an error once are not asked again. */
 	GHashTable *caps;          /* bus name -> GUINT_TO_POINTER(bits) */
 	struct events *events;     /* AT-SPI event subscription (events.h) */
+	/* lock.c: the system bus (logind) and this process's login
+	 * session there, each looked up once */
+	GDBusConnection *system;
+	char *login_session;
+	int system_tried, login_session_tried;
 };
 
 /* Capability bits remembered per application bus name. */
@@ -232,6 +237,10 @@ void atspi_display_recheck(struct atspi_be *be);
 /* The backend's display and set_display members. */
 struct cua_display *atspi_display(struct cua_backend *b);
 cua_result atspi_set_display(struct cua_backend *b, const char *name);
+
+/* lock.c: whether the screen is locked (backend op screen_locked) */
+int atspi_screen_locked(struct cua_backend *b, char *source, size_t size);
+void atspi_lock_close(struct atspi_be *be);
 
 cua_result atspi_window_query(struct cua_backend *b, uint64_t window,
 			      struct cua_win *out);

@@ -161,6 +161,7 @@ static const struct cua_backend_ops atspi_ops = {
 	.watch_dispatch = atspi_watch_dispatch,
 	.display = atspi_display,
 	.set_display = atspi_set_display,
+	.screen_locked = atspi_screen_locked,
 };
 
 static int
@@ -422,6 +423,7 @@ atspi_destroy(struct cua_backend *b)
 		g_main_context_push_thread_default(be->mc);
 	close_connection(be->a11y);
 	close_connection(be->session);
+	atspi_lock_close(be);
 	/* the GDBus worker is done with the filter once the bus is closed */
 	events_free(be->events);
 	be->events = NULL;

@@ -423,6 +423,7 @@ act_finish(struct cua_act *a, cua_result r, char **outcome)
 	 * a bare backend message. */
 	if (r == CUA_ERROR_TIMEOUT)
 		r = timeout(a);
+	r = cua_act_after(a, r);
 	if (r == CUA_OK && a->app && a->app->bus_name)
 		cua_settle_note_action(a->s, a->app->bus_name);
 	if (r == CUA_OK && outcome)

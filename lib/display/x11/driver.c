@@ -58,6 +58,7 @@ x11d_destroy(struct cua_display *d)
 		return;
 	/* spare keycodes still mapped for keys typed earlier */
 	x11d_keys_restore(d);
+	x11_user_free(xd);
 	shots_free(xd->shots);
 	if (xd->x)
 		x11_close(xd->x);
@@ -314,6 +315,9 @@ static const struct cua_display_ops x11_ops = {
 	.pointer = x11d_pointer,
 	.keys = x11d_keys,
 	.keys_restore = x11d_keys_restore,
+	.user_watch = x11d_user_watch,
+	.user_stop_key = x11d_user_stop_key,
+	.user_sync = x11d_user_sync,
 	.track_window = x11d_track_window,
 	.capture = x11d_capture,
 	.take_damage = x11d_take_damage,

@@ -172,6 +172,7 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 	unsigned int mask;
 	uint32_t pressed = 0; /* bit per button */
 	int failed = 0;
+	cua_result stopped = CUA_OK;
 
 	if (!d)
 		return no_x11();
@@ -183,6 +184,9 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 	if (XQueryPointer(d, root, &rr, &cr, &ox, &oy, &wx, &wy, &mask))
 		have_orig = 1;
 	for (size_t i = 0; i < n && !failed; i++) {
+		if (dp->interrupt &&
+		    (stopped = dp->interrupt(dp->interrupt_data)) != CUA_OK)
+			break;
 		switch (ev[i].kind) {
 		case CUA_POINTER_MOVE:
 			XTestFakeMotionEvent(d, -1, ev[i].x, ev[i].y, CurrentTime);
@@ -242,7 +246,7 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 	if (x11_trap_end(xd->x) < 0 || failed)
 		return cua_error(CUA_ERROR_BACKEND,
 				 "the X server connection failed during input");
-	return CUA_OK;
+	return stopped;
 }
 
 /* ------------------------------------------------------------------ */
@@ -654,6 +658,9 @@ x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
 			break;
 		}
 		for (; i < stop; i++) {
+			if (dp->interrupt &&
+			    (res = dp->interrupt(dp->interrupt_data)) != CUA_OK)
+				break;
 			if (type_chord(&km, &p, &chords[i]) < 0) {
 				res = cua_error(CUA_ERROR_BACKEND,
 						"key %s cannot be realised on the keymap",

@@ -28,6 +28,7 @@ struct x11_driver {
 	unsigned char kept_keycodes[64];
 	size_t n_kept;
 	int have_xtest;      /* of the current connection */
+	struct user_watch *user; /* user.c; NULL until user_watch() */
 	/* the display the session started with when no server answered
 	 * then (malloc'd), for messages; NULL: DISPLAY was unset */
 	char *wanted;
@@ -140,6 +141,15 @@ cua_result x11d_keys(struct cua_display *d,
 		     int keymap_delay_ms, const struct cua_display_sync *sync,
 		     int *kept);
 cua_result x11d_keys_restore(struct cua_display *d);
+
+/* ------------------------------------------------------------------ */
+/* user.c — the person's own input (docs/safety.md §6)                 */
+
+int x11d_user_watch(struct cua_display *d, cua_user_fn fn, void *data,
+		    char *why, size_t size);
+void x11d_user_stop_key(struct cua_display *d, int grab);
+void x11d_user_sync(struct cua_display *d, int timeout_ms);
+void x11_user_free(struct x11_driver *xd);
 
 /* ------------------------------------------------------------------ */
 /* capture.c — window capture and damage (docs/screenshots.md §2, §6, §8)   */
