@@ -15,8 +15,11 @@
  *    with CSD, Qt and Chromium; GTK 4's undeclared 5 px resize margin; the
  *    title bar of a GTK 3 window that the window manager decorates), so a
  *    published tree's frames share the image's origin and elem_dx/elem_dy
- *    are 0 (tree->frames_normalised). For live AT-SPI extents, compute
- *    the offset with cua_geom_element_origin() against the live frame;
+ *    are 0 (tree->frames_normalised); subtrees measured from another
+ *    origin are moved too (rule 4 below, frames.h). For live AT-SPI
+ *    extents, compute the offset with cua_geom_element_origin() against
+ *    the live frame, and the subtree's move with
+ *    cua_frames_chain_shift();
  *  - root pixels: X11 root-window coordinates; root = frame origin +
  *    window point * device_pixels_per_point.
  *

@@ -492,12 +492,13 @@ note_atspi_window(struct cua_tree *t, const struct cua_raw_snapshot *snap,
  * than their container's are moved (frames.h).
  */
 static int
-normalise_frames(struct cua_tree *t, const struct cua_raw_snapshot *snap,
-		 uint32_t root)
+normalise_frames(struct cua_session *s, struct cua_tree *t,
+		 const struct cua_raw_snapshot *snap, uint32_t root)
 {
 	struct cua_geom_window gw;
 	double dppp, dx, dy;
-	int32_t ix, iy;
+	int32_t ix, iy, ox, oy;
+	int moved;
 
 	if (!t->has_atspi_window || !t->has_window_frame || !t->x11_window)
 		return 0;
@@ -515,9 +516,13 @@ normalise_frames(struct cua_tree *t, const struct cua_raw_snapshot *snap,
 		t->elements[i].frame.x += ix;
 		t->elements[i].frame.y += iy;
 	}
-	if (cua_frames_fix_origins(t, snap, root, &t->atspi_window, ix, iy) < 0)
-		return -1;
-	return 0;
+	moved = cua_frames_fix_origins(t, snap, root, &t->atspi_window, ix, iy);
+	if (moved > 0 && cua_frames_moved(t, &ox, &oy))
+		cua_debug(&s->ctx,
+			  "%s: %d element frames measured from another origin "
+			  "moved by (%d, %d)",
+			  t->app_id, moved, (int)ox, (int)oy);
+	return moved < 0 ? -1 : 0;
 }
 
 /*
@@ -641,7 +646,7 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	t->shot_stats.settle_us = settled.settle_us;
 	t->shot_stats.settle_capped = settled.capped;
 	note_atspi_window(t, snap, root);
-	if (normalise_frames(t, snap, root) < 0) {
+	if (normalise_frames(s, t, snap, root) < 0) {
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
 	}
