@@ -23,8 +23,10 @@
 #include <unistd.h>
 
 #include <cua/cua.h>
+#include <jansson.h>
 
 #include "core/frames.h"
+#include "core/session.h"
 
 static cua_tree *
 observe_json(const char *json, const char *app)
@@ -140,10 +142,25 @@ test_libreoffice_startup(void **state)
 	cua_tree *t = observe_json(calc_startup, "libreoffice-calc");
 	int32_t ox, oy;
 
+	json_t *j;
+	cua_tree *t2;
+
 	check_calc(t);
 	assert_true(cua_frames_moved(t, &ox, &oy));
 	assert_int_equal(ox, 0);
 	assert_int_equal(oy, 25);
+	/* the moves are kept with the saved state, for later actions */
+	j = cua_tree_to_jansson(t, 1, 0);
+	assert_non_null(j);
+	t2 = cua_tree_from_jansson(j);
+	json_decref(j);
+	assert_non_null(t2);
+	check_calc(t2);
+	assert_true(cua_frames_moved(t2, &ox, &oy));
+	assert_int_equal(oy, 25);
+	assert_int_equal(find(t2, "Name Box")->shift_y, 0);
+	assert_int_equal(find(t2, "A1")->shift_y, 25);
+	cua_tree_unref(t2);
 	cua_tree_unref(t);
 }
 
