@@ -89,11 +89,29 @@ name_box_is(cua_tree *t, void *data)
 	return v && strcmp(v, data) == 0;
 }
 
+/* Observes Calc once its cells and Name Box are in the tree. */
+static cua_tree *
+observe_calc(const char *what)
+{
+	cua_tree *t = observe_until_pred(session, APP, 30000, calc_ready, NULL);
+	char *text;
+
+	if (t)
+		return t;
+	t = observe_until(session, APP, 5000);
+	if (!t)
+		fail_msg("%s: %s", what, cua_error_message());
+	text = render(t);
+	fail_msg("%s: no cell E1 or Name Box in Calc's state:\n%.3000s", what,
+		 text);
+	return NULL;
+}
+
 /* Waits until the Name Box reads `want`. */
 static void
 expect_name_box(const char *want, const char *what)
 {
-	cua_tree *t = observe_until_pred(session, APP, 10000, name_box_is,
+	cua_tree *t = observe_until_pred(session, APP, 30000, name_box_is,
 					 (void *)want);
 	const char *got;
 
@@ -163,7 +181,7 @@ configure(unsigned long xid)
 	assert_int_equal(xwin_maximize(xid, 0, 10000), 0);
 	assert_int_equal(xwin_maximize(xid, 1, 10000), 0);
 	for (int64_t t0 = now_ms(); !vcl_reported_above(); usleep(200000))
-		if (now_ms() - t0 > 10000)
+		if (now_ms() - t0 > 30000)
 			fail_msg("Calc reports its VCL widgets where they are "
 				 "after a configure: the offset case is not "
 				 "reached");
@@ -249,8 +267,7 @@ test_calc(void **state)
 
 	/* 1. offset positions: a click at the screenshot pixel of C3's
 	 * centre (C1's frame two rows down) */
-	t = observe_until_pred(session, APP, 10000, calc_ready, NULL);
-	assert_non_null(t);
+	t = observe_calc("before phase 1");
 	cell_pixel(t, "C1", 2, &x1, &y1);
 	cua_tree_unref(t);
 	ACT(cua_session_click_at(session, APP, x1, y1, CUA_BUTTON_LEFT, 1,
@@ -261,8 +278,7 @@ test_calc(void **state)
 	 * C1's selects A1:C1 (not columns A:C, which a drag from the column
 	 * header would) */
 	configure(xid);
-	t = observe_until_pred(session, APP, 10000, calc_ready, NULL);
-	assert_non_null(t);
+	t = observe_calc("after a configure (phase 2)");
 	cell_pixel(t, "A1", 0, &x1, &y1);
 	cell_pixel(t, "C1", 0, &x2, &y2);
 	cua_tree_unref(t);
@@ -278,8 +294,7 @@ test_calc(void **state)
 	/* 3. a click by element through the pointer route while the
 	 * positions are offset */
 	configure(xid);
-	t = observe_until_pred(session, APP, 10000, calc_ready, NULL);
-	assert_non_null(t);
+	t = observe_calc("after a configure (phase 3)");
 	click_element(t, "B1");
 	cua_tree_unref(t);
 	expect_name_box("B1", "click at element B1");
@@ -289,13 +304,12 @@ test_calc(void **state)
 	 * widgets are: a click at an element of that observation lands on
 	 * it, not 25 px lower */
 	configure(xid);
-	t = observe_until_pred(session, APP, 10000, calc_ready, NULL);
-	assert_non_null(t);
+	t = observe_calc("after a configure (phase 4)");
 	cell_pixel(t, "F1", -1, &x1, &y1);
 	ACT(cua_session_click_at(session, APP, x1, y1, CUA_BUTTON_LEFT, 1,
 				 NULL));
 	for (int64_t t0 = now_ms(); vcl_reported_above(); usleep(200000))
-		if (now_ms() - t0 > 10000)
+		if (now_ms() - t0 > 30000)
 			fail_msg("Calc still reports offset positions after "
 				 "pointer input");
 	click_element(t, "E1");
