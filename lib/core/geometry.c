@@ -69,6 +69,35 @@ same_rect(const struct cua_rect *a, const struct cua_rect *r)
 	       llabs((long long)a->h - r->h) <= 1;
 }
 
+int
+cua_geom_rect_within(const struct cua_rect *in, const struct cua_rect *out)
+{
+	return in->x >= (int64_t)out->x - 1 && in->y >= (int64_t)out->y - 1 &&
+	       (int64_t)in->x + in->w <= (int64_t)out->x + out->w + 1 &&
+	       (int64_t)in->y + in->h <= (int64_t)out->y + out->h + 1;
+}
+
+int
+cua_geom_children_moved(const struct cua_rect *parent,
+			const struct cua_rect *kids, size_t n, int32_t cx,
+			int32_t cy, int32_t ax, int32_t ay)
+{
+	if (n == 0 || (cx == ax && cy == ay))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct cua_rect now = kids[i], alt = kids[i];
+
+		now.x += cx;
+		now.y += cy;
+		alt.x += ax;
+		alt.y += ay;
+		if (cua_geom_rect_within(&now, parent) ||
+		    !cua_geom_rect_within(&alt, parent))
+			return 0;
+	}
+	return 1;
+}
+
 void
 cua_geom_element_origin(const struct cua_rect *a,
 			const struct cua_geom_window *w, double dppp,

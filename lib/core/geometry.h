@@ -15,8 +15,11 @@
  *    with CSD, Qt and Chromium; GTK 4's undeclared 5 px resize margin; the
  *    title bar of a GTK 3 window that the window manager decorates), so a
  *    published tree's frames share the image's origin and elem_dx/elem_dy
- *    are 0 (tree->frames_normalised). For live AT-SPI extents, compute
- *    the offset with cua_geom_element_origin() against the live frame;
+ *    are 0 (tree->frames_normalised); subtrees measured from another
+ *    origin are moved too (rule 4 below, frames.h). For live AT-SPI
+ *    extents, compute the offset with cua_geom_element_origin() against
+ *    the live frame, and the subtree's move with
+ *    cua_frames_chain_shift();
  *  - root pixels: X11 root-window coordinates; root = frame origin +
  *    window point * device_pixels_per_point.
  *
@@ -32,6 +35,7 @@
 #ifndef CUA_CORE_GEOMETRY_H
 #define CUA_CORE_GEOMETRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "raw.h"
@@ -94,10 +98,38 @@ struct cua_geom_window {
  *     margin (GTK 4's resize border, which it does not declare in
  *     _GTK_FRAME_EXTENTS), 0 when that does not fit;
  *  3. otherwise root coordinates, a - frame.
+ *
+ * A 4th rule corrects parts of a window rather than its origin: see
+ * cua_geom_children_moved() and frames.h.
  */
 void cua_geom_element_origin(const struct cua_rect *a,
 			     const struct cua_geom_window *w,
 			     double device_ppp, double *dx, double *dy);
+
+/* `in` lies inside `out`, with 1 px of slack on each side. */
+int cua_geom_rect_within(const struct cua_rect *in, const struct cua_rect *out);
+
+/*
+ * Rule 4: descendants measured from another origin than their container's.
+ * LibreOffice's VCL widgets under the gtk3 plugin report screen positions
+ * as if their native host widget began at the window's client top-left:
+ * below a native GTK menu bar (25 px) every VCL widget lies that much too
+ * high, above its own container's top. VCL in turn hosts native GTK islands
+ * (the Name Box, the sidebar's tab bar) that report where they are. So a
+ * subtree can use one of two systems: the true one (shift 0) and one
+ * offset by the host's position within the client area (shift o).
+ *
+ * `parent` is a container's frame in window points, already corrected;
+ * `kids` its children's frames as reported (window points, n >= 1), and
+ * (cx, cy) the shift the parent's subtree uses. The children move to the
+ * other system (ax, ay) exactly when every one of them lies outside the
+ * parent with the current shift and inside it with the other one. Toolkits
+ * that report correctly have their children inside their containers, and
+ * a fixed LibreOffice no longer lies outside: both keep shift 0.
+ */
+int cua_geom_children_moved(const struct cua_rect *parent,
+			    const struct cua_rect *kids, size_t n, int32_t cx,
+			    int32_t cy, int32_t ax, int32_t ay);
 
 /* 1 when (px, py) lies inside the image: 0 <= px < width, 0 <= py <
  * height. */

@@ -113,6 +113,9 @@ element_json(const struct cua_tree *t, const struct cua_element *e,
 		json_object_set_new(o, "raw_actions", raw);
 	}
 	json_object_set_new(o, "skel", json_integer(e->skel));
+	if (e->shift_x || e->shift_y)
+		json_object_set_new(o, "shift", json_pack("[i,i]", e->shift_x,
+							  e->shift_y));
 	json_object_set_new(o, "row_index", json_integer(e->row_index));
 	return o;
 }
@@ -434,6 +437,11 @@ cua_tree_from_jansson(json_t *o)
 		e->url = astr(a, json_object_get(v, "url"));
 		e->identifier = astr(a, json_object_get(v, "identifier"));
 		e->skel = (int32_t)jint(json_object_get(v, "skel"));
+		sum = json_object_get(v, "shift");
+		if (json_is_array(sum) && json_array_size(sum) == 2) {
+			e->shift_x = (int32_t)jint(json_array_get(sum, 0));
+			e->shift_y = (int32_t)jint(json_array_get(sum, 1));
+		}
 		e->row_index = (uint32_t)jint(json_object_get(v, "row_index"));
 		/* at most the largest max_depth (1000): a removed element's
 		 * line is indented by its depth */

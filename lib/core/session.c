@@ -16,6 +16,7 @@
 
 #include "diff.h"
 #include "errors.h"
+#include "frames.h"
 #include "lineage.h"
 #include "lock.h"
 #include "pending.h"
@@ -491,17 +492,20 @@ note_atspi_window(struct cua_tree *t, const struct cua_raw_snapshot *snap,
  * accessibility window's own origin, which is the frame for GTK 3 (CSD),
  * Qt and Chromium, the frame less an undeclared resize margin for GTK 4,
  * and the window manager's frame for GTK 3 windows with server-side
- * decorations.
+ * decorations. Then the subtrees a toolkit measured from another origin
+ * than their container's are moved (frames.h).
  */
-static void
-normalise_frames(struct cua_tree *t)
+static int
+normalise_frames(struct cua_session *s, struct cua_tree *t,
+		 const struct cua_raw_snapshot *snap, uint32_t root)
 {
 	struct cua_geom_window gw;
 	double dppp, dx, dy;
-	int32_t ix, iy;
+	int32_t ix, iy, ox, oy;
+	int moved;
 
 	if (!t->has_atspi_window || !t->has_window_frame || !t->x11_window)
-		return;
+		return 0;
 	dppp = cua_geom_device_ppp(t->window_frame.w, 0, t->atspi_window.w);
 	gw.frame = t->window_frame;
 	gw.surface = t->window_surface;
@@ -510,14 +514,19 @@ normalise_frames(struct cua_tree *t)
 	ix = (int32_t)(dx < 0 ? dx - 0.5 : dx + 0.5);
 	iy = (int32_t)(dy < 0 ? dy - 0.5 : dy + 0.5);
 	t->frames_normalised = 1;
-	if (ix == 0 && iy == 0)
-		return;
-	for (size_t i = 0; i < t->n_elements; i++) {
+	for (size_t i = 0; (ix || iy) && i < t->n_elements; i++) {
 		if (!t->elements[i].has_frame)
 			continue;
 		t->elements[i].frame.x += ix;
 		t->elements[i].frame.y += iy;
 	}
+	moved = cua_frames_fix_origins(t, snap, root, &t->atspi_window, ix, iy);
+	if (moved > 0 && cua_frames_moved(t, &ox, &oy))
+		cua_debug(&s->ctx,
+			  "%s: %d element frames measured from another origin "
+			  "moved by (%d, %d)",
+			  t->app_id, moved, (int)ox, (int)oy);
+	return moved < 0 ? -1 : 0;
 }
 
 /*
@@ -657,7 +666,10 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	t->shot_stats.settle_us = settled.settle_us;
 	t->shot_stats.settle_capped = settled.capped;
 	note_atspi_window(t, snap, root);
-	normalise_frames(t);
+	if (normalise_frames(s, t, snap, root) < 0) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
 	if (!(flags & CUA_OBSERVE_NO_SCREENSHOT))
 		cua_shot_take(s, t);
 

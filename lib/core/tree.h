@@ -99,6 +99,10 @@ struct cua_element {
 
 	struct cua_rect frame; /* window-relative, points */
 	int has_frame;
+	/* what the frame was moved by beyond the window's origin because its
+	 * toolkit measured it from another origin (frames.h); live extents
+	 * of the element take the same move */
+	int32_t shift_x, shift_y;
 
 	int32_t skel;          /* skeleton index of the raw node, -1 none */
 	uint32_t row_index;    /* synthetic rows: the table row */

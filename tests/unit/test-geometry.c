@@ -204,6 +204,36 @@ test_element_origin(void **state)
 }
 
 static void
+test_children_moved(void **state)
+{
+	/* LibreOffice's VCL root pane: reported at the client area's top,
+	 * its host 25 px lower (window points) */
+	const struct cua_rect host = { 0, 25, 1280, 980 };
+	struct cua_rect kids[3] = { { 0, 0, 1280, 980 } };
+
+	assert_true(cua_geom_children_moved(&host, kids, 1, 0, 0, 0, 25));
+	/* reported where it is: nothing to move */
+	kids[0].y = 25;
+	assert_false(cua_geom_children_moved(&host, kids, 1, 0, 0, 0, 25));
+	/* a native island below a moved VCL panel: back to 0 */
+	kids[0] = (struct cua_rect){ 4, 105, 162, 34 };
+	assert_true(cua_geom_children_moved(
+		&(struct cua_rect){ 4, 105, 162, 34 }, kids, 1, 0, 25, 0, 0));
+	/* one child inside already: the others scrolled, not moved */
+	kids[0] = (struct cua_rect){ 0, 10, 300, 40 };
+	kids[1] = (struct cua_rect){ 0, 50, 300, 40 };
+	assert_false(cua_geom_children_moved(
+		&(struct cua_rect){ 0, 40, 300, 200 }, kids, 2, 0, 0, 0, 40));
+	/* outside either way */
+	kids[0] = (struct cua_rect){ 0, 0, 300, 400 };
+	assert_false(cua_geom_children_moved(
+		&(struct cua_rect){ 0, 40, 300, 200 }, kids, 1, 0, 0, 0, 40));
+	/* no children, or no other system */
+	assert_false(cua_geom_children_moved(&host, kids, 0, 0, 0, 0, 25));
+	assert_false(cua_geom_children_moved(&host, kids, 1, 0, 25, 0, 25));
+}
+
+static void
 test_pixel_to_screen(void **state)
 {
 	struct cua_shot_geom g;
@@ -551,6 +581,7 @@ main(void)
 		cmocka_unit_test(test_scale_extreme),
 		cmocka_unit_test(test_device_ppp),
 		cmocka_unit_test(test_element_origin),
+		cmocka_unit_test(test_children_moved),
 		cmocka_unit_test(test_pixel_to_screen),
 		cmocka_unit_test(test_resample),
 		cmocka_unit_test(test_alpha_and_formats),

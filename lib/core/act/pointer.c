@@ -13,9 +13,48 @@
 
 #include "common.h"
 #include "core/caps.h"
+#include "core/frames.h"
 #include "core/geometry.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
+
+/* the deepest ancestor chain checked for a move (core/frames.h) */
+#define CHAIN_MAX 128
+
+/* Where a subtree measured from another origin lies now (core/frames.h):
+ * when the observation moved elements of this window, the live ancestors'
+ * extents decide whether the node's still need the move; else the
+ * observation's move for the element (0 for every other toolkit). */
+static void
+live_shift(struct cua_act *a, const struct cua_located *loc,
+	   const struct cua_raw_node *n, int32_t *sx, int32_t *sy)
+{
+	struct cua_raw_node *chain[CHAIN_MAX];
+	const struct cua_raw_node *p;
+	size_t k = 0, depth = 0;
+	int32_t ox, oy;
+
+	*sx = loc->element ? loc->element->shift_x : 0;
+	*sy = loc->element ? loc->element->shift_y : 0;
+	if (!loc->element || !loc->window ||
+	    !cua_frames_moved(loc->element->tree, &ox, &oy) ||
+	    !a->b->ops->read_nodes)
+		return;
+	for (p = n; p && p != loc->window; p = p->parent)
+		depth++;
+	if (!p || depth + 1 > CHAIN_MAX)
+		return;
+	k = depth + 1;
+	p = n;
+	for (size_t i = k; i-- > 0; p = p->parent)
+		chain[i] = (struct cua_raw_node *)p;
+	/* the window and the node were read with their extents */
+	if (k > 2 && a->b->ops->read_nodes(a->b, loc->snap, chain + 1, k - 2,
+					   CUA_HAVE_EXTENTS) != CUA_OK)
+		return;
+	cua_frames_chain_shift((const struct cua_raw_node *const *)chain, k,
+			       ox, oy, sx, sy);
+}
 
 /* The live root pixel of a node's centre (docs/actions.md §2.1;
  * docs/screenshots.md §3): through the screenshot geometry when the observation
@@ -30,14 +69,16 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	struct cua_geom_window gw;
 	struct cua_shot_geom g;
 	struct cua_rect e;
+	int32_t sx, sy;
 
 	if (!cua_raw_has_extent(n) || !loc->x11_window ||
 	    !a->b->ops->window_query ||
 	    a->b->ops->window_query(a->b, loc->x11_window, win) != CUA_OK)
 		return -1;
+	live_shift(a, loc, n, &sx, &sy);
 	if (!w || !(w->have & CUA_HAVE_EXTENTS)) {
-		*rx = n->extents.x + n->extents.w / 2;
-		*ry = n->extents.y + n->extents.h / 2;
+		*rx = n->extents.x + sx + n->extents.w / 2;
+		*ry = n->extents.y + sy + n->extents.h / 2;
 		return 0;
 	}
 	/* window-relative, as the tree's frames; then the screenshot rule
@@ -45,8 +86,8 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	 * window's origin lies in the frame (0 for Qt and Firefox, the
 	 * shadows for Chromium, the window manager's title bar for GTK3
 	 * under a reparenting manager, GTK4's resize margin) */
-	e.x = n->extents.x - w->extents.x;
-	e.y = n->extents.y - w->extents.y;
+	e.x = n->extents.x - w->extents.x + sx;
+	e.y = n->extents.y - w->extents.y + sy;
 	e.w = n->extents.w;
 	e.h = n->extents.h;
 	memset(&g, 0, sizeof(g));

@@ -1,0 +1,349 @@
+/*
+ * Desktop test of element frames in LibreOffice Calc with the gtk3 VCL
+ * plugin, maximised under openbox (title bar and native GTK menu bar
+ * above the VCL widgets). LibreOffice reports its VCL widgets' positions
+ * from the client area's top (25 px too high) after start-up and after
+ * its window is configured, and where they are after pointer input; each
+ * phase checks, from the raw tree, which of the two it is in. Read back
+ * from Calc itself: a click at the screenshot pixel of a cell, a drag
+ * between two cells' frame centres and clicks at cells through the
+ * pointer route, with the Name Box saying which cell or range was hit.
+ * One Calc for the whole test (it takes 30-60 s to start here).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "xwin.h"
+
+#define APP "libreoffice-calc"
+
+static cua_session *session;
+
+/* ------------------------------------------------------------------ */
+/* Reading Calc                                                        */
+
+/* A cell reference or range: A1, $C$3, A1:C1. */
+static int
+is_cell_ref(const char *s)
+{
+	int letters = 0, digits = 0;
+
+	for (; *s; s++) {
+		if (*s == '$')
+			continue;
+		if (*s == ':') {
+			if (!letters || !digits)
+				return 0;
+			letters = digits = 0;
+		} else if (isupper((unsigned char)*s) && !digits) {
+			letters++;
+		} else if (isdigit((unsigned char)*s) && letters) {
+			digits++;
+		} else {
+			return 0;
+		}
+	}
+	return letters && digits;
+}
+
+/* The Name Box: the text field showing the selected cell or range. */
+static const char *
+name_box(cua_tree *t)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+
+		if (strcmp(cua_element_get_role(e), "text field") == 0 &&
+		    is_cell_ref(cua_element_get_value(e)))
+			return cua_element_get_value(e);
+	}
+	return NULL;
+}
+
+static int
+calc_ready(cua_tree *t, void *data)
+{
+	return find_element(t, "cell", "E1") && name_box(t);
+}
+
+static int
+name_box_is(cua_tree *t, void *data)
+{
+	const char *v = name_box(t);
+
+	return v && strcmp(v, data) == 0;
+}
+
+/* Observes Calc once its cells and Name Box are in the tree. */
+static cua_tree *
+observe_calc(const char *what)
+{
+	cua_tree *t = observe_until_pred(session, APP, 30000, calc_ready, NULL);
+	char *text;
+
+	if (t)
+		return t;
+	t = observe_until(session, APP, 5000);
+	if (!t)
+		fail_msg("%s: %s", what, cua_error_message());
+	text = render(t);
+	fail_msg("%s: no cell E1 or Name Box in Calc's state:\n%.3000s", what,
+		 text);
+	return NULL;
+}
+
+/* Waits until the Name Box reads `want`. */
+static void
+expect_name_box(const char *want, const char *what)
+{
+	cua_tree *t = observe_until_pred(session, APP, 30000, name_box_is,
+					 (void *)want);
+	const char *got;
+
+	if (t) {
+		cua_tree_unref(t);
+		return;
+	}
+	t = observe_until(session, APP, 5000);
+	got = t ? name_box(t) : NULL;
+	fail_msg("%s: the Name Box reads %s, expected %s", what,
+		 got ? got : "(none)", want);
+}
+
+/* The raw tree's first node of role `role` and its parent. */
+static int
+find_raw(json_t *n, json_t *parent, const char *role, json_t **out,
+	 json_t **out_parent)
+{
+	json_t *kids = json_object_get(n, "children"), *k;
+	size_t i;
+
+	if (json_is_string(json_object_get(n, "role")) &&
+	    strcmp(json_string_value(json_object_get(n, "role")), role) == 0) {
+		*out = n;
+		*out_parent = parent;
+		return 1;
+	}
+	json_array_foreach(kids, i, k)
+		if (find_raw(k, n, role, out, out_parent))
+			return 1;
+	return 0;
+}
+
+/* Where Calc reports its VCL root pane against the native widget hosting
+ * it: 1 when above it (measured from the client area's top), 0 when at
+ * it. */
+static int
+vcl_reported_above(void)
+{
+	char *rec = NULL;
+	json_t *root, *pane = NULL, *host = NULL;
+	json_error_t err;
+	int above;
+
+	ACT(cua_session_record(session, APP, 0, &rec));
+	root = json_loads(rec, 0, &err);
+	cua_free(rec);
+	assert_non_null(root);
+	if (!find_raw(json_object_get(root, "root"), NULL, "root pane", &pane,
+		      &host) ||
+	    !host || json_array_size(json_object_get(pane, "extents")) != 4 ||
+	    json_array_size(json_object_get(host, "extents")) != 4)
+		fail_msg("no VCL root pane with extents in Calc's tree");
+	above = json_integer_value(
+			json_array_get(json_object_get(pane, "extents"), 1)) <
+		json_integer_value(
+			json_array_get(json_object_get(host, "extents"), 1));
+	json_decref(root);
+	return above;
+}
+
+/* Configures the window (restore, maximise): Calc then reports its VCL
+ * widgets from the client area's top again. */
+static void
+configure(unsigned long xid)
+{
+	assert_int_equal(xwin_maximize(xid, 0, 10000), 0);
+	assert_int_equal(xwin_maximize(xid, 1, 10000), 0);
+	for (int64_t t0 = now_ms(); !vcl_reported_above(); usleep(200000))
+		if (now_ms() - t0 > 30000)
+			fail_msg("Calc reports its VCL widgets where they are "
+				 "after a configure: the offset case is not "
+				 "reached");
+}
+
+/* The screenshot pixel of the centre of element `title`'s frame, moved
+ * by `rows` of its heights. */
+static void
+cell_pixel(cua_tree *t, const char *title, double rows, double *px,
+	   double *py)
+{
+	cua_element *e = find_element(t, "cell", title);
+	const void *d;
+	size_t size;
+	const char *mime;
+	double ppp = 0;
+	int32_t x, y, w, h;
+
+	assert_non_null(e);
+	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
+	assert_int_equal(cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL,
+						 &ppp),
+			 CUA_OK);
+	*px = (x + w / 2.0) * ppp;
+	*py = (y + h / 2.0 + rows * h) * ppp;
+}
+
+static void
+click_element(cua_tree *t, const char *cell)
+{
+	char *out = NULL;
+	cua_element *e = find_element(t, "cell", cell);
+
+	assert_non_null(e);
+	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
+						"1"),
+			 CUA_OK);
+	ACT(cua_session_click(session, APP, cua_element_get_id(e),
+			      CUA_BUTTON_LEFT, 1, &out));
+	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
+						"0"),
+			 CUA_OK);
+	assert_non_null(strstr(out, "\"route\":\"synthetic\""));
+	cua_free(out);
+}
+
+static int
+is_selected(cua_tree *t, const char *cell)
+{
+	cua_element *e = find_element(t, "cell", cell);
+
+	assert_non_null(e);
+	return (cua_element_get_traits(e) & CUA_TRAIT_SELECTED) != 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+test_calc(void **state)
+{
+	char profile[] = "/tmp/cua-test-lo-XXXXXX", env[64], out[64];
+	const char *rm[] = { "/bin/rm", "-rf", profile, NULL };
+	const char *argv[] = { "soffice", "--calc", "--norestore", "--nologo",
+			       env, NULL };
+	struct app_proc p;
+	unsigned long xid;
+	cua_tree *t;
+	double x1, y1, x2, y2;
+
+	assert_non_null(mkdtemp(profile));
+	snprintf(env, sizeof(env), "-env:UserInstallation=file://%s", profile);
+	setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
+	assert_int_equal(app_start(&p, argv, 0), 0);
+	t = observe_until_pred(session, APP, 150000, calc_ready, NULL);
+	if (!t)
+		fail_msg("Calc did not come up: %s", cua_error_message());
+	xid = xwin_find((pid_t)cua_tree_get_pid(t), 10000);
+	cua_tree_unref(t);
+	assert_true(xid != 0);
+	assert_int_equal(xwin_maximize(xid, 1, 10000), 0);
+	if (!vcl_reported_above())
+		configure(xid);
+
+	/* 1. offset positions: a click at the screenshot pixel of C3's
+	 * centre (C1's frame two rows down) */
+	t = observe_calc("before phase 1");
+	cell_pixel(t, "C1", 2, &x1, &y1);
+	cua_tree_unref(t);
+	ACT(cua_session_click_at(session, APP, x1, y1, CUA_BUTTON_LEFT, 1,
+				 NULL));
+	expect_name_box("C3", "click at C3's pixel");
+
+	/* 2. offset positions again: a drag from A1's frame centre to
+	 * C1's selects A1:C1 (not columns A:C, which a drag from the column
+	 * header would) */
+	configure(xid);
+	t = observe_calc("after a configure (phase 2)");
+	cell_pixel(t, "A1", 0, &x1, &y1);
+	cell_pixel(t, "C1", 0, &x2, &y2);
+	cua_tree_unref(t);
+	ACT(cua_session_drag(session, APP, x1, y1, x2, y2, NULL));
+	expect_name_box("A1:C1", "drag from A1 to C1");
+	t = observe_until(session, APP, 5000);
+	assert_non_null(t);
+	assert_true(is_selected(t, "A1") && is_selected(t, "B1") &&
+		    is_selected(t, "C1"));
+	assert_false(is_selected(t, "E1"));
+	cua_tree_unref(t);
+
+	/* 3. a click by element through the pointer route while the
+	 * positions are offset */
+	configure(xid);
+	t = observe_calc("after a configure (phase 3)");
+	click_element(t, "B1");
+	cua_tree_unref(t);
+	expect_name_box("B1", "click at element B1");
+
+	/* 4. an observation made with offset positions, then pointer input
+	 * (a click on column F's header) after which Calc reports where its
+	 * widgets are: a click at an element of that observation lands on
+	 * it, not 25 px lower */
+	configure(xid);
+	t = observe_calc("after a configure (phase 4)");
+	cell_pixel(t, "F1", -1, &x1, &y1);
+	ACT(cua_session_click_at(session, APP, x1, y1, CUA_BUTTON_LEFT, 1,
+				 NULL));
+	for (int64_t t0 = now_ms(); vcl_reported_above(); usleep(200000))
+		if (now_ms() - t0 > 30000)
+			fail_msg("Calc still reports offset positions after "
+				 "pointer input");
+	click_element(t, "E1");
+	cua_tree_unref(t);
+	expect_name_box("E1", "click at element E1 of an older observation");
+
+	ACT(cua_session_press_key(session, APP, "ctrl+q", NULL));
+	app_stop(&p);
+	assert_int_equal(run_command(rm, out, sizeof(out)), 0);
+}
+
+static int
+setup(void **state)
+{
+	session = test_session();
+	assert_int_equal(cua_session_set_option(session, "restore_pointer", "0"),
+			 CUA_OK);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	session = cua_session_unref(session);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calc),
+	};
+
+	return cmocka_run_group_tests_name("frames-libreoffice", tests, setup,
+					   teardown);
+}
