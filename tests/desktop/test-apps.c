@@ -23,23 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness.h"
-
-static cua_session *session;
-
-static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	session = cua_session_unref(session);
-	return 0;
-}
+#include "common.h"
 
 /* Asserts that `needle` occurs in `text`, printing the text if not. */
 #define assert_contains(text, needle)                                        \
@@ -107,19 +91,6 @@ assert_focus_trailer(cua_tree *t, const char *text, const char *want)
 	cua_free(line);
 }
 
-static void
-stop_app(cua_tree *t)
-{
-	pid_t pid = (pid_t)cua_tree_get_pid(t);
-
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
-			usleep(100 * 1000);
-		kill(pid, SIGKILL);
-	}
-}
-
 static int
 gtk3_ready(cua_tree *t, void *data)
 {
@@ -162,7 +133,7 @@ test_gtk3_widget_factory(void **state)
 	/* the first focusable widget: the combo box's entry */
 	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 }
 
@@ -203,7 +174,7 @@ test_gtk4_widget_factory(void **state)
 	assert_no_raw_roles(text);
 	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 }
 
@@ -239,7 +210,7 @@ test_featherpad_qt(void **state)
 	/* the editor */
 	assert_focus_trailer(t, text, "text entry area (settable, string)");
 	cua_free(text);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 }
 
@@ -324,5 +295,6 @@ main(void)
 		cmocka_unit_test(test_chromium_form),
 	};
 
-	return cmocka_run_group_tests_name("apps", tests, setup, teardown);
+	return cmocka_run_group_tests_name("apps", tests, session_setup,
+					   session_teardown);
 }
