@@ -34,6 +34,8 @@ meson install -C "$builddir" --destdir "$dest" --no-rebuild --quiet
 for f in "$libdir/libcua.so" "$libdir/libcua.so.0" \
 	"$libdir/pkgconfig/cua.pc" "$prefix/include/cua/cua.h" \
 	"$prefix/include/cua/cua-version.h" "$prefix/include/cua/cua-errors.h" \
+	"$prefix/include/cua/cua-session.h" "$prefix/include/cua/cua-tree.h" \
+	"$prefix/include/cua/cua-actions.h" "$prefix/include/cua/cua-desktop.h" \
 	"$bindir/cua" "$bindir/cua-mcp" \
 	"$datadir/libcua/python/cua.py"; do
 	[ -e "$dest$f" ] || { echo "not installed: $f"; exit 1; }
