@@ -122,6 +122,34 @@ value_is_not(cua_tree *t, void *want_value)
 }
 
 void
+chromium_start(struct chromium *c, const char *page)
+{
+	char url[4096], dirarg[128];
+	const char *argv[] = {
+		"chromium", "--force-renderer-accessibility", "--no-sandbox",
+		"--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
+	};
+
+	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-chromium-XXXXXX");
+	assert_non_null(mkdtemp(c->profile));
+	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", c->profile);
+	snprintf(url, sizeof(url), "file://%s", data_path(page));
+	assert_int_equal(app_start(&c->proc, argv, 0), 0);
+}
+
+int
+chromium_stop(struct chromium *c)
+{
+	char cmd[256];
+
+	app_stop(&c->proc);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", c->profile);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+void
 stop_pid(pid_t pid)
 {
 	if (pid > 0) {

@@ -58,6 +58,18 @@ int has_value(cua_tree *t, void *want_value);
 /* The element is there and its value is not `value`. */
 int value_is_not(cua_tree *t, void *want_value);
 
+/* Chromium with accessibility on, showing the page tests/data/`page` in
+ * a profile of its own (a new temporary directory). */
+struct chromium {
+	struct app_proc proc;
+	char profile[32];
+};
+/* Starts it (asserts). */
+void chromium_start(struct chromium *c, const char *page);
+/* Stops it and removes its profile; 0, or -1 when the profile could not
+ * be removed. */
+int chromium_stop(struct chromium *c);
+
 /* SIGTERM to `pid` (when > 0), up to 5 s for it to go, then SIGKILL. */
 void stop_pid(pid_t pid);
 

@@ -615,23 +615,13 @@ scrolled(cua_tree *t, void *data)
 static void
 test_chromium_form(void **state)
 {
-	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
-	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
-	};
-	struct app_proc proc;
+	struct chromium chromium;
 	cua_tree *t;
 	char *out = NULL;
 	uint32_t id;
 
 	app = "chromium";
-	assert_non_null(mkdtemp(profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
-	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
-	assert_int_equal(app_start(&proc, argv, 0), 0);
+	chromium_start(&chromium, "form.html");
 	t = observe_until_pred(session, app, 30000, page_ready, NULL);
 	assert_non_null(t);
 
@@ -685,13 +675,7 @@ test_chromium_form(void **state)
 		cua_tree_unref(t2);
 	}
 	cua_tree_unref(t);
-	app_stop(&proc);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_int_equal(chromium_stop(&chromium), 0);
 	COVERS("Chromium", "get_app_state click select_text set_value drag scroll");
 }
 

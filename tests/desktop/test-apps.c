@@ -228,21 +228,11 @@ page_ready(cua_tree *t, void *data)
 static void
 test_chromium_form(void **state)
 {
-	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
-	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
-	};
-	struct app_proc app;
+	struct chromium chromium;
 	cua_tree *t;
 	char *text;
 
-	assert_non_null(mkdtemp(profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
-	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
-	assert_int_equal(app_start(&app, argv, 0), 0);
+	chromium_start(&chromium, "form.html");
 	/* Chromium builds its tree after accessibility is enabled */
 	t = observe_until_pred(session, "chromium", 30000, page_ready, NULL);
 	assert_non_null(t);
@@ -276,13 +266,7 @@ test_chromium_form(void **state)
 	assert_focus_trailer(t, text, "HTML content libcua form");
 	cua_free(text);
 	cua_tree_unref(t);
-	app_stop(&app);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_int_equal(chromium_stop(&chromium), 0);
 }
 
 int

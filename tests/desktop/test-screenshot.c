@@ -686,20 +686,10 @@ static void
 test_chromium(void **state)
 {
 	const char *rt[] = { "button", "Submit order" };
-	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
-	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
-	};
-	struct app_proc app;
+	struct chromium chromium;
 	cua_tree *t;
 
-	assert_non_null(mkdtemp(profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
-	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
-	assert_int_equal(app_start(&app, argv, 0), 0);
+	chromium_start(&chromium, "form.html");
 	t = observe_until_pred(fx.s, "chromium", 30000, has_el, rt);
 	if (!t && cua_session_observe(fx.s, "chromium", CUA_OBSERVE_NO_LAUNCH,
 				      &t) == CUA_OK) {
@@ -710,14 +700,8 @@ test_chromium(void **state)
 	assert_non_null(t);
 	check_app(t, "chromium", rt[0], rt[1]);
 	cua_tree_unref(t);
-	app_stop(&app);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
-		if (system(cmd) != 0)
-			fprintf(stderr, "# could not remove %s\n", profile);
-	}
+	if (chromium_stop(&chromium) < 0)
+		fprintf(stderr, "# could not remove %s\n", chromium.profile);
 }
 
 int
