@@ -122,9 +122,9 @@ value_is_not(cua_tree *t, void *want_value)
 }
 
 void
-chromium_start(struct chromium *c, const char *page)
+chromium_run(struct app_proc *p, const char *profile, const char *url)
 {
-	char url[4096], dirarg[128];
+	char dirarg[128];
 	const char *argv[] = {
 		"chromium", "--force-renderer-accessibility", "--no-sandbox",
 		"--disable-gpu", "--no-first-run",
@@ -132,11 +132,19 @@ chromium_start(struct chromium *c, const char *page)
 		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
 	};
 
+	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
+	assert_int_equal(app_start(p, argv, 0), 0);
+}
+
+void
+chromium_start(struct chromium *c, const char *page)
+{
+	char url[4096];
+
 	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-chromium-XXXXXX");
 	assert_non_null(mkdtemp(c->profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", c->profile);
 	snprintf(url, sizeof(url), "file://%s", data_path(page));
-	assert_int_equal(app_start(&c->proc, argv, 0), 0);
+	chromium_run(&c->proc, c->profile, url);
 }
 
 int

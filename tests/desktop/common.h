@@ -66,6 +66,9 @@ struct chromium {
 };
 /* Starts it (asserts). */
 void chromium_start(struct chromium *c, const char *page);
+/* Starts Chromium with accessibility on at `url`, with the profile
+ * directory `profile` (asserts). */
+void chromium_run(struct app_proc *p, const char *profile, const char *url);
 /* Stops it and removes its profile; 0, or -1 when the profile could not
  * be removed. */
 int chromium_stop(struct chromium *c);

@@ -76,7 +76,7 @@ write_file(const char *path, const char *text)
 static void
 start(struct browser *b)
 {
-	char url[4096], dirarg[128], prefs[128];
+	char url[4096], prefs[128];
 	pid_t pid;
 
 	snprintf(b->profile, sizeof(b->profile), "/tmp/cua-%s-XXXXXX", b->app);
@@ -98,16 +98,7 @@ start(struct browser *b)
 			   "user_pref(\"browser.sessionstore.resume_from_crash\", false);\n");
 		assert_int_equal(app_start(&b->proc, argv, 0), 0);
 	} else {
-		const char *argv[] = {
-			"chromium", "--force-renderer-accessibility",
-			"--no-sandbox", "--disable-gpu", "--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update", "--disable-sync",
-			"--window-size=1000,800", dirarg, url, NULL,
-		};
-
-		snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", b->profile);
-		assert_int_equal(app_start(&b->proc, argv, 0), 0);
+		chromium_run(&b->proc, b->profile, url);
 	}
 	b->started = 1;
 	if (!xwin_find_title("libcua browser", 60000, &pid))
