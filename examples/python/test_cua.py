@@ -37,7 +37,19 @@ SOURCE_ROOT = os.environ.get("CUA_SOURCE_ROOT",
                              os.path.normpath(os.path.join(HERE, "..", "..")))
 DATA = os.path.join(SOURCE_ROOT, "tests", "data")
 HEADER = os.path.join(SOURCE_ROOT, "include", "cua", "cua.h")
-ERRORS_HEADER = os.path.join(SOURCE_ROOT, "include", "cua", "cua-errors.h")
+# cua.h and the headers it includes (cua-errors.h, the API by topic)
+HEADERS = [os.path.join(SOURCE_ROOT, "include", "cua", h) for h in (
+    "cua.h", "cua-errors.h", "cua-session.h", "cua-tree.h", "cua-actions.h",
+    "cua-desktop.h")]
+
+
+def read_headers():
+    """The text of every public header, one after the other."""
+    text = ""
+    for h in HEADERS:
+        with open(h, encoding="utf-8") as f:
+            text += f.read()
+    return text
 MAP = os.path.join(SOURCE_ROOT, "lib", "libcua.map")
 GEDIT = os.path.join(DATA, "recorded-gedit.json")
 FILES = os.path.join(DATA, "recorded-files.json")
@@ -45,9 +57,8 @@ FILES = os.path.join(DATA, "recorded-files.json")
 
 def header_functions():
     """{name: (return type, [parameter types])} of the CUA_EXPORT
-    declarations in cua.h."""
-    with open(HEADER, encoding="utf-8") as f:
-        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    declarations in the public headers."""
+    text = re.sub(r"/\*.*?\*/", "", read_headers(), flags=re.S)
     out = {}
     for m in re.finditer(r"CUA_EXPORT\s+([^;(]*?)\s*\n\s*(cua_\w+)\s*"
                          r"\(([^)]*)\)\s*;", text):
@@ -125,10 +136,7 @@ class TestDeclarations(Base):
 
     @unittest.skipUnless(os.path.exists(HEADER), "no source tree")
     def test_constants_match_header(self):
-        with open(HEADER, encoding="utf-8") as f:
-            text = f.read()
-        with open(ERRORS_HEADER, encoding="utf-8") as f:
-            text += f.read()
+        text = read_headers()
         values = {m.group(1): int(m.group(2), 0) for m in re.finditer(
             r"^\s*(CUA_\w+)\s*=\s*(-?\d+)", text, flags=re.M)}
         values.update({m.group(1): 1 << int(m.group(2)) for m in re.finditer(

@@ -42,22 +42,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-say.h"
+
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
 static GtkWidget *sheet, *dialog;
 static GtkWidget *tree_sw, *list_sw; /* the two scrolled lists */
 static int with_extras, small;
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
 
 /* Every button of the button row has a serial number, printed with its
  * clicks, so a test knows which object was clicked whatever its label. */

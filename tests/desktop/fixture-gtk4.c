@@ -28,21 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-say.h"
+
 static GtkWidget *window, *button_box, *check_box, *list_box;
 static GMainLoop *loop;
 static int next_serial = 1;
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
 
 static void
 on_clicked(GtkButton *b, gpointer data)

@@ -61,6 +61,8 @@
 #include <gio/gio.h>
 #include <glib-unix.h>
 
+#include "fixture-say.h"
+
 #define PREFIX "/org/a11y/atspi/accessible/"
 #define ROOT_PATH PREFIX "root"
 #define NULL_PATH "/org/a11y/atspi/null"
@@ -170,18 +172,6 @@ die(const char *how)
 	if (strcmp(how, "exit") == 0)
 		_exit(3);
 	raise(SIGKILL);
-}
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
 }
 
 /* ------------------------------------------------------------------ */

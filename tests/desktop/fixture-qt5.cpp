@@ -50,23 +50,13 @@
 #include <string>
 #include <unistd.h>
 
+#include "fixture-say.h"
+
 static QMainWindow *window;
 static QHBoxLayout *button_row;
 static QWidget *check_row;
 static QListWidget *list;
 static int next_serial = 1;
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
 
 /* The plain-text editor logs Return and Tab as it receives them. */
 class Notes : public QPlainTextEdit {

@@ -29,24 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-say.h"
+
 /* The pattern: quadrants of the drawing area (tests check these). */
 #define AREA_W 400
 #define AREA_H 240
 
 static GtkWidget *window, *label;
 static int cover;
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
 
 static gboolean
 on_draw(GtkWidget *w, cairo_t *cr, gpointer data)

@@ -22,100 +22,14 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "common.h"
 #include "covers.h"
 #include "guard.h"
-#include "harness.h"
 
-static cua_session *session;
 static const char *app; /* the app under test */
 
 static const char unicode_text[] = "h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
 				   "\xe4\xb8\xad\xe6\x96\x87 \xe2\x9c\x93";
-
-static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	session = cua_session_unref(session);
-	return 0;
-}
-
-static void
-assert_route(const char *outcome, const char *route)
-{
-	char want[128];
-
-	snprintf(want, sizeof(want), "\"route\":\"%s\"", route);
-	if (!outcome || !strstr(outcome, want))
-		fail_msg("route %s expected, outcome %s", route,
-			 outcome ? outcome : "(none)");
-}
-
-static void
-stop_app(cua_tree *t)
-{
-	pid_t pid = (pid_t)cua_tree_get_pid(t);
-
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
-			usleep(100 * 1000);
-		kill(pid, SIGKILL);
-	}
-}
-
-/* The first enabled element with this role text and title (NULL: any)
- * whose value is `value` (NULL: any). */
-static cua_element *
-find(cua_tree *t, const char *role, const char *title, const char *value)
-{
-	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
-		cua_element *e = cua_tree_get_element(t, i);
-
-		if (strcmp(cua_element_get_role(e), role) != 0 ||
-		    (title && strcmp(cua_element_get_title(e), title) != 0) ||
-		    (value && strcmp(cua_element_get_value(e), value) != 0) ||
-		    (cua_element_get_traits(e) & CUA_TRAIT_DISABLED))
-			continue;
-		return e;
-	}
-	return NULL;
-}
-
-static uint32_t
-id_of(cua_tree *t, const char *role, const char *title, const char *value)
-{
-	cua_element *e = find(t, role, title, value);
-
-	if (!e) {
-		char *text = render(t);
-
-		fail_msg("no enabled %s '%s' with value '%s' in:\n%s", role,
-			 title ? title : "*", value ? value : "*", text);
-	}
-	return cua_element_get_id(e);
-}
-
-/* Waits until element `id` has value `value`. */
-struct want_value {
-	uint32_t id;
-	const char *value;
-};
-
-static int
-has_value(cua_tree *t, void *data)
-{
-	struct want_value *w = data;
-	cua_element *e = cua_tree_find_element(t, w->id);
-
-	return e && strcmp(cua_element_get_value(e), w->value) == 0;
-}
 
 static void
 wait_value(uint32_t id, const char *value, int timeout_ms)
@@ -160,15 +74,6 @@ wait_text(const char *needle, int timeout_ms)
 
 /* A field: focus it, ctrl+a BackSpace empties it, then the Unicode text
  * is typed (by the route the toolkit allows, or with keys). */
-static int
-value_is_not(cua_tree *t, void *data)
-{
-	struct want_value *w = data;
-	cua_element *e = cua_tree_find_element(t, w->id);
-
-	return e && strcmp(cua_element_get_value(e), w->value) != 0;
-}
-
 static void
 type_cycle(uint32_t field, int keys, const char *route, int timeout_ms)
 {
@@ -181,7 +86,7 @@ type_cycle(uint32_t field, int keys, const char *route, int timeout_ms)
 			 CUA_OK);
 	ACT(cua_session_click(session, app, field, CUA_BUTTON_LEFT, 1, NULL));
 	ACT(cua_session_press_key(session, app, "ctrl+a", &out));
-	assert_route(out, "keys");
+	assert_route(NULL, out, "keys");
 	cua_free(out);
 	ACT(cua_session_press_key(session, app, "BackSpace", NULL));
 	/* emptied (Chromium's empty field renders its label as the value,
@@ -198,7 +103,7 @@ type_cycle(uint32_t field, int keys, const char *route, int timeout_ms)
 	}
 	free((char *)old.value);
 	ACT(cua_session_type_text(session, app, unicode_text, &out));
-	assert_route(out, route);
+	assert_route(NULL, out, route);
 	cua_free(out);
 	wait_value(field, unicode_text, timeout_ms);
 	assert_int_equal(cua_session_set_option(session, "type_text_keys", "0"),
@@ -260,7 +165,7 @@ drag_slider_left(uint32_t id, const char *below)
 	my = (y + h / 2.0) * ppp;
 	ACT(cua_session_drag(session, app, (x + wd / 2.0) * ppp, my,
 			     (x + 2) * ppp, my, &out));
-	assert_route(out, "synthetic");
+	assert_route(NULL, out, "synthetic");
 	cua_free(out);
 	t2 = observe_until_pred(session, app, 5000, value_below, &w);
 	if (!t2)
@@ -272,7 +177,7 @@ drag_slider_left(uint32_t id, const char *below)
 static int
 ready_checkbox(cua_tree *t, void *data)
 {
-	return find(t, "checkbox", "checkbutton", NULL) != NULL;
+	return find_enabled(t, "checkbox", "checkbutton", NULL) != NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -294,12 +199,12 @@ test_gtk3_widget_factory(void **state)
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
 
 	/* a check box and a toggle button toggle (their click action) */
-	id = id_of(t, "checkbox", "checkbutton", "off");
+	id = enabled_id(NULL, t, "checkbox", "checkbutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:Click");
+	assert_route(NULL, out, "action:Click");
 	cua_free(out);
 	wait_value(id, "on", 5000);
-	id = id_of(t, "toggle button", "togglebutton", "off");
+	id = enabled_id(NULL, t, "toggle button", "togglebutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, NULL));
 	wait_value(id, "on", 5000);
 	guard_allow(g, "check box", "checkbutton", GUARD_NODE);
@@ -308,14 +213,14 @@ test_gtk3_widget_factory(void **state)
 
 	/* slider and spin button take a set value */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = id_of(t, "slider", "", "50");
+	id = enabled_id(NULL, t, "slider", "", "50");
 	ACT(cua_session_set_value(session, app, id, "77", &out));
 	assert_non_null(strstr(out, "\"before\":\"50\",\"after\":\"77\""));
 	cua_free(out);
 	wait_value(id, "77", 5000);
 	/* a drag moves it (GTK moves the knob to the press, then drags) */
 	drag_slider_left(id, "30");
-	id = id_of(t, "stepper", NULL, "50");
+	id = enabled_id(NULL, t, "stepper", NULL, "50");
 	ACT(cua_session_set_value(session, app, id, "33", NULL));
 	wait_value(id, "33", 5000);
 	/* the slider, the spin button, and the level bar and progress bars
@@ -328,7 +233,7 @@ test_gtk3_widget_factory(void **state)
 
 	/* typing, both routes */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = id_of(t, "text field", NULL, "entry");
+	id = enabled_id(NULL, t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
 	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
@@ -339,7 +244,7 @@ test_gtk3_widget_factory(void **state)
 
 	/* scroll: exactly one page of the text view, through its bar */
 	{
-		cua_element *area = find(t, "text entry area", NULL, NULL);
+		cua_element *area = find_enabled(t, "text entry area", NULL, NULL);
 		cua_element *parent = cua_element_get_parent(area), *bar = NULL;
 		int32_t x, y, w, h;
 		char want[64];
@@ -353,7 +258,7 @@ test_gtk3_widget_factory(void **state)
 		assert_int_equal(cua_element_get_frame(area, &x, &y, &w, &h), 1);
 		ACT(cua_session_scroll(session, app, cua_element_get_id(area), "down",
 				       0.5, &out));
-		assert_route(out, "value");
+		assert_route(NULL, out, "value");
 		cua_free(out);
 		snprintf(want, sizeof(want), "%d", (int)((h + 1) / 2));
 		wait_value(sb, want, 5000);
@@ -402,9 +307,9 @@ test_gtk3_widget_factory(void **state)
 
 	/* a tab is clicked by selecting it */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = id_of(t, "tab", "page 2", NULL);
+	id = enabled_id(NULL, t, "tab", "page 2", NULL);
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "selection");
+	assert_route(NULL, out, "selection");
 	cua_free(out);
 	{
 		cua_tree *t2 = observe_until(session, app, 5000);
@@ -418,7 +323,7 @@ test_gtk3_widget_factory(void **state)
 	guard_allow_states(g, (1ull << GUARD_STATE_SHOWING) |
 				      (1ull << GUARD_STATE_VISIBLE));
 	guard_end(g);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 	COVERS("GTK 3", "get_app_state click set_value select_text scroll");
 }
@@ -441,20 +346,20 @@ test_gtk4_widget_factory(void **state)
 	/* GTK 4.8 check boxes have no actions: a synthetic click, through
 	 * GTK 4's window-relative coordinates */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = id_of(t, "checkbox", "checkbutton", "off");
+	id = enabled_id(NULL, t, "checkbox", "checkbutton", "off");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "synthetic");
+	assert_route(NULL, out, "synthetic");
 	cua_free(out);
 	wait_value(id, "on", 5000);
 	guard_allow(g, "check box", "checkbutton", GUARD_NODE);
 	guard_end(g);
 
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = id_of(t, "slider", "", "50");
+	id = enabled_id(NULL, t, "slider", "", "50");
 	ACT(cua_session_set_value(session, app, id, "77", NULL));
 	wait_value(id, "77", 5000);
 	drag_slider_left(id, "30");
-	id = id_of(t, "stepper", NULL, "50");
+	id = enabled_id(NULL, t, "stepper", NULL, "50");
 	ACT(cua_session_set_value(session, app, id, "33", NULL));
 	wait_value(id, "33", 5000);
 	/* the slider, the spin button, and the level bar and progress bars
@@ -469,7 +374,7 @@ test_gtk4_widget_factory(void **state)
 
 	/* GrabFocus fails on GTK 4.8: the click focuses the entry */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = id_of(t, "text field", NULL, "entry");
+	id = enabled_id(NULL, t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
 	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
@@ -479,12 +384,12 @@ test_gtk4_widget_factory(void **state)
 
 	/* the text view scrolls through its (sibling) scroll bar's value */
 	{
-		cua_element *area = find(t, "text entry area", NULL, NULL);
+		cua_element *area = find_enabled(t, "text entry area", NULL, NULL);
 
 		assert_non_null(area);
 		ACT(cua_session_scroll(session, app, cua_element_get_id(area), "down",
 				       0.5, &out));
-		assert_route(out, "value");
+		assert_route(NULL, out, "value");
 		assert_non_null(strstr(out, "\"scroll_value\":{\"before\":0"));
 		cua_free(out);
 	}
@@ -493,7 +398,7 @@ test_gtk4_widget_factory(void **state)
 	guard_allow(g, "text", NULL, GUARD_NODE);
 	guard_allow(g, "scroll bar", NULL, GUARD_SUBTREE);
 	guard_end(g);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 	COVERS("GTK 4", "get_app_state click set_value select_text scroll");
 }
@@ -501,7 +406,7 @@ test_gtk4_widget_factory(void **state)
 static int
 featherpad_ready(cua_tree *t, void *data)
 {
-	return find(t, "menu bar", NULL, NULL) != NULL;
+	return find_enabled(t, "menu bar", NULL, NULL) != NULL;
 }
 
 static int
@@ -532,13 +437,13 @@ test_featherpad_qt(void **state)
 	t = observe_until_pred(session, app, 15000, featherpad_ready, NULL);
 	assert_non_null(t);
 
-	editor = id_of(t, "text entry area", NULL, NULL);
+	editor = enabled_id(NULL, t, "text entry area", NULL, NULL);
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	/* typing: Qt's InsertText counts characters; the splice route is
 	 * used, then keys */
 	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
 	ACT(cua_session_type_text(session, app, unicode_text, &out));
-	assert_route(out, "editable-text");
+	assert_route(NULL, out, "editable-text");
 	cua_free(out);
 	wait_value(editor, unicode_text, 5000);
 	type_cycle(editor, 1, "keys", 5000);
@@ -594,7 +499,7 @@ test_featherpad_qt(void **state)
 			wait_value(w.id, "0", 5000);
 			ACT(cua_session_scroll(session, app, editor, "down", 1,
 					       &out));
-			assert_route(out, "wheel");
+			assert_route(NULL, out, "wheel");
 			/* the editor's children (the scroll bars' holders)
 			 * never move: the first click moved the bar, so the
 			 * content is not at its end */
@@ -642,7 +547,7 @@ test_featherpad_qt(void **state)
 	id = cua_element_get_id(e);
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:Toggle");
+	assert_route(NULL, out, "action:Toggle");
 	cua_free(out);
 	wait_value(id, "on", 5000);
 	guard_allow(g, NULL, cua_element_get_title(e), GUARD_NODE);
@@ -651,9 +556,9 @@ test_featherpad_qt(void **state)
 
 	/* a button's handler runs: New opens a second tab */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	ACT(cua_session_click(session, app, id_of(t, "button", "New", NULL),
+	ACT(cua_session_click(session, app, enabled_id(NULL, t, "button", "New", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:Press");
+	assert_route(NULL, out, "action:Press");
 	cua_free(out);
 	{
 		cua_tree *t3 = observe_until_pred(session, app, 5000, two_tabs, NULL);
@@ -676,7 +581,7 @@ test_featherpad_qt(void **state)
 	guard_allow(g, "status bar", NULL, GUARD_SUBTREE);
 	guard_end(g);
 
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 	COVERS("Qt 5", "get_app_state click type_text set_value select_text press_key scroll");
 }
@@ -684,14 +589,14 @@ test_featherpad_qt(void **state)
 static int
 page_ready(cua_tree *t, void *data)
 {
-	return find(t, "button", "Submit order", NULL) != NULL;
+	return find_enabled(t, "button", "Submit order", NULL) != NULL;
 }
 
 /* the y of the "Order form" heading */
 static int
 heading_y(cua_tree *t)
 {
-	cua_element *h = find(t, "heading", "Order form", NULL);
+	cua_element *h = find_enabled(t, "heading", "Order form", NULL);
 	int32_t x, y, w, hh;
 
 	if (!h || !cua_element_get_frame(h, &x, &y, &w, &hh))
@@ -710,43 +615,33 @@ scrolled(cua_tree *t, void *data)
 static void
 test_chromium_form(void **state)
 {
-	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
-	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
-	};
-	struct app_proc proc;
+	struct chromium chromium;
 	cua_tree *t;
 	char *out = NULL;
 	uint32_t id;
 
 	app = "chromium";
-	assert_non_null(mkdtemp(profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
-	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
-	assert_int_equal(app_start(&proc, argv, 0), 0);
+	chromium_start(&chromium, "form.html");
 	t = observe_until_pred(session, app, 30000, page_ready, NULL);
 	assert_non_null(t);
 
 	/* Chromium applies actions late: the action returns, the next
 	 * observations show it (docs/actions.md §1.6) */
-	id = id_of(t, "checkbox", "Gift wrap", "on");
+	id = enabled_id(NULL, t, "checkbox", "Gift wrap", "on");
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:uncheck"); /* it was checked */
+	assert_route(NULL, out, "action:uncheck"); /* it was checked */
 	cua_free(out);
 	wait_value(id, "off", 5000);
 
 	/* a button's handler runs */
-	ACT(cua_session_click(session, app, id_of(t, "button", "Submit order", NULL),
+	ACT(cua_session_click(session, app, enabled_id(NULL, t, "button", "Submit order", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:press");
+	assert_route(NULL, out, "action:press");
 	cua_free(out);
 	wait_text("Submitted: Alice", 5000);
 
 	/* Chromium has no EditableText: keys, with spare keycodes */
-	id = id_of(t, "text field", "Name", NULL);
+	id = enabled_id(NULL, t, "text field", "Name", NULL);
 	type_cycle(id, 0, "keys", 5000);
 	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
 				    CUA_SELECTION_TEXT, &out));
@@ -754,7 +649,7 @@ test_chromium_form(void **state)
 	cua_free(out);
 
 	/* a slider takes a value (set late, polled) */
-	id = id_of(t, "slider", "Quantity", NULL);
+	id = enabled_id(NULL, t, "slider", "Quantity", NULL);
 	ACT(cua_session_set_value(session, app, id, "7", &out));
 	assert_non_null(strstr(out, "\"after\":\"7\""));
 	cua_free(out);
@@ -764,14 +659,14 @@ test_chromium_form(void **state)
 	/* the page scrolls with the wheel (no scroll bar in the tree) */
 	{
 		cua_tree *t2 = observe_until(session, app, 5000);
-		cua_element *doc = find(t2, "HTML content", "libcua form", NULL);
+		cua_element *doc = find_enabled(t2, "HTML content", "libcua form", NULL);
 		int y0 = heading_y(t2);
 
 		assert_non_null(doc);
 		assert_true(y0 != INT32_MIN);
 		ACT(cua_session_scroll(session, app, cua_element_get_id(doc), "down",
 				       0.5, &out));
-		assert_route(out, "wheel");
+		assert_route(NULL, out, "wheel");
 		cua_free(out);
 		cua_tree_unref(t2);
 		t2 = observe_until_pred(session, app, 5000, scrolled, &y0);
@@ -780,28 +675,22 @@ test_chromium_form(void **state)
 		cua_tree_unref(t2);
 	}
 	cua_tree_unref(t);
-	app_stop(&proc);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_int_equal(chromium_stop(&chromium), 0);
 	COVERS("Chromium", "get_app_state click select_text set_value drag scroll");
 }
 
 static int
 editor_ready(cua_tree *t, void *data)
 {
-	return find(t, "text entry area", NULL, NULL) != NULL;
+	return find_enabled(t, "text entry area", NULL, NULL) != NULL;
 }
 
 static int
 save_dialog_shown(cua_tree *t, void *data)
 {
 	return strcmp(cua_tree_get_window_title(t), "Save As") == 0 &&
-	       find(t, "text field", "Name:", NULL) != NULL &&
-	       find(t, "button", "Save", NULL) != NULL;
+	       find_enabled(t, "text field", "Name:", NULL) != NULL &&
+	       find_enabled(t, "button", "Save", NULL) != NULL;
 }
 
 static int
@@ -835,7 +724,7 @@ test_gtk4_save_dialog(void **state)
 	app = q;
 	t = observe_until_pred(session, app, 20000, editor_ready, NULL);
 	assert_non_null(t);
-	editor = id_of(t, "text entry area", NULL, NULL);
+	editor = enabled_id(NULL, t, "text entry area", NULL, NULL);
 	cua_tree_unref(t);
 	ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1, NULL));
 	ACT(cua_session_type_text(session, app, "saved by a dialog", NULL));
@@ -853,13 +742,13 @@ test_gtk4_save_dialog(void **state)
 	if (!strstr(text, "dialog Save As"))
 		fail_msg("the dialog's root is not a dialog:\n%s", text);
 	cua_free(text);
-	name = id_of(t, "text field", "Name:", NULL);
+	name = enabled_id(NULL, t, "text field", "Name:", NULL);
 	ACT(cua_session_set_value(session, app, name, path, &out));
-	assert_route(out, "value");
+	assert_route(NULL, out, "value");
 	cua_free(out);
-	ACT(cua_session_click(session, app, id_of(t, "button", "Save", NULL),
+	ACT(cua_session_click(session, app, enabled_id(NULL, t, "button", "Save", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:Click");
+	assert_route(NULL, out, "action:Click");
 	cua_free(out);
 	cua_tree_unref(t);
 
@@ -890,7 +779,7 @@ test_gtk4_save_dialog(void **state)
 	assert_string_equal(buf, "saved by a dialog");
 	t = observe_until_pred(session, app, 5000, saved_title, NULL);
 	assert_non_null(t);
-	assert_string_equal(cua_element_get_value(find(t, "text entry area", NULL,
+	assert_string_equal(cua_element_get_value(find_enabled(t, "text entry area", NULL,
 							NULL)),
 			    "saved by a dialog");
 	cua_tree_unref(t);
@@ -913,5 +802,6 @@ main(void)
 
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions-apps", tests, setup, teardown);
+	return cmocka_run_group_tests_name("actions-apps", tests, session_setup,
+					   session_teardown);
 }

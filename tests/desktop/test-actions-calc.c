@@ -30,36 +30,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "guard.h"
-#include "harness.h"
 
-static cua_session *session;
 static const char *app;
-
-static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	session = cua_session_unref(session);
-	return 0;
-}
-
-static void
-stop_app(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
-			usleep(100 * 1000);
-		kill(pid, SIGKILL);
-	}
-}
 
 /* Starts `app` through libcua (its desktop entry) and observes it until
  * `ready` holds. */
@@ -78,20 +52,6 @@ launch(const char *name, int (*ready)(cua_tree *t, void *data), void *data)
 	return t;
 }
 
-static cua_element *
-need(cua_tree *t, const char *role, const char *title)
-{
-	cua_element *e = find_element(t, role, title);
-
-	if (!e) {
-		char *text = render(t);
-
-		fail_msg("%s: no %s '%s' in:\n%s", app, role ? role : "element",
-			 title ? title : "", text);
-	}
-	return e;
-}
-
 static int
 has(cua_tree *t, void *data)
 {
@@ -100,7 +60,7 @@ has(cua_tree *t, void *data)
 	return find_element(t, rt[0], rt[1]) != NULL;
 }
 
-struct want_value {
+struct want_display {
 	uint32_t id;
 	const char *value;
 	int contains;
@@ -109,7 +69,7 @@ struct want_value {
 static int
 value_is(cua_tree *t, void *data)
 {
-	struct want_value *w = data;
+	struct want_display *w = data;
 	cua_element *e = cua_tree_find_element(t, w->id);
 
 	if (!e)
@@ -122,7 +82,7 @@ value_is(cua_tree *t, void *data)
 static void
 wait_value(uint32_t id, const char *value, int contains)
 {
-	struct want_value w = { id, value, contains };
+	struct want_display w = { id, value, contains };
 	cua_tree *t = observe_until_pred(session, app, 5000, value_is, &w);
 
 	if (!t) {
@@ -196,9 +156,9 @@ test_galculator(void **state)
 	const char *ready[] = { "toggle button", "AC" };
 	cua_tree *t = launch("galculator", has, ready);
 	pid_t pid = (pid_t)cua_tree_get_pid(t);
-	uint32_t display = cua_element_get_id(need(t, "text entry area", NULL));
-	uint32_t ac = cua_element_get_id(need(t, "toggle button", "AC"));
-	uint32_t one = cua_element_get_id(need(t, "toggle button", "1"));
+	uint32_t display = cua_element_get_id(need_element(app, t, "text entry area", NULL));
+	uint32_t ac = cua_element_get_id(need_element(app, t, "toggle button", "AC"));
+	uint32_t one = cua_element_get_id(need_element(app, t, "toggle button", "1"));
 	uint32_t five_ones[] = { ac, one, one, one, one, one };
 	const char *const seq[] = {
 		" toggle button AC,", " toggle button 7,", " toggle button 7,",
@@ -219,7 +179,7 @@ test_galculator(void **state)
 	wait_value(display, "85", 0);
 	guard_allow(g, "text", NULL, GUARD_NODE);
 	guard_end(g);
-	stop_app(pid);
+	stop_pid(pid);
 	cua_tree_unref(t);
 }
 
@@ -229,8 +189,8 @@ test_gnome_calculator(void **state)
 	const char *ready[] = { "button", "1" };
 	cua_tree *t = launch("gnome-calculator", has, ready);
 	pid_t pid = (pid_t)cua_tree_get_pid(t);
-	uint32_t input = cua_element_get_id(need(t, "text entry area", NULL));
-	uint32_t one = cua_element_get_id(need(t, "button", "1"));
+	uint32_t input = cua_element_get_id(need_element(app, t, "text entry area", NULL));
+	uint32_t one = cua_element_get_id(need_element(app, t, "button", "1"));
 	uint32_t ones[] = { one, one, one };
 	const char *const seq[] = {
 		" button +,", " button 2\\n", " button =,",
@@ -256,7 +216,7 @@ test_gnome_calculator(void **state)
 	guard_allow(g, "list", NULL, GUARD_SUBTREE);
 	guard_allow(g, "scroll bar", NULL, GUARD_SUBTREE);
 	guard_end(g);
-	stop_app(pid);
+	stop_pid(pid);
 	cua_tree_unref(t);
 }
 
@@ -307,7 +267,7 @@ test_speedcrunch(void **state)
 	/* the menu title opens its menu; nothing is pressed */
 	g = guard_begin(pid);
 	ACT(cua_session_click(session, app,
-			      cua_element_get_id(need(t, NULL, "Settings")),
+			      cua_element_get_id(need_element(app, t, NULL, "Settings")),
 			      CUA_BUTTON_LEFT, 1, &out));
 	if (!strstr(out, "\"route\":\"action:ShowMenu\""))
 		fail_msg("click Settings: %s", out);
@@ -322,7 +282,7 @@ test_speedcrunch(void **state)
 	/* its submenu title too: the angle units stay as they were */
 	g = guard_begin(pid);
 	ACT(cua_session_click(session, app,
-			      cua_element_get_id(need(t2, "menu item",
+			      cua_element_get_id(need_element(app, t2, "menu item",
 						      "Angle Unit")),
 			      CUA_BUTTON_LEFT, 1, &out));
 	if (!strstr(out, "\"route\":\"action:ShowMenu\""))
@@ -341,7 +301,7 @@ test_speedcrunch(void **state)
 	guard_end(g);
 	ACT(cua_session_press_key(session, app, "Escape", NULL));
 	ACT(cua_session_press_key(session, app, "Escape", NULL));
-	stop_app(pid);
+	stop_pid(pid);
 	cua_tree_unref(t);
 }
 
@@ -356,5 +316,6 @@ main(void)
 
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions-calc", tests, setup, teardown);
+	return cmocka_run_group_tests_name("actions-calc", tests, session_setup,
+					   session_teardown);
 }

@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "covers.h"
 #include "guard.h"
-#include "harness.h"
 
 #define REPEAT 5
 
@@ -48,40 +48,25 @@ static const struct fixture qt5 = { "fixture-qt5", FIXTURE_QT5, NULL,
 
 static const struct fixture *fx;
 static struct app_proc proc;
-static cua_session *session;
-
-/* ------------------------------------------------------------------ */
-/* The fixture                                                          */
 
 /* Makes `f` the fixture under test (one runs at a time: their windows
- * would cover each other). */
+ * would cover each other); nothing to do when it already is. */
 static void
 use(const struct fixture *f)
 {
-	const char *argv[] = { f->exe, f->arg, NULL };
-	char line[256];
-
 	if (fx == f)
 		return;
 	if (fx)
 		app_stop(&proc);
 	fx = f;
-	if (app_start(&proc, argv, 1) < 0 ||
-	    app_wait_line(&proc, "ready", 15000, line, sizeof(line)) < 0)
+	if (fixture_start(&proc, f->exe, f->arg, 15000, NULL, 0) < 0)
 		fail_msg("%s did not start", f->app);
-}
-
-static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	session = cua_session_unref(session);
+	session_teardown(state);
 	if (fx)
 		app_stop(&proc);
 	fx = NULL;
@@ -92,15 +77,11 @@ teardown(void **state)
 static void
 command(const char *cmd, char *log, size_t size)
 {
-	char done[128];
-	const char *sp = strchr(cmd, ' ');
-
-	snprintf(done, sizeof(done), "done %.*s",
-		 (int)(sp ? (size_t)(sp - cmd) : strlen(cmd)), cmd);
-	assert_int_equal(app_send(&proc, cmd), 0);
-	if (app_read_until(&proc, done, 5000, log, size) < 0)
-		fail_msg("%s did not answer '%s'", fx->app, cmd);
+	fixture_command(&proc, fx->app, cmd, log, size);
 }
+
+/* ------------------------------------------------------------------ */
+/* The fixture                                                          */
 
 /* Everything the fixture printed from now until `ms` have passed with
  * nothing new; appended to log. */
@@ -154,40 +135,6 @@ wait_count(const char *prefix, int n, char *log, size_t size)
 	quiet(400, log, size);
 }
 
-static cua_tree *
-observe(void)
-{
-	cua_tree *t = observe_until(session, fx->app, 15000);
-
-	assert_non_null(t);
-	return t;
-}
-
-static cua_element *
-need(cua_tree *t, const char *role, const char *title)
-{
-	cua_element *e = find_element(t, role, title);
-
-	if (!e) {
-		char *text = render(t);
-
-		fail_msg("%s: no %s '%s' in:\n%s", fx->app, role ? role : "element",
-			 title ? title : "", text);
-	}
-	return e;
-}
-
-static void
-assert_route(const char *outcome, const char *route)
-{
-	char want[128];
-
-	snprintf(want, sizeof(want), "\"route\":\"%s\"", route);
-	if (!outcome || !strstr(outcome, want))
-		fail_msg("%s: route %s expected, outcome %s", fx->app, route,
-			 outcome ? outcome : "(none)");
-}
-
 static pid_t
 pid(void)
 {
@@ -203,8 +150,8 @@ pid(void)
 static void
 test_repeat_calls(void **state)
 {
-	cua_tree *t = observe();
-	uint32_t beta = cua_element_get_id(need(t, "button", "Beta"));
+	cua_tree *t = need_observation(fx->app, 15000);
+	uint32_t beta = cua_element_get_id(need_element(fx->app, t, "button", "Beta"));
 	struct guard *g;
 	char log[8192] = "", *out = NULL;
 	int64_t t0, ms;
@@ -302,8 +249,8 @@ test_repeat_sequence(void **state)
 static void
 test_momentary_toggle(void **state)
 {
-	cua_tree *t = observe();
-	uint32_t id = cua_element_get_id(need(t, "toggle button", "Momentary"));
+	cua_tree *t = need_observation(fx->app, 15000);
+	uint32_t id = cua_element_get_id(need_element(fx->app, t, "toggle button", "Momentary"));
 	struct guard *g;
 	char log[8192] = "";
 
@@ -325,14 +272,14 @@ test_momentary_toggle(void **state)
 static void
 test_window_click(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(fx->app, 15000);
 	struct guard *g = guard_begin(pid());
 	char log[4096] = "", *out = NULL;
 
 	ACT(cua_session_click(session, fx->app,
 			      cua_element_get_id(cua_tree_get_element(t, 0)),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "activate-window");
+	assert_route(fx->app, out, "activate-window");
 	cua_free(out);
 	quiet(400, log, sizeof(log));
 	if (*log)
@@ -346,14 +293,14 @@ test_window_click(void **state)
 static void
 test_descendant(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(fx->app, 15000);
 	struct guard *g = guard_begin(pid());
 	char log[4096] = "", *out = NULL;
 
 	ACT(cua_session_click(session, fx->app,
-			      cua_element_get_id(need(t, NULL, "Card")),
+			      cua_element_get_id(need_element(fx->app, t, NULL, "Card")),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "descendant");
+	assert_route(fx->app, out, "descendant");
 	cua_free(out);
 	wait_count("clicked Inside", 1, log, sizeof(log));
 	if (count(log, "clicked ") != 1 || count(log, "clicked Inside") != 1)
@@ -385,8 +332,8 @@ is_expanded(cua_tree *t, void *data)
 static void
 click_title(const char *title, const char *shows)
 {
-	cua_tree *t = observe(), *t2;
-	cua_element *e = need(t, NULL, title);
+	cua_tree *t = need_observation(fx->app, 15000), *t2;
+	cua_element *e = need_element(fx->app, t, NULL, title);
 	struct guard *g;
 	char log[4096] = "", *out = NULL;
 
@@ -453,7 +400,7 @@ click_row(uint32_t id, const char *want, const char *route)
 	char log[8192] = "", *out = NULL;
 
 	ACT(cua_session_click(session, fx->app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, route);
+	assert_route(fx->app, out, route);
 	cua_free(out);
 	quiet(400, log, sizeof(log));
 	if (strstr(log, "row-activated") || strstr(log, "chooser response"))
@@ -472,10 +419,10 @@ test_list_rows(void **state)
 	cua_tree *t;
 
 	command("select-row 1", NULL, 0);
-	t = observe();
-	click_row(cua_element_get_id(need(t, fx->list_item, "Row 04")),
+	t = need_observation(fx->app, 15000);
+	click_row(cua_element_get_id(need_element(fx->app, t, fx->list_item, "Row 04")),
 		  "selection 4", "selection");
-	click_row(cua_element_get_id(need(t, fx->list_item, "Row 07")),
+	click_row(cua_element_get_id(need_element(fx->app, t, fx->list_item, "Row 07")),
 		  "selection 7", "selection");
 	cua_tree_unref(t);
 }
@@ -484,7 +431,7 @@ test_list_rows(void **state)
 static cua_element *
 row_of(cua_tree *t, const char *name)
 {
-	cua_element *e = need(t, "cell", name);
+	cua_element *e = need_element(fx->app, t, "cell", name);
 
 	while (e && strcmp(cua_element_get_role(e), "row") != 0)
 		e = cua_element_get_parent(e);
@@ -501,8 +448,8 @@ test_tree_rows(void **state)
 	char log[1024] = "";
 
 	command("select-file 0", log, sizeof(log));
-	t = observe();
-	click_row(cua_element_get_id(need(t, "cell", "report.txt")),
+	t = need_observation(fx->app, 15000);
+	click_row(cua_element_get_id(need_element(fx->app, t, "cell", "report.txt")),
 		  "selection report.txt", "selection");
 	click_row(cua_element_get_id(row_of(t, "notes.txt")),
 		  "selection notes.txt", "selection");
@@ -580,9 +527,9 @@ test_file_chooser(void **state)
 	guard_settle(pid(), 1000, 15000);
 	g = guard_begin(pid());
 	ACT(cua_session_click(session, fx->app,
-			      cua_element_get_id(need(t, "cell", "report.txt")),
+			      cua_element_get_id(need_element(fx->app, t, "cell", "report.txt")),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "selection");
+	assert_route(fx->app, out, "selection");
 	cua_free(out);
 	quiet(500, log, sizeof(log));
 	if (strstr(log, "chooser response"))
@@ -602,7 +549,7 @@ test_file_chooser(void **state)
 		fail_msg("%d files selected after the click, report.txt %s",
 			 cs.selected, cs.target_selected ? "among them" : "not");
 	ACT(cua_session_click(session, fx->app,
-			      cua_element_get_id(need(t, "button", "Open")),
+			      cua_element_get_id(need_element(fx->app, t, "button", "Open")),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	wait_count("chooser response", 1, log, sizeof(log));
 	if (strcmp(last_line(log, "chooser response"),
@@ -622,8 +569,8 @@ test_file_chooser(void **state)
 static void
 test_type_newline(void **state)
 {
-	cua_tree *t = observe();
-	uint32_t notes = cua_element_get_id(need(t, "text entry area", "Notes"));
+	cua_tree *t = need_observation(fx->app, 15000);
+	uint32_t notes = cua_element_get_id(need_element(fx->app, t, "text entry area", "Notes"));
 	cua_element *entry = find_element_prefix(t, "text field", "Name");
 	uint32_t name;
 	struct guard *g;
@@ -634,13 +581,13 @@ test_type_newline(void **state)
 	/* a multi-line editor: Return, and the line break it makes; a
 	 * click focuses it (GTK 4.8's GrabFocus fails: a pointer click) */
 	ACT(cua_session_click(session, fx->app, notes, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, fx == &gtk4 ? "synthetic" : "focus");
+	assert_route(fx->app, out, fx == &gtk4 ? "synthetic" : "focus");
 	cua_free(out);
 	quiet(300, log, sizeof(log));
 	log[0] = '\0';
 	g = guard_begin(pid());
 	ACT(cua_session_type_text(session, fx->app, "a\nb", &out));
-	assert_route(out, "keys");
+	assert_route(fx->app, out, "keys");
 	cua_free(out);
 	wait_count("text a\\nb", 1, log, sizeof(log));
 	if (count(log, "key Return") != 1 ||
@@ -652,14 +599,14 @@ test_type_newline(void **state)
 	/* an input line: Return submits it */
 	ACT(cua_session_set_value(session, fx->app, name, "", NULL));
 	ACT(cua_session_click(session, fx->app, name, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, fx == &gtk4 ? "synthetic" : "focus");
+	assert_route(fx->app, out, fx == &gtk4 ? "synthetic" : "focus");
 	cua_free(out);
 	log[0] = '\0';
 	quiet(300, log, sizeof(log));
 	log[0] = '\0';
 	g = guard_begin(pid());
 	ACT(cua_session_type_text(session, fx->app, "xyz\n", &out));
-	assert_route(out, "keys");
+	assert_route(fx->app, out, "keys");
 	cua_free(out);
 	wait_count("activate entry", 1, log, sizeof(log));
 	if (strcmp(last_line(log, "activate entry"), "activate entry xyz") != 0)
@@ -745,6 +692,6 @@ main(void)
 	/* CUA_TEST_FILTER=test_qt5_* runs some */
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions-toolkits", tests, setup,
-					   teardown);
+	return cmocka_run_group_tests_name("actions-toolkits", tests,
+					   session_setup, teardown);
 }

@@ -23,118 +23,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "covers.h"
 #include "guard.h"
-#include "harness.h"
 
 #define APP "fixture-gtk3"
 
 static struct app_proc app;
-static cua_session *session;
 
 /* ------------------------------------------------------------------ */
-/* The fixture's output                                                 */
-
-/* Reads lines until one starts with `until` (or the timeout); every line
- * read is appended to `log` (may be NULL). 0 when found. */
-static int
-read_until(const char *until, int timeout_ms, char *log, size_t size)
-{
-	return app_read_until(&app, until, timeout_ms, log, size);
-}
-
-/* Sends a command and waits for its "done"; lines before it go to log. */
-static void
-command(const char *cmd, char *log, size_t size)
-{
-	char done[128];
-	const char *sp = strchr(cmd, ' ');
-
-	snprintf(done, sizeof(done), "done %.*s",
-		 (int)(sp ? (size_t)(sp - cmd) : strlen(cmd)), cmd);
-	assert_int_equal(app_send(&app, cmd), 0);
-	if (read_until(done, 5000, log, size) < 0)
-		fail_msg("the fixture did not answer '%s'", cmd);
-}
-
-/* Everything the fixture printed until now (after a round trip). */
-static void
-drain(char *log, size_t size)
-{
-	if (log)
-		log[0] = '\0';
-	command("title libcua fixture", log, size);
-}
-
-/* Pointer input reaches the app through the X server (and the window
- * manager's focus-click grab), so it can arrive after a command sent
- * later: wait for the line itself. */
-static void
-wait_log(const char *prefix, char *log, size_t size)
-{
-	if (read_until(prefix, 5000, log, size) < 0)
-		fail_msg("the fixture never printed '%s'; it printed:\n%s", prefix,
-			 log ? log : "");
-}
-
-static void
-expect_line(const char *prefix)
-{
-	char log[8192] = "";
-
-	if (read_until(prefix, 5000, log, sizeof(log)) < 0)
-		fail_msg("the fixture never printed '%s'; it printed:\n%s",
-			 prefix, log);
-}
-
-static cua_tree *
-observe(void)
-{
-	cua_tree *t = observe_until(session, APP, 10000);
-
-	assert_non_null(t);
-	return t;
-}
-
-static uint32_t
-id_of(cua_tree *t, const char *role, const char *title)
-{
-	cua_element *e = find_element(t, role, title);
-
-	if (!e)
-		fail_msg("no %s '%s'", role, title ? title : "");
-	return cua_element_get_id(e);
-}
-
-/* The outcome's route. */
-static void
-assert_route(const char *outcome, const char *route)
-{
-	char want[128];
-
-	snprintf(want, sizeof(want), "\"route\":\"%s\"", route);
-	if (!outcome || !strstr(outcome, want))
-		fail_msg("route %s expected, outcome %s", route,
-			 outcome ? outcome : "(none)");
-}
+/* The fixture, started once for all the tests                          */
 
 static int
 setup(void **state)
 {
-	const char *argv[] = { FIXTURE_GTK3, NULL };
-	char line[256];
-
-	if (app_start(&app, argv, 1) < 0 ||
-	    app_wait_line(&app, "ready", 10000, line, sizeof(line)) < 0)
+	if (fixture_start(&app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
-	session = test_session();
-	return 0;
+	return session_setup(state);
 }
 
 static int
 teardown(void **state)
 {
-	session = cua_session_unref(session);
+	session_teardown(state);
 	app_stop(&app);
 	return 0;
 }
@@ -145,15 +56,15 @@ teardown(void **state)
 static void
 test_click_button(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(APP, 10000);
 	struct guard *g = guard_begin(app.pid);
 	char *out = NULL;
 
 	ACT(cua_session_click(session, APP, id_of(t, "button", "Beta"),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:Click");
+	assert_route(NULL, out, "action:Click");
 	assert_non_null(strstr(out, "\"schema\":\"libcua.action/1\""));
-	expect_line("clicked Beta #2");
+	fixture_expect_line(&app, "clicked Beta #2");
 	guard_allow(g, "push button", "Beta", GUARD_NODE);
 	guard_end(g);
 	cua_free(out);
@@ -173,18 +84,18 @@ box_on(cua_tree *t, void *data)
 static void
 test_checkbox_toggles(void **state)
 {
-	cua_tree *t = observe(), *t2;
+	cua_tree *t = need_observation(APP, 10000), *t2;
 	struct guard *g = guard_begin(app.pid);
 
 	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
-	expect_line("toggled Unchecked box on");
+	fixture_expect_line(&app, "toggled Unchecked box on");
 	t2 = observe_until_pred(session, APP, 5000, box_on, (void *)"on");
 	assert_non_null(t2);
 	cua_tree_unref(t2);
 	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
-	expect_line("toggled Unchecked box off");
+	fixture_expect_line(&app, "toggled Unchecked box off");
 	guard_allow(g, "check box", "Unchecked box", GUARD_NODE);
 	guard_end(g);
 	/* the guard sees a change it was not told about */
@@ -192,12 +103,12 @@ test_checkbox_toggles(void **state)
 		char *report = NULL;
 
 		g = guard_begin(app.pid);
-		command("toggle Check me", NULL, 0);
+		fixture_command(&app, "the fixture", "toggle Check me", NULL, 0);
 		assert_int_equal(guard_end_count(g, &report), 1);
 		if (!strstr(report, "[check box] 'Check me' states on: off: 4"))
 			fail_msg("the guard reported:\n%s", report);
 		free(report);
-		command("toggle Check me", NULL, 0);
+		fixture_command(&app, "the fixture", "toggle Check me", NULL, 0);
 	}
 	cua_tree_unref(t);
 	COVERS("GTK 3", "click");
@@ -206,20 +117,20 @@ test_checkbox_toggles(void **state)
 static void
 test_set_values(void **state)
 {
-	cua_tree *t = observe(), *t2;
+	cua_tree *t = need_observation(APP, 10000), *t2;
 	struct guard *g = guard_begin(app.pid);
 	char *out = NULL;
 
 	ACT(cua_session_set_value(session, APP, id_of(t, "slider", NULL), "77",
 				  &out));
-	assert_route(out, "value");
+	assert_route(NULL, out, "value");
 	assert_non_null(strstr(out, "\"before\":\"42.5\",\"after\":\"77\""));
-	expect_line("scale 77");
+	fixture_expect_line(&app, "scale 77");
 	cua_free(out);
 	ACT(cua_session_set_value(session, APP, id_of(t, "stepper", NULL), "33",
 				  &out));
 	assert_non_null(strstr(out, "\"before\":\"7\",\"after\":\"33\""));
-	expect_line("spin 33");
+	fixture_expect_line(&app, "spin 33");
 	cua_free(out);
 	/* out of range, not a number: nothing is set */
 	assert_int_equal(cua_session_set_value(session, APP,
@@ -250,14 +161,14 @@ test_set_values(void **state)
 				  id_of(t, "text field", NULL), "set by value",
 				  &out));
 	assert_non_null(strstr(out, "\"after\":\"set by value\""));
-	expect_line("entry set by value");
+	fixture_expect_line(&app, "entry set by value");
 	cua_free(out);
 	/* the three set, and nothing else (the refused ones included) */
 	guard_allow(g, "slider", NULL, GUARD_NODE);
 	guard_allow(g, "spin button", NULL, GUARD_NODE);
 	guard_allow(g, "text", "", GUARD_NODE);
 	guard_end(g);
-	t2 = observe();
+	t2 = need_observation(APP, 10000);
 	assert_string_equal(cua_element_get_value(find_element(t2, "stepper", NULL)),
 			    "33");
 	cua_tree_unref(t2);
@@ -279,7 +190,7 @@ entry_is(cua_tree *t, void *data)
 static void
 type_into_entry(int keys)
 {
-	cua_tree *t = observe(), *t2;
+	cua_tree *t = need_observation(APP, 10000), *t2;
 	struct guard *g = guard_begin(app.pid);
 	char *out = NULL, expect[256];
 
@@ -289,17 +200,17 @@ type_into_entry(int keys)
 			      CUA_BUTTON_LEFT, 1, NULL));
 	/* ctrl+a then BackSpace empties it */
 	ACT(cua_session_press_key(session, APP, "ctrl+a", &out));
-	assert_route(out, "keys");
+	assert_route(NULL, out, "keys");
 	cua_free(out);
 	ACT(cua_session_press_key(session, APP, "BackSpace", NULL));
 	t2 = observe_until_pred(session, APP, 5000, entry_is, (void *)"");
 	assert_non_null(t2);
 	cua_tree_unref(t2);
 	ACT(cua_session_type_text(session, APP, unicode_text, &out));
-	assert_route(out, keys ? "keys" : "editable-text");
+	assert_route(NULL, out, keys ? "keys" : "editable-text");
 	cua_free(out);
 	snprintf(expect, sizeof(expect), "entry %s", unicode_text);
-	expect_line(expect);
+	fixture_expect_line(&app, expect);
 	t2 = observe_until_pred(session, APP, 5000, entry_is, (void *)unicode_text);
 	if (!t2)
 		fail_msg("the entry does not read '%s'", unicode_text);
@@ -343,11 +254,11 @@ test_select_text(void **state)
 	char *out = NULL, msg[512];
 	uint32_t entry;
 
-	t = observe();
+	t = need_observation(APP, 10000);
 	g = guard_begin(app.pid);
 	entry = id_of(t, "text field", NULL);
 	ACT(cua_session_set_value(session, APP, entry, "one two one two", NULL));
-	expect_line("entry one two one two");
+	fixture_expect_line(&app, "entry one two one two");
 	/* ambiguous, then disambiguated by the prefix */
 	assert_int_equal(cua_session_select_text(session, APP, entry, "two",
 						 NULL, NULL, CUA_SELECTION_TEXT,
@@ -358,7 +269,7 @@ test_select_text(void **state)
 	assert_string_equal(cua_error_message(), msg);
 	ACT(cua_session_select_text(session, APP, entry, "two", "one ", " one",
 				    CUA_SELECTION_TEXT, &out));
-	assert_route(out, "text-selection");
+	assert_route(NULL, out, "text-selection");
 	assert_non_null(strstr(out, "\"range\":[4,7]"));
 	cua_free(out);
 	t2 = observe_until_pred(session, APP, 5000, has_selection,
@@ -417,7 +328,7 @@ table_first_row(cua_tree *t, int *last)
 static void
 test_scroll(void **state)
 {
-	cua_tree *t = observe(), *t2;
+	cua_tree *t = need_observation(APP, 10000), *t2;
 	char *out = NULL;
 	int a0, b0, a1, visible;
 	uint32_t table = id_of(t, "table", NULL);
@@ -427,10 +338,10 @@ test_scroll(void **state)
 	assert_int_equal(a0, 0);
 	visible = b0 - a0;
 	ACT(cua_session_scroll(session, APP, table, "down", 1, &out));
-	assert_route(out, "value");
+	assert_route(NULL, out, "value");
 	assert_non_null(strstr(out, "\"scroll_value\":{\"before\":0"));
 	cua_free(out);
-	t2 = observe();
+	t2 = need_observation(APP, 10000);
 	a1 = table_first_row(t2, NULL);
 	/* one page = the table's height: the first visible row moves by
 	 * about the number of visible rows */
@@ -442,7 +353,7 @@ test_scroll(void **state)
 	ACT(cua_session_scroll(session, APP, table, "u", 2, &out));
 	assert_non_null(strstr(out, "\"at_limit\":true"));
 	cua_free(out);
-	t2 = observe();
+	t2 = need_observation(APP, 10000);
 	assert_int_equal(table_first_row(t2, NULL), 0);
 	cua_tree_unref(t2);
 	ACT(cua_session_scroll(session, APP, table, "up", 1, &out));
@@ -460,7 +371,7 @@ test_scroll(void **state)
 static void
 test_secondary_expand(void **state)
 {
-	cua_tree *t = observe(), *t2;
+	cua_tree *t = need_observation(APP, 10000), *t2;
 	char *out = NULL;
 	uint32_t folder = id_of(t, "cell", "Folder 1");
 	struct guard *g = guard_begin(app.pid);
@@ -477,15 +388,15 @@ test_secondary_expand(void **state)
 		assert_string_equal(cua_error_message(), msg);
 	}
 	ACT(cua_session_perform_action(session, APP, folder, " expand ", &out));
-	assert_route(out, "action:Expand or contract");
+	assert_route(NULL, out, "action:Expand or contract");
 	cua_free(out);
-	expect_line("expanded Folder 1");
-	t2 = observe();
+	fixture_expect_line(&app, "expanded Folder 1");
+	t2 = need_observation(APP, 10000);
 	assert_non_null(find_element(t2, "cell", "File 1.1"));
 	ACT(cua_session_perform_action(session, APP,
 				       id_of(t2, "cell", "Folder 1"), "Collapse",
 				       NULL));
-	expect_line("collapsed Folder 1");
+	fixture_expect_line(&app, "collapsed Folder 1");
 	/* the folder tree's rows; back to collapsed */
 	guard_allow(g, "tree table", NULL, GUARD_SUBTREE);
 	guard_end(g);
@@ -498,18 +409,18 @@ test_secondary_expand(void **state)
 static void
 test_select_row(void **state)
 {
-	cua_tree *t = observe(), *t2;
+	cua_tree *t = need_observation(APP, 10000), *t2;
 	char *out = NULL;
 	cua_element *cell = find_element(t, "cell", "Item 003");
 	uint32_t row = cua_element_get_id(cua_element_get_parent(cell));
 	struct guard *g = guard_begin(app.pid);
 
 	ACT(cua_session_click(session, APP, row, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "selection");
+	assert_route(NULL, out, "selection");
 	cua_free(out);
 	guard_allow(g, "table", NULL, GUARD_SUBTREE);
 	guard_end(g);
-	t2 = observe();
+	t2 = need_observation(APP, 10000);
 	assert_true(cua_element_get_traits(find_element(t2, "cell", "Item 003")) &
 		    CUA_TRAIT_SELECTED);
 	/* that row alone */
@@ -530,7 +441,7 @@ test_select_row(void **state)
 static void
 test_canvas_pointer(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(APP, 10000);
 	uint32_t canvas = id_of(t, "canvas", "Canvas");
 	char log[4096] = "", *out = NULL;
 	int32_t x, y, w, h;
@@ -538,29 +449,29 @@ test_canvas_pointer(void **state)
 	double px, py;
 	struct guard *g;
 
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	g = guard_begin(app.pid);
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "synthetic");
+	assert_route(NULL, out, "synthetic");
 	cua_free(out);
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_non_null(strstr(log, "canvas press 1 80 60\ncanvas release 1 80 60\n"));
 	/* right and middle buttons, and a double click */
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_RIGHT, 1, NULL));
-	wait_log("canvas release 3 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 3 ", log, sizeof(log));
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_MIDDLE, 1, NULL));
-	wait_log("canvas release 2 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 2 ", log, sizeof(log));
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 2, NULL));
-	wait_log("canvas release 1 ", log, sizeof(log));
-	if (read_until("canvas multi-press 1 ", 1000, log, sizeof(log)) < 0) {
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
+	if (app_read_until(&app, "canvas multi-press 1 ", 1000, log, sizeof(log)) < 0) {
 		/* the window manager holds each press until it replayed it
 		 * (its focus-click grab); on a loaded machine that can
 		 * exceed GTK's 400 ms double-click time once */
 		ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 2,
 				      NULL));
-		wait_log("canvas multi-press 1 ", log, sizeof(log));
+		fixture_wait_line(&app, "canvas multi-press 1 ", log, sizeof(log));
 	}
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_non_null(strstr(log, "canvas press 3 80 60\n"));
 	assert_non_null(strstr(log, "canvas press 2 80 60\n"));
 
@@ -572,15 +483,15 @@ test_canvas_pointer(void **state)
 	py = y + h / 2.0 - 30;
 	log[0] = '\0';
 	ACT(cua_session_click_at(session, APP, px, py, CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "synthetic");
+	assert_route(NULL, out, "synthetic");
 	cua_free(out);
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_int_equal(sscanf(strstr(log, "canvas press "), "canvas press %d %d %d",
 				&b, &lx, &ly), 3);
 	log[0] = '\0';
 	ACT(cua_session_click_at(session, APP, px + 7, py + 5, CUA_BUTTON_LEFT, 1,
 				 NULL));
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_int_equal(sscanf(strstr(log, "canvas press "), "canvas press %d %d %d",
 				&b, &lx2, &ly2), 3);
 	assert_int_equal(lx2 - lx, 7);
@@ -591,7 +502,7 @@ test_canvas_pointer(void **state)
 	log[0] = '\0';
 	ACT(cua_session_drag(session, APP, px, py, px + 40, py + 20, &out));
 	cua_free(out);
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	{
 		char want[64];
 
@@ -614,10 +525,10 @@ test_canvas_pointer(void **state)
 	 * 3 = right) or a smooth (4) scroll, on the canvas and nowhere else */
 	log[0] = '\0';
 	ACT(cua_session_scroll_at(session, APP, px, py, "down", 0.2, &out));
-	assert_route(out, "wheel");
+	assert_route(NULL, out, "wheel");
 	assert_non_null(strstr(out, "\"wheel_clicks\":"));
 	cua_free(out);
-	wait_log("canvas scroll ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas scroll ", log, sizeof(log));
 	assert_int_equal(sscanf(strstr(log, "canvas scroll "), "canvas scroll %d",
 				&b), 1);
 	assert_true(b == 1 || b == 4);
@@ -655,10 +566,10 @@ frame_offset(cua_tree *t, double *ox, double *oy)
 
 	assert_int_equal(cua_element_get_frame(find_element(t, "canvas", "Canvas"),
 					       &x, &y, &w, &h), 1);
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	ACT(cua_session_click_at(session, APP, x + w / 2.0, y + h / 2.0 - 30,
 				 CUA_BUTTON_LEFT, 1, NULL));
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_int_equal(sscanf(strstr(log, "canvas press "),
 				"canvas press %d %d %d", &b, &lx, &ly), 3);
 	*ox = x + w / 2.0 - lx - x;
@@ -670,7 +581,7 @@ frame_offset(cua_tree *t, double *ox, double *oy)
 static void
 test_drag_slider(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(APP, 10000);
 	cua_element *s = find_element(t, "slider", NULL);
 	struct guard *g = guard_begin(app.pid);
 	char log[4096] = "";
@@ -678,15 +589,15 @@ test_drag_slider(void **state)
 	double ox, oy, v, sx, sy;
 
 	ACT(cua_session_set_value(session, APP, cua_element_get_id(s), "50", NULL));
-	expect_line("scale 50");
+	fixture_expect_line(&app, "scale 50");
 	frame_offset(t, &ox, &oy);
 	assert_int_equal(cua_element_get_frame(s, &x, &y, &w, &h), 1);
 	sx = x + w / 2.0 - ox;
 	sy = y + h - 10 - oy;
 	log[0] = '\0';
 	ACT(cua_session_drag(session, APP, sx, sy, x + 2 - ox, sy, NULL));
-	wait_log("scale ", log, sizeof(log));
-	read_until(NULL, 300, log, sizeof(log));
+	fixture_wait_line(&app, "scale ", log, sizeof(log));
+	app_read_until(&app, NULL, 300, log, sizeof(log));
 	{
 		char *p = strstr(log, "scale ");
 
@@ -710,13 +621,13 @@ test_drag_slider(void **state)
 static void
 test_bad_input(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(APP, 10000);
 	char log[4096] = "";
 	uint32_t alpha = id_of(t, "button", "Alpha");
 	struct guard *g = guard_begin(app.pid);
 	cua_result r;
 
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	r = cua_session_click(session, APP, 424242, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
 	assert_string_equal(cua_error_message(),
@@ -758,7 +669,7 @@ test_bad_input(void **state)
 			       "appNotFound(\"no-such-app-here\")\nNo running or "
 			       "installed app matches 'no-such-app-here'."));
 	/* nothing reached the fixture */
-	drain(log, sizeof(log));
+	fixture_drain(&app, "the fixture", log, sizeof(log));
 	if (strstr(log, "clicked") || strstr(log, "entry") || strstr(log, "canvas"))
 		fail_msg("input was sent:\n%s", log);
 	guard_end(g); /* nothing at all changed */
@@ -822,12 +733,12 @@ test_cli(void **state)
 	while (p > out && p[-1] >= '0' && p[-1] <= '9')
 		p--;
 	snprintf(idx, sizeof(idx), "%d", atoi(p));
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	assert_int_equal(run_cli(click, out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "Action completed. Call `get_app_state` to "
 				    "fetch the updated UI state.\nroute: "
 				    "action:Click\n"));
-	expect_line("clicked Gamma");
+	fixture_expect_line(&app, "clicked Gamma");
 	/* an error exits non-zero with the sentence */
 	snprintf(idx, sizeof(idx), "%d", 987654);
 	assert_int_equal(run_cli(click, out, sizeof(out)), 1);
@@ -845,7 +756,7 @@ test_cli(void **state)
 static void
 test_other_app(void **state)
 {
-	cua_tree *t = observe(), *wf = NULL;
+	cua_tree *t = need_observation(APP, 10000), *wf = NULL;
 	char log[4096] = "";
 	uint32_t foreign = 0, canvas = id_of(t, "canvas", "Canvas");
 	struct guard *g = guard_begin(app.pid);
@@ -870,9 +781,9 @@ test_other_app(void **state)
 	 * synthetic click raises the fixture once (docs/actions.md §2.3) */
 	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
 				       NULL));
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 1, NULL));
-	wait_log("canvas release 1 ", log, sizeof(log));
+	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_non_null(strstr(log, "canvas press 1 80 60\n"));
 	/* buried again: left alone, refused, nothing sent */
 	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
@@ -882,18 +793,18 @@ test_other_app(void **state)
 	assert_non_null(strstr(cua_error_message(), "windowNotFoundAtPosition(("));
 	assert_non_null(strstr(cua_error_message(), "is covered by "));
 	log[0] = '\0';
-	read_until(NULL, 500, log, sizeof(log));
+	app_read_until(&app, NULL, 500, log, sizeof(log));
 	assert_null(strstr(log, "canvas"));
 	/* keys: the fixture is activated first, then typed into */
 	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL), "",
 				  NULL));
-	command("focus-entry", NULL, 0);
+	fixture_command(&app, "the fixture", "focus-entry", NULL, 0);
 	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
 				       NULL));
 	ACT(cua_session_set_option(session, "type_text_keys", "1"));
 	ACT(cua_session_type_text(session, APP, "focus", NULL));
 	ACT(cua_session_set_option(session, "type_text_keys", "0"));
-	expect_line("entry focus");
+	fixture_expect_line(&app, "entry focus");
 	/* in the fixture: its entry, nothing else (the other app's clicks
 	 * and the refused one included) */
 	guard_allow(g, "text", "", GUARD_NODE);

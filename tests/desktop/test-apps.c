@@ -23,23 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness.h"
-
-static cua_session *session;
-
-static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	session = cua_session_unref(session);
-	return 0;
-}
+#include "common.h"
 
 /* Asserts that `needle` occurs in `text`, printing the text if not. */
 #define assert_contains(text, needle)                                        \
@@ -107,19 +91,6 @@ assert_focus_trailer(cua_tree *t, const char *text, const char *want)
 	cua_free(line);
 }
 
-static void
-stop_app(cua_tree *t)
-{
-	pid_t pid = (pid_t)cua_tree_get_pid(t);
-
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
-			usleep(100 * 1000);
-		kill(pid, SIGKILL);
-	}
-}
-
 static int
 gtk3_ready(cua_tree *t, void *data)
 {
@@ -162,7 +133,7 @@ test_gtk3_widget_factory(void **state)
 	/* the first focusable widget: the combo box's entry */
 	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 }
 
@@ -203,7 +174,7 @@ test_gtk4_widget_factory(void **state)
 	assert_no_raw_roles(text);
 	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 }
 
@@ -239,7 +210,7 @@ test_featherpad_qt(void **state)
 	/* the editor */
 	assert_focus_trailer(t, text, "text entry area (settable, string)");
 	cua_free(text);
-	stop_app(t);
+	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 }
 
@@ -257,21 +228,11 @@ page_ready(cua_tree *t, void *data)
 static void
 test_chromium_form(void **state)
 {
-	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
-	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
-	};
-	struct app_proc app;
+	struct chromium chromium;
 	cua_tree *t;
 	char *text;
 
-	assert_non_null(mkdtemp(profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
-	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
-	assert_int_equal(app_start(&app, argv, 0), 0);
+	chromium_start(&chromium, "form.html");
 	/* Chromium builds its tree after accessibility is enabled */
 	t = observe_until_pred(session, "chromium", 30000, page_ready, NULL);
 	assert_non_null(t);
@@ -305,13 +266,7 @@ test_chromium_form(void **state)
 	assert_focus_trailer(t, text, "HTML content libcua form");
 	cua_free(text);
 	cua_tree_unref(t);
-	app_stop(&app);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_int_equal(chromium_stop(&chromium), 0);
 }
 
 int
@@ -324,5 +279,6 @@ main(void)
 		cmocka_unit_test(test_chromium_form),
 	};
 
-	return cmocka_run_group_tests_name("apps", tests, setup, teardown);
+	return cmocka_run_group_tests_name("apps", tests, session_setup,
+					   session_teardown);
 }

@@ -31,11 +31,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "covers.h"
-#include "harness.h"
 #include "xwin.h"
 
-static cua_session *session;
 
 struct browser {
 	const char *app;     /* the app as the tests name it */
@@ -59,17 +58,6 @@ static struct browser *br; /* the one under test */
 				 cua_error_message());                       \
 	} while (0)
 
-static void
-assert_route(const char *outcome, const char *route)
-{
-	char want[128];
-
-	snprintf(want, sizeof(want), "\"route\":\"%s\"", route);
-	if (!outcome || !strstr(outcome, want))
-		fail_msg("%s: route %s expected, outcome %s", br->engine, route,
-			 outcome ? outcome : "(none)");
-}
-
 /* ------------------------------------------------------------------ */
 /* The browsers                                                        */
 
@@ -88,7 +76,7 @@ write_file(const char *path, const char *text)
 static void
 start(struct browser *b)
 {
-	char url[4096], dirarg[128], prefs[128];
+	char url[4096], prefs[128];
 	pid_t pid;
 
 	snprintf(b->profile, sizeof(b->profile), "/tmp/cua-%s-XXXXXX", b->app);
@@ -110,16 +98,7 @@ start(struct browser *b)
 			   "user_pref(\"browser.sessionstore.resume_from_crash\", false);\n");
 		assert_int_equal(app_start(&b->proc, argv, 0), 0);
 	} else {
-		const char *argv[] = {
-			"chromium", "--force-renderer-accessibility",
-			"--no-sandbox", "--disable-gpu", "--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update", "--disable-sync",
-			"--window-size=1000,800", dirarg, url, NULL,
-		};
-
-		snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", b->profile);
-		assert_int_equal(app_start(&b->proc, argv, 0), 0);
+		chromium_run(&b->proc, b->profile, url);
 	}
 	b->started = 1;
 	if (!xwin_find_title("libcua browser", 60000, &pid))
@@ -143,53 +122,15 @@ stop(struct browser *b)
 }
 
 static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
-}
-
-static int
 teardown(void **state)
 {
 	stop(&firefox);
 	stop(&chromium);
-	session = cua_session_unref(session);
-	return 0;
+	return session_teardown(state);
 }
 
 /* ------------------------------------------------------------------ */
 /* Reading the page                                                    */
-
-/* The first enabled element of `role` whose title is `title` (NULL:
- * any). */
-static cua_element *
-find(cua_tree *t, const char *role, const char *title)
-{
-	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
-		cua_element *e = cua_tree_get_element(t, i);
-
-		if (strcmp(cua_element_get_role(e), role) == 0 &&
-		    (!title || strcmp(cua_element_get_title(e), title) == 0) &&
-		    !(cua_element_get_traits(e) & CUA_TRAIT_DISABLED))
-			return e;
-	}
-	return NULL;
-}
-
-static uint32_t
-id_of(cua_tree *t, const char *role, const char *title)
-{
-	cua_element *e = find(t, role, title);
-
-	if (!e) {
-		char *text = render(t);
-
-		fail_msg("%s: no %s '%s' in:\n%s", br->engine, role,
-			 title ? title : "*", text);
-	}
-	return cua_element_get_id(e);
-}
 
 static cua_tree *
 look(void)
@@ -239,20 +180,6 @@ wait_log(const char *what)
 		fail_msg("%s: the page never logged '%s'", br->engine, what);
 	}
 	cua_tree_unref(t);
-}
-
-struct want_value {
-	uint32_t id;
-	const char *value;
-};
-
-static int
-has_value(cua_tree *t, void *data)
-{
-	struct want_value *w = data;
-	cua_element *e = cua_tree_find_element(t, w->id);
-
-	return e && strcmp(cua_element_get_value(e), w->value) == 0;
 }
 
 static void
@@ -426,7 +353,7 @@ secondary_actions(void)
 {
 	cua_tree *t = look();
 	char *text = render(t), *out = NULL;
-	cua_element *doc = find(t, "HTML content", "libcua browser"), *e;
+	cua_element *doc = find_enabled(t, "HTML content", "libcua browser", NULL), *e;
 	uint32_t ids[256];
 	size_t n = 0;
 
@@ -540,7 +467,7 @@ drag_slider(uint32_t id)
 	ACT(cua_session_drag(session, br->app, (x + w / 2.0) * ppp,
 			     (y + h / 2.0) * ppp, (x + 1) * ppp,
 			     (y + h / 2.0) * ppp, &out));
-	assert_route(out, "synthetic");
+	assert_route(br->engine, out, "synthetic");
 	cua_free(out);
 	wait_log("qty 0");
 	cua_tree_unref(t);
@@ -554,22 +481,22 @@ routes(void)
 	uint32_t name, agree, qty;
 
 	/* a button's handler runs */
-	ACT(cua_session_click(session, br->app, id_of(t, "button", "Go"),
+	ACT(cua_session_click(session, br->app, enabled_id(br->engine, t, "button", "Go", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_route(out, "action:press");
+	assert_route(br->engine, out, "action:press");
 	cua_free(out);
 	wait_log("go pressed");
 
 	/* a check box */
-	agree = id_of(t, "checkbox", "Agree");
+	agree = enabled_id(br->engine, t, "checkbox", "Agree", NULL);
 	ACT(cua_session_click(session, br->app, agree, CUA_BUTTON_LEFT, 1,
 			      &out));
-	assert_route(out, "action:check");
+	assert_route(br->engine, out, "action:check");
 	cua_free(out);
 	wait_log("agree true");
 
 	/* a text field: emptied with keys, typed into, a part selected */
-	name = id_of(t, "text field", "Name");
+	name = enabled_id(br->engine, t, "text field", "Name", NULL);
 	ACT(cua_session_click(session, br->app, name, CUA_BUTTON_LEFT, 1, &out));
 	fprintf(stderr, "# %s: %s\n", br->engine, out);
 	cua_free(out);
@@ -579,7 +506,7 @@ routes(void)
 	cua_free(out);
 	wait_log("name [abc]");
 	ACT(cua_session_press_key(session, br->app, "ctrl+a", &out));
-	assert_route(out, "keys");
+	assert_route(br->engine, out, "keys");
 	cua_free(out);
 	ACT(cua_session_press_key(session, br->app, "BackSpace", NULL));
 	wait_log("name []");
@@ -595,7 +522,7 @@ routes(void)
 
 	/* the range input: a set value (set_value's route here: neither
 	 * engine applies EditableText to a text field), then a drag */
-	qty = id_of(t, "slider", "Quantity");
+	qty = enabled_id(br->engine, t, "slider", "Quantity", NULL);
 	ACT(cua_session_set_value(session, br->app, qty, "8", &out));
 	cua_free(out);
 	wait_value(qty, "8");
@@ -648,7 +575,7 @@ static void
 scroll_pages(void)
 {
 	cua_tree *t = look();
-	cua_element *doc = find(t, "HTML content", "libcua browser");
+	cua_element *doc = find_enabled(t, "HTML content", "libcua browser", NULL);
 	int y0, y1, y2, h;
 	char *out = NULL;
 
@@ -656,7 +583,7 @@ scroll_pages(void)
 	settled_position(&y0, &h);
 	ACT(cua_session_scroll(session, br->app, cua_element_get_id(doc), "down",
 			       1, &out));
-	assert_route(out, "wheel");
+	assert_route(br->engine, out, "wheel");
 	fprintf(stderr, "# %s: %s\n", br->engine, out);
 	settled_position(&y1, &h);
 	if (abs((y1 - y0) - h) > h / 5)
@@ -767,5 +694,5 @@ main(void)
 	/* one engine or test: CUA_TEST_FILTER=test_firefox_* */
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("browsers", tests, setup, teardown);
+	return cmocka_run_group_tests_name("browsers", tests, session_setup, teardown);
 }

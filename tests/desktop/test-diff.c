@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "guard.h"
-#include "harness.h"
+#include "common.h"
 
 #define APP "fixture-gtk3"
 
@@ -40,13 +40,10 @@ static int
 setup(void **state)
 {
 	static struct fx fx;
-	const char *argv[] = { FIXTURE_GTK3, NULL };
-	char line[256];
 	cua_tree *t;
 
 	memset(&fx, 0, sizeof(fx));
-	if (app_start(&fx.app, argv, 1) < 0 ||
-	    app_wait_line(&fx.app, "ready", 10000, line, sizeof(line)) < 0)
+	if (fixture_start(&fx.app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
 	fx.s = test_session();
 	t = observe_until_pred(fx.s, APP, 10000, has_buttons, NULL);
@@ -71,13 +68,7 @@ teardown(void **state)
 static void
 command(struct fx *fx, const char *cmd)
 {
-	char want[128], line[256];
-	const char *sp = strchr(cmd, ' ');
-
-	snprintf(want, sizeof(want), "done %.*s", (int)(sp ? sp - cmd : (long)strlen(cmd)),
-		 cmd);
-	assert_int_equal(app_send(&fx->app, cmd), 0);
-	assert_int_equal(app_wait_line(&fx->app, want, 5000, line, sizeof(line)), 0);
+	fixture_command(&fx->app, "the fixture", cmd, NULL, 0);
 }
 
 static char *

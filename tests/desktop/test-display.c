@@ -23,8 +23,8 @@
 
 #include <jansson.h>
 
+#include "common.h"
 #include "guard.h"
-#include "harness.h"
 
 #define APP "fixture-gtk3"
 #define OFF_ENV "the display driver is turned off by CUA_DISPLAY=none"
@@ -35,52 +35,6 @@
 	"tree and element actions still work"
 
 static struct app_proc app;
-static cua_session *session;
-
-static cua_tree *
-observe(void)
-{
-	cua_tree *t = observe_until(session, APP, 10000);
-
-	if (!t)
-		fail_msg("no observation of %s: %s", APP, cua_error_message());
-	return t;
-}
-
-static uint32_t
-id_of(cua_tree *t, const char *role, const char *title)
-{
-	cua_element *e = find_element(t, role, title);
-
-	if (!e)
-		fail_msg("no %s '%s'", role, title ? title : "");
-	return cua_element_get_id(e);
-}
-
-/* Sends a command and waits for its "done"; what the fixture printed
- * before goes to log. */
-static void
-command(const char *cmd, char *log, size_t size)
-{
-	char done[128];
-	const char *sp = strchr(cmd, ' ');
-
-	snprintf(done, sizeof(done), "done %.*s",
-		 (int)(sp ? (size_t)(sp - cmd) : strlen(cmd)), cmd);
-	assert_int_equal(app_send(&app, cmd), 0);
-	if (app_read_until(&app, done, 5000, log, size) < 0)
-		fail_msg("the fixture did not answer '%s'", cmd);
-}
-
-static void
-expect_line(const char *prefix)
-{
-	char log[8192] = "";
-
-	if (app_read_until(&app, prefix, 5000, log, sizeof(log)) < 0)
-		fail_msg("the fixture never printed '%s'; it printed:\n%s",
-			 prefix, log);
-}
 
 /* The message of the last error, which must start with `prefix` and
  * contain each of the NULL-terminated `parts`. */
@@ -133,12 +87,8 @@ jstr(json_t *o, const char *key)
 static int
 setup(void **state)
 {
-	const char *argv[] = { FIXTURE_GTK3, NULL };
-	char line[256];
-
 	(void)state;
-	if (app_start(&app, argv, 1) < 0 ||
-	    app_wait_line(&app, "ready", 10000, line, sizeof(line)) < 0)
+	if (fixture_start(&app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
 	/* the session's display driver is off from the start */
 	setenv("CUA_DISPLAY", "none", 1);
@@ -150,8 +100,7 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	(void)state;
-	session = cua_session_unref(session);
+	session_teardown(state);
 	app_stop(&app);
 	return 0;
 }
@@ -162,7 +111,7 @@ teardown(void **state)
 static void
 test_none_reads_and_acts(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(APP, 10000);
 	const void *data = NULL;
 	size_t size = 0;
 	const char *mime = NULL;
@@ -183,13 +132,13 @@ test_none_reads_and_acts(void **state)
 	g = guard_begin(app.pid);
 	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
-	expect_line("toggled Unchecked box on");
+	fixture_expect_line(&app, "toggled Unchecked box on");
 	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
-	expect_line("toggled Unchecked box off");
+	fixture_expect_line(&app, "toggled Unchecked box off");
 	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL),
 				  "set without a display", NULL));
-	expect_line("entry set without a display");
+	fixture_expect_line(&app, "entry set without a display");
 	guard_allow(g, "check box", "Unchecked box", GUARD_NODE);
 	guard_allow(g, "text", "", GUARD_NODE); /* the entry */
 	guard_end(g);
@@ -216,7 +165,7 @@ test_none_reads_and_acts(void **state)
 static void
 test_none_refuses(void **state)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(APP, 10000);
 	struct guard *g = guard_begin(app.pid);
 	char log[8192] = "";
 
@@ -255,7 +204,7 @@ test_none_refuses(void **state)
 		       NULL);
 
 	/* keys: into the focused entry */
-	command("focus-entry", NULL, 0);
+	fixture_command(&app, "the fixture", "focus-entry", NULL, 0);
 	assert_int_equal(cua_session_press_key(session, APP, "ctrl+a", NULL),
 			 CUA_ERROR_INPUT_BLOCKED);
 	assert_message("Keys cannot be sent to '",
@@ -273,7 +222,7 @@ test_none_refuses(void **state)
 	/* the fixture saw none of it (the entry has the focus the fixture
 	 * gave it) */
 	guard_end(g);
-	command("title after the refusals", log, sizeof(log));
+	fixture_command(&app, "the fixture", "title after the refusals", log, sizeof(log));
 	assert_null(strstr(log, "canvas"));
 	assert_null(strstr(log, "entry"));
 	cua_tree_unref(t);
@@ -314,12 +263,12 @@ test_option_switches(void **state)
 		json_object_get(json_object_get(j, "capabilities"), "pointer"),
 		"available")));
 	json_decref(j);
-	t = observe();
+	t = need_observation(APP, 10000);
 	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
 						 NULL, NULL),
 			 CUA_OK);
 	assert_true(size > 0);
-	command("title pointer again", NULL, 0);
+	fixture_command(&app, "the fixture", "title pointer again", NULL, 0);
 	ACT(cua_session_click(session, APP, id_of(t, "canvas", "Canvas"),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	if (app_read_until(&app, "canvas release 1 ", 5000, log, sizeof(log)) <
@@ -333,7 +282,7 @@ test_option_switches(void **state)
 	assert_string_equal(jstr(j, "driver"), "none");
 	assert_string_equal(jstr(j, "chosen_by"), "the session option display");
 	json_decref(j);
-	t = observe();
+	t = need_observation(APP, 10000);
 	assert_string_equal(cua_tree_get_screenshot_error(t),
 			    SHOT_ERROR(OFF_OPTION));
 	assert_int_equal(cua_session_click(session, APP,

@@ -58,7 +58,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "common.h"
 
 #define APP "fixture-gtk3"
 
@@ -69,54 +69,11 @@ static struct app_proc app;
 /* ------------------------------------------------------------------ */
 /* The fixture                                                          */
 
-/* Reads the fixture's lines until one starts with `until`; every line
- * read is appended to `log` (may be NULL). 0 when found. */
-static int
-read_until(const char *until, int timeout_ms, char *log, size_t size)
-{
-	return app_read_until(&app, until, timeout_ms, log, size);
-}
-
-/* Everything the fixture printed until now, after a round trip. */
 static void
-drain(char *log, size_t size)
+start_gtk3(void)
 {
-	if (log)
-		log[0] = '\0';
-	assert_int_equal(app_send(&app, "title libcua fixture"), 0);
-	if (read_until("done title", 5000, log, size) < 0)
-		fail_msg("the fixture did not answer");
-}
-
-static void
-expect_line(const char *prefix)
-{
-	char log[8192] = "";
-
-	if (read_until(prefix, 5000, log, sizeof(log)) < 0)
-		fail_msg("the fixture never printed '%s'; it printed:\n%s",
-			 prefix, log);
-}
-
-static void
-fixture_start(void)
-{
-	const char *argv[] = { FIXTURE_GTK3, NULL };
-	char line[256];
-
-	if (app_start(&app, argv, 1) < 0 ||
-	    app_wait_line(&app, "ready", 15000, line, sizeof(line)) < 0)
+	if (fixture_start(&app, FIXTURE_GTK3, NULL, 15000, NULL, 0) < 0)
 		fail_msg("the fixture did not start");
-}
-
-static uint32_t
-id_of(cua_tree *t, const char *role, const char *title)
-{
-	cua_element *e = find_element(t, role, title);
-
-	if (!e)
-		fail_msg("no %s '%s'", role, title ? title : "");
-	return cua_element_get_id(e);
 }
 
 /* The centre of an element in screenshot pixels. */
@@ -161,7 +118,7 @@ check_works(cua_session *s, int pointer)
 	beta = id_of(t, "button", "Beta");
 	gamma = id_of(t, "button", "Gamma");
 	entry = id_of(t, "text field", NULL);
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	/* AT-SPI events reach the session (the settle and `cua watch` wait
 	 * on them) */
 	{
@@ -170,10 +127,10 @@ check_works(cua_session *s, int pointer)
 		assert_int_equal(app_send(&app, "toggle Unchecked box"), 0);
 		ACT(cua_session_wait_for_change(s, t, 5000, &changed));
 		assert_int_equal(changed, 1);
-		drain(NULL, 0);
+		fixture_drain(&app, "the fixture", NULL, 0);
 	}
 	ACT(cua_session_click(s, APP, beta, CUA_BUTTON_LEFT, 1, NULL));
-	expect_line("clicked Beta");
+	fixture_expect_line(&app, "clicked Beta");
 	{
 		static int n;
 		char value[32], line[64];
@@ -181,13 +138,13 @@ check_works(cua_session *s, int pointer)
 		snprintf(value, sizeof(value), "back again %d", ++n);
 		snprintf(line, sizeof(line), "entry %s", value);
 		ACT(cua_session_set_value(s, APP, entry, value, NULL));
-		expect_line(line);
+		fixture_expect_line(&app, line);
 	}
 	if (pointer) {
 		centre_px(t, gamma, &x, &y);
 		ACT(cua_session_click_at(s, APP, x, y, CUA_BUTTON_LEFT, 1,
 					 NULL));
-		expect_line("clicked Gamma");
+		fixture_expect_line(&app, "clicked Gamma");
 	}
 	cua_tree_unref(t);
 }
@@ -655,7 +612,7 @@ test_atspi_bus_restart(void **state)
 	pid_t bus, launcher;
 	int64_t t0, hung_ms, watch_ms;
 
-	fixture_start();
+	start_gtk3();
 	ids_of(s, &ids);
 	bus = atspi_bus_daemon();
 	assert_true(bus > 0);
@@ -730,7 +687,7 @@ test_atspi_bus_restart(void **state)
 	 * toolkit does not reconnect to a new bus. */
 	assert_int_equal(activate_atspi_bus(), 0);
 	app_stop(&app);
-	fixture_start();
+	start_gtk3();
 
 	/* the same session works again */
 	check_works(s, 1);
@@ -754,7 +711,7 @@ test_atspi_bus_restart(void **state)
 		    th.first_error_ms < th.in_flight_ms + 1500);
 	assert_int_equal(activate_atspi_bus(), 0);
 	app_stop(&app);
-	fixture_start();
+	start_gtk3();
 	check_works(s, 1);
 
 	cua_session_unref(s);
@@ -856,13 +813,13 @@ test_x_server_restart(void **state)
 	pid_t xvfb = desktop_pid("xvfb");
 
 	assert_true(xvfb > 0 && !gone(xvfb));
-	fixture_start();
+	start_gtk3();
 	ids_of(s, &ids);
 	/* the pointer path works before the fault */
-	drain(NULL, 0);
+	fixture_drain(&app, "the fixture", NULL, 0);
 	ACT(cua_session_click_at(s, APP, ids.ax, ids.ay, CUA_BUTTON_LEFT, 1,
 				 NULL));
-	expect_line("clicked Alpha");
+	fixture_expect_line(&app, "clicked Alpha");
 
 	reserve_display();
 	calls_through_fault(s, ops, sizeof(ops) / sizeof(ops[0]), &ids, xvfb,
@@ -886,7 +843,7 @@ test_x_server_restart(void **state)
 	/* A new X server on the same display, its window manager and the
 	 * app again. */
 	restart_x();
-	fixture_start();
+	start_gtk3();
 	/* the same session works again, pointer included */
 	check_works(s, 1);
 	/* so does the one made while no X server ran */
@@ -915,7 +872,7 @@ test_parallel_cli(void **state)
 	char last_entry[64] = "";
 
 	assert_non_null(mkdtemp(strcpy(tmpdir, "/tmp/cua-faults-XXXXXX")));
-	fixture_start();
+	start_gtk3();
 	{
 		struct cli c;
 
@@ -946,11 +903,11 @@ test_parallel_cli(void **state)
 
 		snprintf(val, sizeof(val), "round %d", round);
 		snprintf(typed, sizeof(typed), "t%d", round);
-		drain(NULL, 0);
+		fixture_drain(&app, "the fixture", NULL, 0);
 		if (round % 4 == 3) {
 			/* typing goes to the focused element: the entry */
 			assert_int_equal(app_send(&app, "focus-entry"), 0);
-			assert_int_equal(read_until("done focus-entry", 5000,
+			assert_int_equal(app_read_until(&app, "done focus-entry", 5000,
 						    NULL, 0), 0);
 		}
 		switch (round % 4) {
@@ -986,14 +943,14 @@ test_parallel_cli(void **state)
 		for (int i = 0; i < n; i++)
 			if (c[i].status == 0 && c[i].effect &&
 			    !strstr(log, c[i].effect) &&
-			    read_until(c[i].effect, 5000, log, sizeof(log)) < 0)
+			    app_read_until(&app, c[i].effect, 5000, log, sizeof(log)) < 0)
 				fail_msg("round %d: '%s' succeeded but the "
 					 "fixture never printed '%s':\n%s",
 					 round, c[i].what, c[i].effect, log);
 		{
 			char rest[8192];
 
-			drain(rest, sizeof(rest));
+			fixture_drain(&app, "the fixture", rest, sizeof(rest));
 			if (strlen(log) + strlen(rest) < sizeof(log))
 				strcat(log, rest);
 		}
@@ -1109,7 +1066,7 @@ test_stuck_lock_holder(void **state)
 
 	assert_non_null(rt);
 	assert_non_null(mkdtemp(strcpy(tmpdir, "/tmp/cua-faults-XXXXXX")));
-	fixture_start();
+	start_gtk3();
 	snprintf(path, sizeof(path), "%s/cua", rt);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/cua/session.lock", rt);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "common.h"
 
 #define APP "fixture-gtk3"
 
@@ -38,12 +38,9 @@ static int
 setup(void **state)
 {
 	static struct fx fx;
-	const char *argv[] = { FIXTURE_GTK3, NULL };
-	char line[256];
 
 	memset(&fx, 0, sizeof(fx));
-	if (app_start(&fx.app, argv, 1) < 0 ||
-	    app_wait_line(&fx.app, "ready", 10000, line, sizeof(line)) < 0)
+	if (fixture_start(&fx.app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
 	fx.s = test_session();
 	fx.t = observe_until_pred(fx.s, APP, 10000, has_buttons, NULL);

@@ -26,33 +26,8 @@
 
 #include <turbojpeg.h>
 
-#include "harness.h"
+#include "common.h"
 #include "xwin.h"
-
-static cua_session *session;
-
-struct img {
-	unsigned char *px; /* RGB */
-	int w, h;
-};
-
-static void
-decode(const void *data, size_t size, struct img *out)
-{
-	tjhandle tj = tjInitDecompress();
-	int sub, cs, r;
-
-	memset(out, 0, sizeof(*out));
-	r = tjDecompressHeader3(tj, data, (unsigned long)size, &out->w, &out->h,
-				&sub, &cs);
-	if (r == 0) {
-		out->px = malloc((size_t)out->w * out->h * 3);
-		r = tjDecompress2(tj, data, (unsigned long)size, out->px, out->w,
-				  0, out->h, TJPF_RGB, 0);
-	}
-	tjDestroy(tj);
-	assert_int_equal(r, 0);
-}
 
 /* The colour at (x, y) is within 48 of (r, g, b) (JPEG at quality 80). */
 static int
@@ -69,16 +44,9 @@ colour_is(const struct img *im, int x, int y, int r, int g, int b)
 static int
 setup(void **state)
 {
-	session = test_session();
+	session_setup(state);
 	assert_int_equal(cua_session_set_option(session, "restore_pointer", "0"),
 			 CUA_OK);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	session = cua_session_unref(session);
 	return 0;
 }
 
@@ -94,7 +62,7 @@ screenshot(cua_tree *t, struct img *im)
 	if (cua_tree_get_screenshot(t, &data, &size, &mime, NULL, NULL, &ppp) !=
 	    CUA_OK)
 		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
-	decode(data, size, im);
+	assert_int_equal(jpeg_decode(data, size, im), 0);
 	return ppp;
 }
 
@@ -112,7 +80,7 @@ check_marks(cua_tree *t, cua_element *e, const char *what)
 	int edge_x = 0, edge_y = 0;
 
 	assert_int_equal(cua_tree_render_marks(t, 0, &marks, &msize), CUA_OK);
-	decode(marks, msize, &mk);
+	assert_int_equal(jpeg_decode(marks, msize, &mk), 0);
 	assert_int_equal(mk.w, im.w);
 	assert_int_equal(mk.h, im.h);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
@@ -276,7 +244,7 @@ corner_clicks(const char *app, uint32_t id, void (*note)(cua_tree *t, void *data
 	}
 }
 
-struct want_value {
+struct noted_value {
 	uint32_t id;
 	char value[32];
 };
@@ -284,7 +252,7 @@ struct want_value {
 static void
 note_value(cua_tree *t, void *data)
 {
-	struct want_value *w = data;
+	struct noted_value *w = data;
 	cua_element *e = cua_tree_find_element(t, w->id);
 
 	assert_non_null(e);
@@ -294,7 +262,7 @@ note_value(cua_tree *t, void *data)
 static int
 value_differs(cua_tree *t, void *data)
 {
-	struct want_value *w = data;
+	struct noted_value *w = data;
 	cua_element *e = cua_tree_find_element(t, w->id);
 
 	return e && strcmp(cua_element_get_value(e), w->value) != 0;
@@ -305,7 +273,7 @@ value_differs(cua_tree *t, void *data)
 static void
 check_gtk4(const char *app, uint32_t id, const char *what)
 {
-	struct want_value w = { id, "" };
+	struct noted_value w = { id, "" };
 	cua_tree *t;
 	char *out = NULL;
 
@@ -452,5 +420,6 @@ main(void)
 	/* one test by name: CUA_TEST_FILTER=test_qt */
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("frames", tests, setup, teardown);
+	return cmocka_run_group_tests_name("frames", tests, setup,
+					   session_teardown);
 }

@@ -28,33 +28,10 @@
 #include <X11/Xutil.h>
 #include <turbojpeg.h>
 
-#include "harness.h"
+#include "common.h"
 
 /* the fixture, by pid (a second instance covers it in one test) */
 static char APP[32];
-
-struct img {
-	unsigned char *px; /* RGB */
-	int w, h;
-};
-
-static int
-decode(const void *data, size_t size, struct img *out)
-{
-	tjhandle tj = tjInitDecompress();
-	int sub, cs, r;
-
-	memset(out, 0, sizeof(*out));
-	r = tjDecompressHeader3(tj, data, (unsigned long)size, &out->w, &out->h,
-				&sub, &cs);
-	if (r == 0) {
-		out->px = malloc((size_t)out->w * out->h * 3);
-		r = tjDecompress2(tj, data, (unsigned long)size, out->px, out->w,
-				  0, out->h, TJPF_RGB, 0);
-	}
-	tjDestroy(tj);
-	return r;
-}
 
 static void
 pixel(const struct img *im, int x, int y, int rgb[3])
@@ -174,7 +151,7 @@ check_pattern(cua_session *s)
 	assert_true(size > 1000);
 	/* small windows are not scaled */
 	assert_true(ppp == 1.0);
-	assert_int_equal(decode(data, size, &im), 0);
+	assert_int_equal(jpeg_decode(data, size, &im), 0);
 	assert_int_equal(im.w, (int)w);
 	assert_int_equal(im.h, (int)h);
 	e = find_element(t, NULL, "Pattern");
@@ -285,7 +262,7 @@ test_covered(void **state)
 		assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime,
 							 NULL, NULL, NULL),
 				 CUA_OK);
-		assert_int_equal(decode(data, size, &im), 0);
+		assert_int_equal(jpeg_decode(data, size, &im), 0);
 		e = find_element(t, NULL, "Pattern");
 		assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
 		assert_colour(&im, x + w / 4, y + h / 4, 255, 0, 255);
@@ -619,11 +596,11 @@ check_app(cua_tree *t, const char *name, const char *role, const char *title)
 			 cua_tree_get_screenshot_error(t));
 	assert_true(w <= 2048 && h <= 768 + 0 * w);
 	assert_true(ppp > 0 && ppp <= 1.0);
-	assert_int_equal(decode(data, size, &im), 0);
+	assert_int_equal(jpeg_decode(data, size, &im), 0);
 	if (colourful(&im) < 4)
 		fail_msg("%s: the screenshot looks blank", name);
 	assert_int_equal(cua_tree_render_marks(t, 0, &marks, &msize), CUA_OK);
-	assert_int_equal(decode(marks, msize, &mk), 0);
+	assert_int_equal(jpeg_decode(marks, msize, &mk), 0);
 	assert_int_equal(mk.w, im.w);
 	assert_int_equal(mk.h, im.h);
 	e = find_element(t, role, title);
@@ -709,20 +686,10 @@ static void
 test_chromium(void **state)
 {
 	const char *rt[] = { "button", "Submit order" };
-	char profile[] = "/tmp/cua-chromium-XXXXXX", url[4096], dirarg[128];
-	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
-	};
-	struct app_proc app;
+	struct chromium chromium;
 	cua_tree *t;
 
-	assert_non_null(mkdtemp(profile));
-	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
-	snprintf(url, sizeof(url), "file://%s", data_path("form.html"));
-	assert_int_equal(app_start(&app, argv, 0), 0);
+	chromium_start(&chromium, "form.html");
 	t = observe_until_pred(fx.s, "chromium", 30000, has_el, rt);
 	if (!t && cua_session_observe(fx.s, "chromium", CUA_OBSERVE_NO_LAUNCH,
 				      &t) == CUA_OK) {
@@ -733,14 +700,8 @@ test_chromium(void **state)
 	assert_non_null(t);
 	check_app(t, "chromium", rt[0], rt[1]);
 	cua_tree_unref(t);
-	app_stop(&app);
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
-		if (system(cmd) != 0)
-			fprintf(stderr, "# could not remove %s\n", profile);
-	}
+	if (chromium_stop(&chromium) < 0)
+		fprintf(stderr, "# could not remove %s\n", chromium.profile);
 }
 
 int

@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "guard.h"
-#include "harness.h"
 
 #define INVALID_MSG                                                          \
 	"The element ID is no longer valid. Try to get the on-screen content " \
@@ -57,75 +57,34 @@ static const struct fixture qt5 = { "fixture-qt5", FIXTURE_QT5, NULL };
 
 static const struct fixture *fx;
 static struct app_proc app;
-static cua_session *session;
 
+/* Makes `f` the fixture under test (one runs at a time: their windows
+ * would cover each other). */
 static void
 use(const struct fixture *f)
 {
-	const char *argv[] = { f->exe, f->arg, NULL };
-	char line[256];
-
 	if (fx)
 		app_stop(&app);
 	fx = f;
-	if (app_start(&app, argv, 1) < 0 ||
-	    app_wait_line(&app, "ready", 15000, line, sizeof(line)) < 0)
+	if (fixture_start(&app, f->exe, f->arg, 15000, NULL, 0) < 0)
 		fail_msg("%s did not start", f->app);
-}
-
-static int
-setup(void **state)
-{
-	session = test_session();
-	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	session = cua_session_unref(session);
+	session_teardown(state);
 	if (fx)
 		app_stop(&app);
 	fx = NULL;
 	return 0;
 }
 
-static int
-read_until(const char *until, int timeout_ms, char *log, size_t size)
-{
-	return app_read_until(&app, until, timeout_ms, log, size);
-}
-
 /* Sends a command and waits for its "done"; lines before it go to log. */
 static void
 command(const char *cmd, char *log, size_t size)
 {
-	char done[128];
-	const char *sp = strchr(cmd, ' ');
-
-	snprintf(done, sizeof(done), "done %.*s",
-		 (int)(sp ? (size_t)(sp - cmd) : strlen(cmd)), cmd);
-	assert_int_equal(app_send(&app, cmd), 0);
-	if (read_until(done, 5000, log, size) < 0)
-		fail_msg("%s did not answer '%s'", fx->app, cmd);
-}
-
-/* Everything the fixture printed until now (after a round trip). */
-static void
-drain(char *log, size_t size)
-{
-	if (log)
-		log[0] = '\0';
-	command("title libcua fixture", log, size);
-}
-
-static cua_tree *
-observe(void)
-{
-	cua_tree *t = observe_until(session, fx->app, 15000);
-
-	assert_non_null(t);
-	return t;
+	fixture_command(&app, fx->app, cmd, log, size);
 }
 
 /* ------------------------------------------------------------------ */
@@ -279,7 +238,7 @@ struct tally {
 static void
 reset_row(struct model *m)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(fx->app, 15000);
 
 	m->n = 0;
 	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
@@ -295,7 +254,7 @@ reset_row(struct model *m)
 		}
 	}
 	cua_tree_unref(t);
-	drain(NULL, 0);
+	fixture_drain(&app, fx->app, NULL, 0);
 	for (int k = 0; k < 3; k++) {
 		char cmd[64], line[128];
 		cua_element *e;
@@ -304,7 +263,7 @@ reset_row(struct model *m)
 		command(cmd, NULL, 0);
 		snprintf(m->label[k], 16, "%s", labels[k]);
 		m->n++;
-		t = observe();
+		t = need_observation(fx->app, 15000);
 		e = find_element(t, "button", labels[k]);
 		assert_non_null(e);
 		ACT(cua_session_click(session, fx->app, cua_element_get_id(e),
@@ -321,7 +280,7 @@ reset_row(struct model *m)
 static void
 one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 {
-	cua_tree *t = observe();
+	cua_tree *t = need_observation(fx->app, 15000);
 	cua_element *row[32];
 	int n = 0, target, target_serial, nmut, refetched;
 	struct model observed; /* the row as the observation showed it */
@@ -384,7 +343,7 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		free(report);
 		tl->guarded++;
 	}
-	drain(log, sizeof(log));
+	fixture_drain(&app, fx->app, log, sizeof(log));
 	tl->runs++;
 	refetched = r == CUA_OK && strstr(out, "\"refetched\":true");
 	tl->refetched += refetched;
@@ -433,7 +392,7 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		const char *msg = cua_error_message();
 
 		/* nothing may arrive late either */
-		read_until(NULL, 100, log, sizeof(log));
+		app_read_until(&app, NULL, 100, log, sizeof(log));
 		if (strstr(log, "clicked "))
 			fail_msg("%s iteration %d: error '%s' but a click "
 				 "happened:\n%s", fx->app, it, msg, log);
@@ -535,5 +494,6 @@ main(void)
 
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("staleness", tests, setup, teardown);
+	return cmocka_run_group_tests_name("staleness", tests, session_setup,
+					   teardown);
 }

@@ -20,22 +20,14 @@
 
 #include <cua/cua.h>
 
-static const char *
-data(const char *name)
-{
-	static char buf[4096];
-	const char *dir = getenv("CUA_TEST_DATA");
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
-	return buf;
-}
+#include "util.h"
 
 static cua_session *
 gedit_session(void)
 {
 	cua_session *s = NULL;
 
-	if (cua_session_new_recorded(&s, data("recorded-gedit.json"), 0) != CUA_OK)
+	if (cua_session_new_recorded(&s, data_path("recorded-gedit.json"), 0) != CUA_OK)
 		fail_msg("%s", cua_error_message());
 	return s;
 }

@@ -24,6 +24,7 @@
 #include "core/ctx.h"
 #include "core/session.h"
 #include "display/display.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* A probe whose answers the test decides                               */
@@ -398,16 +399,6 @@ test_info_sanitised(void **state)
 
 /* ------------------------------------------------------------------ */
 /* Through the public API                                               */
-
-static const char *
-data_path(const char *name)
-{
-	static char buf[4096];
-	const char *dir = getenv("CUA_TEST_DATA");
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
-	return buf;
-}
 
 /* A recording has no window system: the info says so, and the option
  * cannot choose a driver for it. */

@@ -20,6 +20,7 @@
 #include "core/errors.h"
 #include "core/keys.h"
 #include "keys-check.h"
+#include "util.h"
 
 #define PLUS_HINT                                                    \
 	" (a + must be followed by a key name: write plus for "      \
@@ -45,19 +46,6 @@ check_refused_f(const char *key, uint32_t flags, const char *combo,
 }
 
 #define check_refused(key, what) check_refused_f((key), 0, (key), (what))
-
-static char *
-repeat(const char *unit, size_t n)
-{
-	size_t len = strlen(unit), i;
-	char *s = malloc(len * n + 1);
-
-	assert_non_null(s);
-	for (i = 0; i < n; i++)
-		memcpy(s + i * len, unit, len);
-	s[len * n] = '\0';
-	return s;
-}
 
 static void
 test_whitespace_around_plus(void **state)

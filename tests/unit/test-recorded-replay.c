@@ -29,19 +29,10 @@
 #include "core/roles.h"
 #include "core/session.h"
 #include "rec-backend.h"
+#include "util.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static const char *
-data_path(const char *name)
-{
-	static char buf[4096];
-	const char *dir = getenv("CUA_TEST_DATA");
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
-	return buf;
-}
 
 static int
 never(void *ud, const struct cua_raw_node *n, int depth)

@@ -21,6 +21,7 @@
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "core/tree.h"
+#include "util.h"
 
 #define NOTE                                                                 \
 	"Note: Pay special attention to the content selected by the "        \
@@ -71,19 +72,6 @@ expect_state(const struct cua_tree *tree, const char *want)
 	assert_false(sb.oom);
 	assert_string_equal(sb_str(&sb), want);
 	sb_free(&sb);
-}
-
-static char *
-repeat(const char *unit, size_t n)
-{
-	size_t len = strlen(unit), i;
-	char *s = malloc(len * n + 1);
-
-	assert_non_null(s);
-	for (i = 0; i < n; i++)
-		memcpy(s + i * len, unit, len);
-	s[len * n] = '\0';
-	return s;
 }
 
 static void

@@ -21,20 +21,7 @@
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "core/utf8.h"
-
-/* n copies of unit, malloc'd */
-static char *
-repeat(const char *unit, size_t n)
-{
-	size_t len = strlen(unit), i;
-	char *s = malloc(len * n + 1);
-
-	assert_non_null(s);
-	for (i = 0; i < n; i++)
-		memcpy(s + i * len, unit, len);
-	s[len * n] = '\0';
-	return s;
-}
+#include "util.h"
 
 static char *
 concat(const char *a, const char *b, const char *c)

@@ -156,6 +156,30 @@ test_replace_ok(void **state)
 	assert_string_equal(names, "state.json");
 }
 
+/* Replacing OLD with a large file fails with -err under the fault
+ * `op`/`errname` (`space`: the bytes written before the disk is full, or
+ * NULL); the old file stays and no temp file is left. */
+static void
+assert_replace_fails(struct fx *fx, const char *op, const char *errname,
+		     int err, const char *space, char fill)
+{
+	char names[256], *text, big[20000];
+
+	memset(big, fill, sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put(fx->path, OLD);
+	faults(fx->dir, op, errname, space);
+	assert_int_equal(cua_write_file_atomic(fx->path, big, strlen(big),
+					       0600),
+			 -err);
+	no_faults();
+	text = slurp(fx->path);
+	assert_string_equal(text, OLD);
+	free(text);
+	listing(fx->dir, names, sizeof(names));
+	assert_string_equal(names, "state.json");
+}
+
 /* Every step fails with every errno: the old file stays, no temp file. */
 static void
 test_replace_faults(void **state)
@@ -167,26 +191,11 @@ test_replace_faults(void **state)
 	} errs[] = { { "ENOSPC", ENOSPC },
 		     { "EACCES", EACCES },
 		     { "EROFS", EROFS } };
-	struct fx *fx = *state;
-	char names[256], *text, big[20000];
 
-	memset(big, 'x', sizeof(big) - 1);
-	big[sizeof(big) - 1] = '\0';
 	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++)
-		for (size_t e = 0; e < sizeof(errs) / sizeof(errs[0]); e++) {
-			put(fx->path, OLD);
-			faults(fx->dir, ops[o], errs[e].name, NULL);
-			assert_int_equal(cua_write_file_atomic(fx->path, big,
-			                                       strlen(big),
-			                                       0600),
-			                 -errs[e].value);
-			no_faults();
-			text = slurp(fx->path);
-			assert_string_equal(text, OLD);
-			free(text);
-			listing(fx->dir, names, sizeof(names));
-			assert_string_equal(names, "state.json");
-		}
+		for (size_t e = 0; e < sizeof(errs) / sizeof(errs[0]); e++)
+			assert_replace_fails(*state, ops[o], errs[e].name,
+					     errs[e].value, NULL, 'x');
 }
 
 /* A disk that fills up in the middle of the file: short writes, then
@@ -194,22 +203,7 @@ test_replace_faults(void **state)
 static void
 test_replace_disk_fills_up(void **state)
 {
-	struct fx *fx = *state;
-	char names[256], *text, big[20000];
-
-	memset(big, 'y', sizeof(big) - 1);
-	big[sizeof(big) - 1] = '\0';
-	put(fx->path, OLD);
-	faults(fx->dir, "write", "ENOSPC", "4096");
-	assert_int_equal(
-	        cua_write_file_atomic(fx->path, big, strlen(big), 0600),
-	        -ENOSPC);
-	no_faults();
-	text = slurp(fx->path);
-	assert_string_equal(text, OLD);
-	free(text);
-	listing(fx->dir, names, sizeof(names));
-	assert_string_equal(names, "state.json");
+	assert_replace_fails(*state, "write", "ENOSPC", ENOSPC, "4096", 'y');
 }
 
 /* The usage store: created 0600 in a new 0700 directory; a failed update

@@ -163,7 +163,8 @@ enum mcp_err {
  * (without prefix). */
 struct mcp_error {
 	enum mcp_err id;
-	char *detail; /* malloc'd */
+	cua_errcode code; /* the library's, or CUA_E_OK (cua-mcp's own) */
+	char *detail;     /* malloc'd */
 };
 
 /* Fills e; returns -1 (for `return mcp_fail(...)`). */
@@ -173,7 +174,8 @@ int mcp_fail(struct mcp_error *e, enum mcp_err id, const char *fmt, ...)
  * text of cua_error_message(). */
 int mcp_fail_library(struct mcp_error *e, cua_result r);
 /* Replaces the query libcua was given (`pid:N`, a desktop file) by the
- * model's own app string in e's detail, as the catalogue's <app> is. */
+ * model's own app string in e's detail, as the catalogue's <app> is: only
+ * for a library error whose registry message has an {app} slot. */
 void mcp_error_rename(struct mcp_error *e, const char *query,
 		      const char *app);
 void mcp_error_clear(struct mcp_error *e);

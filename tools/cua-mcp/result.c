@@ -44,6 +44,29 @@ row_of_code(cua_errcode code)
 	return E_INTERNAL;
 }
 
+/* 1 when the registry's message of `code` shows the app ({app} or
+ * {app:N}): the messages whose app string cua-mcp puts back. */
+static int
+code_shows_app(cua_errcode code)
+{
+	static const struct {
+		cua_errcode code;
+		const char *template;
+	} messages[] = {
+#define CUA_MSG(msg, code, result, doc, template) { CUA_E_##code, template },
+#include "core/errors.def"
+	};
+
+	if (code == CUA_E_OK)
+		return 0;
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
+		if (messages[i].code == code &&
+		    (strstr(messages[i].template, "{app}") ||
+		     strstr(messages[i].template, "{app:")))
+			return 1;
+	return 0;
+}
+
 /* ---- small string helpers ----------------------------------------------- */
 
 void
@@ -93,6 +116,7 @@ mcp_fail(struct mcp_error *e, enum mcp_err id, const char *fmt, ...)
 	free(e->detail);
 	e->detail = NULL;
 	e->id = id;
+	e->code = CUA_E_OK;
 	va_start(ap, fmt);
 	if (vasprintf(&e->detail, fmt, ap) < 0)
 		e->detail = NULL;
@@ -108,7 +132,9 @@ mcp_fail_library(struct mcp_error *e, cua_result r)
 	if (!msg || !*msg)
 		return mcp_fail(e, E_INTERNAL, "libcua failed: %s",
 				cua_result_to_string(r));
-	return mcp_fail(e, row_of_code(cua_error_code()), "%s", msg);
+	mcp_fail(e, row_of_code(cua_error_code()), "%s", msg);
+	e->code = cua_error_code();
+	return -1;
 }
 
 void
@@ -118,7 +144,7 @@ mcp_error_rename(struct mcp_error *e, const char *query, const char *app)
 	size_t qlen = strlen(query);
 
 	if (!e->detail || !qlen || strcmp(query, app) == 0 ||
-	    !strstr(e->detail, query))
+	    !code_shows_app(e->code) || !strstr(e->detail, query))
 		return;
 	clean = sanitized(app, 160);
 	for (p = e->detail; (hit = strstr(p, query)); p = hit + qlen)

@@ -1,0 +1,257 @@
+/*
+ * What the desktop test programs share beyond the harness (common.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <turbojpeg.h>
+
+#include "common.h"
+
+cua_session *session;
+
+int
+session_setup(void **state)
+{
+	(void)state;
+	session = test_session();
+	return 0;
+}
+
+int
+session_teardown(void **state)
+{
+	(void)state;
+	session = cua_session_unref(session);
+	return 0;
+}
+
+int
+fixture_start(struct app_proc *p, const char *exe, const char *arg,
+	      int timeout_ms, char *line, size_t size)
+{
+	const char *argv[] = { exe, arg, NULL };
+	char own[256];
+
+	if (!line) {
+		line = own;
+		size = sizeof(own);
+	}
+	if (app_start(p, argv, 1) < 0 ||
+	    app_wait_line(p, "ready", timeout_ms, line, size) < 0)
+		return -1;
+	return 0;
+}
+
+void
+fixture_command(struct app_proc *p, const char *who, const char *cmd,
+		char *log, size_t size)
+{
+	char done[128];
+	const char *sp = strchr(cmd, ' ');
+
+	snprintf(done, sizeof(done), "done %.*s",
+		 (int)(sp ? (size_t)(sp - cmd) : strlen(cmd)), cmd);
+	assert_int_equal(app_send(p, cmd), 0);
+	if (app_read_until(p, done, 5000, log, size) < 0)
+		fail_msg("%s did not answer '%s'", who, cmd);
+}
+
+void
+fixture_drain(struct app_proc *p, const char *who, char *log, size_t size)
+{
+	if (log)
+		log[0] = '\0';
+	fixture_command(p, who, "title libcua fixture", log, size);
+}
+
+void
+fixture_wait_line(struct app_proc *p, const char *prefix, char *log,
+		  size_t size)
+{
+	if (app_read_until(p, prefix, 5000, log, size) < 0)
+		fail_msg("the fixture never printed '%s'; it printed:\n%s",
+			 prefix, log ? log : "");
+}
+
+void
+fixture_expect_line(struct app_proc *p, const char *prefix)
+{
+	char log[8192] = "";
+
+	fixture_wait_line(p, prefix, log, sizeof(log));
+}
+
+cua_tree *
+need_observation(const char *app, int timeout_ms)
+{
+	cua_tree *t = observe_until(session, app, timeout_ms);
+
+	if (!t)
+		fail_msg("no observation of %s: %s", app, cua_error_message());
+	return t;
+}
+
+int
+has_value(cua_tree *t, void *want_value)
+{
+	struct want_value *w = want_value;
+	cua_element *e = cua_tree_find_element(t, w->id);
+
+	return e && strcmp(cua_element_get_value(e), w->value) == 0;
+}
+
+int
+value_is_not(cua_tree *t, void *want_value)
+{
+	struct want_value *w = want_value;
+	cua_element *e = cua_tree_find_element(t, w->id);
+
+	return e && strcmp(cua_element_get_value(e), w->value) != 0;
+}
+
+void
+chromium_run(struct app_proc *p, const char *profile, const char *url)
+{
+	char dirarg[128];
+	const char *argv[] = {
+		"chromium", "--force-renderer-accessibility", "--no-sandbox",
+		"--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
+	};
+
+	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
+	assert_int_equal(app_start(p, argv, 0), 0);
+}
+
+void
+chromium_start(struct chromium *c, const char *page)
+{
+	char url[4096];
+
+	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-chromium-XXXXXX");
+	assert_non_null(mkdtemp(c->profile));
+	snprintf(url, sizeof(url), "file://%s", data_path(page));
+	chromium_run(&c->proc, c->profile, url);
+}
+
+int
+chromium_stop(struct chromium *c)
+{
+	char cmd[256];
+
+	app_stop(&c->proc);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", c->profile);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+void
+stop_pid(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		for (int i = 0; i < 50 && kill(pid, 0) == 0; i++)
+			usleep(100 * 1000);
+		kill(pid, SIGKILL);
+	}
+}
+
+cua_element *
+need_element(const char *who, cua_tree *t, const char *role,
+	     const char *title)
+{
+	cua_element *e = find_element(t, role, title);
+
+	if (!e) {
+		char *text = render(t);
+
+		fail_msg("%s%sno %s '%s' in:\n%s", who ? who : "",
+			 who ? ": " : "", role ? role : "element",
+			 title ? title : "", text);
+	}
+	return e;
+}
+
+uint32_t
+id_of(cua_tree *t, const char *role, const char *title)
+{
+	return cua_element_get_id(need_element(NULL, t, role, title));
+}
+
+cua_element *
+find_enabled(cua_tree *t, const char *role, const char *title,
+	     const char *value)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+
+		if (strcmp(cua_element_get_role(e), role) != 0 ||
+		    (title && strcmp(cua_element_get_title(e), title) != 0) ||
+		    (value && strcmp(cua_element_get_value(e), value) != 0) ||
+		    (cua_element_get_traits(e) & CUA_TRAIT_DISABLED))
+			continue;
+		return e;
+	}
+	return NULL;
+}
+
+uint32_t
+enabled_id(const char *who, cua_tree *t, const char *role, const char *title,
+	   const char *value)
+{
+	cua_element *e = find_enabled(t, role, title, value);
+
+	if (!e) {
+		char *text = render(t);
+
+		fail_msg("%s%sno enabled %s '%s' with value '%s' in:\n%s",
+			 who ? who : "", who ? ": " : "", role,
+			 title ? title : "*", value ? value : "*", text);
+	}
+	return cua_element_get_id(e);
+}
+
+void
+assert_route(const char *who, const char *outcome, const char *route)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "\"route\":\"%s\"", route);
+	if (!outcome || !strstr(outcome, want))
+		fail_msg("%s%sroute %s expected, outcome %s", who ? who : "",
+			 who ? ": " : "", route, outcome ? outcome : "(none)");
+}
+
+int
+jpeg_decode(const void *data, size_t size, struct img *out)
+{
+	tjhandle tj = tjInitDecompress();
+	int sub, cs, r;
+
+	memset(out, 0, sizeof(*out));
+	r = tjDecompressHeader3(tj, data, (unsigned long)size, &out->w, &out->h,
+				&sub, &cs);
+	if (r == 0) {
+		out->px = malloc((size_t)out->w * out->h * 3);
+		r = tjDecompress2(tj, data, (unsigned long)size, out->px, out->w,
+				  0, out->h, TJPF_RGB, 0);
+		if (r != 0) {
+			free(out->px);
+			out->px = NULL;
+		}
+	}
+	tjDestroy(tj);
+	return r == 0 ? 0 : -1;
+}
