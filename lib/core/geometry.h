@@ -89,11 +89,15 @@ struct cua_geom_window {
  *     window manager's frame, title bar included, also when maximised at
  *     (0, 0); Chromium the whole window with its shadows; Qt and Firefox
  *     the client window);
- *  2. otherwise `a` at (0, 0): window-relative coordinates (GTK 4,
+ *  2. otherwise `a` at (0, 0) with the size of the whole client window
+ *     (known, and placed apart from the frame): surface-relative
+ *     coordinates (Wayland, a client-side shadow around the frame), origin
+ *     surface - frame;
+ *  3. otherwise `a` at (0, 0): window-relative coordinates (GTK 4,
  *     docs/toolkits.md): its content is centred in the frame by a symmetric
  *     margin (GTK 4's resize border, which it does not declare in
  *     _GTK_FRAME_EXTENTS), 0 when that does not fit;
- *  3. otherwise root coordinates, a - frame.
+ *  4. otherwise root coordinates, a - frame.
  */
 void cua_geom_element_origin(const struct cua_rect *a,
 			     const struct cua_geom_window *w,
