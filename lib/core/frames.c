@@ -1,5 +1,5 @@
 /*
- * Frames measured from another origin (frames.h, geometry.h rule 4).
+ * Frames measured from another origin (frames.h, geometry.h rule 5).
  *
  * SPDX-License-Identifier: MIT
  */

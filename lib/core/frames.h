@@ -1,6 +1,6 @@
 /*
  * Element frames a toolkit measured from another origin than their
- * container's (geometry.h rule 4): found on the raw nodes of the observed
+ * container's (geometry.h rule 5): found on the raw nodes of the observed
  * window, so that it holds whatever the walk prunes, and applied to the
  * published elements of the affected subtrees only.
  *

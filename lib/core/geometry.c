@@ -108,6 +108,18 @@ cua_geom_element_origin(const struct cua_rect *a,
 
 	if (!same_rect(a, &w->frame) && !same_rect(a, &w->surface) &&
 	    !same_rect(a, &w->outer) && a->x == 0 && a->y == 0) {
+		const struct cua_rect *sf = &w->surface;
+
+		/* surface-relative coordinates (Wayland): the frame lies at
+		 * its offset inside the surface */
+		if (sf->w > 0 && sf->h > 0 &&
+		    (sf->x != c->x || sf->y != c->y) &&
+		    fabs(a->w * dppp - sf->w) <= 1 &&
+		    fabs(a->h * dppp - sf->h) <= 1) {
+			*dx = (sf->x - c->x) / dppp;
+			*dy = (sf->y - c->y) / dppp;
+			return;
+		}
 		/* window-relative coordinates (GTK 4): the accessible window
 		 * is the frame, or the frame less a symmetric margin */
 		if (mw >= 0 && mh >= 0 && mw <= MAX_MARGIN_PT &&

@@ -16,7 +16,7 @@
  *    title bar of a GTK 3 window that the window manager decorates), so a
  *    published tree's frames share the image's origin and elem_dx/elem_dy
  *    are 0 (tree->frames_normalised); subtrees measured from another
- *    origin are moved too (rule 4 below, frames.h). For live AT-SPI
+ *    origin are moved too (rule 5 below, frames.h). For live AT-SPI
  *    extents, compute the offset with cua_geom_element_origin() against
  *    the live frame, and the subtree's move with
  *    cua_frames_chain_shift();
@@ -93,13 +93,17 @@ struct cua_geom_window {
  *     window manager's frame, title bar included, also when maximised at
  *     (0, 0); Chromium the whole window with its shadows; Qt and Firefox
  *     the client window);
- *  2. otherwise `a` at (0, 0): window-relative coordinates (GTK 4,
+ *  2. otherwise `a` at (0, 0) with the size of the whole client window
+ *     (known, and placed apart from the frame): surface-relative
+ *     coordinates (Wayland, a client-side shadow around the frame), origin
+ *     surface - frame;
+ *  3. otherwise `a` at (0, 0): window-relative coordinates (GTK 4,
  *     docs/toolkits.md): its content is centred in the frame by a symmetric
  *     margin (GTK 4's resize border, which it does not declare in
  *     _GTK_FRAME_EXTENTS), 0 when that does not fit;
- *  3. otherwise root coordinates, a - frame.
+ *  4. otherwise root coordinates, a - frame.
  *
- * A 4th rule corrects parts of a window rather than its origin: see
+ * A 5th rule corrects parts of a window rather than its origin: see
  * cua_geom_children_moved() and frames.h.
  */
 void cua_geom_element_origin(const struct cua_rect *a,

@@ -141,6 +141,12 @@ struct cua_display_toplevel_query {
 	uint32_t role;           /* enum cua_role */
 	struct cua_rect extents; /* AT-SPI extents */
 	int has_extents;
+	/* With has_content: the smallest rectangle holding the extents of
+	 * the toplevel's children (those with a geometry), in the same
+	 * coordinates as `extents`; read only for a driver that sets
+	 * ops->match_wants_content. */
+	struct cua_rect content;
+	int has_content;
 };
 
 /* The window manager or compositor, when it runs as a process of its own
@@ -331,6 +337,10 @@ struct cua_display_ops {
 				const struct cua_display_toplevel_query *tops,
 				size_t n, struct cua_raw_window_info *info,
 				struct cua_arena *arena);
+	/* 1: match_toplevels() wants each query's `content` (Wayland: the
+	 * children of a window show where its visible part lies inside a
+	 * surface with a client-side shadow). */
+	int match_wants_content;
 	/* Live facts of one window; CUA_ERROR_NOT_FOUND when it is gone. */
 	cua_result (*window_query)(struct cua_display *d, uint64_t window,
 				   struct cua_win *out);

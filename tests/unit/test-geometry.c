@@ -201,6 +201,28 @@ test_element_origin(void **state)
 	w = gwin(c, none, none);
 	cua_geom_element_origin(&a, &w, 2.0, &dx, &dy);
 	assert_true(dx == 0 && dy == -20);
+	/* Wayland, GTK 3 with a header bar floating on sway: extents are
+	 * relative to the surface, whose shadow is 26, 23, 26, 29 px
+	 * (measured); the driver knows the surface from the children */
+	a = (struct cua_rect){ 0, 0, 1467, 784 };
+	c = (struct cua_rect){ 0, 0, 1415, 732 };
+	w = gwin(c, (struct cua_rect){ -26, -23, 1467, 784 }, none);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == -26 && dy == -23);
+	/* ... placed where the surface starts at the root's origin */
+	c = (struct cua_rect){ 26, 23, 1415, 732 };
+	w = gwin(c, (struct cua_rect){ 0, 0, 1467, 784 }, none);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == -26 && dy == -23);
+	/* ... at output scale 2 (global units are device pixels) */
+	c = (struct cua_rect){ 200, 100, 2830, 1464 };
+	w = gwin(c, (struct cua_rect){ 148, 54, 2934, 1568 }, none);
+	cua_geom_element_origin(&a, &w, 2.0, &dx, &dy);
+	assert_true(dx == -26 && dy == -23);
+	/* ... its surface unknown: window-relative, nothing to centre */
+	w = gwin((struct cua_rect){ 0, 0, 1415, 732 }, none, none);
+	cua_geom_element_origin(&a, &w, 1.0, &dx, &dy);
+	assert_true(dx == 0 && dy == 0);
 }
 
 static void

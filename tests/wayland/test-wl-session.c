@@ -552,11 +552,28 @@ sway_pid_window(int pid, struct cua_sway_window *out)
 	return found;
 }
 
+/* The n-th element (0 first) titled `title`, in the tree's order. */
+static cua_element *
+nth_titled(cua_tree *t, const char *title, int n)
+{
+	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
+		cua_element *e = cua_tree_get_element(t, i);
+		const char *et = cua_element_get_title(e);
+
+		if (et && strcmp(et, title) == 0 && n-- == 0)
+			return e;
+	}
+	return NULL;
+}
+
 /* A floating GTK 3 window with a header bar draws its own shadow around
- * its content, of a size nothing tells: its accessibility frame is larger
- * than its content on every side. No screenshot and no pointer event for
- * it (they would be off by the shadow), with the reason; tiled, it has no
- * shadow and gets its screenshot. */
+ * its content (26, 23, 26, 29 px), of a size sway does not tell: its
+ * accessibility frame is larger than its content on every side, and the
+ * rectangle the frame's children fill is the content. The screenshot is
+ * the content, and a click at the screenshot pixel of the first toggle
+ * button's centre toggles that button (read back through AT-SPI): off by
+ * the shadow, the pointer would land in the gap below it. Tiled, the
+ * window has no shadow and gets its screenshot. */
 static void
 test_client_side_shadow(void **state)
 {
@@ -564,9 +581,11 @@ test_client_side_shadow(void **state)
 	const char *sock = getenv("SWAYSOCK");
 	struct app_proc wf;
 	struct cua_sway_window sw;
+	struct wl_node first, on;
 	char app[32], cmd[96];
 	cua_tree *t;
-	cua_element *e = NULL;
+	cua_element *e;
+	int32_t x, y, fw, fh;
 	int64_t deadline;
 	uint32_t w, h;
 	const void *data;
@@ -588,29 +607,78 @@ test_client_side_shadow(void **state)
 		usleep(200 * 1000);
 	}
 	snprintf(app, sizeof(app), "pid:%d", (int)wf.pid);
-	snprintf(cmd, sizeof(cmd), "[pid=%d] floating enable", (int)wf.pid);
+	/* floating at the corner of an output it fits in (it is 1415 px
+	 * wide; a capture holds only what an output shows) */
+	assert_int_equal(cua_sway_command(sock, 2000,
+	                                  "output HEADLESS-1 mode --custom "
+	                                  "1600x900@60Hz"),
+	                 CUA_OK);
+	snprintf(cmd, sizeof(cmd),
+	         "[pid=%d] floating enable, move position 0 0", (int)wf.pid);
 	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
-	t = observe_shot(E.s, app,
-	                 "does not say where the window's content "
-	                 "lies inside its surface");
-	assert_true(cua_tree_get_element_count(t) > 10);
-	/* a pointer click by element (the middle button has no element
-	 * action) is refused too, with the reason */
-	for (size_t i = 0; i < cua_tree_get_element_count(t) && !e; i++) {
-		cua_element *c = cua_tree_get_element(t, i);
+	/* floating, with its shadow: the AT-SPI frame is larger than the
+	 * content on every side */
+	deadline = now_ms() + 10000;
+	for (;;) {
+		struct wl_node frame;
 
-		if (strcmp(cua_element_get_role(c), "button") == 0 &&
-		    cua_element_get_frame(c, NULL, NULL, NULL, NULL))
-			e = c;
+		if (probe_app(&E.probe, "gtk3-widget-factory", &frame) == 0 &&
+		    sway_pid_window(wf.pid, &sw) && sw.content.x == 0 &&
+		    sw.content.y == 0 && frame.ext.w > sw.content.w &&
+		    frame.ext.h > sw.content.h)
+			break;
+		if (now_ms() > deadline)
+			fail_msg("gtk3-widget-factory: no shadow around the "
+			         "floating window");
+		usleep(200 * 1000);
 	}
+	t = observe_shot(E.s, app, NULL);
+	assert_true(cua_tree_get_element_count(t) > 10);
+	assert_int_equal(
+	        cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h, &ppp),
+	        CUA_OK);
+	/* the content, shadow left out */
+	assert_true(sway_pid_window(wf.pid, &sw));
+	if (fabs(w - sw.content.w * ppp) > 1.0 ||
+	    fabs(h - sw.content.h * ppp) > 1.0)
+		fail_msg("screenshot %ux%u at %g, sway's content %dx%d", w, h,
+		         ppp, sw.content.w, sw.content.h);
+
+	/* the first toggle button (enabled, off) is not the first one on
+	 * (the third) */
+	assert_int_equal(probe_find(&E.probe, "gtk3-widget-factory",
+	                            "toggle button", "togglebutton", &first),
+	                 0);
+	assert_false(node_has_state(&first, "checked"));
+	assert_int_equal(probe_find_state(&E.probe, "gtk3-widget-factory",
+	                                  "toggle button", "togglebutton",
+	                                  "checked", &on),
+	                 0);
+	assert_int_not_equal(on.ext.y, first.ext.y);
+	e = nth_titled(t, "togglebutton", 0);
 	assert_non_null(e);
-	assert_int_not_equal(cua_session_click(E.s, app, cua_element_get_id(e),
-	                                       CUA_BUTTON_MIDDLE, 1, NULL),
-	                     CUA_OK);
-	if (!strstr(cua_error_message(), "does not say where the visible "
-	                                 "part of this window lies"))
-		fail_msg("pointer click on a shadowed window: %s",
-		         cua_error_message());
+	assert_true(cua_element_get_frame(e, &x, &y, &fw, &fh));
+	assert_int_equal(fw, first.ext.w);
+	assert_int_equal(fh, first.ext.h);
+	if (cua_session_click_at(E.s, app, (x + fw / 2.0) * ppp,
+	                         (y + fh / 2.0) * ppp, CUA_BUTTON_LEFT, 1,
+	                         NULL) != CUA_OK)
+		fail_msg("click_at: %s", cua_error_message());
+	/* now the first one is on */
+	deadline = now_ms() + 5000;
+	for (;;) {
+		assert_int_equal(probe_find_state(&E.probe,
+		                                  "gtk3-widget-factory",
+		                                  "toggle button", "togglebutton",
+		                                  "checked", &on),
+		                 0);
+		if (on.ext.x == first.ext.x && on.ext.y == first.ext.y)
+			break;
+		if (now_ms() > deadline)
+			fail_msg("the click at the first toggle button's pixel "
+			         "did not toggle it");
+		usleep(100 * 1000);
+	}
 	cua_tree_unref(t);
 
 	/* tiled: no shadow, a screenshot of the tile */

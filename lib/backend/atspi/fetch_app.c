@@ -165,6 +165,115 @@ note_app(struct atspi_be *be, const struct cua_app_info *app)
 		atspi_caps_add(be, app->bus_name, CAP_WINDOW_COORDS);
 }
 
+/*
+ * The children's extents of the toplevels, for a display driver that asks
+ * (ops->match_wants_content): on Wayland a window's extents cover its
+ * whole surface, a client-side shadow included, and the rectangle its
+ * children fill is the visible window. One GetChildren per toplevel, then
+ * GetExtents (in the toplevel's coordinates) per child, the first
+ * CONTENT_CHILDREN of each; children without a geometry are left out. A
+ * toplevel whose children did not all answer gets no content.
+ */
+#define CONTENT_CHILDREN 16
+
+struct content_read {
+	struct cua_display_toplevel_query *q;
+	uint32_t coord;
+	int failed;
+};
+
+static void
+on_child_extents(struct dbatch *batch, GVariant *reply, const GError *error,
+                 void *data)
+{
+	struct content_read *c = data;
+	struct cua_rect r, *u = &c->q->content;
+	int32_t x1, y1;
+
+	(void)batch;
+	(void)error;
+	if (!reply) {
+		c->failed = 1;
+		return;
+	}
+	g_variant_get(reply, "((iiii))", &r.x, &r.y, &r.w, &r.h);
+	if (r.x == INT32_MIN || r.y == INT32_MIN || r.w <= 0 || r.h <= 0 ||
+	    (r.w == 1 && r.h == 1))
+		return;
+	if (!c->q->has_content) {
+		*u = r;
+		c->q->has_content = 1;
+		return;
+	}
+	x1 = u->x + u->w > r.x + r.w ? u->x + u->w : r.x + r.w;
+	y1 = u->y + u->h > r.y + r.h ? u->y + u->h : r.y + r.h;
+	u->x = u->x < r.x ? u->x : r.x;
+	u->y = u->y < r.y ? u->y : r.y;
+	u->w = x1 - u->x;
+	u->h = y1 - u->y;
+}
+
+static void
+on_children(struct dbatch *batch, GVariant *reply, const GError *error,
+            void *data)
+{
+	struct content_read *c = data;
+	GVariantIter *it;
+	const char *bus, *path;
+	size_t k = 0;
+
+	(void)error;
+	if (!reply) {
+		c->failed = 1;
+		return;
+	}
+	g_variant_get(reply, "(a(so))", &it);
+	while (k < CONTENT_CHILDREN && g_variant_iter_next(it, "(&s&o)", &bus, &path)) {
+		if (strcmp(path, NULL_PATH) == 0)
+			continue;
+		dbatch_call(batch, bus, path, IF_COMPONENT,
+		            "GetExtents", g_variant_new("(u)", c->coord),
+		            G_VARIANT_TYPE("((iiii))"), on_child_extents, c);
+		k++;
+	}
+	g_variant_iter_free(it);
+}
+
+static void
+read_content(struct atspi_be *be, const char *bus, struct cua_raw_node **tops,
+             struct cua_display_toplevel_query *q, size_t n, int timeout_ms)
+{
+	struct content_read *c = g_new0(struct content_read, n);
+	struct dbatch *b;
+	uint32_t coord = (atspi_caps_of(be, bus) & CAP_WINDOW_COORDS)
+	                         ? COORD_WINDOW
+	                         : COORD_SCREEN;
+
+	b = dbatch_new(be, timeout_ms, IN_FLIGHT,
+	               cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000);
+	for (size_t i = 0; i < n; i++) {
+		c[i] = (struct content_read){ &q[i], coord, 0 };
+		const char *id = tops[i]->ident;
+		size_t lb = strlen(bus);
+
+		/* the toplevel's identity is "bus:path" */
+		if (!q[i].has_extents || !id || strncmp(id, bus, lb) != 0 ||
+		    id[lb] != ':' || id[lb + 1] != '/')
+			continue;
+		dbatch_call(b, bus, id + lb + 1,
+		            IF_ACCESSIBLE, "GetChildren", NULL,
+		            G_VARIANT_TYPE("(a(so))"), on_children, &c[i]);
+	}
+	if (dbatch_run(b) < 0)
+		for (size_t i = 0; i < n; i++)
+			c[i].failed = 1;
+	dbatch_free(b);
+	for (size_t i = 0; i < n; i++)
+		if (c[i].failed)
+			q[i].has_content = 0;
+	g_free(c);
+}
+
 cua_result
 atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
                struct cua_raw_snapshot **out)
@@ -283,6 +392,9 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			tops[i].extents = t->extents;
 			tops[i].has_extents = (t->have & CUA_HAVE_EXTENTS) != 0;
 		}
+		if (be->display->ops->match_wants_content)
+			read_content(be, app->bus_name, an->children, tops,
+			             an->n_children, opt->call_timeout_ms);
 		be->display->ops->match_toplevels(be->display, app->pid, tops,
 		                                  an->n_children, snap->windows,
 		                                  snap->arena);

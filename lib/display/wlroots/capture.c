@@ -369,6 +369,14 @@ cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 	if (w->reason[CUA_WLR_CAPTURE][0])
 		return cua_error(CUA_ERROR_UNSUPPORTED, "no screen capture: %s",
 				 w->reason[CUA_WLR_CAPTURE]);
+	/* the output changes (a new mode, a new output) the compositor sent
+	 * since the last call (waiting at most 1 ms): the region is cut to the
+	 * outputs as they are */
+	r = wlr_wait_event(w, &(const int){ 0 }, 1, "reading output changes");
+	if (r == CUA_ERROR_TIMEOUT)
+		cua_error_clear();
+	else if (r != CUA_OK)
+		return r;
 	r = pick_region(w, rect, &o, &region);
 	if (r != CUA_OK)
 		return r;

@@ -21,8 +21,14 @@
  * surface starts at the content, as for every window sway decorates and
  * every tiled one. A floating window with client-side decorations has an
  * invisible shadow around its content, of a size no protocol and no IPC
- * reply gives (GTK 3: 26 px left and right, 23 above, 29 below): its
- * accessibility frame is larger than its content on every side. Such a
+ * reply gives (sway's geometry is x = y = 0; GTK 3: 26 px left and right,
+ * 23 above, 29 below): its accessibility frame is larger than its content
+ * on every side. The content's place inside the surface then comes from
+ * the accessibility tree: the rectangle the frame's children fill (GTK 3:
+ * the header bar and the window's child) is the visible window. When that
+ * rectangle has exactly the size of sway's window_rect and lies inside
+ * the surface, its corner is the shadow's offset and the window's
+ * accessibility origin is its frame less that offset. Otherwise the
  * window gets no screenshot and no pointer event (CUA_CAPTURE_NO_ORIGIN,
  * E-WINDOW-UNAVAILABLE with the reason), rather than pixels and clicks
  * off by the shadow; its tree and element actions work. A frame larger
@@ -55,10 +61,13 @@ struct wlr_driver {
 	char display[256]; /* WAYLAND_DISPLAY as read at open */
 	int pressed[8];    /* buttons held (1..3) */
 	/* the size of each window's accessibility frame, as match_toplevels
-	 * last saw it (logical pixels), newest first */
+	 * last saw it (logical pixels), newest first, and with `offset` where
+	 * its content starts inside it */
 	struct {
 		uint64_t window;
 		int32_t w, h;
+		int offset;
+		int32_t ox, oy;
 	} seen[32];
 };
 
@@ -71,6 +80,7 @@ struct wlr_view {
 	ssize_t *sw_tl; /* sw[i] -> index into tl, or -1 */
 	int geometry;   /* sw is usable */
 	int scale;      /* global units per logical pixel */
+	const struct wlr_driver *wd; /* for the shadows seen */
 };
 
 static struct wlr_driver *
@@ -181,6 +191,7 @@ view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
 	cua_result r;
 
 	memset(v, 0, sizeof(*v));
+	v->wd = wd;
 	if (!w)
 		return CUA_ERROR_BACKEND;
 	v->scale = layout_scale(w, NULL, 0);
@@ -223,6 +234,17 @@ scaled(struct cua_rect r, int s)
 	return r;
 }
 
+/* The index of `window` among the accessibility frames seen, or -1. */
+static ssize_t
+seen_find(const struct wlr_driver *wd, uint64_t window)
+{
+	for (size_t i = 0; wd && i < sizeof(wd->seen) / sizeof(wd->seen[0]);
+	     i++)
+		if (wd->seen[i].window == window)
+			return (ssize_t)i;
+	return -1;
+}
+
 /* Facts of sway window i (see the top of the file for the frame). */
 static void
 sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
@@ -230,16 +252,25 @@ sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
 	const struct cua_sway_window *s = &v->sw[i];
 	const struct cua_wlr_toplevel *t =
 	        v->sw_tl[i] >= 0 ? &v->tl[v->sw_tl[i]] : NULL;
+	ssize_t k;
 
 	memset(out, 0, sizeof(*out));
 	out->window = WLR_H_SWAY | ((uint64_t)s->con_id & WLR_H_MASK);
 	out->pid = s->pid;
 	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
 	/* sway's IPC gives no offset of the content inside the surface
-	 * (its geometry is x = y = 0): the surface is taken to start at the
-	 * content, which shadowed() checks against AT-SPI */
+	 * (its geometry is x = y = 0): the surface starts at the content
+	 * unless the accessibility tree showed a shadow's offset, and
+	 * shadowed() checks that against AT-SPI */
 	out->frame = scaled(s->content, v->scale);
 	out->origin = out->frame;
+	k = seen_find(v->wd, out->window);
+	if (k >= 0 && v->wd->seen[k].offset) {
+		out->origin.x -= v->wd->seen[k].ox * v->scale;
+		out->origin.y -= v->wd->seen[k].oy * v->scale;
+		out->origin.w = v->wd->seen[k].w * v->scale;
+		out->origin.h = v->wd->seen[k].h * v->scale;
+	}
 	out->iconified = t && t->minimized;
 	out->mapped = s->visible && !out->iconified;
 	/* an Xwayland client knows where sway put its window: its toolkit
@@ -303,9 +334,11 @@ view_find(const struct wlr_view *v, uint64_t h)
 	return -1;
 }
 
-/* Remembers the size of a window's accessibility frame. */
+/* Remembers the size of a window's accessibility frame and, offset = 1,
+ * where its content starts inside it. */
 static void
-seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h)
+seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h,
+          int offset, int32_t ox, int32_t oy)
 {
 	size_t n = sizeof(wd->seen) / sizeof(wd->seen[0]), i;
 
@@ -315,20 +348,48 @@ seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h)
 	wd->seen[0].window = window;
 	wd->seen[0].w = w;
 	wd->seen[0].h = h;
+	wd->seen[0].offset = offset;
+	wd->seen[0].ox = ox;
+	wd->seen[0].oy = oy;
 }
 
 /* 1 when the window's accessibility frame is larger than its content on
- * every side: a client-side shadow of unknown size (see the top). */
+ * every side and the content's place in it is unknown: a client-side
+ * shadow of unknown size (see the top). */
 static int
 shadowed(const struct wlr_driver *wd, const struct cua_win *win)
 {
 	int s = win->scale > 0 ? (int)win->scale : 1;
+	ssize_t i = seen_find(wd, win->window);
 
-	for (size_t i = 0; i < sizeof(wd->seen) / sizeof(wd->seen[0]); i++)
-		if (wd->seen[i].window == win->window)
-			return wd->seen[i].w * s > win->frame.w &&
-			       wd->seen[i].h * s > win->frame.h;
-	return 0;
+	return i >= 0 && !wd->seen[i].offset &&
+	       wd->seen[i].w * s > win->frame.w &&
+	       wd->seen[i].h * s > win->frame.h;
+}
+
+/*
+ * Where the content of a window (sway's window_rect, `frame` in global
+ * units) starts inside the surface of a toplevel query (logical pixels):
+ * 1 with *ox, *oy when the surface is larger than the content both ways
+ * and the rectangle its children fill has the content's exact size and
+ * lies inside it (see the top); 0 otherwise.
+ */
+static int
+content_offset(const struct cua_display_toplevel_query *q,
+               const struct cua_rect *frame, int s, int32_t *ox, int32_t *oy)
+{
+	const struct cua_rect *e = &q->extents, *c = &q->content;
+
+	if (!q->has_extents || !q->has_content || e->w * s <= frame->w ||
+	    e->h * s <= frame->h)
+		return 0;
+	if (c->w * s != frame->w || c->h * s != frame->h || c->x < e->x ||
+	    c->y < e->y || c->x + c->w > e->x + e->w ||
+	    c->y + c->h > e->y + e->h)
+		return 0;
+	*ox = c->x - e->x;
+	*oy = c->y - e->y;
+	return 1;
 }
 
 /* ---- the ops ---------------------------------------------------------- */
@@ -544,9 +605,23 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 		}
 		if (tops[i].has_extents && tops[i].extents.x == 0 &&
 		    tops[i].extents.y == 0 && tops[i].extents.w > 1 &&
-		    tops[i].extents.h > 1)
+		    tops[i].extents.h > 1) {
+			int32_t ox = 0, oy = 0;
+			/* an Xwayland client's extents are the layout's */
+			int off = v.geometry &&
+			          win.atspi_space == CUA_ATSPI_SURFACE &&
+			          content_offset(&tops[i], &win.frame, v.scale,
+			                         &ox, &oy);
+
 			seen_note(wdrv(d), win.window, tops[i].extents.w,
-			          tops[i].extents.h);
+			          tops[i].extents.h, off, ox, oy);
+			/* the window's facts again, with its origin */
+			view_win(&v, (size_t)match[i], &win, &title, &app_id,
+			         &focused);
+		}
+		if (v.geometry && win.origin.w > 0 &&
+		    (win.origin.x != win.frame.x || win.origin.y != win.frame.y))
+			info[i].x11_surface = win.origin;
 	}
 out:
 	free(used);
@@ -975,6 +1050,7 @@ static const struct cua_display_ops wlr_ops = {
 	.describe = wl_describe,
 	.list_windows = wl_list_windows,
 	.match_toplevels = wl_match_toplevels,
+	.match_wants_content = 1,
 	.window_query = wl_window_query,
 	.window_at = wl_window_at,
 	.focus_window = wl_focus_window,
