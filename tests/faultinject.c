@@ -144,7 +144,7 @@ log_fault(const char *op, const char *path, int err)
 		return;
 	n = snprintf(line, sizeof(line), "%s %s %d\n", op, path, err);
 	fd = (int)syscall(SYS_openat, AT_FDCWD, log,
-	                  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+			  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	if (syscall(SYS_write, fd, line, (size_t)n) < 0) {
@@ -358,7 +358,7 @@ renameat(int olddirfd, const char *from, int newdirfd, const char *to)
 
 int
 renameat2(int olddirfd, const char *from, int newdirfd, const char *to,
-          unsigned int flags)
+	  unsigned int flags)
 {
 	REAL(renameat2);
 

@@ -158,8 +158,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	printf("--- state of %s (pid %lld), %zu elements\n%s\n",
-	       cua_tree_get_app_id(before),
-	       (long long)cua_tree_get_pid(before),
+	       cua_tree_get_app_id(before), (long long)cua_tree_get_pid(before),
 	       cua_tree_get_element_count(before), text);
 	cua_free(text);
 	text = NULL;

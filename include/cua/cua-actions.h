@@ -129,9 +129,8 @@ cua_session_click(cua_session *session, const char *app, uint32_t element_id,
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_session_click_at(cua_session *session, const char *app, double x,
-		     double y, uint32_t button, uint32_t click_count,
-		     char **outcome);
+cua_session_click_at(cua_session *session, const char *app, double x, double y,
+		     uint32_t button, uint32_t click_count, char **outcome);
 
 /**
  * Sets the value of a settable element: the text of a text field
@@ -162,8 +161,8 @@ cua_session_set_value(cua_session *session, const char *app,
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_session_type_text(cua_session *session, const char *app,
-		      const char *text, char **outcome);
+cua_session_type_text(cua_session *session, const char *app, const char *text,
+		      char **outcome);
 
 /**
  * Presses a key or key combination in xdotool `key` syntax (`Return`,
@@ -180,8 +179,8 @@ cua_session_type_text(cua_session *session, const char *app,
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_session_press_key(cua_session *session, const char *app,
-		      const char *key, char **outcome);
+cua_session_press_key(cua_session *session, const char *app, const char *key,
+		      char **outcome);
 
 /**
  * Scrolls an element by @p pages times its height (up, down) or width
@@ -196,9 +195,8 @@ cua_session_press_key(cua_session *session, const char *app,
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_session_scroll(cua_session *session, const char *app,
-		   uint32_t element_id, const char *direction, double pages,
-		   char **outcome);
+cua_session_scroll(cua_session *session, const char *app, uint32_t element_id,
+		   const char *direction, double pages, char **outcome);
 
 /**
  * Scrolls at a screenshot pixel of the last observation's screenshot:
@@ -219,9 +217,8 @@ cua_session_scroll(cua_session *session, const char *app,
  * @since 0.2
  */
 CUA_EXPORT cua_result
-cua_session_scroll_at(cua_session *session, const char *app, double x,
-		      double y, const char *direction, double pages,
-		      char **outcome);
+cua_session_scroll_at(cua_session *session, const char *app, double x, double y,
+		      const char *direction, double pages, char **outcome);
 
 /**
  * Drags with the left button from one screenshot pixel to another:

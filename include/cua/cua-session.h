@@ -54,8 +54,7 @@ cua_session_new(cua_session **out, uint32_t flags);
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_session_new_recorded(cua_session **out, const char *path,
-			 uint32_t flags);
+cua_session_new_recorded(cua_session **out, const char *path, uint32_t flags);
 
 /**
  * Takes a reference.
@@ -317,8 +316,8 @@ cua_session_observe(cua_session *session, const char *app, uint32_t flags,
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_session_resolve_app(cua_session *session, const char *app,
-			uint32_t flags, char **out);
+cua_session_resolve_app(cua_session *session, const char *app, uint32_t flags,
+			char **out);
 
 /**
  * Reads the raw accessibility tree of @p app's observed window and popups

@@ -438,8 +438,7 @@ cua_tree_render_screenshot(cua_tree *tree, uint32_t flags, void **out,
  * @since 0.1
  */
 CUA_EXPORT cua_result
-cua_tree_render_marks(cua_tree *tree, uint32_t flags, void **out,
-		      size_t *size);
+cua_tree_render_marks(cua_tree *tree, uint32_t flags, void **out, size_t *size);
 
 /**
  * Maps a screenshot pixel to a screen (X11 root) pixel through the

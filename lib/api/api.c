@@ -24,29 +24,29 @@
 #include "core/strbuf.h"
 #include "core/user.h"
 
-#define CHECK_ARG(cond, ...)                                                 \
-	do {                                                                 \
-		if (!(cond))                                                 \
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT,         \
-					 __VA_ARGS__);                       \
+#define CHECK_ARG(cond, ...)                                                   \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			return cua_error(CUA_ERROR_INVALID_ARGUMENT,           \
+					 __VA_ARGS__);                         \
 	} while (0)
 
 /* An argument a model or a user gives (E-INVALID-ARGS). */
-#define CHECK_GIVEN(cond, arg)                                               \
-	do {                                                                 \
-		if (!(cond))                                                 \
-			return cua_err(CUA_MSG_MISSING_ARG, { "arg", arg }); \
+#define CHECK_GIVEN(cond, arg)                                                 \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			return cua_err(CUA_MSG_MISSING_ARG, { "arg", arg });   \
 	} while (0)
 
 /* Every entry point that returns a cua_result starts with no error on
  * the thread, and a session's calls word their messages in its
  * vocabulary. */
-#define ENTER(session)                                                       \
-	do {                                                                 \
-		const struct cua_session *entered_ = (session);              \
-		cua_error_clear();                                           \
-		if (entered_)                                                \
-			cua_err_set_vocab(entered_->ctx.opt.vocabulary);     \
+#define ENTER(session)                                                         \
+	do {                                                                   \
+		const struct cua_session *entered_ = (session);                \
+		cua_error_clear();                                             \
+		if (entered_)                                                  \
+			cua_err_set_vocab(entered_->ctx.opt.vocabulary);       \
 	} while (0)
 
 CUA_EXPORT const char *
@@ -131,8 +131,8 @@ parse_level(const char *s, cua_log_level dflt)
 		const char *name;
 		cua_log_level level;
 	} names[] = {
-		{ "error", CUA_LOG_ERROR },   { "warning", CUA_LOG_WARNING },
-		{ "info", CUA_LOG_INFO },     { "debug", CUA_LOG_DEBUG },
+		{ "error", CUA_LOG_ERROR }, { "warning", CUA_LOG_WARNING },
+		{ "info", CUA_LOG_INFO },   { "debug", CUA_LOG_DEBUG },
 		{ "trace", CUA_LOG_TRACE },
 	};
 	char *end;
@@ -157,8 +157,8 @@ session_alloc(void)
 		return NULL;
 	atomic_init(&s->refcount, 1);
 	s->ctx.session = s;
-	s->ctx.log_level = parse_level(secure_getenv("CUA_LOG_LEVEL"),
-				       CUA_LOG_WARNING);
+	s->ctx.log_level =
+		parse_level(secure_getenv("CUA_LOG_LEVEL"), CUA_LOG_WARNING);
 	cua_options_default(&s->ctx.opt);
 	if (cua_user_init(s) < 0) {
 		free(s);
@@ -273,8 +273,7 @@ cua_session_unref(cua_session *s)
 }
 
 CUA_EXPORT void
-cua_session_set_log_handler(cua_session *s, cua_log_fn handler,
-			    void *user_data)
+cua_session_set_log_handler(cua_session *s, cua_log_fn handler, void *user_data)
 {
 	if (!s)
 		return;
@@ -297,38 +296,68 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		size_t off;
 		long min, max;
 	} opts[] = {
-		{ "walk_deadline_ms", offsetof(struct cua_options, walk_deadline_ms), 1, 600000 },
-		{ "atspi_call_timeout_ms", offsetof(struct cua_options, call_timeout_ms), 1, 600000 },
-		{ "max_elements", offsetof(struct cua_options, max_elements), 1, 1000000 },
-		{ "max_depth", offsetof(struct cua_options, max_depth), 1, 1000 },
-		{ "max_rows", offsetof(struct cua_options, max_rows), 1, 100000 },
-		{ "launch_timeout_ms", offsetof(struct cua_options, launch_timeout_ms), 1, 600000 },
-		{ "settle_quiet_ms", offsetof(struct cua_options, settle_quiet_ms), 0, 60000 },
-		{ "settle_cap_ms", offsetof(struct cua_options, settle_cap_ms), 0, 600000 },
-		{ "settle_busy_cap_ms", offsetof(struct cua_options, settle_busy_cap_ms), 0, 600000 },
-		{ "settle_probe_ms", offsetof(struct cua_options, settle_probe_ms), 0, 60000 },
-		{ "warmup_cap_ms", offsetof(struct cua_options, warmup_cap_ms), 0, 600000 },
-		{ "capture_timeout_ms", offsetof(struct cua_options, capture_timeout_ms), 1, 600000 },
-		{ "capture_fallback_timeout_ms", offsetof(struct cua_options, capture_fallback_timeout_ms), 1, 600000 },
-		{ "screenshot_max_long_edge", offsetof(struct cua_options, shot_max_long_edge), 16, 65536 },
-		{ "screenshot_max_short_edge", offsetof(struct cua_options, shot_max_short_edge), 16, 65536 },
-		{ "jpeg_quality", offsetof(struct cua_options, jpeg_quality), 1, 100 },
-		{ "diff_baseline_max_age_s", offsetof(struct cua_options, diff_max_age_s), 0, 86400 * 365 },
-		{ "ignore_difference_line_budget", offsetof(struct cua_options, diff_ignore_budget), 0, 1 },
-		{ "locator_strict_siblings", offsetof(struct cua_options, locator_strict_siblings), 0, 1 },
-		{ "focus_timeout_ms", offsetof(struct cua_options, focus_timeout_ms), 1, 60000 },
-		{ "restore_pointer", offsetof(struct cua_options, restore_pointer), 0, 1 },
-		{ "always_simulate_click", offsetof(struct cua_options, always_simulate_click), 0, 1 },
-		{ "keymap_delay_ms", offsetof(struct cua_options, keymap_delay_ms), 0, 5000 },
-		{ "type_text_keys", offsetof(struct cua_options, type_text_keys), 0, 1 },
+		{ "walk_deadline_ms",
+		  offsetof(struct cua_options, walk_deadline_ms), 1, 600000 },
+		{ "atspi_call_timeout_ms",
+		  offsetof(struct cua_options, call_timeout_ms), 1, 600000 },
+		{ "max_elements", offsetof(struct cua_options, max_elements), 1,
+		  1000000 },
+		{ "max_depth", offsetof(struct cua_options, max_depth), 1,
+		  1000 },
+		{ "max_rows", offsetof(struct cua_options, max_rows), 1,
+		  100000 },
+		{ "launch_timeout_ms",
+		  offsetof(struct cua_options, launch_timeout_ms), 1, 600000 },
+		{ "settle_quiet_ms",
+		  offsetof(struct cua_options, settle_quiet_ms), 0, 60000 },
+		{ "settle_cap_ms", offsetof(struct cua_options, settle_cap_ms),
+		  0, 600000 },
+		{ "settle_busy_cap_ms",
+		  offsetof(struct cua_options, settle_busy_cap_ms), 0, 600000 },
+		{ "settle_probe_ms",
+		  offsetof(struct cua_options, settle_probe_ms), 0, 60000 },
+		{ "warmup_cap_ms", offsetof(struct cua_options, warmup_cap_ms),
+		  0, 600000 },
+		{ "capture_timeout_ms",
+		  offsetof(struct cua_options, capture_timeout_ms), 1, 600000 },
+		{ "capture_fallback_timeout_ms",
+		  offsetof(struct cua_options, capture_fallback_timeout_ms), 1,
+		  600000 },
+		{ "screenshot_max_long_edge",
+		  offsetof(struct cua_options, shot_max_long_edge), 16, 65536 },
+		{ "screenshot_max_short_edge",
+		  offsetof(struct cua_options, shot_max_short_edge), 16,
+		  65536 },
+		{ "jpeg_quality", offsetof(struct cua_options, jpeg_quality), 1,
+		  100 },
+		{ "diff_baseline_max_age_s",
+		  offsetof(struct cua_options, diff_max_age_s), 0,
+		  86400 * 365 },
+		{ "ignore_difference_line_budget",
+		  offsetof(struct cua_options, diff_ignore_budget), 0, 1 },
+		{ "locator_strict_siblings",
+		  offsetof(struct cua_options, locator_strict_siblings), 0, 1 },
+		{ "focus_timeout_ms",
+		  offsetof(struct cua_options, focus_timeout_ms), 1, 60000 },
+		{ "restore_pointer",
+		  offsetof(struct cua_options, restore_pointer), 0, 1 },
+		{ "always_simulate_click",
+		  offsetof(struct cua_options, always_simulate_click), 0, 1 },
+		{ "keymap_delay_ms",
+		  offsetof(struct cua_options, keymap_delay_ms), 0, 5000 },
+		{ "type_text_keys",
+		  offsetof(struct cua_options, type_text_keys), 0, 1 },
 	};
 	/* keywords: value 0 for the first word, 1 for the second */
 	static const struct {
 		const char *key, *words[2];
 		size_t off;
 	} kw[] = {
-		{ "diff_mode", { "auto", "off" }, offsetof(struct cua_options, diff_off) },
-		{ "diff_removed_style", { "ranges", "lines" },
+		{ "diff_mode",
+		  { "auto", "off" },
+		  offsetof(struct cua_options, diff_off) },
+		{ "diff_removed_style",
+		  { "ranges", "lines" },
 		  offsetof(struct cua_options, diff_removed_lines) },
 	};
 	char *end;
@@ -339,9 +368,10 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 	if (strcmp(key, "vocabulary") == 0) {
 		int vocab = cua_vocab_from_name(value);
 
-		CHECK_ARG(vocab >= 0,
-			  "option vocabulary: '%s' is not 'api', 'mcp' or 'cli'",
-			  value);
+		CHECK_ARG(
+			vocab >= 0,
+			"option vocabulary: '%s' is not 'api', 'mcp' or 'cli'",
+			value);
 		s->ctx.opt.vocabulary = vocab;
 		return CUA_OK;
 	}
@@ -370,20 +400,22 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 				return CUA_OK;
 			}
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				 "option %s: '%s' is neither '%s' nor '%s'", key,
-				 value, kw[i].words[0], kw[i].words[1]);
+				 "option %s: '%s' is neither '%s' nor '%s'",
+				 key, value, kw[i].words[0], kw[i].words[1]);
 	}
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (strcmp(key, opts[i].key) != 0)
 			continue;
 		v = strtol(value, &end, 10);
-		CHECK_ARG(*value && !*end && v >= opts[i].min && v <= opts[i].max,
-			  "option %s: '%s' is not an integer between %ld and %ld",
-			  key, value, opts[i].min, opts[i].max);
+		CHECK_ARG(
+			*value && !*end && v >= opts[i].min && v <= opts[i].max,
+			"option %s: '%s' is not an integer between %ld and %ld",
+			key, value, opts[i].min, opts[i].max);
 		*(int *)((char *)&s->ctx.opt + opts[i].off) = (int)v;
 		return CUA_OK;
 	}
-	return cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown option '%s'", key);
+	return cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown option '%s'",
+			 key);
 }
 
 CUA_EXPORT void
@@ -470,8 +502,7 @@ cua_session_resolve_app(cua_session *s, const char *app, uint32_t flags,
 }
 
 CUA_EXPORT cua_result
-cua_session_record(cua_session *s, const char *app, uint32_t flags,
-		   char **out)
+cua_session_record(cua_session *s, const char *app, uint32_t flags, char **out)
 {
 	ENTER(s);
 	CHECK_ARG(out, "cua_session_record: out is NULL");
@@ -562,9 +593,9 @@ cua_tree_to_json(cua_tree *t, uint32_t flags, char **out)
 
 struct cua_tree_diff {
 	atomic_int refcount;
-	struct cua_tree *tree;         /* the newer tree (a reference) */
+	struct cua_tree *tree; /* the newer tree (a reference) */
 	const struct cua_delta *delta;
-	struct cua_arena *arena;       /* owns delta; NULL: delta is the tree's */
+	struct cua_arena *arena; /* owns delta; NULL: delta is the tree's */
 };
 
 static cua_tree_diff *
@@ -852,7 +883,7 @@ CUA_EXPORT cua_element *
 cua_element_get_child(cua_element *e, size_t i)
 {
 	return e && i < e->n_children ? &e->tree->elements[e->children[i]] :
-					 NULL;
+					NULL;
 }
 
 CUA_EXPORT const char *
@@ -964,9 +995,10 @@ cua_tree_get_screenshot(cua_tree *t, const void **data, size_t *size,
 	*size = 0;
 	*mime_type = NULL;
 	if (!t->shot_data)
-		return cua_error(CUA_ERROR_NOT_FOUND, "Screenshot unavailable: %s.",
-				 t->shot_error ? t->shot_error
-					       : "no screenshot was taken");
+		return cua_error(CUA_ERROR_NOT_FOUND,
+				 "Screenshot unavailable: %s.",
+				 t->shot_error ? t->shot_error :
+						 "no screenshot was taken");
 	*data = t->shot_data;
 	*size = t->shot_size;
 	*mime_type = t->shot_mime;
@@ -1019,26 +1051,27 @@ cua_tree_screenshot_to_screen(cua_tree *t, double x, double y,
 	CHECK_ARG(t && screen_x && screen_y,
 		  "cua_tree_screenshot_to_screen: NULL argument");
 	if (!t->has_shot)
-		return cua_error(CUA_ERROR_NOT_FOUND, "Screenshot unavailable: %s.",
-				 t->shot_error ? t->shot_error
-					       : "no screenshot was taken");
+		return cua_error(CUA_ERROR_NOT_FOUND,
+				 "Screenshot unavailable: %s.",
+				 t->shot_error ? t->shot_error :
+						 "no screenshot was taken");
 	CHECK_ARG(cua_geom_pixel_in_image(&t->shot, x, y),
 		  "(%g, %g) is outside the %ux%u screenshot", x, y,
 		  t->shot.width, t->shot.height);
-	cua_geom_pixel_to_root(&t->shot, t->shot.frame.x, t->shot.frame.y, x,
-			       y, screen_x, screen_y);
+	cua_geom_pixel_to_root(&t->shot, t->shot.frame.x, t->shot.frame.y, x, y,
+			       screen_x, screen_y);
 	return CUA_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* Actions                                                              */
 
-#define ACT_ARGS(fn)                                                         \
-	do {                                                                 \
-		if (outcome)                                                 \
-			*outcome = NULL;                                     \
-		CHECK_ARG(s, #fn ": session is NULL");                       \
-		CHECK_GIVEN(app && *app, "app");                             \
+#define ACT_ARGS(fn)                                                           \
+	do {                                                                   \
+		if (outcome)                                                   \
+			*outcome = NULL;                                       \
+		CHECK_ARG(s, #fn ": session is NULL");                         \
+		CHECK_GIVEN(app &&*app, "app");                                \
 	} while (0)
 
 CUA_EXPORT cua_result
@@ -1108,8 +1141,8 @@ cua_session_scroll_at(cua_session *s, const char *app, double x, double y,
 }
 
 CUA_EXPORT cua_result
-cua_session_drag(cua_session *s, const char *app, double from_x,
-		 double from_y, double to_x, double to_y, char **outcome)
+cua_session_drag(cua_session *s, const char *app, double from_x, double from_y,
+		 double to_x, double to_y, char **outcome)
 {
 	ENTER(s);
 	ACT_ARGS(cua_session_drag);
@@ -1117,9 +1150,8 @@ cua_session_drag(cua_session *s, const char *app, double from_x,
 }
 
 CUA_EXPORT cua_result
-cua_session_perform_action(cua_session *s, const char *app,
-			   uint32_t element_id, const char *action,
-			   char **outcome)
+cua_session_perform_action(cua_session *s, const char *app, uint32_t element_id,
+			   const char *action, char **outcome)
 {
 	ENTER(s);
 	ACT_ARGS(cua_session_perform_action);
@@ -1133,8 +1165,7 @@ cua_session_select_text(cua_session *s, const char *app, uint32_t element_id,
 {
 	ENTER(s);
 	ACT_ARGS(cua_session_select_text);
-	return cua_do_select_text(s, app, element_id, text,
-				  prefix && *prefix ? prefix : NULL,
-				  suffix && *suffix ? suffix : NULL, mode,
-				  outcome);
+	return cua_do_select_text(
+		s, app, element_id, text, prefix && *prefix ? prefix : NULL,
+		suffix && *suffix ? suffix : NULL, mode, outcome);
 }

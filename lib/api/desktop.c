@@ -17,11 +17,11 @@
 #include "core/errors.h"
 #include "desktop/client.h"
 
-#define CHECK_ARG(cond, ...)                                         \
-	do {                                                         \
-		if (!(cond))                                         \
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT, \
-			                 __VA_ARGS__);               \
+#define CHECK_ARG(cond, ...)                                                   \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			return cua_error(CUA_ERROR_INVALID_ARGUMENT,           \
+					 __VA_ARGS__);                         \
 	} while (0)
 
 #define UNSUPPORTED cua_err(CUA_MSG_NO_HEADLESS_DESKTOPS)
@@ -76,8 +76,8 @@ cua_desktop_new(cua_desktop **out, uint32_t flags)
 	CHECK_ARG(out, "cua_desktop_new: out is NULL");
 	*out = NULL;
 	CHECK_ARG(!(flags & ~CUA_DESKTOP_DETACHED),
-	          "cua_desktop_new: unknown flags %#x",
-	          (unsigned int)(flags & ~CUA_DESKTOP_DETACHED));
+		  "cua_desktop_new: unknown flags %#x",
+		  (unsigned int)(flags & ~CUA_DESKTOP_DETACHED));
 	*out = desktop_alloc(flags);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
 }
@@ -137,7 +137,7 @@ cua_desktop_unref(cua_desktop *desktop)
 
 CUA_EXPORT void
 cua_desktop_set_log_handler(cua_desktop *desktop, cua_desktop_log_fn handler,
-                            void *user_data)
+			    void *user_data)
 {
 	if (!desktop)
 		return;
@@ -180,10 +180,10 @@ set_kind(cua_desktop *d, const char *value)
 		for (i = 0; (name = desktop_client_kind_name(i)); i++) {
 			len = strlen(known);
 			snprintf(known + len, sizeof(known) - len, "%s%s",
-			         i ? ", " : "", name);
+				 i ? ", " : "", name);
 		}
 		return cua_err(CUA_MSG_DESKTOP_BAD_KIND, { "kind", value },
-		               { "known", known });
+			       { "known", known });
 	}
 #endif
 	return replace(&d->kind, value);
@@ -196,16 +196,16 @@ cua_desktop_set_option(cua_desktop *desktop, const char *key, const char *value)
 	CHECK_ARG(desktop && key, "cua_desktop_set_option: NULL argument");
 	CHECK_ARG(value, "cua_desktop_set_option: %s: the value is NULL", key);
 	CHECK_ARG(!started(desktop),
-	          "cua_desktop_set_option: %s: the desktop is already running; "
-	          "set options before cua_desktop_start()",
-	          key);
+		  "cua_desktop_set_option: %s: the desktop is already running; "
+		  "set options before cua_desktop_start()",
+		  key);
 	if (!strcmp(key, "kind"))
 		return set_kind(desktop, value);
 	if (!strcmp(key, "screen")) {
 #if HAVE_HEADLESS_DESKTOP
 		if (!desktop_client_valid_screen(value))
 			return cua_err(CUA_MSG_DESKTOP_BAD_SCREEN,
-			               { "screen", value });
+				       { "screen", value });
 #endif
 		return replace(&desktop->screen, value);
 	}
@@ -247,7 +247,7 @@ cua_desktop_start(cua_desktop *desktop)
 	struct desktop_client_options o;
 
 	CHECK_ARG(!started(desktop),
-	          "cua_desktop_start: the desktop is already running");
+		  "cua_desktop_start: the desktop is already running");
 	options(desktop, &o);
 	return desktop_client_start(desktop->client, &o);
 #else
@@ -263,17 +263,17 @@ cua_desktop_run(cua_desktop *desktop, const char *const *argv, int *exit_status)
 	*exit_status = 1;
 	CHECK_ARG(desktop, "cua_desktop_run: desktop is NULL");
 	CHECK_ARG(argv && argv[0] && argv[0][0],
-	          "cua_desktop_run: no command given");
+		  "cua_desktop_run: no command given");
 #if HAVE_HEADLESS_DESKTOP
 	struct desktop_client_options o;
 
 	CHECK_ARG(!started(desktop),
-	          "cua_desktop_run: the desktop is already running; run "
-	          "commands in it with its environment "
-	          "(cua_desktop_get_env())");
+		  "cua_desktop_run: the desktop is already running; run "
+		  "commands in it with its environment "
+		  "(cua_desktop_get_env())");
 	CHECK_ARG(!(desktop->flags & CUA_DESKTOP_DETACHED),
-	          "cua_desktop_run: a detached desktop cannot run a command "
-	          "and stop with it");
+		  "cua_desktop_run: a detached desktop cannot run a command "
+		  "and stop with it");
 	options(desktop, &o);
 	return desktop_client_run(desktop->client, &o, argv, exit_status);
 #else
@@ -342,8 +342,8 @@ CUA_EXPORT const char *
 cua_desktop_get_env(const cua_desktop *desktop, const char *name)
 {
 #if HAVE_HEADLESS_DESKTOP
-	return desktop && name ? desktop_client_env(desktop->client, name)
-	                       : NULL;
+	return desktop && name ? desktop_client_env(desktop->client, name) :
+				 NULL;
 #else
 	(void)desktop;
 	(void)name;
@@ -359,7 +359,7 @@ cua_desktop_env_to_shell(const cua_desktop *desktop, char **out)
 	*out = NULL;
 	CHECK_ARG(desktop, "cua_desktop_env_to_shell: desktop is NULL");
 	CHECK_ARG(started(desktop),
-	          "cua_desktop_env_to_shell: the desktop is not running");
+		  "cua_desktop_env_to_shell: the desktop is not running");
 #if HAVE_HEADLESS_DESKTOP
 	*out = desktop_client_env_text(desktop->client);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");

@@ -24,24 +24,24 @@
 /* One running process that shows an app (docs/state-text.md §11.8). */
 struct cua_app_info {
 	int64_t pid;
-	uint64_t start_time;       /* /proc/<pid>/stat field 22 */
-	const char *exe;           /* /proc/<pid>/exe target */
-	const char *exe_base;      /* its basename */
-	const char *bus_name;      /* AT-SPI bus name; NULL = not registered */
-	const char *atspi_name;    /* Accessible.Name of the application */
-	const char *desktop_id;    /* desktop-file id without .desktop */
-	const char *desktop_file;  /* path of the desktop entry */
-	const char *desktop_name;  /* localized Name= */
+	uint64_t start_time;        /* /proc/<pid>/stat field 22 */
+	const char *exe;            /* /proc/<pid>/exe target */
+	const char *exe_base;       /* its basename */
+	const char *bus_name;       /* AT-SPI bus name; NULL = not registered */
+	const char *atspi_name;     /* Accessible.Name of the application */
+	const char *desktop_id;     /* desktop-file id without .desktop */
+	const char *desktop_file;   /* path of the desktop entry */
+	const char *desktop_name;   /* localized Name= */
 	const char *desktop_name_c; /* untranslated Name= */
 	const char *wm_class_class;
 	const char *wm_class_instance;
-	const char *app_id;        /* canonical id (never NULL) */
-	const char *app_name;      /* display name (never NULL) */
-	const char *toolkit;       /* "GTK", "Qt", … when known */
+	const char *app_id;   /* canonical id (never NULL) */
+	const char *app_name; /* display name (never NULL) */
+	const char *toolkit;  /* "GTK", "Qt", … when known */
 	const char *toolkit_version;
-	int n_windows;             /* toplevel windows */
-	int frontmost;             /* owns the active X11 window */
-	int accessible;            /* registered on the AT-SPI bus */
+	int n_windows;  /* toplevel windows */
+	int frontmost;  /* owns the active X11 window */
+	int accessible; /* registered on the AT-SPI bus */
 };
 
 struct cua_app_list {
@@ -52,14 +52,14 @@ struct cua_app_list {
 
 /* An installed desktop entry (for resolving and launching). */
 struct cua_installed_app {
-	const char *desktop_id;   /* without .desktop */
-	const char *path;         /* the .desktop file */
-	const char *name;         /* localized Name= */
-	const char *name_c;       /* untranslated Name= */
-	const char *exec;         /* Exec= */
+	const char *desktop_id; /* without .desktop */
+	const char *path;       /* the .desktop file */
+	const char *name;       /* localized Name= */
+	const char *name_c;     /* untranslated Name= */
+	const char *exec;       /* Exec= */
 	const char *try_exec;
 	const char *startup_wm_class;
-	int no_display;           /* NoDisplay=true or Hidden=true */
+	int no_display; /* NoDisplay=true or Hidden=true */
 };
 
 struct cua_installed_list {
@@ -81,10 +81,10 @@ struct cua_fetch_policy {
 	int (*descend)(void *user_data, const struct cua_raw_node *node,
 		       int raw_depth);
 	void *user_data;
-	int max_raw_depth;     /* nodes deeper than this are not created */
-	size_t max_nodes;      /* stop creating nodes past this count */
-	int64_t deadline_us;   /* absolute cua_now_us() deadline; 0 = none */
-	int call_timeout_ms;   /* per call */
+	int max_raw_depth;   /* nodes deeper than this are not created */
+	size_t max_nodes;    /* stop creating nodes past this count */
+	int64_t deadline_us; /* absolute cua_now_us() deadline; 0 = none */
+	int call_timeout_ms; /* per call */
 	/* Containers with more children than this (or list-like containers
 	 * with more than range_list_threshold) are read by visible range. */
 	int range_threshold;      /* 200 */
@@ -96,40 +96,40 @@ struct cua_key_chord; /* core/keys.h */
 
 /* Requests on one live object (backend call()). */
 enum cua_live_op {
-	CUA_LIVE_DO_ACTION = 1,     /* Action.DoAction(a) -> ok */
-	CUA_LIVE_SET_VALUE,         /* Value.CurrentValue = v */
-	CUA_LIVE_SET_TEXT,          /* EditableText.SetTextContents(text) -> ok */
-	CUA_LIVE_DELETE_TEXT,       /* EditableText.DeleteText(a, b) -> ok */
-	CUA_LIVE_GRAB_FOCUS,        /* Component.GrabFocus() -> ok */
-	CUA_LIVE_SCROLL_TO,         /* Component.ScrollTo(anywhere) -> ok */
-	CUA_LIVE_GET_TEXT,          /* ret_text = GetText(0, count); ret[0] =
+	CUA_LIVE_DO_ACTION = 1,   /* Action.DoAction(a) -> ok */
+	CUA_LIVE_SET_VALUE,       /* Value.CurrentValue = v */
+	CUA_LIVE_SET_TEXT,        /* EditableText.SetTextContents(text) -> ok */
+	CUA_LIVE_DELETE_TEXT,     /* EditableText.DeleteText(a, b) -> ok */
+	CUA_LIVE_GRAB_FOCUS,      /* Component.GrabFocus() -> ok */
+	CUA_LIVE_SCROLL_TO,       /* Component.ScrollTo(anywhere) -> ok */
+	CUA_LIVE_GET_TEXT,        /* ret_text = GetText(0, count); ret[0] =
 				     * CharacterCount; ret[1] = CaretOffset */
-	CUA_LIVE_SET_CARET,         /* Text.SetCaretOffset(a) -> ok */
-	CUA_LIVE_GET_SELECTION,     /* ret[0] = NSelections; ret[1], ret[2] =
+	CUA_LIVE_SET_CARET,       /* Text.SetCaretOffset(a) -> ok */
+	CUA_LIVE_GET_SELECTION,   /* ret[0] = NSelections; ret[1], ret[2] =
 				     * selection 0 (start, end) */
-	CUA_LIVE_ADD_SELECTION,     /* Text.AddSelection(a, b) -> ok */
-	CUA_LIVE_SET_SELECTION,     /* Text.SetSelection(a, b, c) -> ok */
-	CUA_LIVE_SELECT_CHILD,      /* Selection.SelectChild(a) -> ok */
-	CUA_LIVE_CLEAR_SELECTION,   /* Selection.ClearSelection() -> ok */
+	CUA_LIVE_ADD_SELECTION,   /* Text.AddSelection(a, b) -> ok */
+	CUA_LIVE_SET_SELECTION,   /* Text.SetSelection(a, b, c) -> ok */
+	CUA_LIVE_SELECT_CHILD,    /* Selection.SelectChild(a) -> ok */
+	CUA_LIVE_CLEAR_SELECTION, /* Selection.ClearSelection() -> ok */
 	CUA_LIVE_ADD_ROW_SELECTION, /* Table.AddRowSelection(a) -> ok */
-	CUA_LIVE_TABLE_CELL,        /* ret_ident = Table.GetAccessibleAt(a, b) */
-	CUA_LIVE_HIT_TEST,          /* ret_ident = GetAccessibleAtPoint(a, b),
+	CUA_LIVE_TABLE_CELL,    /* ret_ident = Table.GetAccessibleAt(a, b) */
+	CUA_LIVE_HIT_TEST,      /* ret_ident = GetAccessibleAtPoint(a, b),
 				     * screen coordinates; NULL when none */
-	CUA_LIVE_PARENT,            /* ret_ident = Parent */
-	CUA_LIVE_FOCUSED,           /* ret_ident = the focused descendant, by
+	CUA_LIVE_PARENT,        /* ret_ident = Parent */
+	CUA_LIVE_FOCUSED,       /* ret_ident = the focused descendant, by
 				     * Collection; NULL when none */
-	CUA_LIVE_LINK,              /* ret[0..1] = Hyperlink a's start, end
+	CUA_LIVE_LINK,          /* ret[0..1] = Hyperlink a's start, end
 				     * offsets; ret_ident = its object */
-	CUA_LIVE_TEXT_AT_POINT,     /* ret[0] = Text.GetOffsetAtPoint(a, b),
+	CUA_LIVE_TEXT_AT_POINT, /* ret[0] = Text.GetOffsetAtPoint(a, b),
 				     * screen coordinates; ok when >= 0 */
-	CUA_LIVE_CHAR_EXTENTS,      /* ret[0..2] = x, y, height of
+	CUA_LIVE_CHAR_EXTENTS,  /* ret[0..2] = x, y, height of
 				     * Text.GetCharacterExtents(a), screen
 				     * coordinates; ok when it has a size */
-	CUA_LIVE_ROW_AT_INDEX,      /* ret[0] = Table.GetRowAtIndex(a) */
-	CUA_LIVE_SELECTED_ROWS,     /* ret_ints = Table.GetSelectedRows() */
+	CUA_LIVE_ROW_AT_INDEX,  /* ret[0] = Table.GetRowAtIndex(a) */
+	CUA_LIVE_SELECTED_ROWS, /* ret_ints = Table.GetSelectedRows() */
 	CUA_LIVE_REMOVE_ROW_SELECTION, /* Table.RemoveRowSelection(a) -> ok */
-	CUA_LIVE_SELECTED_COUNT,    /* ret[0] = Selection.NSelectedChildren */
-	CUA_LIVE_SELECTED_CHILD,    /* ret_ident = Selection.GetSelectedChild(a) */
+	CUA_LIVE_SELECTED_COUNT, /* ret[0] = Selection.NSelectedChildren */
+	CUA_LIVE_SELECTED_CHILD, /* ret_ident = Selection.GetSelectedChild(a) */
 	CUA_LIVE_DESELECT_SELECTED, /* Selection.DeselectSelectedChild(a) -> ok */
 };
 
@@ -140,10 +140,10 @@ struct cua_live_call {
 	double v;
 	const char *text;
 	/* results */
-	int ok;          /* the method's boolean answer */
+	int ok; /* the method's boolean answer */
 	int32_t ret[3];
-	char *ret_text;  /* malloc'd, caller frees */
-	char *ret_ident; /* malloc'd, caller frees */
+	char *ret_text;    /* malloc'd, caller frees */
+	char *ret_ident;   /* malloc'd, caller frees */
 	int32_t *ret_ints; /* malloc'd, caller frees; n_ret_ints of them */
 	size_t n_ret_ints;
 };
@@ -188,8 +188,7 @@ struct cua_backend_ops {
 			    const struct cua_fetch_policy *policy);
 	/* Starts an installed app in the background; *pid = spawned pid. */
 	cua_result (*launch)(struct cua_backend *b,
-			     const struct cua_installed_app *app,
-			     int64_t *pid);
+			     const struct cua_installed_app *app, int64_t *pid);
 	/* 1 if the process with this pid and start time still runs. */
 	int (*process_alive)(struct cua_backend *b, int64_t pid,
 			     uint64_t start_time);
@@ -253,8 +252,7 @@ struct cua_backend_ops {
 	 * error. */
 	cua_result (*keys)(struct cua_backend *b,
 			   const struct cua_key_chord *chords, size_t n,
-			   int keymap_delay_ms, const char *app_bus,
-			   int *kept);
+			   int keymap_delay_ms, const char *app_bus, int *kept);
 	cua_result (*keys_restore)(struct cua_backend *b);
 
 	/* ---- Screenshots and events (docs/screenshots.md). Every member below
@@ -308,26 +306,33 @@ struct cua_backend {
 	struct cua_ctx *ctx; /* owned by the session */
 };
 
-void cua_app_list_free(struct cua_app_list *list);
-void cua_installed_list_free(struct cua_installed_list *list);
-void cua_raw_snapshot_free(struct cua_raw_snapshot *snap);
-struct cua_raw_snapshot *cua_raw_snapshot_new(void);
-struct cua_raw_node *cua_raw_node_new(struct cua_raw_snapshot *snap);
+void
+cua_app_list_free(struct cua_app_list *list);
+void
+cua_installed_list_free(struct cua_installed_list *list);
+void
+cua_raw_snapshot_free(struct cua_raw_snapshot *snap);
+struct cua_raw_snapshot *
+cua_raw_snapshot_new(void);
+struct cua_raw_node *
+cua_raw_node_new(struct cua_raw_snapshot *snap);
 
 /* Backend constructors. */
-cua_result cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
-				 struct cua_backend **out);
-cua_result cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
-				    struct cua_backend **out);
+cua_result
+cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
+		      struct cua_backend **out);
+cua_result
+cua_backend_recorded_new(struct cua_ctx *ctx, const char *path,
+			 struct cua_backend **out);
 /* Replays another recording from now on (tests: a second revision of the
  * same app in one session). The recording's process identity decides
  * whether the session sees the same process. */
-cua_result cua_backend_recorded_replace(struct cua_backend *b,
-					const char *path);
+cua_result
+cua_backend_recorded_replace(struct cua_backend *b, const char *path);
 
 /* Recording format (recorded backend; also written by cua record). */
-cua_result cua_record_to_json(const struct cua_app_info *app,
-			      const struct cua_raw_snapshot *snap,
-			      char **out);
+cua_result
+cua_record_to_json(const struct cua_app_info *app,
+		   const struct cua_raw_snapshot *snap, char **out);
 
 #endif

@@ -46,8 +46,8 @@ toolkit_of_process(int64_t pid)
 	static const struct {
 		const char *lib, *toolkit;
 	} libs[] = {
-		{ "libQt5Core", "Qt" },     { "libQt6Core", "Qt" },
-		{ "libjvm", "Java" },       { "libcef", "Chromium" },
+		{ "libQt5Core", "Qt" },        { "libQt6Core", "Qt" },
+		{ "libjvm", "Java" },          { "libcef", "Chromium" },
 		{ "libelectron", "Electron" }, { "/chromium/", "Chromium" },
 		{ "/electron", "Electron" },
 	};

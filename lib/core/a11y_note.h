@@ -11,12 +11,13 @@
 /* What would make the app's elements readable, from its toolkit (the
  * app's toolkit attribute; when unknown, the libraries the process has
  * mapped), executable and process: a static string. */
-const char *cua_a11y_remedy(const char *toolkit, const char *exe,
-			    int64_t pid);
+const char *
+cua_a11y_remedy(const char *toolkit, const char *exe, int64_t pid);
 
 /* The note line for app `name` (sanitised here); malloc'd, NULL when out
  * of memory. */
-char *cua_a11y_note(const char *name, const char *toolkit, const char *exe,
-		    int64_t pid);
+char *
+cua_a11y_note(const char *name, const char *toolkit, const char *exe,
+	      int64_t pid);
 
 #endif

@@ -99,8 +99,7 @@ entry_matches(const struct cua_installed_app *e, const char *q)
 		return e->path && strcmp(e->path, q) == 0;
 	exec_program(e->exec, prog, sizeof(prog));
 	return ieq_desktop(e->desktop_id, q) || ieq(e->name, q) ||
-	       ieq(e->name_c, q) || ieq(prog, q) ||
-	       ieq(e->startup_wm_class, q);
+	       ieq(e->name_c, q) || ieq(prog, q) || ieq(e->startup_wm_class, q);
 }
 
 /* Processes that never receive synthetic input (docs/safety.md §2.2:
@@ -109,15 +108,39 @@ int
 cua_is_security_process(const char *comm)
 {
 	static const char *const names[] = {
-		"polkit-gnome-au", "polkit-kde-auth", "polkit-mate-aut",
-		"lxpolkit", "lxqt-policykit-", "xfce-polkit", "pkexec", "gksu",
-		"gksudo", "kdesu", "gcr-prompter", "pinentry",
-		"pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt",
-		"pinentry-fltk", "ssh-askpass", "ssh-askpass-gno", "ksshaskpass",
-		"x11-ssh-askpass", "gnome-screensav", "xscreensaver",
-		"light-locker", "i3lock", "xsecurelock", "slock", "xlock",
-		"kscreenlocker_g", "lightdm-gtk-gre", "sddm-greeter",
-		"gdm-session-wor", "gnome-shell", NULL,
+		"polkit-gnome-au",
+		"polkit-kde-auth",
+		"polkit-mate-aut",
+		"lxpolkit",
+		"lxqt-policykit-",
+		"xfce-polkit",
+		"pkexec",
+		"gksu",
+		"gksudo",
+		"kdesu",
+		"gcr-prompter",
+		"pinentry",
+		"pinentry-gnome3",
+		"pinentry-gtk-2",
+		"pinentry-qt",
+		"pinentry-fltk",
+		"ssh-askpass",
+		"ssh-askpass-gno",
+		"ksshaskpass",
+		"x11-ssh-askpass",
+		"gnome-screensav",
+		"xscreensaver",
+		"light-locker",
+		"i3lock",
+		"xsecurelock",
+		"slock",
+		"xlock",
+		"kscreenlocker_g",
+		"lightdm-gtk-gre",
+		"sddm-greeter",
+		"gdm-session-wor",
+		"gnome-shell",
+		NULL,
 	};
 
 	if (!comm || !*comm)
@@ -177,8 +200,8 @@ cua_resolve_app(const char *query, const struct cua_app_list *apps,
 	for (size_t k = 0; s && k < s->n_apps; k++) {
 		struct cua_app_session *as = s->apps[k];
 
-		if (!as->proc || !(ieq(as->app_id, query) ||
-				   ieq(as->app_name, query)))
+		if (!as->proc ||
+		    !(ieq(as->app_id, query) || ieq(as->app_name, query)))
 			continue;
 		for (size_t i = 0; apps && i < apps->n; i++)
 			if (apps->apps[i].pid == as->proc->pid &&
@@ -263,10 +286,10 @@ cua_resolved_to_jansson(const struct cua_resolved *res)
 				    sanitized_json(a->desktop_id));
 		json_object_set_new(o, "desktop_file",
 				    sanitized_json(a->desktop_file));
-		json_object_set_new(o, "wm_class",
-				    json_pack("[o,o]",
-					      sanitized_json(a->wm_class_class),
-					      sanitized_json(a->wm_class_instance)));
+		json_object_set_new(
+			o, "wm_class",
+			json_pack("[o,o]", sanitized_json(a->wm_class_class),
+				  sanitized_json(a->wm_class_instance)));
 		json_object_set_new(o, "toolkit", sanitized_json(a->toolkit));
 		json_object_set_new(o, "accessible",
 				    json_boolean(a->accessible));
@@ -278,8 +301,9 @@ cua_resolved_to_jansson(const struct cua_resolved *res)
 		exec_program(e->exec, prog, sizeof(prog));
 		json_object_set_new(o, "running", json_false());
 		json_object_set_new(o, "id", sanitized_json(e->desktop_id));
-		json_object_set_new(o, "name", sanitized_json(e->name ? e->name :
-								e->desktop_id));
+		json_object_set_new(
+			o, "name",
+			sanitized_json(e->name ? e->name : e->desktop_id));
 		json_object_set_new(o, "desktop_id",
 				    sanitized_json(e->desktop_id));
 		json_object_set_new(o, "desktop_file", sanitized_json(e->path));
@@ -296,7 +320,7 @@ struct row {
 	const char *name;
 	int running;
 	int frontmost;
-	int64_t pid;       /* > 0 when one line per process */
+	int64_t pid; /* > 0 when one line per process */
 	int64_t pids[32];
 	size_t n_pids;
 	const char *last_used; /* YYYY-MM-DD or NULL */
@@ -335,8 +359,9 @@ row_cmp(const void *pa, const void *pb)
 static void
 usage_of(json_t *usage, const char *id, const char **last, long long *uses)
 {
-	json_t *e = usage ? json_object_get(json_object_get(usage, "apps"), id) :
-			    NULL;
+	json_t *e =
+		usage ? json_object_get(json_object_get(usage, "apps"), id) :
+			NULL;
 
 	*last = NULL;
 	*uses = -1;
@@ -354,8 +379,8 @@ within_14_days(const char *date)
 	time_t now = time(NULL), t;
 
 	memset(&tm, 0, sizeof(tm));
-	if (!date || sscanf(date, "%d-%d-%d", &tm.tm_year, &tm.tm_mon,
-			    &tm.tm_mday) != 3)
+	if (!date ||
+	    sscanf(date, "%d-%d-%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday) != 3)
 		return 0;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
@@ -412,7 +437,8 @@ cua_format_app_list(const struct cua_app_list *apps,
 			rows[n].frontmost = 0;
 			for (size_t i = 0; apps && i < apps->n; i++)
 				if (apps->apps[i].pid == rows[n].pid)
-					rows[n].frontmost = apps->apps[i].frontmost;
+					rows[n].frontmost =
+						apps->apps[i].frontmost;
 			n++;
 		}
 		rows[k].pid = rows[k].pids[0];
@@ -446,37 +472,49 @@ cua_format_app_list(const struct cua_app_list *apps,
 	if (as_json) {
 		json_t *root = json_object(), *arr = json_array();
 
-		json_object_set_new(root, "schema", json_string("libcua.apps/1"));
+		json_object_set_new(root, "schema",
+				    json_string("libcua.apps/1"));
 		for (size_t k = 0; k < n; k++) {
 			json_t *o = json_object(), *pids = json_array();
 
 			if (rows[k].pid > 0 && rows[k].n_pids > 1)
-				json_array_append_new(pids, json_integer(rows[k].pid));
+				json_array_append_new(
+					pids, json_integer(rows[k].pid));
 			else
 				for (size_t p = 0; p < rows[k].n_pids; p++)
-					json_array_append_new(pids,
-							      json_integer(rows[k].pids[p]));
+					json_array_append_new(
+						pids,
+						json_integer(rows[k].pids[p]));
 			{
 				struct strbuf t = STRBUF_INIT;
 
 				cua_sanitize_sb(&t, rows[k].id);
-				json_object_set_new(o, "id", json_string(sb_str(&t)));
+				json_object_set_new(o, "id",
+						    json_string(sb_str(&t)));
 				sb_free(&t);
 				cua_sanitize_sb(&t, rows[k].name);
-				json_object_set_new(o, "name", json_string(sb_str(&t)));
+				json_object_set_new(o, "name",
+						    json_string(sb_str(&t)));
 				sb_free(&t);
 			}
-			json_object_set_new(o, "running", json_boolean(rows[k].running));
-			json_object_set_new(o, "frontmost", json_boolean(rows[k].frontmost));
+			json_object_set_new(o, "running",
+					    json_boolean(rows[k].running));
+			json_object_set_new(o, "frontmost",
+					    json_boolean(rows[k].frontmost));
 			json_object_set_new(o, "pids", pids);
-			json_object_set_new(o, "last_used",
-					    rows[k].last_used ? json_string(rows[k].last_used) :
-								json_null());
-			json_object_set_new(o, "uses", rows[k].uses >= 0 ?
-						       json_integer(rows[k].uses) :
-						       json_null());
-			json_object_set_new(o, "accessible", json_boolean(rows[k].accessible));
-			json_object_set_new(o, "windows", json_integer(rows[k].windows));
+			json_object_set_new(
+				o, "last_used",
+				rows[k].last_used ?
+					json_string(rows[k].last_used) :
+					json_null());
+			json_object_set_new(o, "uses",
+					    rows[k].uses >= 0 ?
+						    json_integer(rows[k].uses) :
+						    json_null());
+			json_object_set_new(o, "accessible",
+					    json_boolean(rows[k].accessible));
+			json_object_set_new(o, "windows",
+					    json_integer(rows[k].windows));
 			json_array_append_new(arr, o);
 		}
 		json_object_set_new(root, "apps", arr);
@@ -496,16 +534,23 @@ cua_format_app_list(const struct cua_app_list *apps,
 				struct strbuf t = STRBUF_INIT;
 
 				cua_sanitize_sb(&t, r->name);
-				cua_add_truncated(&sb, sb_str(&t), CUA_FIELD_MAX);
+				cua_add_truncated(&sb, sb_str(&t),
+						  CUA_FIELD_MAX);
 				sb_free(&t);
 				sb_add(&sb, " \xe2\x80\x94 ");
 				cua_sanitize_sb(&t, r->id);
-				cua_add_truncated(&sb, sb_str(&t), CUA_FIELD_MAX);
+				cua_add_truncated(&sb, sb_str(&t),
+						  CUA_FIELD_MAX);
 				sb_free(&t);
 			}
 			sb_add(&sb, " [");
-#define FLAG(...) do { if (!first) sb_add(&sb, ", "); first = 0; \
-		sb_addf(&sb, __VA_ARGS__); } while (0)
+#define FLAG(...)                                                              \
+	do {                                                                   \
+		if (!first)                                                    \
+			sb_add(&sb, ", ");                                     \
+		first = 0;                                                     \
+		sb_addf(&sb, __VA_ARGS__);                                     \
+	} while (0)
 			if (r->frontmost)
 				FLAG("frontmost");
 			if (r->running)
@@ -602,8 +647,10 @@ cua_usage_record(const char *path, const char *app_id)
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d", &tm);
 	json_object_set_new(e, "last_used", json_string(date));
-	json_object_set_new(e, "uses",
-			    json_integer(json_integer_value(json_object_get(e, "uses")) + 1));
+	json_object_set_new(
+		e, "uses",
+		json_integer(json_integer_value(json_object_get(e, "uses")) +
+			     1));
 	json_object_set_new(root, "schema", json_string("libcua.usage/1"));
 	dump = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(root);

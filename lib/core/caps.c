@@ -22,8 +22,8 @@ static const char *const what[CUA_DISPLAY_CAP_COUNT] = {
 
 /* The first of `want` (in order) the display lacks, or -1. */
 static int
-first_missing(struct cua_backend *b, const enum cua_display_cap *want,
-	      size_t n, struct cua_display_caps *caps)
+first_missing(struct cua_backend *b, const enum cua_display_cap *want, size_t n,
+	      struct cua_display_caps *caps)
 {
 	struct cua_display *d;
 

@@ -195,7 +195,8 @@ cua_delta_compute(const struct cua_tree *prev, const struct cua_tree *next,
 
 		n_kids = 0;
 		for (size_t c = 0; c < e->n_children; c++)
-			if (e->children[c] < nl && prev_index[e->children[c]] >= 0)
+			if (e->children[c] < nl &&
+			    prev_index[e->children[c]] >= 0)
 				kids[n_kids++] = e->children[c];
 		if (mark_moves(kids, n_kids, prev_index, d->marks) < 0)
 			goto fail;
@@ -207,7 +208,8 @@ cua_delta_compute(const struct cua_tree *prev, const struct cua_tree *next,
 		else if (d->marks[i] == CUA_MARK_ADDED)
 			d->n_added++;
 	}
-	d->changed = cua_arena_alloc(arena, (d->n_changed + 1) * sizeof(uint32_t));
+	d->changed =
+		cua_arena_alloc(arena, (d->n_changed + 1) * sizeof(uint32_t));
 	d->added = cua_arena_alloc(arena, (d->n_added + 1) * sizeof(uint32_t));
 	if (!d->changed || !d->added)
 		goto fail;
@@ -222,9 +224,10 @@ cua_delta_compute(const struct cua_tree *prev, const struct cua_tree *next,
 	/* removed: previous ids that are not lines now. A pruned focused
 	 * element that is still the pruned focused element was never a line
 	 * and is not removed. */
-	d->removed = cua_arena_alloc(arena, (prev->n_elements + 1) * sizeof(uint32_t));
-	d->removed_lines = cua_arena_alloc(arena, (prev->n_elements + 1) *
-						  sizeof(char *));
+	d->removed = cua_arena_alloc(arena,
+				     (prev->n_elements + 1) * sizeof(uint32_t));
+	d->removed_lines =
+		cua_arena_alloc(arena, (prev->n_elements + 1) * sizeof(char *));
 	if (!d->removed || !d->removed_lines)
 		goto fail;
 	for (size_t i = 0; i < prev->n_elements; i++) {
@@ -283,15 +286,17 @@ cua_delta_fits_budget(const struct cua_delta *d, const struct cua_tree *next,
 	m = d->n_changed + d->n_added;
 	if (r > budget) {
 		if (ctx)
-			cua_debug(ctx, "Skip AX tree diff render because removed "
-				       "element summary exceeded full-tree line "
-				       "budget");
+			cua_debug(ctx,
+				  "Skip AX tree diff render because removed "
+				  "element summary exceeded full-tree line "
+				  "budget");
 		return 0;
 	}
 	if (m + r > budget) {
 		if (ctx)
-			cua_debug(ctx, "Skip AX tree diff render because "
-				       "difference exceeded full-tree line budget");
+			cua_debug(ctx,
+				  "Skip AX tree diff render because "
+				  "difference exceeded full-tree line budget");
 		return 0;
 	}
 	return 1;
@@ -323,7 +328,8 @@ cua_format_id_ranges(struct strbuf *sb, const uint32_t *ids, size_t n)
 		if (runs++)
 			sb_add(sb, ", ");
 		if (j > i)
-			sb_addf(sb, "%u-%u", (unsigned)ids[i], (unsigned)ids[j]);
+			sb_addf(sb, "%u-%u", (unsigned)ids[i],
+				(unsigned)ids[j]);
 		else
 			sb_addf(sb, "%u", (unsigned)ids[i]);
 		i = j + 1;

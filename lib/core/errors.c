@@ -21,7 +21,7 @@ static _Thread_local cua_errcode err_code;
 static _Thread_local enum cua_vocab err_vocab;
 
 static const struct cua_msg_info msgs[CUA_MSG_COUNT] = {
-#define CUA_MSG(msg, code, result, doc, template) \
+#define CUA_MSG(msg, code, result, doc, template)                              \
 	[CUA_MSG_##msg] = { #msg, CUA_E_##code, result, doc, template },
 #include "errors.def"
 };
@@ -30,10 +30,10 @@ static const struct {
 	const char *name;
 	const char *words[CUA_VOCAB_COUNT];
 } terms[] = {
-#define CUA_TERM(term, mcp, cli, api) \
-	{ #term,                      \
-	  { [CUA_VOCAB_API] = api,    \
-	    [CUA_VOCAB_MCP] = mcp,    \
+#define CUA_TERM(term, mcp, cli, api)                                          \
+	{ #term,                                                               \
+	  { [CUA_VOCAB_API] = api,                                             \
+	    [CUA_VOCAB_MCP] = mcp,                                             \
 	    [CUA_VOCAB_CLI] = cli } },
 #include "errors.def"
 };
@@ -65,8 +65,8 @@ cua_errcode_of_result(cua_result r)
 	switch (r) {
 	case CUA_OK:
 		return CUA_E_OK;
-#define CUA_GENERIC(result, code) \
-	case result:              \
+#define CUA_GENERIC(result, code)                                              \
+	case result:                                                           \
 		return CUA_E_##code;
 #include "errors.def"
 	}
@@ -99,7 +99,7 @@ term_words(const char *name, size_t len, enum cua_vocab v)
 /* One `{…}` of a template (without the braces). */
 static unsigned
 render_field(struct strbuf *out, const char *f, size_t len, enum cua_vocab v,
-             const struct cua_slot *slots, size_t n, unsigned char *used)
+	     const struct cua_slot *slots, size_t n, unsigned char *used)
 {
 	struct strbuf clean = STRBUF_INIT;
 	const char *colon;
@@ -134,7 +134,7 @@ render_field(struct strbuf *out, const char *f, size_t len, enum cua_vocab v,
 		used[i] = 1;
 		if (!max) {
 			cua_sanitize_sb(out,
-			                slots[i].value ? slots[i].value : "");
+					slots[i].value ? slots[i].value : "");
 			return 0;
 		}
 		cua_sanitize_sb(&clean, slots[i].value ? slots[i].value : "");
@@ -151,7 +151,7 @@ render_field(struct strbuf *out, const char *f, size_t len, enum cua_vocab v,
 
 unsigned
 cua_err_render(struct strbuf *out, enum cua_msg msg, enum cua_vocab v,
-               const struct cua_slot *slots, size_t n)
+	       const struct cua_slot *slots, size_t n)
 {
 	unsigned char used[64] = { 0 };
 	const char *p, *open, *close;
@@ -169,8 +169,8 @@ cua_err_render(struct strbuf *out, enum cua_msg msg, enum cua_vocab v,
 		}
 		sb_addn(out, p, (size_t)(open - p));
 		problems |=
-		        render_field(out, open + 1, (size_t)(close - open - 1),
-		                     v, slots, n, used);
+			render_field(out, open + 1, (size_t)(close - open - 1),
+				     v, slots, n, used);
 	}
 	sb_add(out, p);
 	if (strchr(p, '}'))

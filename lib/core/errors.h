@@ -53,15 +53,15 @@ struct cua_slot {
 #define CUA_NUM(fmt, ...) cua_slot_fmt((char[64]){ 0 }, 64, fmt, __VA_ARGS__)
 const char *
 cua_slot_fmt(char *buf, size_t size, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
-#define CUA_SLOTS_(...) \
+#define CUA_SLOTS_(...)                                                        \
 	((const struct cua_slot[]){ { NULL, NULL }, ##__VA_ARGS__ })
 /* cua_err(CUA_MSG_X, { "name", value }, ...): raises message X. */
-#define cua_err(msg, ...)                           \
-	cua_err_slots(                              \
-	        (msg), CUA_SLOTS_(__VA_ARGS__) + 1, \
-	        sizeof(CUA_SLOTS_(__VA_ARGS__)) / sizeof(struct cua_slot) - 1)
+#define cua_err(msg, ...)                                                      \
+	cua_err_slots(                                                         \
+		(msg), CUA_SLOTS_(__VA_ARGS__) + 1,                            \
+		sizeof(CUA_SLOTS_(__VA_ARGS__)) / sizeof(struct cua_slot) - 1)
 cua_result
 cua_err_slots(enum cua_msg msg, const struct cua_slot *slots, size_t n);
 
@@ -113,6 +113,6 @@ cua_errcode_of_result(cua_result r);
 /* Renders message `msg` in vocabulary `v`; returns the problems (0). */
 unsigned
 cua_err_render(struct strbuf *out, enum cua_msg msg, enum cua_vocab v,
-               const struct cua_slot *slots, size_t n);
+	       const struct cua_slot *slots, size_t n);
 
 #endif

@@ -33,8 +33,7 @@ cua_write_all(int fd, const void *buf, size_t len)
 }
 
 int
-cua_write_file_atomic(const char *path, const char *data, size_t len,
-		      int mode)
+cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int fd, r;

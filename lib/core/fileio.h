@@ -14,14 +14,15 @@
  * writes. Returns 0, or -errno (-EIO when the descriptor takes nothing).
  * Async-signal-safe: usable between fork() and exec().
  */
-int cua_write_all(int fd, const void *buf, size_t len);
+int
+cua_write_all(int fd, const void *buf, size_t len);
 
 /*
  * Replaces the file at `path` with `data` atomically: writes a temporary
  * file beside it with `mode`, fsyncs it and renames it over `path`.
  * Returns 0, or -errno with the old file left in place.
  */
-int cua_write_file_atomic(const char *path, const char *data, size_t len,
-			  int mode);
+int
+cua_write_file_atomic(const char *path, const char *data, size_t len, int mode);
 
 #endif

@@ -20,10 +20,10 @@ struct move {
 };
 
 struct fix {
-	struct cua_rect a;   /* the accessibility window's extents */
-	int32_t ix, iy;      /* origin move already applied */
-	int have_o;          /* the other system is known */
-	int32_t ox, oy;      /* its shift */
+	struct cua_rect a; /* the accessibility window's extents */
+	int32_t ix, iy;    /* origin move already applied */
+	int have_o;        /* the other system is known */
+	int32_t ox, oy;    /* its shift */
 	struct move *moves;
 	size_t n_moves, cap_moves;
 	struct cua_rect *kids; /* scratch */
@@ -87,8 +87,8 @@ scan(struct fix *f, const struct cua_raw_node *p, int32_t sx, int32_t sy,
 			ay = pr.y;
 		}
 		if (p->n_children > f->cap_kids) {
-			struct cua_rect *kr = realloc(f->kids, p->n_children *
-							      sizeof(*kr));
+			struct cua_rect *kr =
+				realloc(f->kids, p->n_children * sizeof(*kr));
 
 			if (!kr) {
 				f->failed = 1;
@@ -98,7 +98,8 @@ scan(struct fix *f, const struct cua_raw_node *p, int32_t sx, int32_t sy,
 			f->cap_kids = p->n_children;
 		}
 		for (size_t i = 0; i < p->n_children; i++)
-			if (p->children[i] && cua_raw_has_extent(p->children[i]))
+			if (p->children[i] &&
+			    cua_raw_has_extent(p->children[i]))
 				f->kids[k++] = window_rect(f, p->children[i]);
 		if (ax >= 0 && ay >= 0 &&
 		    cua_geom_children_moved(&pr, f->kids, k, sx, sy, ax, ay)) {
@@ -162,9 +163,9 @@ element_shift(const struct fix *f, const struct cua_tree *t,
 }
 
 int
-cua_frames_fix_origins(struct cua_tree *t,
-		       const struct cua_raw_snapshot *snap, uint32_t root,
-		       const struct cua_rect *a, int32_t ix, int32_t iy)
+cua_frames_fix_origins(struct cua_tree *t, const struct cua_raw_snapshot *snap,
+		       uint32_t root, const struct cua_rect *a, int32_t ix,
+		       int32_t iy)
 {
 	struct fix f = { .a = *a, .ix = ix, .iy = iy };
 	const struct cua_raw_node *w;
@@ -184,7 +185,8 @@ cua_frames_fix_origins(struct cua_tree *t,
 		struct cua_element *e = &t->elements[i];
 		int32_t sx, sy;
 
-		if (!e->has_frame || !element_shift(&f, t, e, w, root, &sx, &sy))
+		if (!e->has_frame ||
+		    !element_shift(&f, t, e, w, root, &sx, &sy))
 			continue;
 		e->frame.x += sx;
 		e->frame.y += sy;

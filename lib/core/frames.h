@@ -23,15 +23,17 @@
  * (cua_geom_element_origin()). Returns the number of elements moved, or
  * -1 when out of memory (the frames are then left as they were).
  */
-int cua_frames_fix_origins(struct cua_tree *t,
-			   const struct cua_raw_snapshot *snap, uint32_t root,
-			   const struct cua_rect *a, int32_t ix, int32_t iy);
+int
+cua_frames_fix_origins(struct cua_tree *t, const struct cua_raw_snapshot *snap,
+		       uint32_t root, const struct cua_rect *a, int32_t ix,
+		       int32_t iy);
 
 /*
  * The other system's shift of the window `t` observes: (ox, oy) of
  * an element the observation moved. 0 when it moved none.
  */
-int cua_frames_moved(const struct cua_tree *t, int32_t *ox, int32_t *oy);
+int
+cua_frames_moved(const struct cua_tree *t, int32_t *ox, int32_t *oy);
 
 /*
  * The same rule on one live ancestor chain, for actions at a node re-read
@@ -42,7 +44,8 @@ int cua_frames_moved(const struct cua_tree *t, int32_t *ox, int32_t *oy);
  * live extents; (ox, oy) is the other system (cua_frames_moved()). Sets
  * the node's shift, (0, 0) or (ox, oy).
  */
-void cua_frames_chain_shift(const struct cua_raw_node *const *chain, size_t n,
-			    int32_t ox, int32_t oy, int32_t *sx, int32_t *sy);
+void
+cua_frames_chain_shift(const struct cua_raw_node *const *chain, size_t n,
+		       int32_t ox, int32_t oy, int32_t *sx, int32_t *sy);
 
 #endif

@@ -60,8 +60,9 @@ struct cua_shot_geom {
  * ceil(wp * s - 1e-6) x ceil(hp * s - 1e-6) pixels (at least 1 x 1).
  * 1398 x 769 -> s = 768/769, 1397 x 768.
  */
-void cua_geom_scale(double wp, double hp, uint32_t max_long,
-		    uint32_t max_short, double *s, uint32_t *w, uint32_t *h);
+void
+cua_geom_scale(double wp, double hp, uint32_t max_long, uint32_t max_short,
+	       double *s, uint32_t *w, uint32_t *h);
 
 /*
  * devicePixelsPerPoint: the frame's width in pixels over the
@@ -70,8 +71,8 @@ void cua_geom_scale(double wp, double hp, uint32_t max_long,
  * included), tried too because some toolkits report that; the candidate
  * closer to a multiple of 0.25 wins. 1 when the width is unknown (<= 0).
  */
-double cua_geom_device_ppp(int32_t frame_px, int32_t full_px,
-			   int32_t atspi_w);
+double
+cua_geom_device_ppp(int32_t frame_px, int32_t full_px, int32_t atspi_w);
 
 /* Where a window lies, as the window system says (root pixels). */
 struct cua_geom_window {
@@ -106,12 +107,14 @@ struct cua_geom_window {
  * A 5th rule corrects parts of a window rather than its origin: see
  * cua_geom_children_moved() and frames.h.
  */
-void cua_geom_element_origin(const struct cua_rect *a,
-			     const struct cua_geom_window *w,
-			     double device_ppp, double *dx, double *dy);
+void
+cua_geom_element_origin(const struct cua_rect *a,
+			const struct cua_geom_window *w, double device_ppp,
+			double *dx, double *dy);
 
 /* `in` lies inside `out`, with 1 px of slack on each side. */
-int cua_geom_rect_within(const struct cua_rect *in, const struct cua_rect *out);
+int
+cua_geom_rect_within(const struct cua_rect *in, const struct cua_rect *out);
 
 /*
  * Rule 4: descendants measured from another origin than their container's.
@@ -131,44 +134,47 @@ int cua_geom_rect_within(const struct cua_rect *in, const struct cua_rect *out);
  * that report correctly have their children inside their containers, and
  * a fixed LibreOffice no longer lies outside: both keep shift 0.
  */
-int cua_geom_children_moved(const struct cua_rect *parent,
-			    const struct cua_rect *kids, size_t n, int32_t cx,
-			    int32_t cy, int32_t ax, int32_t ay);
+int
+cua_geom_children_moved(const struct cua_rect *parent,
+			const struct cua_rect *kids, size_t n, int32_t cx,
+			int32_t cy, int32_t ax, int32_t ay);
 
 /* 1 when (px, py) lies inside the image: 0 <= px < width, 0 <= py <
  * height. */
-int cua_geom_pixel_in_image(const struct cua_shot_geom *g, double px,
-			    double py);
+int
+cua_geom_pixel_in_image(const struct cua_shot_geom *g, double px, double py);
 
 /* Screenshot pixel -> window point: (px / ppp, py / ppp). */
-void cua_geom_pixel_to_point(const struct cua_shot_geom *g, double px,
-			     double py, double *wx, double *wy);
+void
+cua_geom_pixel_to_point(const struct cua_shot_geom *g, double px, double py,
+			double *wx, double *wy);
 
 /*
  * Window point -> root pixel, through the frame origin (ox, oy) in root
  * pixels (the current one; g->frame.x/y at capture time): the pixel under
  * the point (rounded down), kept inside the frame.
  */
-void cua_geom_point_to_root(const struct cua_shot_geom *g, int32_t ox,
-			    int32_t oy, double wx, double wy, int32_t *rx,
-			    int32_t *ry);
+void
+cua_geom_point_to_root(const struct cua_shot_geom *g, int32_t ox, int32_t oy,
+		       double wx, double wy, int32_t *rx, int32_t *ry);
 
 /* Screenshot pixel -> root pixel (the two steps above). */
-void cua_geom_pixel_to_root(const struct cua_shot_geom *g, int32_t ox,
-			    int32_t oy, double px, double py, int32_t *rx,
-			    int32_t *ry);
+void
+cua_geom_pixel_to_root(const struct cua_shot_geom *g, int32_t ox, int32_t oy,
+		       double px, double py, int32_t *rx, int32_t *ry);
 
 /* An element frame (window-relative points, as stored in the tree) ->
  * its box in screenshot pixels (fractional). */
-void cua_geom_element_to_pixels(const struct cua_shot_geom *g,
-				const struct cua_rect *e, double *x, double *y,
-				double *w, double *h);
+void
+cua_geom_element_to_pixels(const struct cua_shot_geom *g,
+			   const struct cua_rect *e, double *x, double *y,
+			   double *w, double *h);
 
 /* The centre of an element frame -> root pixel, through the frame origin
  * (ox, oy). */
-void cua_geom_element_center_to_root(const struct cua_shot_geom *g,
-				     int32_t ox, int32_t oy,
-				     const struct cua_rect *e, int32_t *rx,
-				     int32_t *ry);
+void
+cua_geom_element_center_to_root(const struct cua_shot_geom *g, int32_t ox,
+				int32_t oy, const struct cua_rect *e,
+				int32_t *rx, int32_t *ry);
 
 #endif

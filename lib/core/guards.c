@@ -253,17 +253,20 @@ cua_act_element(struct cua_act *a, uint32_t id, uint32_t want,
 	a->t_resolve = cua_now_us();
 	if (r != CUA_OK) {
 		if (r == CUA_ERROR_TIMEOUT)
-			return cua_err(CUA_MSG_TIMEOUT_ACTION,
-				       { "name", cua_act_app_name(a) },
-				       { "s", CUA_NUM("%g", a->s->ctx.opt.walk_deadline_ms /
-							       1000.0) });
+			return cua_err(
+				CUA_MSG_TIMEOUT_ACTION,
+				{ "name", cua_act_app_name(a) },
+				{ "s",
+				  CUA_NUM("%g", a->s->ctx.opt.walk_deadline_ms /
+							1000.0) });
 		return r;
 	}
 	a->refetched = loc->refetched;
 	if (loc->identity_changed)
-		cua_debug(&a->s->ctx, "%s: element %u: the cached object was "
-				      "replaced by %s", a->tool, id,
-			  loc->node->ident);
+		cua_debug(&a->s->ctx,
+			  "%s: element %u: the cached object was "
+			  "replaced by %s",
+			  a->tool, id, loc->node->ident);
 	return CUA_OK;
 }
 
@@ -283,13 +286,12 @@ cua_act_outcome(struct cua_act *a, char **out)
 			    json_pack("{s:s,s:I}", "id",
 				      a->app ? a->app->app_id : "", "pid",
 				      (json_int_t)(a->app ? a->app->pid : 0)));
-	json_object_set_new(o, "element", a->element == CUA_NO_ID ?
-						  json_null() :
-						  json_integer(a->element));
+	json_object_set_new(o, "element",
+			    a->element == CUA_NO_ID ? json_null() :
+						      json_integer(a->element));
 	json_object_set_new(o, "route", json_string(a->route));
 	json_object_set_new(o, "refetched", json_boolean(a->refetched));
-	json_object_foreach(a->outcome, k, it)
-		json_object_set(o, k, it);
+	json_object_foreach(a->outcome, k, it) json_object_set(o, k, it);
 	json_object_set_new(
 		o, "timings_ms",
 		json_pack("{s:f,s:f,s:f}", "guards",

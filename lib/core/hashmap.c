@@ -78,7 +78,8 @@ grow(struct cua_hmap *m)
 
 		if (!s->key)
 			continue;
-		for (j = s->hash & (cap - 1); slots[j].key; j = (j + 1) & (cap - 1))
+		for (j = s->hash & (cap - 1); slots[j].key;
+		     j = (j + 1) & (cap - 1))
 			;
 		slots[j] = *s;
 	}

@@ -12,19 +12,24 @@
 
 struct cua_hmap {
 	struct cua_hslot *slots;
-	size_t cap;   /* power of two */
+	size_t cap; /* power of two */
 	size_t n;
-	int strings;  /* keys are C strings (compared by content) */
+	int strings; /* keys are C strings (compared by content) */
 };
 
-void cua_hmap_init(struct cua_hmap *m, int strings);
-void cua_hmap_clear(struct cua_hmap *m);
+void
+cua_hmap_init(struct cua_hmap *m, int strings);
+void
+cua_hmap_clear(struct cua_hmap *m);
 /* Inserts or replaces; returns 0, or -1 when out of memory. The key is
  * not copied. */
-int cua_hmap_put(struct cua_hmap *m, const void *key, int64_t value);
+int
+cua_hmap_put(struct cua_hmap *m, const void *key, int64_t value);
 /* Returns 1 and sets *value when found. */
-int cua_hmap_get(const struct cua_hmap *m, const void *key, int64_t *value);
+int
+cua_hmap_get(const struct cua_hmap *m, const void *key, int64_t *value);
 
-uint64_t cua_hash_str(const char *s);
+uint64_t
+cua_hash_str(const char *s);
 
 #endif

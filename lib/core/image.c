@@ -76,15 +76,15 @@ read_word(const uint8_t *p, uint32_t bpp, int msb)
 	switch (bpp) {
 	case 32:
 		return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-				     (uint32_t)p[2] << 8 | p[3]
-			   : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-				     (uint32_t)p[1] << 8 | p[0];
+				       (uint32_t)p[2] << 8 | p[3] :
+			     (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+				       (uint32_t)p[1] << 8 | p[0];
 	case 24:
-		return msb ? (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]
-			   : (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+		return msb ? (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2] :
+			     (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 	default:
-		return msb ? (uint32_t)p[0] << 8 | p[1]
-			   : (uint32_t)p[1] << 8 | p[0];
+		return msb ? (uint32_t)p[0] << 8 | p[1] :
+			     (uint32_t)p[1] << 8 | p[0];
 	}
 }
 
@@ -162,8 +162,8 @@ row_bgra(const struct cua_pixels *src, uint32_t y, uint8_t *tmp)
 		tmp[x * 4 + 0] = (uint8_t)chan_get(&b, px);
 		tmp[x * 4 + 1] = (uint8_t)chan_get(&g, px);
 		tmp[x * 4 + 2] = (uint8_t)chan_get(&r, px);
-		tmp[x * 4 + 3] = src->alpha_mask ? (uint8_t)chan_get(&a, px)
-						 : 255;
+		tmp[x * 4 + 3] =
+			src->alpha_mask ? (uint8_t)chan_get(&a, px) : 255;
 	}
 	return tmp;
 }
@@ -276,8 +276,8 @@ cua_image_scale(struct cua_rgb *out, const struct cua_pixels *src, uint32_t w,
 		goto out;
 	if (w == W && h == H) {
 		for (y = 0; y < H; y++)
-			bgra_to_rgb(dst + (size_t)y * W * 3, row_bgra(src, y, tmp),
-				    W, opaque);
+			bgra_to_rgb(dst + (size_t)y * W * 3,
+				    row_bgra(src, y, tmp), W, opaque);
 		goto done;
 	}
 	hs = spans_new(W, w);
@@ -351,7 +351,9 @@ cua_image_encode_jpeg(void **out, size_t *size, const struct cua_rgb *img,
 		return -1;
 	r = tjCompress2(tj, img->data, (int)img->width, 0, (int)img->height,
 			TJPF_RGB, &buf, &len, TJSAMP_420,
-			quality < 1 ? 1 : quality > 100 ? 100 : quality,
+			quality < 1   ? 1 :
+			quality > 100 ? 100 :
+					quality,
 			TJFLAG_FASTDCT);
 	tjDestroy(tj);
 	if (r != 0 || !buf) {
@@ -508,7 +510,8 @@ cua_image_fill(struct cua_rgb *img, int x, int y, int w, int h, uint32_t rgb)
 	if (y1 > (int)img->height)
 		y1 = (int)img->height;
 	for (int j = y; j < y1; j++) {
-		uint8_t *p = img->data + ((size_t)j * img->width + (size_t)x) * 3;
+		uint8_t *p =
+			img->data + ((size_t)j * img->width + (size_t)x) * 3;
 
 		for (int i = x; i < x1; i++) {
 			*p++ = (uint8_t)(rgb >> 16);

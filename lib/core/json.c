@@ -61,9 +61,10 @@ element_json(const struct cua_tree *t, const struct cua_element *e,
 	json_t *o = json_object(), *acts = json_array();
 
 	json_object_set_new(o, "id", json_integer(e->id));
-	json_object_set_new(o, "parent", e->parent >= 0 ?
-				 json_integer(t->elements[e->parent].id) :
-				 json_null());
+	json_object_set_new(o, "parent",
+			    e->parent >= 0 ?
+				    json_integer(t->elements[e->parent].id) :
+				    json_null());
 	json_object_set_new(o, "depth", json_integer(e->depth));
 	json_object_set_new(o, "role", jstr(e->role_text));
 	json_object_set_new(o, "raw_role", jstr(cua_role_name(e->role)));
@@ -74,8 +75,8 @@ element_json(const struct cua_tree *t, const struct cua_element *e,
 	for (size_t i = 0; i < e->n_actions; i++)
 		json_array_append_new(acts, jstr(e->actions[i]));
 	json_object_set_new(o, "secondary_actions", acts);
-	json_object_set_new(o, "frame", e->has_frame ? rect_json(&e->frame) :
-						     json_null());
+	json_object_set_new(o, "frame",
+			    e->has_frame ? rect_json(&e->frame) : json_null());
 	json_object_set_new(o, "focused",
 			    json_boolean(t->focused == (int32_t)e->index));
 	if (e->flags & CUA_ELEM_FOCUS_ONLY)
@@ -87,7 +88,8 @@ element_json(const struct cua_tree *t, const struct cua_element *e,
 			json_array_append_new(path, json_integer(e->path[i]));
 		json_object_set_new(o, "locator",
 				    json_pack("{s:i,s:o}", "window",
-					      (int)cua_element_window_index(e), "path", path));
+					      (int)cua_element_window_index(e),
+					      "path", path));
 	}
 	if (!internal)
 		return o;
@@ -100,22 +102,23 @@ element_json(const struct cua_tree *t, const struct cua_element *e,
 	json_object_set_new(o, "url", jstr(e->url));
 	json_object_set_new(o, "identifier", jstr(e->identifier));
 	if (e->has_summary)
-		json_object_set_new(o, "summary",
-				    json_pack("[i,i,i]", e->sum_a, e->sum_b,
-					      e->sum_n));
+		json_object_set_new(
+			o, "summary",
+			json_pack("[i,i,i]", e->sum_a, e->sum_b, e->sum_n));
 	{
 		json_t *raw = json_array();
 
 		for (size_t i = 0; i < e->n_actions; i++)
-			json_array_append_new(raw, e->raw_actions[i] ?
-						   json_string(e->raw_actions[i]) :
-						   json_null());
+			json_array_append_new(
+				raw, e->raw_actions[i] ?
+					     json_string(e->raw_actions[i]) :
+					     json_null());
 		json_object_set_new(o, "raw_actions", raw);
 	}
 	json_object_set_new(o, "skel", json_integer(e->skel));
 	if (e->shift_x || e->shift_y)
-		json_object_set_new(o, "shift", json_pack("[i,i]", e->shift_x,
-							  e->shift_y));
+		json_object_set_new(o, "shift",
+				    json_pack("[i,i]", e->shift_x, e->shift_y));
 	json_object_set_new(o, "row_index", json_integer(e->row_index));
 	return o;
 }
@@ -139,15 +142,15 @@ shot_json(json_t *o, const struct cua_tree *t, int internal)
 				    json_pack("{s:s,s:i,s:i,s:f}", "mime_type",
 					      t->shot_mime, "width",
 					      (int)g->width, "height",
-					      (int)g->height, "pixels_per_point",
-					      g->ppp));
+					      (int)g->height,
+					      "pixels_per_point", g->ppp));
 	else if (!internal)
 		json_object_set_new(o, "screenshot", json_null());
 	if (!internal)
 		json_object_set_new(o, "screenshot_error",
-				    t->shot_data || !t->shot_error
-					    ? json_null()
-					    : json_string(t->shot_error));
+				    t->shot_data || !t->shot_error ?
+					    json_null() :
+					    json_string(t->shot_error));
 	if (internal && t->has_shot)
 		json_object_set_new(
 			o, "screenshot_geometry",
@@ -156,7 +159,8 @@ shot_json(json_t *o, const struct cua_tree *t, int internal)
 				  "frame", rect_json(&g->frame), "device_ppp",
 				  g->device_ppp, "ppp", g->ppp, "width",
 				  (int)g->width, "height", (int)g->height,
-				  "elem_dx", g->elem_dx, "elem_dy", g->elem_dy));
+				  "elem_dx", g->elem_dx, "elem_dy",
+				  g->elem_dy));
 	if (!internal)
 		json_object_set_new(
 			o, "timings_ms",
@@ -177,19 +181,23 @@ shot_from_json(struct cua_tree *t, json_t *g)
 	if (!json_is_object(g))
 		return;
 	f = json_object_get(g, "frame");
-	t->shot.x11_window = (uint64_t)json_integer_value(
-		json_object_get(g, "x11_window"));
+	t->shot.x11_window =
+		(uint64_t)json_integer_value(json_object_get(g, "x11_window"));
 	if (json_is_object(f)) {
-		t->shot.frame.x = (int32_t)json_integer_value(json_object_get(f, "x"));
-		t->shot.frame.y = (int32_t)json_integer_value(json_object_get(f, "y"));
-		t->shot.frame.w =
-			(int32_t)json_integer_value(json_object_get(f, "width"));
-		t->shot.frame.h =
-			(int32_t)json_integer_value(json_object_get(f, "height"));
+		t->shot.frame.x =
+			(int32_t)json_integer_value(json_object_get(f, "x"));
+		t->shot.frame.y =
+			(int32_t)json_integer_value(json_object_get(f, "y"));
+		t->shot.frame.w = (int32_t)json_integer_value(
+			json_object_get(f, "width"));
+		t->shot.frame.h = (int32_t)json_integer_value(
+			json_object_get(f, "height"));
 	}
-	t->shot.device_ppp = json_number_value(json_object_get(g, "device_ppp"));
+	t->shot.device_ppp =
+		json_number_value(json_object_get(g, "device_ppp"));
 	t->shot.ppp = json_number_value(json_object_get(g, "ppp"));
-	t->shot.width = (uint32_t)json_integer_value(json_object_get(g, "width"));
+	t->shot.width =
+		(uint32_t)json_integer_value(json_object_get(g, "width"));
 	t->shot.height =
 		(uint32_t)json_integer_value(json_object_get(g, "height"));
 	t->shot.elem_dx = json_number_value(json_object_get(g, "elem_dx"));
@@ -205,54 +213,54 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 	struct strbuf sb = STRBUF_INIT;
 	enum cua_render_kind kind = cua_observation_kind(t, render_flags, NULL);
 
-	json_object_set_new(o, "schema", json_string(internal ?
-							   "libcua.tree/1" :
-							   "libcua.app_state/1"));
-	json_object_set_new(o, "app",
-			    json_pack("{s:o,s:o,s:I,s:o,s:o,s:o}", "id",
-				      jstr(t->app_id), "name", jstr(t->app_name),
-				      "pid", (json_int_t)t->pid, "executable",
-				      jstr(t->exe), "toolkit", jstr(t->toolkit),
-				      "toolkit_version", jstr(t->toolkit_version)));
-	json_object_set_new(o, "window",
-			    json_pack("{s:o,s:i,s:I,s:o}", "title",
-				      jstr(t->window_title), "index",
-				      (int)t->window_index, "x11_window",
-				      (json_int_t)t->x11_window, "frame",
-				      t->has_window_frame ?
-					      rect_json(&t->window_frame) :
-					      json_null()));
-	json_object_set_new(o, "revision",
-			    json_pack("{s:i,s:s,s:b,s:b}", "number",
-				      (int)t->revision, "kind",
-				      cua_render_kind_name(kind),
-				      "root_changed", t->root_changed,
-				      "truncated", t->truncated));
+	json_object_set_new(
+		o, "schema",
+		json_string(internal ? "libcua.tree/1" : "libcua.app_state/1"));
+	json_object_set_new(
+		o, "app",
+		json_pack("{s:o,s:o,s:I,s:o,s:o,s:o}", "id", jstr(t->app_id),
+			  "name", jstr(t->app_name), "pid", (json_int_t)t->pid,
+			  "executable", jstr(t->exe), "toolkit",
+			  jstr(t->toolkit), "toolkit_version",
+			  jstr(t->toolkit_version)));
+	json_object_set_new(
+		o, "window",
+		json_pack("{s:o,s:i,s:I,s:o}", "title", jstr(t->window_title),
+			  "index", (int)t->window_index, "x11_window",
+			  (json_int_t)t->x11_window, "frame",
+			  t->has_window_frame ? rect_json(&t->window_frame) :
+						json_null()));
+	json_object_set_new(
+		o, "revision",
+		json_pack("{s:i,s:s,s:b,s:b}", "number", (int)t->revision,
+			  "kind", cua_render_kind_name(kind), "root_changed",
+			  t->root_changed, "truncated", t->truncated));
 	cua_render_observation(&sb, t, render_flags);
 	json_object_set_new(o, "state_text", json_string(sb_str(&sb)));
 	sb_free(&sb);
 	for (size_t i = 0; i < t->n_elements; i++)
-		json_array_append_new(els, element_json(t, &t->elements[i],
-							internal));
+		json_array_append_new(
+			els, element_json(t, &t->elements[i], internal));
 	json_object_set_new(o, "elements", els);
 	if (kind != CUA_KIND_FULL)
 		for (size_t i = 0; i < t->delta->n_removed; i++)
-			json_array_append_new(removed,
-					      json_integer(t->delta->removed[i]));
+			json_array_append_new(
+				removed, json_integer(t->delta->removed[i]));
 	json_object_set_new(o, "removed_ids", removed);
 	json_object_set_new(o, "focused_element",
 			    t->focused >= 0 ?
 				    json_integer(t->elements[t->focused].id) :
 				    json_null());
-	json_object_set_new(o, "selected_text", t->selected_text ?
-							json_string(t->selected_text) :
-							json_null());
+	json_object_set_new(o, "selected_text",
+			    t->selected_text ? json_string(t->selected_text) :
+					       json_null());
 	json_object_set_new(o, "stats",
 			    json_pack("{s:I,s:I,s:I,s:I,s:I}", "raw_nodes",
 				      (json_int_t)t->stats.raw_nodes, "calls",
 				      (json_int_t)t->stats.calls, "call_errors",
-				      (json_int_t)t->stats.call_errors, "walk_us",
-				      (json_int_t)t->stats.walk_us, "build_us",
+				      (json_int_t)t->stats.call_errors,
+				      "walk_us", (json_int_t)t->stats.walk_us,
+				      "build_us",
 				      (json_int_t)t->stats.build_us));
 	shot_json(o, t, internal);
 	if (internal) {
@@ -260,28 +268,37 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 
 		json_object_set_new(o, "start_time",
 				    json_integer((json_int_t)t->start_time));
-		json_object_set_new(o, "n_lines", json_integer((json_int_t)t->n_lines));
+		json_object_set_new(o, "n_lines",
+				    json_integer((json_int_t)t->n_lines));
 		json_object_set_new(o, "truncated", json_boolean(t->truncated));
 		for (size_t i = 0; i < t->n_skel; i++) {
 			const struct cua_skel *s = &t->skel[i];
 
-			json_array_append_new(skel,
-				json_pack("[i,i,i,i,i,i,i,i,i,o,s,s,o,b]", s->parent,
-					  (int)s->index, (int)s->child_count,
-					  (int)s->first_child, (int)s->n_fetched,
-					  (int)s->child_offset, s->element,
-					  (int)s->fp.role, (int)s->fp.value_kind,
-					  s->fp.subrole ? json_string(s->fp.subrole) :
-							  json_null(),
-					  s->fp.identifier ? s->fp.identifier : "",
-					  s->fp.title ? s->fp.title : "",
-					  s->ident ? json_string(s->ident) : json_null(),
-					  s->pinned));
+			json_array_append_new(
+				skel,
+				json_pack(
+					"[i,i,i,i,i,i,i,i,i,o,s,s,o,b]",
+					s->parent, (int)s->index,
+					(int)s->child_count,
+					(int)s->first_child, (int)s->n_fetched,
+					(int)s->child_offset, s->element,
+					(int)s->fp.role, (int)s->fp.value_kind,
+					s->fp.subrole ?
+						json_string(s->fp.subrole) :
+						json_null(),
+					s->fp.identifier ? s->fp.identifier :
+							   "",
+					s->fp.title ? s->fp.title : "",
+					s->ident ? json_string(s->ident) :
+						   json_null(),
+					s->pinned));
 		}
 		json_object_set_new(o, "skeleton", skel);
 		for (size_t i = 0; i < t->n_markers; i++)
-			json_array_append_new(markers,
-				json_pack("[I,s]", (json_int_t)t->markers[i].after,
+			json_array_append_new(
+				markers,
+				json_pack("[I,s]",
+					  (json_int_t)t->markers[i].after,
 					  t->markers[i].text));
 		json_object_set_new(o, "markers", markers);
 	}
@@ -295,7 +312,8 @@ cua_tree_json(const struct cua_tree *t, int internal, uint32_t render_flags,
 	json_t *o = cua_tree_to_jansson(t, internal, render_flags);
 
 	*out = o ? json_dumps(o, JSON_INDENT(internal ? 0 : 2) |
-				       JSON_PRESERVE_ORDER | JSON_COMPACT * !!internal) :
+					 JSON_PRESERVE_ORDER |
+					 JSON_COMPACT * !!internal) :
 		   NULL;
 	json_decref(o);
 	return *out ? CUA_OK : cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -361,8 +379,8 @@ cua_tree_from_jansson(json_t *o)
 		t->window_frame.w = (int32_t)jint(json_object_get(v, "width"));
 		t->window_frame.h = (int32_t)jint(json_object_get(v, "height"));
 	}
-	t->revision = (uint32_t)jint(json_object_get(json_object_get(o, "revision"),
-						     "number"));
+	t->revision = (uint32_t)jint(
+		json_object_get(json_object_get(o, "revision"), "number"));
 	t->truncated = json_is_true(json_object_get(o, "truncated"));
 	shot_from_json(t, json_object_get(o, "screenshot_geometry"));
 	t->n_lines = (size_t)jint(json_object_get(o, "n_lines"));
@@ -370,10 +388,12 @@ cua_tree_from_jansson(json_t *o)
 	t->selected_text = json_is_string(v) ? astr(a, v) : NULL;
 
 	t->n_skel = json_array_size(skel);
-	t->skel = cua_arena_alloc(a, (t->n_skel ? t->n_skel : 1) * sizeof(*t->skel));
+	t->skel = cua_arena_alloc(a, (t->n_skel ? t->n_skel : 1) *
+					     sizeof(*t->skel));
 	if (!t->skel)
 		goto bad;
-	json_array_foreach(skel, i, v) {
+	json_array_foreach(skel, i, v)
+	{
 		struct cua_skel *s = &t->skel[i];
 
 		if (!json_is_array(v) || json_array_size(v) != 14)
@@ -410,10 +430,11 @@ cua_tree_from_jansson(json_t *o)
 	if (t->n_lines > t->n_elements)
 		goto bad;
 	t->elements = cua_arena_alloc(a, (t->n_elements ? t->n_elements : 1) *
-					       sizeof(*t->elements));
+						 sizeof(*t->elements));
 	if (!t->elements)
 		goto bad;
-	json_array_foreach(els, i, v) {
+	json_array_foreach(els, i, v)
+	{
 		struct cua_element *e = &t->elements[i];
 		json_t *acts, *raws, *path, *sum, *fr;
 		int64_t parent_id;
@@ -459,28 +480,35 @@ cua_tree_from_jansson(json_t *o)
 			e->has_frame = 1;
 			e->frame.x = (int32_t)jint(json_object_get(fr, "x"));
 			e->frame.y = (int32_t)jint(json_object_get(fr, "y"));
-			e->frame.w = (int32_t)jint(json_object_get(fr, "width"));
-			e->frame.h = (int32_t)jint(json_object_get(fr, "height"));
+			e->frame.w =
+				(int32_t)jint(json_object_get(fr, "width"));
+			e->frame.h =
+				(int32_t)jint(json_object_get(fr, "height"));
 		}
 		acts = json_object_get(v, "secondary_actions");
 		raws = json_object_get(v, "raw_actions");
 		e->n_actions = json_array_size(acts);
 		if (e->n_actions) {
-			e->actions = cua_arena_alloc(a, e->n_actions * sizeof(char *));
-			e->raw_actions = cua_arena_alloc(a, e->n_actions * sizeof(char *));
+			e->actions = cua_arena_alloc(a, e->n_actions *
+								sizeof(char *));
+			e->raw_actions = cua_arena_alloc(
+				a, e->n_actions * sizeof(char *));
 			if (!e->actions || !e->raw_actions)
 				goto bad;
 			for (size_t k = 0; k < e->n_actions; k++) {
 				json_t *r = json_array_get(raws, k);
 
-				e->actions[k] = astr(a, json_array_get(acts, k));
-				e->raw_actions[k] = json_is_string(r) ? astr(a, r) : NULL;
+				e->actions[k] =
+					astr(a, json_array_get(acts, k));
+				e->raw_actions[k] =
+					json_is_string(r) ? astr(a, r) : NULL;
 			}
 		}
 		path = json_object_get(json_object_get(v, "locator"), "path");
 		if (json_is_array(path)) {
-			uint32_t *p = cua_arena_alloc(a, (json_array_size(path) + 1) *
-							       sizeof(uint32_t));
+			uint32_t *p =
+				cua_arena_alloc(a, (json_array_size(path) + 1) *
+							   sizeof(uint32_t));
 
 			if (!p)
 				goto bad;
@@ -490,7 +518,8 @@ cua_tree_from_jansson(json_t *o)
 			e->path = p;
 		}
 		parent_id = json_is_integer(json_object_get(v, "parent")) ?
-				    jint(json_object_get(v, "parent")) : -1;
+				    jint(json_object_get(v, "parent")) :
+				    -1;
 		e->parent = -1;
 		if (parent_id >= 0)
 			for (size_t k = 0; k < i; k++)
@@ -510,7 +539,8 @@ cua_tree_from_jansson(json_t *o)
 		struct cua_element *e = &t->elements[i];
 
 		if (e->n_children) {
-			e->children = cua_arena_alloc(a, e->n_children * sizeof(uint32_t));
+			e->children = cua_arena_alloc(
+				a, e->n_children * sizeof(uint32_t));
 			if (!e->children)
 				goto bad;
 			e->n_children = 0;
@@ -519,17 +549,21 @@ cua_tree_from_jansson(json_t *o)
 	for (i = 0; i < t->n_elements; i++)
 		if (t->elements[i].parent >= 0 &&
 		    !(t->elements[i].flags & CUA_ELEM_FOCUS_ONLY)) {
-			struct cua_element *pe = &t->elements[t->elements[i].parent];
+			struct cua_element *pe =
+				&t->elements[t->elements[i].parent];
 
 			pe->children[pe->n_children++] = (uint32_t)i;
 		}
 	if (json_is_array(markers)) {
 		t->n_markers = json_array_size(markers);
-		t->markers = cua_arena_alloc(a, (t->n_markers + 1) * sizeof(*t->markers));
+		t->markers = cua_arena_alloc(a, (t->n_markers + 1) *
+							sizeof(*t->markers));
 		if (!t->markers)
 			goto bad;
-		json_array_foreach(markers, i, v) {
-			t->markers[i].after = (size_t)jint(json_array_get(v, 0));
+		json_array_foreach(markers, i, v)
+		{
+			t->markers[i].after =
+				(size_t)jint(json_array_get(v, 0));
 			t->markers[i].text = astr(a, json_array_get(v, 1));
 		}
 	}

@@ -239,7 +239,7 @@ refused(const char *s, size_t len, const char *what)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
 	r = cua_err(CUA_MSG_KEY_NOT_ALLOWED, { "combo", sb_str(&sb) },
-	            { "what", what });
+		    { "what", what });
 	sb_free(&sb);
 	return r;
 }
@@ -362,7 +362,7 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 
 	if (!out)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "cua_keys_parse: out is NULL");
+				 "cua_keys_parse: out is NULL");
 	out->chords = NULL;
 	out->n = 0;
 	if (!key || (blank(key) && strcmp(key, " ") != 0))
@@ -383,8 +383,9 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 		if (*p == '\0')
 			break;
 		if (seq.n == CUA_KEYS_MAX_CHORDS) {
-			r = cua_err(CUA_MSG_TOO_MANY_COMBOS,
-			            { "max", CUA_NUM("%d", CUA_KEYS_MAX_CHORDS) });
+			r = cua_err(
+				CUA_MSG_TOO_MANY_COMBOS,
+				{ "max", CUA_NUM("%d", CUA_KEYS_MAX_CHORDS) });
 			goto fail;
 		}
 		memset(&c, 0, sizeof(c));
@@ -411,21 +412,21 @@ cua_keys_parse(const char *key, uint32_t flags, struct cua_key_seq *out)
 				p++;
 			if (*p == '\0') {
 				r = key_not_found(start,
-				                  (size_t)(q + 1 - start),
-				                  CUA_MSG_TRAILING_PLUS);
+						  (size_t)(q + 1 - start),
+						  CUA_MSG_TRAILING_PLUS);
 				goto fail;
 			}
 		}
-		what = flags & CUA_KEYS_NO_DENYLIST
-		               ? NULL
-		               : refusal(c.mods_all, c.deny);
+		what = flags & CUA_KEYS_NO_DENYLIST ?
+			       NULL :
+			       refusal(c.mods_all, c.deny);
 		if (what) {
 			r = refused(start, (size_t)(end - start), what);
 			goto fail;
 		}
 		if (c.misplaced) {
 			r = key_not_found(start, (size_t)(end - start),
-			                  CUA_MSG_MISPLACED_KEY);
+					  CUA_MSG_MISPLACED_KEY);
 			goto fail;
 		}
 		combo_finish(&c);

@@ -762,8 +762,8 @@ name_eq(const char *s, size_t len, const char *name, int fold)
 	for (i = 0; i < len; i++) {
 		if (name[i] == '\0')
 			return 0;
-		if (fold ? ascii_lower(s[i]) != ascii_lower(name[i])
-		         : s[i] != name[i])
+		if (fold ? ascii_lower(s[i]) != ascii_lower(name[i]) :
+			   s[i] != name[i])
 			return 0;
 	}
 	return name[len] == '\0';
@@ -771,7 +771,7 @@ name_eq(const char *s, size_t len, const char *name, int fold)
 
 static uint32_t
 table_lookup(const struct key_name *t, size_t n, const char *s, size_t len,
-             int fold)
+	     int fold)
 {
 	size_t i;
 
@@ -884,10 +884,10 @@ cua_keysym_resolve(const char *s, size_t len, uint32_t flags)
 	uint32_t ks, cp;
 
 	ks = table_lookup(modifier_names, N_ELEMENTS(modifier_names), s, len,
-	                  1);
+			  1);
 	if (ks == KS_SUPER_ALIAS)
-		return flags & CUA_KEYS_SUPER_IS_SUPER ? KS_Super_L
-		                                       : KS_Control_L;
+		return flags & CUA_KEYS_SUPER_IS_SUPER ? KS_Super_L :
+							 KS_Control_L;
 	if (ks)
 		return ks;
 	ks = table_lookup(alias_names, N_ELEMENTS(alias_names), s, len, 1);
@@ -935,7 +935,7 @@ cua_keysym_name(uint32_t keysym)
 			return keysym_names[i].name;
 	if (keysym >= KS_UNICODE + 0x100 && keysym <= KS_UNICODE + 0x10ffff)
 		snprintf(buf, sizeof(buf), "U%04X",
-		         (unsigned)(keysym - KS_UNICODE));
+			 (unsigned)(keysym - KS_UNICODE));
 	else
 		snprintf(buf, sizeof(buf), "0x%08x", (unsigned)keysym);
 	return buf;

@@ -102,8 +102,9 @@ align_children(const struct cua_tree *prev, const struct cua_element *pe,
 	for (size_t i = 0; i < ne->n_children; i++)
 		if (next->elements[ne->children[i]].id == CUA_NO_ID)
 			b[nb++] = ne->children[i];
-#define SIMILAR(i, j) elements_similar(prev, &prev->elements[a[i]], next, \
-				       &next->elements[b[j]])
+#define SIMILAR(i, j)                                                          \
+	elements_similar(prev, &prev->elements[a[i]], next,                    \
+			 &next->elements[b[j]])
 	while (lo < na && lo < nb && SIMILAR(lo, lo)) {
 		inherit(prev, a[lo], next, b[lo], prev_used);
 		lo++;
@@ -212,26 +213,34 @@ cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
 		free(same);
 		/* b. structure, top-down (pre-order: parents come first) */
 		for (size_t i = 0; i < prev->n_elements; i++)
-			cua_hmap_put(&by_id, (const void *)(uintptr_t)
-				     (prev->elements[i].id + 1), (int64_t)i);
+			cua_hmap_put(
+				&by_id,
+				(const void *)(uintptr_t)(prev->elements[i].id +
+							  1),
+				(int64_t)i);
 		/* top-level elements align under a virtual root */
 		{
 			struct cua_element vp, vn;
-			uint32_t *pc = malloc((prev->n_elements + 1) * sizeof(uint32_t));
-			uint32_t *nc = malloc((next->n_elements + 1) * sizeof(uint32_t));
+			uint32_t *pc = malloc((prev->n_elements + 1) *
+					      sizeof(uint32_t));
+			uint32_t *nc = malloc((next->n_elements + 1) *
+					      sizeof(uint32_t));
 
 			memset(&vp, 0, sizeof(vp));
 			memset(&vn, 0, sizeof(vn));
 			if (pc && nc) {
 				for (size_t i = 0; i < prev->n_lines; i++)
 					if (prev->elements[i].parent < 0)
-						pc[vp.n_children++] = (uint32_t)i;
+						pc[vp.n_children++] =
+							(uint32_t)i;
 				for (size_t i = 0; i < next->n_lines; i++)
 					if (next->elements[i].parent < 0)
-						nc[vn.n_children++] = (uint32_t)i;
+						nc[vn.n_children++] =
+							(uint32_t)i;
 				vp.children = pc;
 				vn.children = nc;
-				if (align_children(prev, &vp, next, &vn, prev_used) < 0)
+				if (align_children(prev, &vp, next, &vn,
+						   prev_used) < 0)
 					r = -1;
 			} else {
 				r = -1;
@@ -245,7 +254,8 @@ cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
 
 			if (e->id == CUA_NO_ID || !e->n_children)
 				continue;
-			if (!cua_hmap_get(&by_id, (const void *)(uintptr_t)(e->id + 1),
+			if (!cua_hmap_get(&by_id,
+					  (const void *)(uintptr_t)(e->id + 1),
 					  &pi))
 				continue;
 			if (align_children(prev, &prev->elements[pi], next, e,

@@ -19,7 +19,8 @@
  * identities never), else fresh from *counter, which is advanced.
  * Returns 0, or -1 when out of memory.
  */
-int cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
-		       uint32_t *counter);
+int
+cua_lineage_assign(const struct cua_tree *prev, struct cua_tree *next,
+		   uint32_t *counter);
 
 #endif

@@ -32,8 +32,7 @@ str_eq(const char *a, const char *b)
 }
 
 void
-cua_fingerprint_of_raw(struct cua_fingerprint *fp,
-		       const struct cua_raw_node *n)
+cua_fingerprint_of_raw(struct cua_fingerprint *fp, const struct cua_raw_node *n)
 {
 	const char *subrole = cua_raw_attr(n, "xml-roles");
 	const char *id;
@@ -41,7 +40,7 @@ cua_fingerprint_of_raw(struct cua_fingerprint *fp,
 	if (!subrole)
 		subrole = cua_raw_attr(n, "tag");
 	id = n->accessible_id && *n->accessible_id ? n->accessible_id :
-						      cua_raw_attr(n, "id");
+						     cua_raw_attr(n, "id");
 	fp->role = n->role;
 	fp->value_kind = (uint8_t)cua_raw_value_kind(n);
 	fp->subrole = cua_raw_attrs_unknown(n) ? NULL : subrole ? subrole : "";
@@ -110,8 +109,8 @@ pair_ok(const struct cua_fingerprint *l, const char *lid,
 /* live[0..nl) against rec[0..nr) with live[skip_l] or rec[skip_r]
  * left out (SIZE_MAX: none). */
 static int
-chain_eq(const struct cua_fingerprint *live, const char *const *lid,
-	 size_t nl, size_t skip_l, const struct cua_fingerprint *rec,
+chain_eq(const struct cua_fingerprint *live, const char *const *lid, size_t nl,
+	 size_t skip_l, const struct cua_fingerprint *rec,
 	 const char *const *pin, size_t nr, size_t skip_r)
 {
 	size_t i = 0, j = 0;
@@ -209,8 +208,8 @@ same_bus(const char *a, const char *b)
 
 /* Reads a node again with `want` and checks it is alive. */
 static cua_result
-finish(struct cua_backend *b, struct cua_located *out,
-       struct cua_raw_node *n, uint32_t want)
+finish(struct cua_backend *b, struct cua_located *out, struct cua_raw_node *n,
+       uint32_t want)
 {
 	cua_result r;
 
@@ -230,11 +229,12 @@ finish(struct cua_backend *b, struct cua_located *out,
  */
 static cua_result
 refetch(struct cua_backend *b, struct cua_located *out,
-	const struct cua_tree *t, const uint32_t *chain, size_t n,
-	size_t fail, struct cua_raw_node *d, struct cua_raw_node **found)
+	const struct cua_tree *t, const uint32_t *chain, size_t n, size_t fail,
+	struct cua_raw_node *d, struct cua_raw_node **found)
 {
 	const struct cua_skel *target = &t->skel[chain[n - 1]];
-	size_t n_rec = n - 1 - fail, levels = n - fail + CUA_REFETCH_EXTRA_LEVELS;
+	size_t n_rec = n - 1 - fail,
+	       levels = n - fail + CUA_REFETCH_EXTRA_LEVELS;
 	struct cua_fingerprint rec[64], live[64], fp;
 	const char *rec_pin[64], *live_id[64];
 	struct cua_raw_node **level = NULL, **next = NULL, *cand = NULL;
@@ -254,9 +254,10 @@ refetch(struct cua_backend *b, struct cua_located *out,
 	if (!level)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	level[0] = d;
-	for (size_t lv = 1; lv <= levels && n_level && total < CUA_REFETCH_MAX_NODES;
-	     lv++) {
-		struct cua_raw_node **parents = malloc(n_level * sizeof(*parents));
+	for (size_t lv = 1;
+	     lv <= levels && n_level && total < CUA_REFETCH_MAX_NODES; lv++) {
+		struct cua_raw_node **parents =
+			malloc(n_level * sizeof(*parents));
 		size_t np = 0;
 
 		if (!parents) {
@@ -267,9 +268,10 @@ refetch(struct cua_backend *b, struct cua_located *out,
 			if (alive(level[i]) && level[i]->child_count > 0)
 				parents[np++] = level[i];
 		if (np)
-			r = b->ops->read_children(b, out->snap, parents, np, 0,
-						  (uint32_t)(CUA_REFETCH_MAX_NODES - total),
-						  FP_WANT);
+			r = b->ops->read_children(
+				b, out->snap, parents, np, 0,
+				(uint32_t)(CUA_REFETCH_MAX_NODES - total),
+				FP_WANT);
 		if (r != CUA_OK) {
 			free(parents);
 			break;
@@ -287,7 +289,8 @@ refetch(struct cua_backend *b, struct cua_located *out,
 		n_next = 0;
 		for (size_t i = 0; i < np; i++)
 			for (size_t k = 0; k < parents[i]->n_children; k++) {
-				struct cua_raw_node *x = parents[i]->children[k];
+				struct cua_raw_node *x =
+					parents[i]->children[k];
 
 				if (!alive(x))
 					continue;
@@ -317,15 +320,15 @@ refetch(struct cua_backend *b, struct cua_located *out,
 			{
 				size_t k = nl;
 
-				for (struct cua_raw_node *a = x->parent; a && a != d;
-				     a = a->parent) {
+				for (struct cua_raw_node *a = x->parent;
+				     a && a != d; a = a->parent) {
 					k--;
 					cua_fingerprint_of_raw(&live[k], a);
 					live_id[k] = a->ident;
 				}
 			}
-			if (!cua_locate_chain_ok(live, live_id, nl, rec, rec_pin,
-						 n_rec))
+			if (!cua_locate_chain_ok(live, live_id, nl, rec,
+						 rec_pin, n_rec))
 				continue;
 			matches++;
 			cand = x;
@@ -379,8 +382,8 @@ direct_reference(struct cua_backend *b, struct cua_located *out,
 
 cua_result
 cua_locate(struct cua_backend *b, const struct cua_app_info *app,
-	   const struct cua_tree *t, const struct cua_element *e,
-	   uint32_t want, int strict, struct cua_located *out)
+	   const struct cua_tree *t, const struct cua_element *e, uint32_t want,
+	   int strict, struct cua_located *out)
 {
 	uint32_t chain[256];
 	size_t n = 0, i;
@@ -425,14 +428,16 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 	if (top->ident) {
 		struct cua_raw_node *a = out->app;
 
-		if (top->index < a->n_children && a->children[top->index]->ident &&
+		if (top->index < a->n_children &&
+		    a->children[top->index]->ident &&
 		    strcmp(a->children[top->index]->ident, top->ident) == 0) {
 			cur = a->children[top->index];
 			out->window_index = top->index;
 		} else {
 			for (i = 0; i < a->n_children; i++)
 				if (a->children[i]->ident &&
-				    strcmp(a->children[i]->ident, top->ident) == 0) {
+				    strcmp(a->children[i]->ident, top->ident) ==
+					    0) {
 					cur = a->children[i];
 					out->window_index = (uint32_t)i;
 					break;
@@ -447,7 +452,8 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 	}
 	out->window = cur;
 	if (out->snap->windows)
-		out->x11_window = out->snap->windows[out->window_index].x11_window;
+		out->x11_window =
+			out->snap->windows[out->window_index].x11_window;
 
 	for (i = 1; i < n; i++) {
 		const struct cua_skel *ps = &t->skel[chain[i - 1]];
@@ -472,17 +478,19 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 		}
 		if (alive(cur)) {
 			for (size_t k = 0; k < nl; k++) {
-				cua_fingerprint_of_raw(&live[k], cur->children[k]);
+				cua_fingerprint_of_raw(&live[k],
+						       cur->children[k]);
 				live_id[k] = cur->children[k]->ident;
 				/* a dead sibling does not match anything */
 				if (!alive(cur->children[k]))
 					live[k].role = UINT32_MAX;
 			}
-			if (cua_locate_step_ok(t, chain[i - 1], chain[i], live,
-					       live_id, nl,
-					       (uint32_t)cur->child_offset,
-					       (uint32_t)cur->child_count, strict)) {
-				next = cur->children[cs->index - cur->child_offset];
+			if (cua_locate_step_ok(
+				    t, chain[i - 1], chain[i], live, live_id,
+				    nl, (uint32_t)cur->child_offset,
+				    (uint32_t)cur->child_count, strict)) {
+				next = cur->children[cs->index -
+						     cur->child_offset];
 				if (alive(next)) {
 					free(live);
 					free(live_id);

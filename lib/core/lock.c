@@ -25,8 +25,8 @@ cua_lock_guard(struct cua_session *s, enum cua_lock_form form, int fresh)
 	if (fresh || !s->lock_checked_us ||
 	    now - s->lock_checked_us >= (int64_t)CUA_LOCK_TTL_MS * 1000) {
 		t0 = now;
-		s->lock_locked = b->ops->screen_locked(b, source,
-						       sizeof(source)) == 1;
+		s->lock_locked =
+			b->ops->screen_locked(b, source, sizeof(source)) == 1;
 		s->lock_checked_us = cua_now_us();
 		s->lock_probe_us = s->lock_checked_us - t0;
 		cua_debug(&s->ctx, "lock probe: %s (%.3f ms)",

@@ -22,7 +22,7 @@ enum cua_lock_form {
  * `form`. The backend's answer is reused for CUA_LOCK_TTL_MS unless
  * `fresh`. A backend that cannot tell is never locked.
  */
-cua_result cua_lock_guard(struct cua_session *s, enum cua_lock_form form,
-			  int fresh);
+cua_result
+cua_lock_guard(struct cua_session *s, enum cua_lock_form form, int fresh);
 
 #endif

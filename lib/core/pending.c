@@ -49,8 +49,7 @@ cua_pending_guard(struct cua_session *s, const struct cua_app_info *app)
 	age = process_age_s(app->start_time);
 	if (age < 0 || age > CUA_PENDING_AGE_S)
 		return CUA_OK;
-	if (s->pending_pid != app->pid ||
-	    s->pending_start != app->start_time) {
+	if (s->pending_pid != app->pid || s->pending_start != app->start_time) {
 		s->pending_pid = app->pid;
 		s->pending_start = app->start_time;
 		s->pending_count = 0;
@@ -59,6 +58,7 @@ cua_pending_guard(struct cua_session *s, const struct cua_app_info *app)
 		return CUA_OK;
 	s->pending_count++;
 	who = app->app_name && *app->app_name ? app->app_name :
-	      app->exe_base && *app->exe_base ? app->exe_base : "the app";
+	      app->exe_base && *app->exe_base ? app->exe_base :
+						"the app";
 	return cua_err(CUA_MSG_PERMISSIONS_PENDING_STARTED, { "name", who });
 }

@@ -14,7 +14,7 @@
 
 /* CUA_OK, or E-PERMISSIONS-PENDING for `app` when it is not on the
  * accessibility bus and started moments ago. */
-cua_result cua_pending_guard(struct cua_session *s,
-			     const struct cua_app_info *app);
+cua_result
+cua_pending_guard(struct cua_session *s, const struct cua_app_info *app);
 
 #endif

@@ -105,7 +105,8 @@ cua_raw_name_may_be_doubled(const char *name)
 	if (n > 512)
 		return 0;
 	for (size_t k = n / 2; k < n; k++) {
-		if (name[k] == ' ' && same_without_mnemonic(name, k, name + k + 1))
+		if (name[k] == ' ' &&
+		    same_without_mnemonic(name, k, name + k + 1))
 			return 1;
 	}
 	return 0;

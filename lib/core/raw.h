@@ -230,7 +230,7 @@ enum cua_value_kind {
 
 /* Which optional pieces of a node were read (cua_raw_node.have). */
 enum cua_raw_have {
-	CUA_HAVE_BASIC = 1u << 0,      /* role, states, interfaces, name */
+	CUA_HAVE_BASIC = 1u << 0, /* role, states, interfaces, name */
 	CUA_HAVE_DESCRIPTION = 1u << 1,
 	CUA_HAVE_EXTENTS = 1u << 2,
 	CUA_HAVE_ATTRIBUTES = 1u << 3,
@@ -267,11 +267,11 @@ struct cua_raw_attr {
  * (unsanitised, possibly NULL) and live in the snapshot's arena.
  */
 struct cua_raw_node {
-	const char *ident;  /* object identity ("bus:path"); NULL = synthetic */
-	uint32_t role;      /* enum cua_role; values >= CUA_ROLE_COUNT: unknown */
-	uint64_t states;    /* bit n set = state n */
-	uint32_t ifaces;    /* enum cua_iface bits */
-	uint32_t have;      /* enum cua_raw_have bits */
+	const char *ident; /* object identity ("bus:path"); NULL = synthetic */
+	uint32_t role;   /* enum cua_role; values >= CUA_ROLE_COUNT: unknown */
+	uint64_t states; /* bit n set = state n */
+	uint32_t ifaces; /* enum cua_iface bits */
+	uint32_t have;   /* enum cua_raw_have bits */
 
 	const char *name;
 	const char *description;
@@ -287,16 +287,17 @@ struct cua_raw_node {
 	double value, value_min, value_max, value_step;
 	const char *value_text; /* Value.Text when provided */
 
-	const char *text;   /* Text.GetText(0, -1) for text roles */
-	int32_t sel_start, sel_end; /* text selection when HAVE_TEXT_SELECTION */
+	const char *text; /* Text.GetText(0, -1) for text roles */
+	int32_t sel_start,
+		sel_end; /* text selection when HAVE_TEXT_SELECTION */
 
 	struct cua_rect extents; /* screen coordinates; HAVE_EXTENTS */
 
-	const char *labelled_by; /* name of the LABELLED_BY target */
-	const char *link_uri;    /* Hyperlink.GetURI(0) for links */
+	const char *labelled_by;         /* name of the LABELLED_BY target */
+	const char *link_uri;            /* Hyperlink.GetURI(0) for links */
 	const char *selected_child_name; /* combo boxes */
 
-	int32_t table_row; /* for table cells: Table.GetRowAtIndex; else -1 */
+	int32_t table_row;   /* for table cells: Table.GetRowAtIndex; else -1 */
 	int32_t table_nrows; /* Table.NRows when read (HAVE_TABLE_ROW on a
 			      * table); else 0 */
 
@@ -355,19 +356,23 @@ struct cua_raw_window_info {
 	 * unknown (recordings made before they were kept). */
 	struct cua_rect x11_surface, x11_outer;
 	int has_x11_frame;
-	int x11_transient;     /* WM_TRANSIENT_FOR names another window */
+	int x11_transient;          /* WM_TRANSIENT_FOR names another window */
 	uint64_t activation_serial; /* higher = more recently activated */
 };
 
 /* Helpers (raw.c). */
-const char *cua_raw_attr(const struct cua_raw_node *node, const char *key);
+const char *
+cua_raw_attr(const struct cua_raw_node *node, const char *key);
 /* The attributes were read and the set was empty: an element that has
  * none, or a toolkit that has not built them yet (Gecko answers a new
  * client's first requests about a document with none). What they would
  * say is unknown. */
-int cua_raw_attrs_unknown(const struct cua_raw_node *node);
-enum cua_value_kind cua_raw_value_kind(const struct cua_raw_node *node);
-int cua_raw_is_toggle_role(uint32_t role);
+int
+cua_raw_attrs_unknown(const struct cua_raw_node *node);
+enum cua_value_kind
+cua_raw_value_kind(const struct cua_raw_node *node);
+int
+cua_raw_is_toggle_role(uint32_t role);
 
 /*
  * Geometry: two questions about a node's extents, with two answers.
@@ -381,13 +386,16 @@ int cua_raw_is_toggle_role(uint32_t role);
  *   scrolled list) ask this of windows and viewports, where a 1-pixel
  *   strip is a placeholder.
  */
-int cua_raw_has_extent(const struct cua_raw_node *node);
-int cua_raw_has_area(const struct cua_raw_node *node);
+int
+cua_raw_has_extent(const struct cua_raw_node *node);
+int
+cua_raw_has_area(const struct cua_raw_node *node);
 
 /* 1 for an identifier a toolkit generated rather than the app's author
  * chose (never printed, never a reason to keep a container): macOS
  * `_NS:…`, GtkBuilder `___object_<digits>___`; also for NULL. */
-int cua_raw_is_generated_id(const char *id);
+int
+cua_raw_is_generated_id(const char *id);
 
 /* The element's name (NULL when it has none), with a doubled name undone:
  * GTK 4.8 names a widget that has both a label of its own and a
@@ -395,9 +403,11 @@ int cua_raw_is_generated_id(const char *id);
  * "_Retry Retry"). When the part before the last space is the labelling
  * label's name again (mnemonic underscores aside), the name is that
  * label's name alone; any other name is returned as it is. */
-const char *cua_raw_name(const struct cua_raw_node *node);
+const char *
+cua_raw_name(const struct cua_raw_node *node);
 /* 1 when `name` reads "<A> <B>" with A being B once mnemonic underscores
  * are taken out: a name worth checking against its LABELLED_BY label. */
-int cua_raw_name_may_be_doubled(const char *name);
+int
+cua_raw_name_may_be_doubled(const char *name);
 
 #endif

@@ -20,11 +20,11 @@
 #define SHORT_URL_THRESHOLD 8000
 
 static const char selected_note[] =
-        "Note: Pay special attention to the content selected by the user. "
-        "If the user asks a question or refers to the content they are "
-        "looking at on-screen, they might be referring to the selected "
-        "content (but they might be referring to something else that's "
-        "visible, too).";
+	"Note: Pay special attention to the content selected by the user. "
+	"If the user asks a question or refers to the content they are "
+	"looking at on-screen, they might be referring to the selected "
+	"content (but they might be referring to something else that's "
+	"visible, too).";
 
 static const char *
 str(const char *s)
@@ -84,8 +84,8 @@ static void
 add_url(struct strbuf *sb, const char *url, uint32_t flags)
 {
 	cua_add_truncated(sb, strip_scheme(url),
-	                  (flags & CUA_LINE_SHORT_URLS) ? SHORT_URL_MAX
-	                                                : CUA_FIELD_MAX);
+			  (flags & CUA_LINE_SHORT_URLS) ? SHORT_URL_MAX :
+							  CUA_FIELD_MAX);
 }
 
 static void
@@ -135,7 +135,7 @@ begin_segment(struct strbuf *sb, int *in_body)
 
 static void
 add_labelled(struct strbuf *sb, int *in_body, const char *label,
-             const char *text)
+	     const char *text)
 {
 	begin_segment(sb, in_body);
 	sb_add(sb, label);
@@ -220,9 +220,9 @@ cua_render_line(struct strbuf *sb, const struct cua_element *e, uint32_t flags)
 	}
 	if (summary) {
 		sb_addf(sb,
-		        " (showing %" PRIu32 "-%" PRIu32 " of %" PRIu32
-		        " items)",
-		        e->sum_a, e->sum_b, e->sum_n);
+			" (showing %" PRIu32 "-%" PRIu32 " of %" PRIu32
+			" items)",
+			e->sum_a, e->sum_b, e->sum_n);
 		in_body = 1;
 	}
 
@@ -234,7 +234,7 @@ cua_render_line(struct strbuf *sb, const struct cua_element *e, uint32_t flags)
 	if (*value) {
 		/* bare when it is the only piece after role and traits */
 		others = in_body || *details || *placeholder || *url || *id ||
-		         n_actions;
+			 n_actions;
 		begin_segment(sb, &in_body);
 		if (others)
 			sb_add(sb, "Value: ");
@@ -311,7 +311,7 @@ line_url_flags(const struct cua_tree *tree)
 
 static void
 render_trailer(struct strbuf *sb, const struct cua_tree *tree,
-               uint32_t url_flags)
+	       uint32_t url_flags)
 {
 	const struct cua_element *e;
 	struct strbuf sel = STRBUF_INIT;
@@ -343,7 +343,7 @@ cua_render_trailer(struct strbuf *sb, const struct cua_tree *tree)
 
 static void
 add_markers(struct strbuf *sb, const struct cua_tree *tree, size_t after,
-            int last)
+	    int last)
 {
 	size_t i;
 
@@ -373,7 +373,7 @@ cua_render_state(struct strbuf *sb, const struct cua_tree *tree)
 		add_markers(sb, tree, i, 0);
 		sb_addc(sb, '\n');
 		cua_render_line(sb, &tree->elements[i],
-		                CUA_LINE_INDENT | CUA_LINE_SUMMARY | url_flags);
+				CUA_LINE_INDENT | CUA_LINE_SUMMARY | url_flags);
 	}
 	add_markers(sb, tree, tree->n_lines, 1);
 	render_trailer(sb, tree, url_flags);

@@ -101,8 +101,8 @@ map_reserve(struct cua_sanitize_map *m, size_t len)
  * `each`, byte k from character from + k alone. Does nothing without a map.
  */
 static void
-map_note(struct strbuf *sb, struct cua_sanitize_map *m, size_t base,
-	 size_t at, size_t from, size_t to, int each)
+map_note(struct strbuf *sb, struct cua_sanitize_map *m, size_t base, size_t at,
+	 size_t from, size_t to, int each)
 {
 	if (!m || sb->oom || sb->len == at)
 		return;
@@ -191,8 +191,7 @@ neutralise_tags(struct strbuf *sb, size_t start, struct cua_sanitize_map *m)
 		if (is_envelope_tag(lt + 1, len - (i + run) - 1)) {
 			sb_add(sb, "\xe2\x80\xb9"); /* U+2039 */
 			if (m)
-				map_note(sb, m, start, at,
-					 (size_t)ms[i + run],
+				map_note(sb, m, start, at, (size_t)ms[i + run],
 					 (size_t)me[i + run], 0);
 		} else {
 			add_copied(sb, m, start, copy, ms, me, i + run, 1);

@@ -24,10 +24,12 @@
  * Returns a string in `arena` ("" for NULL; never NULL unless out of
  * memory).
  */
-char *cua_sanitize(struct cua_arena *arena, const char *s);
+char *
+cua_sanitize(struct cua_arena *arena, const char *s);
 
 /* Same, into a strbuf (appends). */
-void cua_sanitize_sb(struct strbuf *sb, const char *s);
+void
+cua_sanitize_sb(struct strbuf *sb, const char *s);
 
 /*
  * Where the bytes of a sanitised text came from (select_text finds the
@@ -54,9 +56,11 @@ struct cua_sanitize_map {
  * every appended byte. Returns 0, or -1 when out of memory (nothing is
  * appended then). Free the map with cua_sanitize_map_free().
  */
-int cua_sanitize_mapped(struct strbuf *sb, const char *s,
-			struct cua_sanitize_map *map);
-void cua_sanitize_map_free(struct cua_sanitize_map *map);
+int
+cua_sanitize_mapped(struct strbuf *sb, const char *s,
+		    struct cua_sanitize_map *map);
+void
+cua_sanitize_map_free(struct cua_sanitize_map *map);
 
 /*
  * Step 7: appends `s` (already sanitised) to sb, cut to at most `max`
@@ -64,7 +68,8 @@ void cua_sanitize_map_free(struct cua_sanitize_map *map);
  * UTF-8 sequence and cuts before a combining mark / ZWJ sequence rather
  * than inside a grapheme cluster.
  */
-void cua_add_truncated(struct strbuf *sb, const char *s, size_t max);
+void
+cua_add_truncated(struct strbuf *sb, const char *s, size_t max);
 
 /*
  * cua_error() with the message `before`, then `name` sanitised (an app's
@@ -73,8 +78,8 @@ void cua_add_truncated(struct strbuf *sb, const char *s, size_t max);
  * messages of the error registry sanitise their slots themselves
  * (cua_err(), errors.h).
  */
-cua_result cua_error_quoting(cua_result code, const char *before,
-			     const char *name, const char *after, ...)
-	__attribute__((format(printf, 4, 5)));
+cua_result
+cua_error_quoting(cua_result code, const char *before, const char *name,
+		  const char *after, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -175,8 +175,9 @@ set_baseline(struct cua_session *s, struct cua_proc_session *p,
 	int same_root = pk && nk && strcmp(pk, nk) == 0;
 	int64_t age = prev ? realtime_us() - p->latest_at_us : 0;
 
-	t->diff_opts = (o->diff_removed_lines ? CUA_DIFF_REMOVED_LINES : 0) |
-		       (o->diff_ignore_budget ? CUA_DIFF_IGNORE_LINE_BUDGET : 0);
+	t->diff_opts =
+		(o->diff_removed_lines ? CUA_DIFF_REMOVED_LINES : 0) |
+		(o->diff_ignore_budget ? CUA_DIFF_IGNORE_LINE_BUDGET : 0);
 	t->root_changed = prev && !same_root;
 	if (same_root) {
 		int64_t t0 = cua_now_us();
@@ -285,10 +286,11 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 				const struct cua_app_info *a = &apps->apps[i];
 
 				if (!((a->desktop_id && entry->desktop_id &&
-				       strcmp(a->desktop_id, entry->desktop_id) == 0) ||
+				       strcmp(a->desktop_id,
+					      entry->desktop_id) == 0) ||
 				      a->pid == pid ||
-				      (cua_resolve_app(query, apps, NULL, NULL, &res) ==
-					       CUA_OK &&
+				      (cua_resolve_app(query, apps, NULL, NULL,
+						       &res) == CUA_OK &&
 				       res.app == a)))
 					continue;
 				if (a->n_windows > 0 && (a->accessible || last))
@@ -305,9 +307,10 @@ launch_and_wait(struct cua_session *s, const struct cua_installed_app *entry,
 			break;
 		usleep(100 * 1000);
 	}
-	return cua_err(CUA_MSG_LAUNCH_NO_WINDOW,
-		       { "name", entry->name ? entry->name : entry->desktop_id },
-		       { "s", CUA_NUM("%d", s->ctx.opt.launch_timeout_ms / 1000) });
+	return cua_err(
+		CUA_MSG_LAUNCH_NO_WINDOW,
+		{ "name", entry->name ? entry->name : entry->desktop_id },
+		{ "s", CUA_NUM("%d", s->ctx.opt.launch_timeout_ms / 1000) });
 }
 
 /* Resolves `query` to a running app; launches it when allowed. On success
@@ -340,14 +343,16 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 			} else {
 				r = launch_and_wait(s, res.entry, query, &apps);
 				if (r == CUA_OK)
-					r = cua_resolve_app(query, apps, NULL, s,
-							    &res);
+					r = cua_resolve_app(query, apps, NULL,
+							    s, &res);
 				if (r == CUA_ERROR_NOT_FOUND) {
 					/* launched under another name: take
 					 * the entry's id */
-					r = cua_resolve_app(res.entry ?
-							    res.entry->desktop_id :
-							    query, apps, NULL, s, &res);
+					r = cua_resolve_app(
+						res.entry ?
+							res.entry->desktop_id :
+							query,
+						apps, NULL, s, &res);
 				}
 			}
 		} else {
@@ -420,8 +425,8 @@ fill_tree_app(struct cua_tree *t, const struct cua_app_info *app)
 	t->start_time = app->start_time;
 	t->exe = cua_arena_strdup(a, app->exe ? app->exe : "");
 	t->toolkit = cua_arena_strdup(a, app->toolkit ? app->toolkit : "");
-	t->toolkit_version = cua_arena_strdup(a, app->toolkit_version ?
-						      app->toolkit_version : "");
+	t->toolkit_version = cua_arena_strdup(
+		a, app->toolkit_version ? app->toolkit_version : "");
 }
 
 /* The live process session of `app`, if this session has one. */
@@ -561,8 +566,8 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 			b->ops->watch_dispatch(b, next);
 		else
 			usleep(100 * 1000);
-		r = observe_snapshot(s, app, &snap2, &root2, popups2, &n2, &vis2,
-				     0);
+		r = observe_snapshot(s, app, &snap2, &root2, popups2, &n2,
+				     &vis2, 0);
 		if (r != CUA_OK)
 			break;
 		t2 = cua_tree_alloc();
@@ -681,8 +686,10 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	free(as->app_name);
 	as->app_name = strdup(app_display_name(app));
 	proc = as->proc;
-	if (proc && (proc->pid != app->pid || proc->start_time != app->start_time ||
-		     strcmp(proc->exe ? proc->exe : "", app->exe ? app->exe : "") != 0)) {
+	if (proc &&
+	    (proc->pid != app->pid || proc->start_time != app->start_time ||
+	     strcmp(proc->exe ? proc->exe : "", app->exe ? app->exe : "") !=
+		     0)) {
 		/* a new process: a new lineage; ids still never reused */
 		proc_free(proc);
 		proc = as->proc = NULL;
@@ -700,8 +707,8 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		as->proc_gone = 0;
 	}
 	proc->warmed_up = 1;
-	if (app->bus_name && (!proc->bus_name ||
-			      strcmp(proc->bus_name, app->bus_name) != 0)) {
+	if (app->bus_name &&
+	    (!proc->bus_name || strcmp(proc->bus_name, app->bus_name) != 0)) {
 		free(proc->bus_name);
 		proc->bus_name = strdup(app->bus_name);
 	}
@@ -793,7 +800,8 @@ cua_session_resolve_internal(struct cua_session *s, const char *query,
 		struct cua_err_saved saved;
 
 		cua_err_save(&saved, r);
-		if (s->backend->ops->list_installed(s->backend, &inst) == CUA_OK)
+		if (s->backend->ops->list_installed(s->backend, &inst) ==
+		    CUA_OK)
 			r = cua_resolve_app(query, apps, inst, s, &res);
 		if (r == CUA_ERROR_NOT_FOUND)
 			r = cua_err_restore(&saved);
@@ -825,8 +833,8 @@ cua_session_list_apps_internal(struct cua_session *s, uint32_t flags,
 	usage = cua_usage_load(s->usage_path);
 	if (usage)
 		s->backend->ops->list_installed(s->backend, &inst);
-	r = cua_format_app_list(apps, inst, usage, (flags & CUA_FORMAT_JSON) != 0,
-				out);
+	r = cua_format_app_list(apps, inst, usage,
+				(flags & CUA_FORMAT_JSON) != 0, out);
 	free(usage);
 	cua_installed_list_free(inst);
 	cua_app_list_free(apps);
@@ -847,35 +855,44 @@ cua_session_save_state_internal(struct cua_session *s, char **out)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "app_id", json_string(as->app_id));
-		json_object_set_new(o, "app_name",
-				    json_string(as->app_name ? as->app_name : ""));
+		json_object_set_new(
+			o, "app_name",
+			json_string(as->app_name ? as->app_name : ""));
 		json_object_set_new(o, "next_id", json_integer(as->next_id));
 		if (!as->proc && as->proc_gone)
 			json_object_set_new(o, "process_gone", json_true());
 		if (as->proc) {
 			json_t *p = json_object(), *wins = json_array();
 
-			json_object_set_new(p, "pid", json_integer(as->proc->pid));
-			json_object_set_new(p, "start_time",
-					    json_integer((json_int_t)as->proc->start_time));
-			json_object_set_new(p, "exe", json_string(as->proc->exe ?
-								   as->proc->exe : ""));
+			json_object_set_new(p, "pid",
+					    json_integer(as->proc->pid));
+			json_object_set_new(
+				p, "start_time",
+				json_integer((json_int_t)as->proc->start_time));
+			json_object_set_new(p, "exe",
+					    json_string(as->proc->exe ?
+								as->proc->exe :
+								""));
 			json_object_set_new(p, "revision",
 					    json_integer(as->proc->revision));
-			json_object_set_new(p, "latest_at_us",
-					    json_integer(as->proc->latest_at_us));
-			json_object_set_new(p, "baseline_expired",
-					    json_boolean(as->proc->baseline_expired));
+			json_object_set_new(
+				p, "latest_at_us",
+				json_integer(as->proc->latest_at_us));
+			json_object_set_new(
+				p, "baseline_expired",
+				json_boolean(as->proc->baseline_expired));
 			/* least recently published first, as in memory */
 			for (int w = 0; w < CUA_WINDOW_MEMORY; w++) {
 				struct cua_tree *t = as->proc->windows[w];
 
 				if (!t)
 					continue;
-				json_array_append_new(wins,
-					json_pack("{s:b,s:o}", "latest",
-						  t == as->proc->latest,
-						  "tree", cua_tree_to_jansson(t, 1, 0)));
+				json_array_append_new(
+					wins,
+					json_pack(
+						"{s:b,s:o}", "latest",
+						t == as->proc->latest, "tree",
+						cua_tree_to_jansson(t, 1, 0)));
 			}
 			json_object_set_new(p, "windows", wins);
 			json_object_set_new(o, "process", p);
@@ -954,8 +971,10 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 				 err.line, err.text);
 	}
 	arr = json_object_get(root, "apps");
-	json_array_foreach(arr, i, o) {
-		const char *id = json_string_value(json_object_get(o, "app_id"));
+	json_array_foreach(arr, i, o)
+	{
+		const char *id =
+			json_string_value(json_object_get(o, "app_id"));
 		json_t *p = json_object_get(o, "process"), *wins, *w;
 		struct cua_app_session *as;
 		size_t k;
@@ -972,19 +991,26 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 			as->next_id = (uint32_t)json_integer_value(
 				json_object_get(o, "next_id"));
 		free(as->app_name);
-		as->app_name = strdup(json_string_value(json_object_get(o, "app_name")) ?
-				      json_string_value(json_object_get(o, "app_name")) : "");
-		if (json_is_true(json_object_get(o, "process_gone")) && !as->proc)
+		as->app_name = strdup(
+			json_string_value(json_object_get(o, "app_name")) ?
+				json_string_value(
+					json_object_get(o, "app_name")) :
+				"");
+		if (json_is_true(json_object_get(o, "process_gone")) &&
+		    !as->proc)
 			as->proc_gone = 1;
 		if (!json_is_object(p))
 			continue;
 		{
-			int64_t pid = json_integer_value(json_object_get(p, "pid"));
-			uint64_t st = (uint64_t)json_integer_value(json_object_get(p, "start_time"));
+			int64_t pid =
+				json_integer_value(json_object_get(p, "pid"));
+			uint64_t st = (uint64_t)json_integer_value(
+				json_object_get(p, "start_time"));
 
 			/* a process that is gone keeps only its id counter
 			 * (and the next action says it is gone) */
-			if (!s->backend->ops->process_alive(s->backend, pid, st)) {
+			if (!s->backend->ops->process_alive(s->backend, pid,
+							    st)) {
 				if (!as->proc)
 					as->proc_gone = 1;
 				continue;
@@ -996,8 +1022,11 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 				break;
 			as->proc->pid = pid;
 			as->proc->start_time = st;
-			as->proc->exe = strdup(json_string_value(json_object_get(p, "exe")) ?
-					       json_string_value(json_object_get(p, "exe")) : "");
+			as->proc->exe = strdup(
+				json_string_value(json_object_get(p, "exe")) ?
+					json_string_value(
+						json_object_get(p, "exe")) :
+					"");
 			as->proc->revision = (uint32_t)json_integer_value(
 				json_object_get(p, "revision"));
 			as->proc->latest_at_us = json_integer_value(
@@ -1010,8 +1039,10 @@ cua_session_load_state_internal(struct cua_session *s, const char *text)
 				json_object_get(p, "baseline_expired"));
 		}
 		wins = json_object_get(p, "windows");
-		json_array_foreach(wins, k, w) {
-			struct cua_tree *t = cua_tree_from_jansson(json_object_get(w, "tree"));
+		json_array_foreach(wins, k, w)
+		{
+			struct cua_tree *t = cua_tree_from_jansson(
+				json_object_get(w, "tree"));
 
 			if (!t)
 				continue;

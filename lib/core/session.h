@@ -22,17 +22,17 @@ struct cua_proc_session {
 	int64_t pid;
 	uint64_t start_time;
 	char *exe;
-	char *bus_name;              /* AT-SPI bus name at the last observation */
-	uint32_t revision;           /* next revision number */
-	struct cua_tree *latest;     /* latest published observation */
-	int64_t latest_at_us;        /* when it was published (CLOCK_REALTIME) */
-	int baseline_expired;        /* a new turn began since
+	char *bus_name;          /* AT-SPI bus name at the last observation */
+	uint32_t revision;       /* next revision number */
+	struct cua_tree *latest; /* latest published observation */
+	int64_t latest_at_us;    /* when it was published (CLOCK_REALTIME) */
+	int baseline_expired;    /* a new turn began since
 				      * (docs/identity.md §7.4 4) */
 	/* last revision per root window, for id survival
 	 * (docs/identity.md §2.3), least recently published first */
 	struct cua_tree *windows[CUA_WINDOW_MEMORY];
 	int warmed_up;
-	int point_recovered;         /* a covered window was raised once
+	int point_recovered; /* a covered window was raised once
 				      * (docs/actions.md §2.3) */
 	/* the last activation of an element (docs/actions.md §3.4): its
 	 * identity, when it ended, its states before and after */
@@ -49,9 +49,9 @@ struct cua_proc_session {
 struct cua_app_session {
 	char *app_id;
 	char *app_name;
-	uint32_t next_id;            /* ids are never reused for this app id */
+	uint32_t next_id; /* ids are never reused for this app id */
 	struct cua_proc_session *proc; /* NULL when no live process bound */
-	int proc_gone;               /* the bound process went away (the next
+	int proc_gone;                 /* the bound process went away (the next
 				      * action says so, docs/identity.md §1) */
 };
 
@@ -61,8 +61,8 @@ struct cua_session {
 	struct cua_backend *backend;
 	struct cua_app_session **apps;
 	size_t n_apps;
-	char *usage_path;  /* NULL: don't record usage */
-	int usage_warned;  /* a failed usage write was logged once */
+	char *usage_path;          /* NULL: don't record usage */
+	int usage_warned;          /* a failed usage write was logged once */
 	struct cua_settle *settle; /* per-app event watches (settle.c) */
 	/* the lock-screen guard's last answer (lock.c) */
 	int64_t lock_checked_us, lock_probe_us;
@@ -76,31 +76,36 @@ struct cua_session {
 };
 
 /* Observe (cua_session_observe); publishes the tree. */
-cua_result cua_session_observe_internal(struct cua_session *s,
-					const char *app, uint32_t flags,
-					struct cua_tree **out);
+cua_result
+cua_session_observe_internal(struct cua_session *s, const char *app,
+			     uint32_t flags, struct cua_tree **out);
 /* The raw tree as JSON (cua_session_record). */
-cua_result cua_session_record_internal(struct cua_session *s,
-				       const char *app, char **out);
+cua_result
+cua_session_record_internal(struct cua_session *s, const char *app, char **out);
 /* The target `app` resolves to, as JSON (cua_session_resolve_app). */
-cua_result cua_session_resolve_internal(struct cua_session *s,
-					const char *app, char **out);
-cua_result cua_session_list_apps_internal(struct cua_session *s,
-					  uint32_t flags, char **out);
-cua_result cua_session_save_state_internal(struct cua_session *s,
-					   char **out);
-cua_result cua_session_load_state_internal(struct cua_session *s,
-					   const char *json);
-void cua_session_expire_baselines_internal(struct cua_session *s);
+cua_result
+cua_session_resolve_internal(struct cua_session *s, const char *app,
+			     char **out);
+cua_result
+cua_session_list_apps_internal(struct cua_session *s, uint32_t flags,
+			       char **out);
+cua_result
+cua_session_save_state_internal(struct cua_session *s, char **out);
+cua_result
+cua_session_load_state_internal(struct cua_session *s, const char *json);
+void
+cua_session_expire_baselines_internal(struct cua_session *s);
 /* watch.c (cua_session_wait_for_change) */
-cua_result cua_session_wait_internal(struct cua_session *s,
-				     const struct cua_tree *tree,
-				     int timeout_ms, int *changed);
-void cua_session_free_apps(struct cua_session *s);
+cua_result
+cua_session_wait_internal(struct cua_session *s, const struct cua_tree *tree,
+			  int timeout_ms, int *changed);
+void
+cua_session_free_apps(struct cua_session *s);
 /* Forgets the app session's process (its process identity changed or it
  * is gone); the id counter stays, and proc_gone is set
  * (docs/identity.md §1). */
-void cua_app_session_drop_process(struct cua_app_session *as);
+void
+cua_app_session_drop_process(struct cua_app_session *as);
 
 /*
  * settle.c: the UI settle before an observation (docs/screenshots.md §6).
@@ -116,23 +121,28 @@ struct cua_settle_result {
 	int busy;
 	int events;
 };
-void cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
-		int acted, struct cua_settle_result *res);
+void
+cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
+	   int acted, struct cua_settle_result *res);
 /* Records that input was sent to the app with this bus name (the next
  * settle waits for the quiet interval). Actions call this. */
-void cua_settle_note_action(struct cua_session *s, const char *bus_name);
+void
+cua_settle_note_action(struct cua_session *s, const char *bus_name);
 /* Whether the app's tree grew or shrank (children-changed events) in the
  * last `ms` (0 when unknown). */
-int cua_settle_recent_children(struct cua_session *s, const char *bus_name,
-			       int ms);
-void cua_settle_free_all(struct cua_session *s);
+int
+cua_settle_recent_children(struct cua_session *s, const char *bus_name, int ms);
+void
+cua_settle_free_all(struct cua_session *s);
 
 /* shot.c: the screenshot of an observation (docs/screenshots.md §2–§5, §7);
  * never fails: on failure t->shot_error holds the reason. */
-void cua_shot_take(struct cua_session *s, struct cua_tree *t);
+void
+cua_shot_take(struct cua_session *s, struct cua_tree *t);
 /* The docs/screenshots.md §7 reason for a capture status (static string),
  * in the words of the session's display (an X server or a compositor). */
-const char *cua_shot_reason(struct cua_backend *b, int status);
+const char *
+cua_shot_reason(struct cua_backend *b, int status);
 
 /* apps.c: resolving the model's app string (docs/safety.md §1). */
 enum cua_resolve_kind {
@@ -142,18 +152,19 @@ enum cua_resolve_kind {
 
 struct cua_resolved {
 	enum cua_resolve_kind kind;
-	const struct cua_app_info *app;          /* RUNNING */
-	const struct cua_installed_app *entry;   /* INSTALLED */
+	const struct cua_app_info *app;        /* RUNNING */
+	const struct cua_installed_app *entry; /* INSTALLED */
 };
 
 /* 1 when a process of this name (its kernel comm, at most 15 bytes) is a
  * privilege or authentication prompt or a screen locker: it never
  * receives synthetic input (docs/safety.md §2.2). */
-int cua_is_security_process(const char *comm);
+int
+cua_is_security_process(const char *comm);
 
 /* The resolved target as a `libcua.app/1` object (sanitised strings). */
-json_t *cua_resolved_to_jansson(const struct cua_resolved *res);
-
+json_t *
+cua_resolved_to_jansson(const struct cua_resolved *res);
 
 /*
  * Resolves `query` against the running apps (and, when `installed` is
@@ -162,28 +173,34 @@ json_t *cua_resolved_to_jansson(const struct cua_resolved *res);
  * matches, preferred over others. Fills the thread-local error with the
  * model-facing sentence on failure.
  */
-cua_result cua_resolve_app(const char *query, const struct cua_app_list *apps,
-			   const struct cua_installed_list *installed,
-			   struct cua_session *s, struct cua_resolved *out);
+cua_result
+cua_resolve_app(const char *query, const struct cua_app_list *apps,
+		const struct cua_installed_list *installed,
+		struct cua_session *s, struct cua_resolved *out);
 
 /* list_apps text and JSON (docs/tools.md §5.1). */
-cua_result cua_format_app_list(const struct cua_app_list *apps,
-			       const struct cua_installed_list *installed,
-			       const char *usage_json, int json,
-			       char **out);
+cua_result
+cua_format_app_list(const struct cua_app_list *apps,
+		    const struct cua_installed_list *installed,
+		    const char *usage_json, int json, char **out);
 
 /* Usage store ($XDG_STATE_HOME/libcua/usage.json). Recording returns 0,
  * or -errno when the file could not be replaced (the old one is kept). */
-int cua_usage_record(const char *path, const char *app_id);
-char *cua_usage_load(const char *path); /* malloc'd JSON or NULL */
+int
+cua_usage_record(const char *path, const char *app_id);
+char *
+cua_usage_load(const char *path); /* malloc'd JSON or NULL */
 
 /* json.c */
-cua_result cua_tree_json(const struct cua_tree *t, int with_internal,
-			 uint32_t render_flags, char **out);
+cua_result
+cua_tree_json(const struct cua_tree *t, int with_internal,
+	      uint32_t render_flags, char **out);
 /* jansson-free API for session state: */
 struct json_t;
-struct json_t *cua_tree_to_jansson(const struct cua_tree *t,
-				   int with_internal, uint32_t render_flags);
-struct cua_tree *cua_tree_from_jansson(struct json_t *j);
+struct json_t *
+cua_tree_to_jansson(const struct cua_tree *t, int with_internal,
+		    uint32_t render_flags);
+struct cua_tree *
+cua_tree_from_jansson(struct json_t *j);
 
 #endif

@@ -42,12 +42,12 @@ struct cua_settle {
 	struct cua_session *s;
 	char *bus_name;
 	uint32_t watch_id;
-	uint64_t window;       /* the window in the watch, 0 none */
-	int64_t last_event_us; /* arrival of the last counted event */
+	uint64_t window;          /* the window in the watch, 0 none */
+	int64_t last_event_us;    /* arrival of the last counted event */
 	int64_t last_children_us; /* ... of the last children-changed */
 	int64_t n_events;
-	int busy;              /* state BUSY announced and not withdrawn */
-	int acted;             /* input sent since the last settle */
+	int busy;  /* state BUSY announced and not withdrawn */
+	int acted; /* input sent since the last settle */
 	struct noise noise[NOISE_SLOTS];
 };
 
@@ -165,9 +165,9 @@ watch(struct cua_session *s, struct cua_settle *st, uint64_t window)
 	st->watch_id = 0;
 	st->window = window;
 	return ops->watch_add(s->backend, st->bus_name, window, on_event, st,
-			      &st->watch_id) == CUA_OK
-		       ? 0
-		       : -1;
+			      &st->watch_id) == CUA_OK ?
+		       0 :
+		       -1;
 }
 
 static void
@@ -191,8 +191,7 @@ cua_settle_note_action(struct cua_session *s, const char *bus_name)
 }
 
 int
-cua_settle_recent_children(struct cua_session *s, const char *bus_name,
-			   int ms)
+cua_settle_recent_children(struct cua_session *s, const char *bus_name, int ms)
 {
 	struct cua_settle *st = bus_name ? find(s, bus_name) : NULL;
 
@@ -251,12 +250,13 @@ cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
 		if (st->n_events == n0)
 			goto done;
 	} else if (!acted && !st->busy &&
-		   (st->last_event_us == 0 || cua_now_us() - st->last_event_us >= q)) {
+		   (st->last_event_us == 0 ||
+		    cua_now_us() - st->last_event_us >= q)) {
 		goto done;
 	}
 	for (;;) {
-		int64_t cap = (int64_t)(st->busy ? opt->settle_busy_cap_ms
-						 : opt->settle_cap_ms) *
+		int64_t cap = (int64_t)(st->busy ? opt->settle_busy_cap_ms :
+						   opt->settle_cap_ms) *
 			      1000;
 
 		now = cua_now_us();
@@ -279,9 +279,8 @@ done:
 	res->events = (int)(st->n_events - n0);
 	res->settle_us = cua_now_us() - t0;
 	if (res->settle_us > 1000 || res->events)
-		cua_debug(&s->ctx,
-			  "settle %s: %lld us, %d events%s%s%s", bus_name,
-			  (long long)res->settle_us, res->events,
+		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s",
+			  bus_name, (long long)res->settle_us, res->events,
 			  acted ? ", after an action" : "",
 			  res->busy ? ", busy" : "",
 			  res->capped ? ", capped" : "");

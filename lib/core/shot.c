@@ -21,7 +21,8 @@
 static int
 not_x11(struct cua_backend *b)
 {
-	struct cua_display *d = b && b->ops->display ? b->ops->display(b) : NULL;
+	struct cua_display *d =
+		b && b->ops->display ? b->ops->display(b) : NULL;
 
 	return d && strcmp(d->ops->name, "x11") != 0;
 }
@@ -170,9 +171,8 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	r = b->ops->capture(b, &req, &c, &st);
 	t->shot_stats.capture_us = cua_now_us() - t0;
 	if (r != CUA_OK || !c) {
-		t->shot_error = cua_shot_reason(b, st == CUA_CAPTURE_OK
-							? CUA_CAPTURE_REFUSED
-							: st);
+		t->shot_error = cua_shot_reason(
+			b, st == CUA_CAPTURE_OK ? CUA_CAPTURE_REFUSED : st);
 		cua_debug(&s->ctx, "capture: no image: %s", t->shot_error);
 		cua_capture_free(c);
 		cua_error_clear();
@@ -189,14 +189,15 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	if (cua_shot_encode(t, c, &s->ctx.opt) < 0)
 		t->shot_error = cua_shot_reason(b, CUA_CAPTURE_REFUSED);
 	t->shot_stats.encode_us = cua_now_us() - t0;
-	cua_debug(&s->ctx,
-		  "capture: %dx%d px -> %ux%u (ppp %.4f, device %.2f, element "
-		  "origin %+.1f%+.1f), %zu bytes, capture %lld us, encode %lld us",
-		  c->frame.w, c->frame.h, t->shot.width, t->shot.height,
-		  t->shot.ppp, t->shot.device_ppp, t->shot.elem_dx,
-		  t->shot.elem_dy, t->shot_size,
-		  (long long)t->shot_stats.capture_us,
-		  (long long)t->shot_stats.encode_us);
+	cua_debug(
+		&s->ctx,
+		"capture: %dx%d px -> %ux%u (ppp %.4f, device %.2f, element "
+		"origin %+.1f%+.1f), %zu bytes, capture %lld us, encode %lld us",
+		c->frame.w, c->frame.h, t->shot.width, t->shot.height,
+		t->shot.ppp, t->shot.device_ppp, t->shot.elem_dx,
+		t->shot.elem_dy, t->shot_size,
+		(long long)t->shot_stats.capture_us,
+		(long long)t->shot_stats.encode_us);
 	cua_capture_free(c);
 }
 
@@ -263,9 +264,10 @@ cua_shot_render(const struct cua_tree *t, int marks, int png, void **out,
 	*out = NULL;
 	*size = 0;
 	if (!t->shot_data)
-		return cua_error(CUA_ERROR_NOT_FOUND, "Screenshot unavailable: %s.",
-				 t->shot_error ? t->shot_error
-					       : "this observation has no screenshot");
+		return cua_error(
+			CUA_ERROR_NOT_FOUND, "Screenshot unavailable: %s.",
+			t->shot_error ? t->shot_error :
+					"this observation has no screenshot");
 	if (!marks && !png) {
 		*out = malloc(t->shot_size);
 		if (!*out)
@@ -278,13 +280,13 @@ cua_shot_render(const struct cua_tree *t, int marks, int png, void **out,
 		return cua_error(CUA_ERROR, "cannot decode the screenshot");
 	if (marks)
 		draw_marks(&img, t);
-	r = png ? cua_image_encode_png(out, size, &img)
-		: cua_image_encode_jpeg(out, size, &img, 80);
+	r = png ? cua_image_encode_png(out, size, &img) :
+		  cua_image_encode_jpeg(out, size, &img, 80);
 	cua_rgb_free(&img);
 	if (r < 0)
 		return png ? cua_error(CUA_ERROR_UNSUPPORTED,
 				       "PNG encoding failed (libcua may be "
-				       "built without libpng)")
-			   : cua_error(CUA_ERROR_NOMEM, "JPEG encoding failed");
+				       "built without libpng)") :
+			     cua_error(CUA_ERROR_NOMEM, "JPEG encoding failed");
 	return CUA_OK;
 }

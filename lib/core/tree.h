@@ -24,7 +24,7 @@ struct cua_delta;
 /* A fingerprint (docs/identity.md §3.2). Strings are raw (unsanitised). */
 struct cua_fingerprint {
 	uint32_t role;
-	uint8_t value_kind;     /* enum cua_value_kind */
+	uint8_t value_kind; /* enum cua_value_kind */
 	/* "" when none; NULL unknown: the node answered an empty attribute
 	 * set (Gecko's first answers about a document), which compares
 	 * equal to any subrole (cua_subrole_eq) */
@@ -36,46 +36,46 @@ struct cua_fingerprint {
 /* One raw node the walk saw: the window's subtree down to (and including
  * the siblings of) every rendered element. */
 struct cua_skel {
-	int32_t parent;          /* skeleton index; -1 for a toplevel */
-	uint32_t index;          /* absolute index in the parent's children
+	int32_t parent;        /* skeleton index; -1 for a toplevel */
+	uint32_t index;        /* absolute index in the parent's children
 				  * (for a toplevel: its window index) */
-	uint32_t child_count;    /* reported child count */
-	uint32_t first_child;    /* skeleton index of the first fetched child */
-	uint32_t n_fetched;      /* fetched children (contiguous in skel) */
-	uint32_t child_offset;   /* absolute index of the first fetched child */
-	int32_t element;         /* element index, or -1 */
+	uint32_t child_count;  /* reported child count */
+	uint32_t first_child;  /* skeleton index of the first fetched child */
+	uint32_t n_fetched;    /* fetched children (contiguous in skel) */
+	uint32_t child_offset; /* absolute index of the first fetched child */
+	int32_t element;       /* element index, or -1 */
 	struct cua_fingerprint fp;
-	const char *ident;       /* object identity, NULL if synthetic */
-	int pinned;              /* fp not unique among siblings
+	const char *ident; /* object identity, NULL if synthetic */
+	int pinned;        /* fp not unique among siblings
 				  * (docs/differences.md D4) */
 };
 
 enum cua_elem_flags {
-	CUA_ELEM_FOCUS_ONLY = 1u << 0,   /* pruned focused element
+	CUA_ELEM_FOCUS_ONLY = 1u << 0,    /* pruned focused element
 					  * (docs/differences.md D26) */
-	CUA_ELEM_COMPACT_LINK = 1u << 1, /* `<id> link <text>`
+	CUA_ELEM_COMPACT_LINK = 1u << 1,  /* `<id> link <text>`
 					  * (docs/state-text.md §9.7) */
-	CUA_ELEM_SECURE = 1u << 2,       /* password field: no value */
-	CUA_ELEM_VALUE_BARE_OK = 1u << 3,/* value may print bare
+	CUA_ELEM_SECURE = 1u << 2,        /* password field: no value */
+	CUA_ELEM_VALUE_BARE_OK = 1u << 3, /* value may print bare
 					  * (docs/state-text.md §7.3) */
 	CUA_ELEM_SYNTHETIC_ROW = 1u << 4,
-	CUA_ELEM_POPUP = 1u << 5,        /* from the popup pass */
+	CUA_ELEM_POPUP = 1u << 5, /* from the popup pass */
 	CUA_ELEM_MENU_BAR_ITEM = 1u << 6,
 };
 
 struct cua_element {
 	struct cua_tree *tree;
-	uint32_t id;          /* CUA_NO_ID until ids are assigned */
-	uint32_t index;       /* position in tree->elements */
-	int32_t parent;       /* element index or -1 */
+	uint32_t id;    /* CUA_NO_ID until ids are assigned */
+	uint32_t index; /* position in tree->elements */
+	int32_t parent; /* element index or -1 */
 	uint32_t depth;
-	uint32_t *children;   /* element indices */
+	uint32_t *children; /* element indices */
 	size_t n_children;
 
-	uint32_t role;        /* raw role (enum cua_role) */
+	uint32_t role; /* raw role (enum cua_role) */
 	const char *role_text;
-	uint32_t traits;      /* enum cua_trait bits */
-	uint32_t flags;       /* enum cua_elem_flags */
+	uint32_t traits; /* enum cua_trait bits */
+	uint32_t flags;  /* enum cua_elem_flags */
 
 	/* Sanitised (docs/state-text.md §5 steps 1–6), not truncated;
 	 * "" = none. */
@@ -88,7 +88,7 @@ struct cua_element {
 	const char *url;
 	const char *identifier;
 
-	int has_summary;      /* (showing a-b of n items) */
+	int has_summary; /* (showing a-b of n items) */
 	uint32_t sum_a, sum_b, sum_n;
 
 	/* Secondary actions: pretty names (sanitised) and, for each, the raw
@@ -104,8 +104,8 @@ struct cua_element {
 	 * of the element take the same move */
 	int32_t shift_x, shift_y;
 
-	int32_t skel;          /* skeleton index of the raw node, -1 none */
-	uint32_t row_index;    /* synthetic rows: the table row */
+	int32_t skel;       /* skeleton index of the raw node, -1 none */
+	uint32_t row_index; /* synthetic rows: the table row */
 
 	/* Locator path: child indices from the window down
 	 * (docs/identity.md §3). */
@@ -114,8 +114,8 @@ struct cua_element {
 };
 
 struct cua_marker {
-	size_t after;         /* printed after this many element lines */
-	const char *text;     /* the marker line, at depth 0 */
+	size_t after;     /* printed after this many element lines */
+	const char *text; /* the marker line, at depth 0 */
 };
 
 struct cua_tree {
@@ -144,9 +144,9 @@ struct cua_tree {
 	uint32_t revision;
 
 	struct cua_element *elements;
-	size_t n_elements;    /* all elements */
-	size_t n_lines;       /* elements[0 .. n_lines) are tree lines */
-	int32_t focused;      /* element index or -1 */
+	size_t n_elements;         /* all elements */
+	size_t n_lines;            /* elements[0 .. n_lines) are tree lines */
+	int32_t focused;           /* element index or -1 */
 	const char *selected_text; /* sanitised; NULL = none */
 	/* the `Accessibility unavailable:` note of a tree that is only a
 	 * skeleton (walk_emit.c); NULL = none */
@@ -162,13 +162,13 @@ struct cua_tree {
 	/* Against the diff baseline (docs/identity.md §7), set when published:
 	 * the previous published revision of the same window, if any. */
 	const struct cua_delta *delta; /* in arena; NULL = no baseline */
-	uint8_t full_reason;    /* enum cua_full_reason */
-	uint8_t root_changed;   /* the previous revision had another root */
-	uint32_t diff_opts;     /* CUA_DIFF_* from the session options */
+	uint8_t full_reason;           /* enum cua_full_reason */
+	uint8_t root_changed; /* the previous revision had another root */
+	uint32_t diff_opts;   /* CUA_DIFF_* from the session options */
 
 	/* The screenshot taken right after the walk (docs/screenshots.md): the
 	 * encoded image in the arena, or the reason there is none. */
-	const void *shot_data;     /* NULL: no image */
+	const void *shot_data; /* NULL: no image */
 	size_t shot_size;
 	const char *shot_mime;     /* "image/jpeg" */
 	struct cua_shot_geom shot; /* valid when has_shot */
@@ -178,7 +178,7 @@ struct cua_tree {
 				    * period; or NULL */
 	struct cua_rect atspi_window; /* the window's own extents (AT-SPI) */
 	int has_atspi_window;
-	int frames_normalised;     /* element frames are relative to the
+	int frames_normalised; /* element frames are relative to the
 				    * frame (image) origin, see session.c */
 
 	struct {
@@ -192,22 +192,29 @@ struct cua_tree {
 	} stats;
 };
 
-struct cua_tree *cua_tree_alloc(void);
-void cua_tree_destroy(struct cua_tree *tree);
+struct cua_tree *
+cua_tree_alloc(void);
+void
+cua_tree_destroy(struct cua_tree *tree);
 
 /* Takes a reference to a published tree; returns `tree` (NULL stays
  * NULL). */
-struct cua_tree *cua_tree_retain(struct cua_tree *tree);
+struct cua_tree *
+cua_tree_retain(struct cua_tree *tree);
 
 /* Drops a reference; the last one destroys the tree. Accepts NULL. */
-void cua_tree_release(struct cua_tree *tree);
+void
+cua_tree_release(struct cua_tree *tree);
 
 /* The index of the window (toplevel) an element belongs to. */
-uint32_t cua_element_window_index(const struct cua_element *e);
+uint32_t
+cua_element_window_index(const struct cua_element *e);
 
-int cua_fingerprint_equal(const struct cua_fingerprint *a,
-			  const struct cua_fingerprint *b);
+int
+cua_fingerprint_equal(const struct cua_fingerprint *a,
+		      const struct cua_fingerprint *b);
 /* Subroles compare equal when either is unknown (NULL). */
-int cua_subrole_eq(const char *a, const char *b);
+int
+cua_subrole_eq(const char *a, const char *b);
 
 #endif

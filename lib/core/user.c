@@ -42,7 +42,7 @@ struct press {
 
 struct cua_user {
 	pthread_mutex_t mu;
-	uint64_t seq;         /* presses so far */
+	uint64_t seq; /* presses so far */
 	struct press ring[RING];
 	atomic_llong stopped_at; /* cua_now_us() of the stop; 0 none */
 	int started, watching;
@@ -199,8 +199,8 @@ changed(const char *app_id)
 }
 
 cua_result
-cua_user_guard_between(struct cua_session *s, uint64_t since,
-		       uint64_t window, int intervened, const char *app_id)
+cua_user_guard_between(struct cua_session *s, uint64_t since, uint64_t window,
+		       int intervened, const char *app_id)
 {
 	struct cua_user *u = s->user;
 	int hit = intervened;
@@ -225,8 +225,8 @@ cua_user_guard_between(struct cua_session *s, uint64_t since,
 }
 
 cua_result
-cua_user_guard_during(struct cua_session *s, uint64_t since,
-		      const char *app_id, int sync)
+cua_user_guard_during(struct cua_session *s, uint64_t since, const char *app_id,
+		      int sync)
 {
 	struct cua_user *u = s->user;
 	int escape = 0, any;

@@ -19,36 +19,46 @@ struct cua_user;
 
 /* Allocates the session's state (before another thread may stop it);
  * 0 or -1. */
-int cua_user_init(struct cua_session *s);
+int
+cua_user_init(struct cua_session *s);
 /* Starts watching (once per session; later calls are cheap). */
-void cua_user_start(struct cua_session *s);
-void cua_user_free(struct cua_session *s);
+void
+cua_user_start(struct cua_session *s);
+void
+cua_user_free(struct cua_session *s);
 
 /* The number of presses seen so far (an observation remembers it). */
-uint64_t cua_user_seq(struct cua_session *s);
+uint64_t
+cua_user_seq(struct cua_session *s);
 
 /* E-USER-STOPPED while the user's stop holds. */
-cua_result cua_user_guard_stop(struct cua_session *s);
+cua_result
+cua_user_guard_stop(struct cua_session *s);
 /*
  * E-USER-CHANGED (naming app_id) when, since press number `since`, the
  * person pressed a key while `window` had that keyboard's focus or a
  * button over it, or `intervened` is set.
  */
-cua_result cua_user_guard_between(struct cua_session *s, uint64_t since,
-				  uint64_t window, int intervened,
-				  const char *app_id);
+cua_result
+cua_user_guard_between(struct cua_session *s, uint64_t since, uint64_t window,
+		       int intervened, const char *app_id);
 /* During an action that began at press number `since`: E-USER-STOPPED for
  * a stop or an Escape press, E-USER-CHANGED for any other press. With
  * `sync`, first waits until the window system's presses so far were
  * seen. */
-cua_result cua_user_guard_during(struct cua_session *s, uint64_t since,
-				 const char *app_id, int sync);
+cua_result
+cua_user_guard_during(struct cua_session *s, uint64_t since, const char *app_id,
+		      int sync);
 
-void cua_user_set_stopped(struct cua_session *s, int stopped);
-int cua_user_stopped(struct cua_session *s);
+void
+cua_user_set_stopped(struct cua_session *s, int stopped);
+int
+cua_user_stopped(struct cua_session *s);
 /* Grabs or lets go of the stop hotkey (option stop_hotkey). */
-void cua_user_stop_key(struct cua_session *s, int grab);
+void
+cua_user_stop_key(struct cua_session *s, int grab);
 /* 1 when presses are watched; else 0 with the reason in why. */
-int cua_user_watching(struct cua_session *s, const char **why);
+int
+cua_user_watching(struct cua_session *s, const char **why);
 
 #endif

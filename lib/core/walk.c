@@ -32,7 +32,6 @@
 #include "utf8.h"
 #include "walk_int.h"
 
-
 /* ------------------------------------------------------------------ */
 /* Classification                                                      */
 
@@ -82,7 +81,6 @@ is_pure_text_node(const struct cua_raw_node *n)
 
 /* ------------------------------------------------------------------ */
 /* Pass 1: the proto tree                                               */
-
 
 struct proto *
 cua_walk_proto_new(struct walk *w, const struct cua_raw_node *raw)
@@ -264,7 +262,8 @@ cua_walk_selected_name(const struct cua_raw_node *n, int depth)
 		if (!c)
 			continue;
 		if (depth > 0 || c->role != CUA_ROLE_TEXT) {
-			if (CUA_HAS_STATE(c, CUA_STATE_SELECTED) && nonempty(c->name))
+			if (CUA_HAS_STATE(c, CUA_STATE_SELECTED) &&
+			    nonempty(c->name))
 				return c->name;
 		}
 		r = cua_walk_selected_name(c, depth + 1);
@@ -321,7 +320,6 @@ has_own_text(const struct cua_raw_node *n)
 	return (n->have & CUA_HAVE_TEXT) && has_real_text(n->text);
 }
 
-
 static int
 row_is_visible(const struct walk *w, const struct cua_raw_node *row,
 	       const struct cua_rect *view)
@@ -344,11 +342,13 @@ static const struct cua_rect *
 row_view(const struct cua_raw_node *container)
 {
 	for (const struct cua_raw_node *a = container; a; a = a->parent) {
-		if (a->role == CUA_ROLE_SCROLL_PANE || a->role == CUA_ROLE_VIEWPORT ||
-		    a == container) {
+		if (a->role == CUA_ROLE_SCROLL_PANE ||
+		    a->role == CUA_ROLE_VIEWPORT || a == container) {
 			if (cua_raw_has_area(a) && a->role != CUA_ROLE_TABLE &&
-			    a->role != CUA_ROLE_TREE_TABLE && a->role != CUA_ROLE_TREE &&
-			    a->role != CUA_ROLE_LIST && a->role != CUA_ROLE_LIST_BOX)
+			    a->role != CUA_ROLE_TREE_TABLE &&
+			    a->role != CUA_ROLE_TREE &&
+			    a->role != CUA_ROLE_LIST &&
+			    a->role != CUA_ROLE_LIST_BOX)
 				return &a->extents;
 		}
 		if (a->role == CUA_ROLE_SCROLL_PANE)
@@ -420,7 +420,8 @@ build_synthetic_rows(struct walk *w, const struct cua_raw_node *raw,
 				return;
 			row->flags |= P_SYNTH_ROW;
 			row->row_index = cur_row;
-			row->cells = cua_arena_alloc(w->tmp, n * sizeof(*row->cells));
+			row->cells = cua_arena_alloc(w->tmp,
+						     n * sizeof(*row->cells));
 			proto_add(w, container, row);
 		} else if (!row) {
 			continue;
@@ -434,7 +435,8 @@ build_synthetic_rows(struct walk *w, const struct cua_raw_node *raw,
 			cell = cua_walk_proto_new(w, c);
 			proto_add(w, row, cell);
 			if (cell && c->n_children)
-				cua_walk_build_children(w, c, cell, raw_depth + 1);
+				cua_walk_build_children(w, c, cell,
+							raw_depth + 1);
 		}
 	}
 	/* only a range may have been read: the total comes from the table's
@@ -445,13 +447,15 @@ build_synthetic_rows(struct walk *w, const struct cua_raw_node *raw,
 		size_t cells = 0, headers = 0;
 
 		for (size_t i = 0; i < n; i++)
-			if (raw->children[i] && raw->children[i]->table_row >= 0)
+			if (raw->children[i] &&
+			    raw->children[i]->table_row >= 0)
 				cells++;
 			else if (raw->children[i])
 				headers++;
 		if (cells && (uint32_t)raw->child_count > headers) {
 			size_t per_row = (cells + total_rows - 1) / total_rows;
-			uint32_t est = (uint32_t)(((size_t)raw->child_count - headers) /
+			uint32_t est = (uint32_t)(((size_t)raw->child_count -
+						   headers) /
 						  (per_row ? per_row : 1));
 
 			if (est > total_rows)
@@ -492,7 +496,8 @@ build_rows(struct walk *w, const struct cua_raw_node *raw,
 		if (!(cua_role_info(c->role)->flags & CUA_RF_ROW)) {
 			/* headers, scroll bars, … */
 			if (is_visible(c, w->vis))
-				cua_walk_build_children(w, c, container, raw_depth + 1);
+				cua_walk_build_children(w, c, container,
+							raw_depth + 1);
 			continue;
 		}
 		total++;
@@ -595,7 +600,8 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 		for (size_t i = 0; i < raw->n_children; i++) {
 			const struct cua_raw_node *c = raw->children[i];
 
-			if (c && (cua_role_info(c->role)->flags & CUA_RF_TEXT_ENTRY))
+			if (c &&
+			    (cua_role_info(c->role)->flags & CUA_RF_TEXT_ENTRY))
 				cua_walk_build_children(w, c, p, raw_depth + 1);
 		}
 		return;
@@ -607,7 +613,8 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 	/* GTK 4's scroll bar has no value of its own: its range child, a
 	 * filler, has it; the value is the scroll bar's (walk_emit.c) and
 	 * the child is not a line of its own */
-	if (raw->role == CUA_ROLE_SCROLL_BAR && !(raw->ifaces & CUA_IFACE_VALUE))
+	if (raw->role == CUA_ROLE_SCROLL_BAR &&
+	    !(raw->ifaces & CUA_IFACE_VALUE))
 		return;
 embedded:
 	if ((raw->have & CUA_HAVE_TEXT) && has_real_text(raw->text) &&
@@ -632,7 +639,8 @@ embedded:
 				l->flags |= P_LINK_COMPACT;
 				proto_add(w, p, l);
 			} else if (!is_pure_text_node(c) &&
-				   !((cua_role_info(c->role)->flags & CUA_RF_ELIDE) &&
+				   !((cua_role_info(c->role)->flags &
+				      CUA_RF_ELIDE) &&
 				     !carries_something(w, c))) {
 				cua_walk_build_children(w, c, p, raw_depth + 1);
 			}
@@ -775,7 +783,8 @@ cua_walk_merge_and_fold(struct walk *w, struct proto *p)
 				ok = 0;
 				break;
 			}
-			t = nonempty(c->raw->name) ? c->raw->name : c->raw->text;
+			t = nonempty(c->raw->name) ? c->raw->name :
+						     c->raw->text;
 			if (!nonempty(t))
 				continue;
 			if (only)

@@ -24,47 +24,49 @@ enum cua_visibility {
 			      * Chromium: off-screen content lacks SHOWING) */
 };
 
-enum cua_visibility cua_walk_visibility_for(const char *toolkit,
-					    const char *toolkit_version);
+enum cua_visibility
+cua_walk_visibility_for(const char *toolkit, const char *toolkit_version);
 
 /*
  * Chooses the root window (docs/state-text.md §9.1) and the popups to append
  * (§9.6) among the toplevels of a shallow snapshot. Returns 0, or -1 when the
  * app has no window.
  */
-int cua_walk_choose_windows(const struct cua_raw_snapshot *snap,
-			    uint32_t *root, uint32_t *popups,
-			    size_t *n_popups);
+int
+cua_walk_choose_windows(const struct cua_raw_snapshot *snap, uint32_t *root,
+			uint32_t *popups, size_t *n_popups);
 
 /* State behind the fetch policy callbacks. */
 struct cua_walk_policy {
 	enum cua_visibility vis;
 	const struct cua_raw_node *root;
-	int want_everything; /* cua record: read every optional field */
+	int want_everything;       /* cua record: read every optional field */
 	int prune_hidden_geometry; /* GTK 4: hidden pages stay VISIBLE */
 };
 
-void cua_walk_fetch_policy(struct cua_fetch_policy *pol,
-			   struct cua_walk_policy *state,
-			   const struct cua_options *opt,
-			   enum cua_visibility vis);
+void
+cua_walk_fetch_policy(struct cua_fetch_policy *pol,
+		      struct cua_walk_policy *state,
+		      const struct cua_options *opt, enum cua_visibility vis);
 
 /*
  * Builds the elements, skeleton, focus and markers of `tree` (whose app
  * fields are already set) from a fetched snapshot. Element ids are left
  * as CUA_NO_ID (lineage assigns them).
  */
-cua_result cua_walk_build(struct cua_tree *tree,
-			  const struct cua_raw_snapshot *snap, uint32_t root,
-			  const uint32_t *popups, size_t n_popups,
-			  const struct cua_options *opt,
-			  enum cua_visibility vis);
+cua_result
+cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
+	       uint32_t root, const uint32_t *popups, size_t n_popups,
+	       const struct cua_options *opt, enum cua_visibility vis);
 
 /* Normalises an action name: lower case, without space, '_' and '-'. */
-void cua_action_normalise(char *dst, size_t size, const char *name);
+void
+cua_action_normalise(char *dst, size_t size, const char *name);
 /* 1 if the normalised name is a primary (press) verb for this role. */
-int cua_action_is_primary(const char *norm, uint32_t role);
+int
+cua_action_is_primary(const char *norm, uint32_t role);
 /* 1 if the normalised name is hidden plumbing (focus, scroll-to). */
-int cua_action_is_hidden(const char *norm);
+int
+cua_action_is_hidden(const char *norm);
 
 #endif

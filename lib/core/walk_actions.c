@@ -36,8 +36,8 @@ cua_action_normalise(char *dst, size_t size, const char *name)
 }
 
 static const char *const primary_verbs[] = {
-	"click", "press", "activate", "jump", "open", "toggle", "check",
-	"uncheck", "select", "clickancestor", "dodefault", NULL,
+	"click", "press",   "activate", "jump",          "open",      "toggle",
+	"check", "uncheck", "select",   "clickancestor", "dodefault", NULL,
 };
 
 int
@@ -58,8 +58,8 @@ int
 cua_action_is_hidden(const char *norm)
 {
 	static const char *const hidden[] = {
-		"setfocus", "focus", "scrolltovisible", "scrollintoview",
-		"scrollto", NULL,
+		"setfocus",       "focus",    "scrolltovisible",
+		"scrollintoview", "scrollto", NULL,
 	};
 
 	for (size_t i = 0; hidden[i]; i++)
@@ -151,8 +151,9 @@ prettify_raw(struct strbuf *sb, const char *raw)
 		if (space && tmp.len)
 			sb_addc(&tmp, ' ');
 		space = 0;
-		sb_addc(&tmp, (char)(tmp.len == 0 ? toupper(c) :
-					(isupper(c) ? tolower(c) : c)));
+		sb_addc(&tmp,
+			(char)(tmp.len == 0 ? toupper(c) :
+					      (isupper(c) ? tolower(c) : c)));
 		prev_lower = islower(c) || isdigit(c);
 	}
 	sb_add(sb, sb_str(&tmp));
@@ -243,7 +244,8 @@ cua_walk_fill_actions(struct walk *w, struct cua_element *e,
 		/* text and wrappers: a context menu is not what they are for */
 		if (cua_action_is_menu(norm) && text_like)
 			continue;
-		if (strcmp(norm, "expand") == 0 || strcmp(norm, "collapse") == 0 ||
+		if (strcmp(norm, "expand") == 0 ||
+		    strcmp(norm, "collapse") == 0 ||
 		    strcmp(norm, "expandorcontract") == 0 ||
 		    strcmp(norm, "expandorcollapse") == 0 ||
 		    strcmp(norm, "toggleexpanded") == 0) {
@@ -262,8 +264,8 @@ cua_walk_fill_actions(struct walk *w, struct cua_element *e,
 		     !cua_walk_has_action_norm(n, "expand")))
 			lab = expanded ? "Collapse" : "Expand";
 		if (!lab) {
-			if (!cua_action_name_is_junk(loc,
-						     n->actions[i].description) &&
+			if (!cua_action_name_is_junk(
+				    loc, n->actions[i].description) &&
 			    strcmp(loc, raw) != 0)
 				sb_add(&sb, loc);
 			else
@@ -308,8 +310,8 @@ cua_walk_fill_actions(struct walk *w, struct cua_element *e,
 		}
 	}
 	if (CUA_HAS_STATE(n, CUA_STATE_EXPANDABLE) && !has_expand_action &&
-	    n->role != CUA_ROLE_COMBO_BOX && !(cua_role_info(n->role)->flags &
-					      CUA_RF_MENU_ITEM) && k < 63)
+	    n->role != CUA_ROLE_COMBO_BOX &&
+	    !(cua_role_info(n->role)->flags & CUA_RF_MENU_ITEM) && k < 63)
 		labels[k] = expanded ? "Collapse" : "Expand", raws[k++] = NULL;
 	if (!k)
 		return;

@@ -82,7 +82,8 @@ url_for(const struct cua_raw_node *n)
 {
 	const char *u;
 
-	if (n->role != CUA_ROLE_DOCUMENT_WEB && n->role != CUA_ROLE_DOCUMENT_FRAME)
+	if (n->role != CUA_ROLE_DOCUMENT_WEB &&
+	    n->role != CUA_ROLE_DOCUMENT_FRAME)
 		return NULL;
 	u = cua_raw_attr(n, "DocURL");
 	if (!u)
@@ -116,15 +117,16 @@ value_is_state(const struct cua_raw_node *n)
 }
 
 static void
-fill_traits(struct walk *w, struct cua_element *e,
-	    const struct cua_raw_node *n, int has_actions_any)
+fill_traits(struct walk *w, struct cua_element *e, const struct cua_raw_node *n,
+	    int has_actions_any)
 {
 	uint32_t f = cua_role_info(n->role)->flags;
 	uint32_t t = 0;
 
 	if (CUA_HAS_STATE(n, CUA_STATE_SELECTED) && (f & CUA_RF_SELECTABLE))
 		t |= CUA_TRAIT_SELECTED;
-	else if (CUA_HAS_STATE(n, CUA_STATE_SELECTABLE) && (f & CUA_RF_SELECTABLE))
+	else if (CUA_HAS_STATE(n, CUA_STATE_SELECTABLE) &&
+		 (f & CUA_RF_SELECTABLE))
 		t |= CUA_TRAIT_SELECTABLE;
 	if (CUA_HAS_STATE(n, CUA_STATE_EXPANDABLE))
 		t |= CUA_HAS_STATE(n, CUA_STATE_EXPANDED) ? CUA_TRAIT_EXPANDED :
@@ -135,8 +137,7 @@ fill_traits(struct walk *w, struct cua_element *e,
 	 * (Codex: `splitter (disabled, settable, float) 208`). */
 	if ((n->ifaces & CUA_IFACE_VALUE) && (n->have & CUA_HAVE_VALUE) &&
 	    n->role != CUA_ROLE_PROGRESS_BAR && n->role != CUA_ROLE_LEVEL_BAR &&
-	    !value_is_state(n) &&
-	    !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
+	    !value_is_state(n) && !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
 	    n->value_max > n->value_min)
 		t |= CUA_TRAIT_SETTABLE | CUA_TRAIT_FLOAT;
 	else if (CUA_HAS_STATE(n, CUA_STATE_EDITABLE) &&
@@ -146,9 +147,8 @@ fill_traits(struct walk *w, struct cua_element *e,
 	/* disabled: interactive elements only (docs/state-text.md §11.3); a
 	 * settable element is interactive (Codex: `splitter (disabled,
 	 * settable, float) 208`) */
-	if (is_disabled(w, n) &&
-	    ((f & CUA_RF_INTERACTIVE) || has_actions_any ||
-	     (t & CUA_TRAIT_SETTABLE)))
+	if (is_disabled(w, n) && ((f & CUA_RF_INTERACTIVE) || has_actions_any ||
+				  (t & CUA_TRAIT_SETTABLE)))
 		t |= CUA_TRAIT_DISABLED;
 	e->traits = t;
 }
@@ -170,7 +170,8 @@ role_text_for(const struct walk *w, const struct proto *p,
 		if (par && par->role == CUA_ROLE_MENU_BAR)
 			return "";
 		if (n->role == CUA_ROLE_MENU && par &&
-		    (par->role == CUA_ROLE_MENU || par->role == CUA_ROLE_POPUP_MENU))
+		    (par->role == CUA_ROLE_MENU ||
+		     par->role == CUA_ROLE_POPUP_MENU))
 			return "menu item";
 		return ri->text;
 	case CUA_ROLE_COMBO_BOX:
@@ -204,15 +205,15 @@ role_text_for(const struct walk *w, const struct proto *p,
 	/* a root chosen for its window (docs/state-text.md §9.1) whose role is
 	 * no window's (GTK 4.8's file chooser is a filler): the window system
 	 * says what it is */
-	if (n == w->root && !(ri->flags & CUA_RF_TOPLEVEL) &&
-	    w->snap->windows)
-		return w->snap->windows[w->tree->window_index].x11_transient
-			       ? "dialog"
-			       : "standard window";
+	if (n == w->root && !(ri->flags & CUA_RF_TOPLEVEL) && w->snap->windows)
+		return w->snap->windows[w->tree->window_index].x11_transient ?
+			       "dialog" :
+			       "standard window";
 	switch (n->role) {
 	case CUA_ROLE_LIST_ITEM:
 		if (!CUA_HAS_STATE(n, CUA_STATE_SELECTABLE)) {
-			for (const struct cua_raw_node *a = par; a; a = a->parent)
+			for (const struct cua_raw_node *a = par; a;
+			     a = a->parent)
 				if (a->role == CUA_ROLE_DOCUMENT_WEB ||
 				    a->role == CUA_ROLE_DOCUMENT_TEXT ||
 				    a->role == CUA_ROLE_DOCUMENT_FRAME)
@@ -260,13 +261,15 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 			else if (CUA_HAS_STATE(c0, CUA_STATE_SELECTABLE))
 				e->traits |= CUA_TRAIT_SELECTABLE;
 			if (CUA_HAS_STATE(c0, CUA_STATE_EXPANDABLE))
-				e->traits |= CUA_HAS_STATE(c0, CUA_STATE_EXPANDED) ?
-						     CUA_TRAIT_EXPANDED :
-						     CUA_TRAIT_COLLAPSED;
+				e->traits |=
+					CUA_HAS_STATE(c0, CUA_STATE_EXPANDED) ?
+						CUA_TRAIT_EXPANDED :
+						CUA_TRAIT_COLLAPSED;
 			for (size_t i = 0; i < p->n_cells; i++) {
 				const struct cua_raw_node *c = p->cells[i];
 
-				if (!(c->have & CUA_HAVE_EXTENTS) || c->extents.w <= 0)
+				if (!(c->have & CUA_HAVE_EXTENTS) ||
+				    c->extents.w <= 0)
 					continue;
 				if (!e->has_frame) {
 					fill_frame(w, e, c);
@@ -278,10 +281,12 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 						r.x -= w->origin_x;
 						r.y -= w->origin_y;
 					}
-					x1 = e->frame.x + e->frame.w > r.x + r.w ?
+					x1 = e->frame.x + e->frame.w >
+							     r.x + r.w ?
 						     e->frame.x + e->frame.w :
 						     r.x + r.w;
-					y1 = e->frame.y + e->frame.h > r.y + r.h ?
+					y1 = e->frame.y + e->frame.h >
+							     r.y + r.h ?
 						     e->frame.y + e->frame.h :
 						     r.y + r.h;
 					if (r.x < e->frame.x)
@@ -404,8 +409,10 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 				break;
 			}
 		}
-	} else if ((n->have & CUA_HAVE_VALUE) && (n->ifaces & CUA_IFACE_VALUE) &&
-		   ((ri->flags & CUA_RF_NUMERIC) || n->value_max > n->value_min) &&
+	} else if ((n->have & CUA_HAVE_VALUE) &&
+		   (n->ifaces & CUA_IFACE_VALUE) &&
+		   ((ri->flags & CUA_RF_NUMERIC) ||
+		    n->value_max > n->value_min) &&
 		   !value_is_state(n)) {
 		char buf[64];
 
@@ -514,7 +521,7 @@ skel_push(struct skel_build *sb, const struct cua_raw_node *n, int32_t parent,
 	if (!subrole)
 		subrole = cua_raw_attr(n, "tag");
 	id = n->accessible_id && *n->accessible_id ? n->accessible_id :
-						      cua_raw_attr(n, "id");
+						     cua_raw_attr(n, "id");
 	s->fp.subrole = cua_raw_attrs_unknown(n) ?
 				NULL :
 				cua_arena_strdup(a, subrole ? subrole : "");
@@ -546,10 +553,12 @@ skel_build_window(struct skel_build *sb, const struct cua_raw_node *top,
 
 			if (!c)
 				continue;
-			if (skel_push(sb, c, (int32_t)head,
-				      (uint32_t)(c->index_in_parent >= 0 ?
-						 c->index_in_parent :
-						 (int32_t)(n->child_offset + i))) < 0)
+			if (skel_push(
+				    sb, c, (int32_t)head,
+				    (uint32_t)(c->index_in_parent >= 0 ?
+						       c->index_in_parent :
+						       (int32_t)(n->child_offset +
+								 i))) < 0)
 				return -1;
 		}
 		sb->skel[head].first_child = first;
@@ -569,7 +578,8 @@ skel_mark_pins(struct cua_tree *t)
 			struct cua_skel *x = &t->skel[p->first_child + a];
 
 			for (uint32_t b = a + 1; b < p->n_fetched; b++) {
-				struct cua_skel *y = &t->skel[p->first_child + b];
+				struct cua_skel *y =
+					&t->skel[p->first_child + b];
 
 				if (cua_fingerprint_equal(&x->fp, &y->fp))
 					x->pinned = y->pinned = 1;
@@ -592,8 +602,8 @@ static void
 add_marker(struct walk *w, const char *text)
 {
 	struct cua_tree *t = w->tree;
-	struct cua_marker *m = cua_arena_alloc(t->arena,
-					       (t->n_markers + 1) * sizeof(*m));
+	struct cua_marker *m =
+		cua_arena_alloc(t->arena, (t->n_markers + 1) * sizeof(*m));
 
 	if (!m) {
 		w->failed = 1;
@@ -633,8 +643,7 @@ part_markers(struct walk *w)
  * and by the document: shown, no children at all.
  */
 static int
-empty_document_in(const struct walk *w, const struct cua_raw_node *n,
-		  int depth)
+empty_document_in(const struct walk *w, const struct cua_raw_node *n, int depth)
 {
 	if (!n || depth > 64)
 		return 0;
@@ -735,7 +744,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 			const struct cua_raw_node *saved = w.root;
 
 			w.root = pn->children[0];
-			cua_walk_build_children(&w, pn->children[0], popup_tops[i], 1);
+			cua_walk_build_children(&w, pn->children[0],
+						popup_tops[i], 1);
 			w.root = saved;
 		} else {
 			const struct cua_raw_node *saved = w.root;
@@ -769,7 +779,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		part_markers(&w);
 	}
 	if (snap->stats.deadline_hit) {
-		add_marker(&w, "(tree truncated: the app was too slow to read)");
+		add_marker(&w,
+			   "(tree truncated: the app was too slow to read)");
 	}
 	if (w.failed)
 		goto oom;
@@ -782,7 +793,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 				focus_el = (int32_t)i;
 				break;
 			}
-		if (focus_el < 0 && !(w.focused->role == CUA_ROLE_APPLICATION)) {
+		if (focus_el < 0 &&
+		    !(w.focused->role == CUA_ROLE_APPLICATION)) {
 			/* is it inside the rendered windows at all? */
 			const struct cua_raw_node *a = w.focused;
 			int inside = 0;
@@ -795,7 +807,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 						inside = 1;
 			}
 			if (inside) {
-				struct proto *fp = cua_walk_proto_new(&w, w.focused);
+				struct proto *fp =
+					cua_walk_proto_new(&w, w.focused);
 				struct cua_element *e;
 
 				if (!fp)
@@ -819,8 +832,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 			goto oom;
 
 	/* finalise elements: children arrays, skeleton links, paths */
-	tree->elements = cua_arena_alloc(tree->arena,
-					 (w.n_els ? w.n_els : 1) * sizeof(*tree->elements));
+	tree->elements = cua_arena_alloc(
+		tree->arena, (w.n_els ? w.n_els : 1) * sizeof(*tree->elements));
 	tree->skel = cua_arena_alloc(tree->arena,
 				     (sb.n ? sb.n : 1) * sizeof(*tree->skel));
 	if (!tree->elements || !tree->skel)
@@ -851,15 +864,16 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		struct cua_element *e = &w.els[i];
 
 		if (e->n_children) {
-			e->children = cua_arena_alloc(tree->arena,
-						      e->n_children * sizeof(uint32_t));
+			e->children = cua_arena_alloc(
+				tree->arena, e->n_children * sizeof(uint32_t));
 			if (!e->children)
 				goto oom;
 			e->n_children = 0;
 		}
 	}
 	for (size_t i = 0; i < w.n_els; i++)
-		if (w.els[i].parent >= 0 && !(w.els[i].flags & CUA_ELEM_FOCUS_ONLY)) {
+		if (w.els[i].parent >= 0 &&
+		    !(w.els[i].flags & CUA_ELEM_FOCUS_ONLY)) {
 			struct cua_element *pe = &w.els[w.els[i].parent];
 
 			pe->children[pe->n_children++] = (uint32_t)i;
@@ -874,13 +888,16 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		e->tree = tree;
 		if (s < 0)
 			continue;
-		for (int32_t k = s; tree->skel[k].parent >= 0; k = tree->skel[k].parent)
+		for (int32_t k = s; tree->skel[k].parent >= 0;
+		     k = tree->skel[k].parent)
 			depth++;
-		path = cua_arena_alloc(tree->arena, (depth ? depth : 1) * sizeof(*path));
+		path = cua_arena_alloc(tree->arena,
+				       (depth ? depth : 1) * sizeof(*path));
 		if (!path)
 			goto oom;
 		e->path_len = depth;
-		for (int32_t k = s; tree->skel[k].parent >= 0; k = tree->skel[k].parent)
+		for (int32_t k = s; tree->skel[k].parent >= 0;
+		     k = tree->skel[k].parent)
 			path[--depth] = tree->skel[k].index;
 		e->path = path;
 	}
@@ -910,8 +927,8 @@ cua_walk_build(struct cua_tree *tree, const struct cua_raw_snapshot *snap,
 		char *note = cua_a11y_note(tree->app_name, tree->toolkit,
 					   tree->exe, tree->pid);
 
-		tree->a11y_note = note ? cua_arena_strdup(tree->arena, note)
-				       : NULL;
+		tree->a11y_note =
+			note ? cua_arena_strdup(tree->arena, note) : NULL;
 		if (!tree->a11y_note)
 			w.failed = 1;
 		free(note);

@@ -24,15 +24,15 @@ enum proto_flags {
 	P_FOCUS_ONLY = 1u << 3,
 	P_TEXT_AS_TITLE = 1u << 4, /* proto->text is the title */
 	P_POPUP = 1u << 5,
-	P_AS_TEXT = 1u << 6,      /* a container with own text renders as text */
-	P_EMPTY = 1u << 7,        /* text with no text: dropped */
+	P_AS_TEXT = 1u << 6, /* a container with own text renders as text */
+	P_EMPTY = 1u << 7,   /* text with no text: dropped */
 };
 
 struct proto {
 	const struct cua_raw_node *raw; /* NULL for synthetic rows */
 	struct proto **kids;
 	size_t n_kids, cap_kids;
-	const char *text;      /* merged or folded title (raw, unsanitised) */
+	const char *text; /* merged or folded title (raw, unsanitised) */
 	uint32_t flags;
 	int has_summary;
 	uint32_t sum_a, sum_b, sum_n;
@@ -48,14 +48,14 @@ struct walk {
 	int gtk4;         /* GTK 4: widget type names stand in for names */
 	const struct cua_raw_snapshot *snap;
 	struct cua_tree *tree;
-	struct cua_arena *tmp;   /* protos and scratch */
+	struct cua_arena *tmp; /* protos and scratch */
 	enum cua_visibility vis;
 	const struct cua_raw_node *root;
 	int32_t origin_x, origin_y; /* root frame origin, screen */
 	int have_origin;
 	const struct cua_raw_node *focused;
 	/* emission */
-	size_t cap;        /* max element lines for the current part */
+	size_t cap; /* max element lines for the current part */
 	size_t emitted;
 	int depth_hit;
 	int count_hit;
@@ -193,24 +193,33 @@ node_name(const struct walk *w, const struct cua_raw_node *n)
 }
 
 /* walk_actions.c */
-int cua_action_is_gaction(const char *raw);
-int cua_action_is_menu(const char *norm);
-int cua_action_name_is_junk(const char *name, const char *description);
-int cua_walk_has_action_norm(const struct cua_raw_node *n, const char *norm);
-void cua_walk_fill_actions(struct walk *w, struct cua_element *e,
-			   const struct cua_raw_node *n, int is_root);
+int
+cua_action_is_gaction(const char *raw);
+int
+cua_action_is_menu(const char *norm);
+int
+cua_action_name_is_junk(const char *name, const char *description);
+int
+cua_walk_has_action_norm(const struct cua_raw_node *n, const char *norm);
+void
+cua_walk_fill_actions(struct walk *w, struct cua_element *e,
+		      const struct cua_raw_node *n, int is_root);
 
 /* walk.c: pass 1 and 2 */
-int cua_walk_has_actions(const struct cua_raw_node *n);
-void cua_walk_plain_text(const struct cua_raw_node *n, struct strbuf *sb,
-			 int depth);
-const char *cua_walk_link_text(const struct cua_raw_node *n,
-			       struct strbuf *sb);
-const char *cua_walk_selected_name(const struct cua_raw_node *n, int depth);
-struct proto *cua_walk_proto_new(struct walk *w,
-				 const struct cua_raw_node *raw);
-void cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
-			     struct proto *parent, int raw_depth);
-void cua_walk_merge_and_fold(struct walk *w, struct proto *p);
+int
+cua_walk_has_actions(const struct cua_raw_node *n);
+void
+cua_walk_plain_text(const struct cua_raw_node *n, struct strbuf *sb, int depth);
+const char *
+cua_walk_link_text(const struct cua_raw_node *n, struct strbuf *sb);
+const char *
+cua_walk_selected_name(const struct cua_raw_node *n, int depth);
+struct proto *
+cua_walk_proto_new(struct walk *w, const struct cua_raw_node *raw);
+void
+cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
+			struct proto *parent, int raw_depth);
+void
+cua_walk_merge_and_fold(struct walk *w, struct proto *p);
 
 #endif

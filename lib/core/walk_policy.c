@@ -18,14 +18,14 @@
 enum cua_visibility
 cua_walk_visibility_for(const char *toolkit, const char *version)
 {
-	if (toolkit && (strcasecmp(toolkit, "GTK") == 0 ||
-			strcasecmp(toolkit, "gtk") == 0) &&
+	if (toolkit &&
+	    (strcasecmp(toolkit, "GTK") == 0 ||
+	     strcasecmp(toolkit, "gtk") == 0) &&
 	    version && version[0] == '4')
 		return CUA_VIS_VISIBLE;
-	if (toolkit && (strcasestr(toolkit, "chrom") ||
-			strcasestr(toolkit, "gecko") ||
-			strcasestr(toolkit, "firefox") ||
-			strcasestr(toolkit, "electron")))
+	if (toolkit &&
+	    (strcasestr(toolkit, "chrom") || strcasestr(toolkit, "gecko") ||
+	     strcasestr(toolkit, "firefox") || strcasestr(toolkit, "electron")))
 		return CUA_VIS_VISIBLE;
 	return CUA_VIS_SHOWING;
 }
@@ -51,12 +51,10 @@ policy_details(void *ud, const struct cua_raw_node *n, int depth)
 		want |= CUA_HAVE_VALUE;
 	if (n->ifaces & CUA_IFACE_TEXT) {
 		if ((ri->flags & (CUA_RF_TEXT_ENTRY)) ||
-		    n->role == CUA_ROLE_COMBO_BOX ||
-		    !nonempty(n->name))
+		    n->role == CUA_ROLE_COMBO_BOX || !nonempty(n->name))
 			want |= CUA_HAVE_TEXT;
 	}
-	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED) &&
-	    (n->ifaces & CUA_IFACE_TEXT))
+	if (CUA_HAS_STATE(n, CUA_STATE_FOCUSED) && (n->ifaces & CUA_IFACE_TEXT))
 		want |= CUA_HAVE_TEXT | CUA_HAVE_TEXT_SELECTION;
 	if ((ri->flags & CUA_RF_INTERACTIVE) &&
 	    (!nonempty(n->name) || cua_raw_name_may_be_doubled(n->name)))

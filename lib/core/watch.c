@@ -62,8 +62,7 @@ cua_session_wait_internal(struct cua_session *s, const struct cua_tree *t,
 		return cua_error(CUA_ERROR_UNSUPPORTED,
 				 "the %s backend cannot watch apps for changes",
 				 ops->name);
-	if (!p || !p->bus_name ||
-	    !ops->process_alive(b, t->pid, t->start_time))
+	if (!p || !p->bus_name || !ops->process_alive(b, t->pid, t->start_time))
 		return cua_error(CUA_ERROR_NOT_FOUND,
 				 "the observed process (pid %lld) is gone",
 				 (long long)t->pid);
@@ -82,11 +81,13 @@ cua_session_wait_internal(struct cua_session *s, const struct cua_tree *t,
 		/* wake up once a second to notice a process that exited */
 		until = deadline - now > 1000000 ? now + 1000000 : deadline;
 		ops->watch_dispatch(b, until);
-		if (!w.changed && !ops->process_alive(b, t->pid, t->start_time)) {
+		if (!w.changed &&
+		    !ops->process_alive(b, t->pid, t->start_time)) {
 			ops->watch_remove(b, id);
-			return cua_error(CUA_ERROR_NOT_FOUND,
-					 "the observed process (pid %lld) exited",
-					 (long long)t->pid);
+			return cua_error(
+				CUA_ERROR_NOT_FOUND,
+				"the observed process (pid %lld) exited",
+				(long long)t->pid);
 		}
 	}
 	ops->watch_remove(b, id);

@@ -45,7 +45,7 @@ connect_timeout(gpointer data)
  */
 static GDBusConnection *
 bus_connect(struct desktop *d, const char *address, int timeout_ms,
-            GError **error)
+	    GError **error)
 {
 	struct connect_op op = { NULL, NULL, 0 };
 	GCancellable *cancel = g_cancellable_new();
@@ -60,10 +60,10 @@ bus_connect(struct desktop *d, const char *address, int timeout_ms,
 	g_source_set_callback(timer, connect_timeout, cancel, NULL);
 	g_source_attach(timer, ctx);
 	g_dbus_connection_new_for_address(
-	        address,
-	        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-	                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-	        NULL, cancel, connect_done, &op);
+		address,
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		NULL, cancel, connect_done, &op);
 	while (!op.done)
 		g_main_context_iteration(ctx, TRUE);
 	g_source_destroy(timer);
@@ -91,22 +91,22 @@ bus_close(struct desktop *d, GDBusConnection **conn)
 /* A call that never starts a service by activation. */
 static GVariant *
 bus_call(GDBusConnection *conn, const char *dest, const char *path,
-         const char *iface, const char *method, GVariant *args,
-         const char *reply_type, GError **error)
+	 const char *iface, const char *method, GVariant *args,
+	 const char *reply_type, GError **error)
 {
 	return g_dbus_connection_call_sync(
-	        conn, dest, path, iface, method, args,
-	        reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
-	        G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, error);
+		conn, dest, path, iface, method, args,
+		reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
+		G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS, NULL, error);
 }
 
 static GVariant *
 bus_driver_call(GDBusConnection *conn, const char *method, GVariant *args,
-                const char *reply_type, GError **error)
+		const char *reply_type, GError **error)
 {
 	return bus_call(conn, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-	                "org.freedesktop.DBus", method, args, reply_type,
-	                error);
+			"org.freedesktop.DBus", method, args, reply_type,
+			error);
 }
 
 /* A D-Bus address without its guid (for one address, not a list). */
@@ -129,7 +129,7 @@ bus_address_without_guid(const char *address)
 /* Polls GetNameOwner (which never activates) until name has an owner. */
 static int
 wait_name_owner(struct desktop *d, GDBusConnection *conn, const char *name,
-                const char *bus, enum daemon_id id)
+		const char *bus, enum daemon_id id)
 {
 	long long deadline = now_ms() + STEP_TIMEOUT_MS;
 	const char *daemon = desktop_daemon(d, id)->name;
@@ -139,24 +139,24 @@ wait_name_owner(struct desktop *d, GDBusConnection *conn, const char *name,
 
 	for (;;) {
 		r = bus_driver_call(conn, "GetNameOwner",
-		                    g_variant_new("(s)", name), "(s)", &error);
+				    g_variant_new("(s)", name), "(s)", &error);
 		if (r) {
 			g_variant_unref(r);
 			return 0;
 		}
 		if (d->daemon[id].reaped) {
 			fail_daemon(d, id, "%s exited during startup (%s)",
-			            daemon,
-			            describe_status(d->daemon[id].status, buf,
-			                            sizeof(buf)));
+				    daemon,
+				    describe_status(d->daemon[id].status, buf,
+						    sizeof(buf)));
 			break;
 		}
 		if (now_ms() >= deadline) {
 			fail_daemon(
-			        d, id,
-			        "%s did not start within %d s: %s has no owner on the %s bus (%s)",
-			        daemon, STEP_TIMEOUT_MS / 1000, name, bus,
-			        error->message);
+				d, id,
+				"%s did not start within %d s: %s has no owner on the %s bus (%s)",
+				daemon, STEP_TIMEOUT_MS / 1000, name, bus,
+				error->message);
 			break;
 		}
 		g_clear_error(&error);
@@ -173,7 +173,7 @@ int
 start_dbus(struct desktop *d)
 {
 	const char *argv[] = { "dbus-daemon", "--session",         "--nofork",
-		               "--nopidfile", "--print-address=3", NULL };
+			       "--nopidfile", "--print-address=3", NULL };
 	GError *error = NULL;
 	int fds[2], r;
 
@@ -183,16 +183,16 @@ start_dbus(struct desktop *d)
 	close(fds[1]);
 	if (r == 0)
 		r = read_ready_line(d, fds[0], DAEMON_DBUS,
-		                    &d->vars[VAR_SESSION_BUS]);
+				    &d->vars[VAR_SESSION_BUS]);
 	close(fds[0]);
 	if (r < 0)
 		return -1;
 	d->session_bus = bus_connect(d, d->vars[VAR_SESSION_BUS],
-	                             STEP_TIMEOUT_MS, &error);
+				     STEP_TIMEOUT_MS, &error);
 	if (!d->session_bus) {
 		r = fail_daemon(d, DAEMON_DBUS,
-		                "cannot connect to the session bus %s: %s",
-		                d->vars[VAR_SESSION_BUS], error->message);
+				"cannot connect to the session bus %s: %s",
+				d->vars[VAR_SESSION_BUS], error->message);
 		g_error_free(error);
 		return r;
 	}
@@ -203,21 +203,21 @@ int
 start_launcher(struct desktop *d)
 {
 	const char *argv[] = { "at-spi-bus-launcher", "--launch-immediately",
-		               NULL };
+			       NULL };
 	GError *error = NULL;
 	GVariant *r;
 	char *addr;
 
 	if (spawn_daemon(d, DAEMON_LAUNCHER, argv, -1) < 0 ||
 	    wait_name_owner(d, d->session_bus, "org.a11y.Bus", "session",
-	                    DAEMON_LAUNCHER) < 0)
+			    DAEMON_LAUNCHER) < 0)
 		return -1;
 	r = bus_call(d->session_bus, "org.a11y.Bus", "/org/a11y/bus",
-	             "org.a11y.Bus", "GetAddress", NULL, "(s)", &error);
+		     "org.a11y.Bus", "GetAddress", NULL, "(s)", &error);
 	if (!r) {
 		fail_daemon(d, DAEMON_LAUNCHER,
-		            "org.a11y.Bus.GetAddress failed: %s",
-		            error->message);
+			    "org.a11y.Bus.GetAddress failed: %s",
+			    error->message);
 		g_error_free(error);
 		return -1;
 	}
@@ -231,13 +231,13 @@ start_launcher(struct desktop *d)
 	addr = d->vars[VAR_A11Y_BUS];
 	if (!addr[0])
 		return fail_daemon(
-		        d, DAEMON_LAUNCHER,
-		        "at-spi-bus-launcher has no accessibility bus (GetAddress returned \"\")");
+			d, DAEMON_LAUNCHER,
+			"at-spi-bus-launcher has no accessibility bus (GetAddress returned \"\")");
 	d->a11y_bus = bus_connect(d, addr, STEP_TIMEOUT_MS, &error);
 	if (!d->a11y_bus) {
 		fail_daemon(d, DAEMON_LAUNCHER,
-		            "cannot connect to the accessibility bus %s: %s",
-		            addr, error->message);
+			    "cannot connect to the accessibility bus %s: %s",
+			    addr, error->message);
 		g_error_free(error);
 		return -1;
 	}
@@ -252,7 +252,7 @@ start_registryd(struct desktop *d)
 	if (spawn_daemon(d, DAEMON_REGISTRYD, argv, -1) < 0)
 		return -1;
 	return wait_name_owner(d, d->a11y_bus, "org.a11y.atspi.Registry",
-	                       "accessibility", DAEMON_REGISTRYD);
+			       "accessibility", DAEMON_REGISTRYD);
 }
 
 /*
@@ -269,13 +269,13 @@ check_a11y_enabled(struct desktop *d)
 	int on;
 
 	r = bus_call(d->session_bus, "org.a11y.Bus", "/org/a11y/bus",
-	             "org.freedesktop.DBus.Properties", "Get",
-	             g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
-	             "(v)", &error);
+		     "org.freedesktop.DBus.Properties", "Get",
+		     g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
+		     "(v)", &error);
 	if (!r) {
 		fail_daemon(d, DAEMON_LAUNCHER,
-		            "cannot read org.a11y.Status.IsEnabled: %s",
-		            error->message);
+			    "cannot read org.a11y.Status.IsEnabled: %s",
+			    error->message);
 		g_error_free(error);
 		return -1;
 	}
@@ -301,9 +301,9 @@ publish_activation_env(struct desktop *d)
 
 	g_variant_builder_init(&env, G_VARIANT_TYPE("a{ss}"));
 	g_variant_builder_add(&env, "{ss}", "AT_SPI_BUS_ADDRESS",
-	                      d->vars[VAR_A11Y_BUS]);
+			      d->vars[VAR_A11Y_BUS]);
 	r = bus_driver_call(d->session_bus, "UpdateActivationEnvironment",
-	                    g_variant_new("(a{ss})", &env), NULL, &error);
+			    g_variant_new("(a{ss})", &env), NULL, &error);
 	if (r) {
 		g_variant_unref(r);
 	} else {
@@ -319,7 +319,7 @@ publish_activation_env(struct desktop *d)
  */
 static void
 collect_bus_clients(struct desktop *d, const char *address,
-                    const GArray *exclude, GArray *pids)
+		    const GArray *exclude, GArray *pids)
 {
 	GError *error = NULL;
 	GDBusConnection *conn;
@@ -347,7 +347,7 @@ collect_bus_clients(struct desktop *d, const char *address,
 		if (name[0] != ':')
 			continue;
 		p = bus_driver_call(conn, "GetConnectionUnixProcessID",
-		                    g_variant_new("(s)", name), "(u)", NULL);
+				    g_variant_new("(s)", name), "(u)", NULL);
 		if (!p)
 			continue;
 		g_variant_get(p, "(u)", &pid);

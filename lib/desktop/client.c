@@ -187,7 +187,7 @@ helper_path(void)
 		g_free(path);
 		if (CUA_LIBEXEC_FROM_LIBDIR[0]) {
 			path = g_build_filename(dir, CUA_LIBEXEC_FROM_LIBDIR,
-			                        SUPERVISOR_NAME, NULL);
+						SUPERVISOR_NAME, NULL);
 			if (executable(path)) {
 				g_free(dir);
 				return path;
@@ -228,7 +228,7 @@ add_options(GPtrArray *argv, const struct desktop_client_options *o)
  */
 static pid_t
 start_helper(char **argv, const struct spawn_opts *how, int *report_fd,
-             int *owner_fd)
+	     int *owner_fd)
 {
 	struct spawn_opts opts = *how;
 	int rp[2], op[2] = { -1, -1 }, error = 0;
@@ -236,12 +236,12 @@ start_helper(char **argv, const struct spawn_opts *how, int *report_fd,
 
 	if (pipe2(rp, O_CLOEXEC) < 0) {
 		cua_error(CUA_ERROR_BACKEND, "cannot start a desktop: pipe: %s",
-		          strerror(errno));
+			  strerror(errno));
 		return -1;
 	}
 	if (owner_fd && pipe2(op, O_CLOEXEC) < 0) {
 		cua_error(CUA_ERROR_BACKEND, "cannot start a desktop: pipe: %s",
-		          strerror(errno));
+			  strerror(errno));
 		close(rp[0]);
 		close(rp[1]);
 		return -1;
@@ -254,8 +254,8 @@ start_helper(char **argv, const struct spawn_opts *how, int *report_fd,
 		close(op[0]);
 	if (pid < 0) {
 		cua_error(CUA_ERROR_BACKEND,
-		          "cannot start a desktop: cannot run %s: %s", argv[0],
-		          strerror(error));
+			  "cannot start a desktop: cannot run %s: %s", argv[0],
+			  strerror(error));
 		close(rp[0]);
 		if (op[1] >= 0)
 			close(op[1]);
@@ -285,7 +285,7 @@ struct reader {
  */
 static int
 read_reports(struct desktop_client *c, struct reader *rd, long long deadline,
-             int stop_at_result, const struct desktop_client_options *o)
+	     int stop_at_result, const struct desktop_client_options *o)
 {
 	char chunk[4096];
 	ssize_t n;
@@ -294,7 +294,7 @@ read_reports(struct desktop_client *c, struct reader *rd, long long deadline,
 
 	for (;;) {
 		while ((len = strnlen(rd->buf->str + rd->used,
-		                      rd->buf->len - rd->used)) <
+				      rd->buf->len - rd->used)) <
 		       rd->buf->len - rd->used) {
 			const char *rec = rd->buf->str + rd->used;
 
@@ -302,7 +302,7 @@ read_reports(struct desktop_client *c, struct reader *rd, long long deadline,
 			switch (rec[0]) {
 			case 'P':
 				__atomic_store_n(&c->pid, atoll(rec + 1),
-				                 __ATOMIC_SEQ_CST);
+						 __ATOMIC_SEQ_CST);
 				break;
 			case 'W':
 				if (o->warn)
@@ -363,18 +363,18 @@ find_helper(char **helper)
 	*helper = helper_path();
 	if (!*helper)
 		return cua_err(CUA_MSG_DESKTOP_NO_HELPER,
-		               { "helper", SUPERVISOR_NAME },
-		               { "dir", CUA_LIBEXECDIR });
+			       { "helper", SUPERVISOR_NAME },
+			       { "dir", CUA_LIBEXECDIR });
 	return CUA_OK;
 }
 
 cua_result
 desktop_client_start(struct desktop_client *c,
-                     const struct desktop_client_options *o)
+		     const struct desktop_client_options *o)
 {
 	/* it starts a session of its own */
 	const struct spawn_opts start_opts = { .null_stdio = 1,
-		                               .detach = o->detached };
+					       .detach = o->detached };
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	struct reader rd = { .fd = -1 };
 	char *helper, st[64];
@@ -398,7 +398,7 @@ desktop_client_start(struct desktop_client *c,
 	add_options(argv, o);
 	g_ptr_array_add(argv, NULL);
 	pid = start_helper((char **)argv->pdata, &start_opts, &rd.fd,
-	                   o->detached ? NULL : &owner);
+			   o->detached ? NULL : &owner);
 	g_ptr_array_free(argv, TRUE);
 	if (pid < 0)
 		return CUA_ERROR_BACKEND;
@@ -427,11 +427,11 @@ desktop_client_start(struct desktop_client *c,
 		res = cua_error(CUA_ERROR_BACKEND, "%s", rd.error);
 	else if (r == REPORT_TIMEOUT)
 		res = cua_err(CUA_MSG_DESKTOP_START_TIMEOUT,
-		              { "s", CUA_NUM("%d", START_WAIT_MS / 1000) });
+			      { "s", CUA_NUM("%d", START_WAIT_MS / 1000) });
 	else if (pid > 0)
-		res = cua_err(CUA_MSG_DESKTOP_EXITED_EARLY,
-		              { "status",
-		                describe_status(status, st, sizeof(st)) });
+		res = cua_err(
+			CUA_MSG_DESKTOP_EXITED_EARLY,
+			{ "status", describe_status(status, st, sizeof(st)) });
 	else
 		res = cua_err(CUA_MSG_DESKTOP_LOST_EARLY);
 	g_free(rd.error);
@@ -441,8 +441,8 @@ desktop_client_start(struct desktop_client *c,
 
 cua_result
 desktop_client_run(struct desktop_client *c,
-                   const struct desktop_client_options *o,
-                   const char *const *cmd, int *exit_status)
+		   const struct desktop_client_options *o,
+		   const char *const *cmd, int *exit_status)
 {
 	/* a process group of its own, out of reach of a kill of the
 	 * caller's group (a test runner's timeout); the command joins the
@@ -464,7 +464,8 @@ desktop_client_run(struct desktop_client *c,
 	if (!path) {
 		g_ptr_array_free(argv, TRUE);
 		*exit_status = 127;
-		return cua_err(CUA_MSG_COMMAND_NOT_FOUND, { "command", cmd[0] });
+		return cua_err(CUA_MSG_COMMAND_NOT_FOUND,
+			       { "command", cmd[0] });
 	}
 	res = find_helper(&helper);
 	if (res != CUA_OK) {
@@ -503,18 +504,18 @@ desktop_client_run(struct desktop_client *c,
 	else if (WIFSIGNALED(status))
 		*exit_status = 128 + WTERMSIG(status);
 	if (rd.error)
-		res = cua_error(rd.error_after_ready ? CUA_ERROR_LAUNCH
-		                                     : CUA_ERROR_BACKEND,
-		                "%s", rd.error);
+		res = cua_error(rd.error_after_ready ? CUA_ERROR_LAUNCH :
+						       CUA_ERROR_BACKEND,
+				"%s", rd.error);
 	else if (WIFSIGNALED(status))
-		res = cua_err(CUA_MSG_DESKTOP_SUPERVISOR_KILLED,
-		              { "pid", CUA_NUM("%d", (int)pid) },
-		              { "status",
-		                describe_status(status, st, sizeof(st)) });
+		res = cua_err(
+			CUA_MSG_DESKTOP_SUPERVISOR_KILLED,
+			{ "pid", CUA_NUM("%d", (int)pid) },
+			{ "status", describe_status(status, st, sizeof(st)) });
 	else if (!rd.ready)
-		res = cua_err(CUA_MSG_DESKTOP_EXITED_EARLY,
-		              { "status",
-		                describe_status(status, st, sizeof(st)) });
+		res = cua_err(
+			CUA_MSG_DESKTOP_EXITED_EARLY,
+			{ "status", describe_status(status, st, sizeof(st)) });
 	else
 		res = CUA_OK;
 	g_free(rd.error);
@@ -537,7 +538,7 @@ desktop_client_attach(struct desktop_client *c, const char *state_dir)
 	errno = 0;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return cua_err(CUA_MSG_NO_DESKTOP_IN, { "dir", dir },
-		               { "reason", strerror(errno ? errno : ENOTDIR) });
+			       { "reason", strerror(errno ? errno : ENOTDIR) });
 	text = read_state_file(dir, "supervisor.pid");
 	if (!text)
 		return cua_err(CUA_MSG_NO_DESKTOP_PID, { "dir", dir });
@@ -547,8 +548,8 @@ desktop_client_attach(struct desktop_client *c, const char *state_dir)
 	c->dir = g_strdup(dir);
 	kind = read_state_file(dir, "kind");
 	g_free(c->kind);
-	c->kind = g_strdup(kind && desktop_kind_find(g_strstrip(kind)) ? kind
-	                                                               : "x11");
+	c->kind = g_strdup(kind && desktop_kind_find(g_strstrip(kind)) ? kind :
+									 "x11");
 	g_free(kind);
 	text = read_state_file(dir, "env");
 	if (text)
@@ -577,8 +578,8 @@ stop_warning(struct desktop *d, const char *message, void *data)
 
 cua_result
 desktop_client_stop(struct desktop_client *c,
-                    void (*warn_fn)(const char *message, void *data),
-                    void *warn_data)
+		    void (*warn_fn)(const char *message, void *data),
+		    void *warn_data)
 {
 	struct stop_warn w = { warn_fn, warn_data };
 	struct desktop d;
@@ -593,7 +594,7 @@ desktop_client_stop(struct desktop_client *c,
 	if (access(c->dir, F_OK) < 0) {
 		/* stopped by someone else */
 		res = cua_err(CUA_MSG_NO_DESKTOP_IN, { "dir", c->dir },
-		              { "reason", strerror(errno) });
+			      { "reason", strerror(errno) });
 		if (c->child && desktop_client_pid(c) > 0) {
 			kill((pid_t)desktop_client_pid(c), SIGTERM);
 			wait_child((pid_t)desktop_client_pid(c));
@@ -614,8 +615,8 @@ desktop_client_stop(struct desktop_client *c,
 		proc_init(&sup, pid, 0);
 		if (kill(pid, SIGTERM) < 0) {
 			res = cua_err(CUA_MSG_DESKTOP_NO_SIGNAL,
-			              { "pid", CUA_NUM("%d", (int)pid) },
-			              { "reason", strerror(errno) });
+				      { "pid", CUA_NUM("%d", (int)pid) },
+				      { "reason", strerror(errno) });
 			desktop_free(&d);
 			return res;
 		}
@@ -626,15 +627,15 @@ desktop_client_stop(struct desktop_client *c,
 			kill(pid, SIGKILL);
 			wait_gone(&d, &sup, KILL_WAIT_MS);
 			res = cua_err(
-			        CUA_MSG_DESKTOP_STOP_TIMEOUT,
-			        { "pid", CUA_NUM("%d", (int)pid) },
-			        { "s", CUA_NUM("%d", STOP_WAIT_MS / 1000) });
+				CUA_MSG_DESKTOP_STOP_TIMEOUT,
+				{ "pid", CUA_NUM("%d", (int)pid) },
+				{ "s", CUA_NUM("%d", STOP_WAIT_MS / 1000) });
 		}
 		if (c->child && pid == (pid_t)desktop_client_pid(c))
 			wait_child(pid);
 	} else {
 		res = cua_err(CUA_MSG_DESKTOP_WAS_GONE, { "dir", c->dir },
-		              { "pid", CUA_NUM("%d", (int)pid) });
+			      { "pid", CUA_NUM("%d", (int)pid) });
 		if (c->child && desktop_client_pid(c) > 0)
 			wait_child((pid_t)desktop_client_pid(c));
 	}

@@ -44,17 +44,17 @@ desktop_client_valid_screen(const char *screen);
 
 cua_result
 desktop_client_start(struct desktop_client *c,
-                     const struct desktop_client_options *o);
+		     const struct desktop_client_options *o);
 cua_result
 desktop_client_run(struct desktop_client *c,
-                   const struct desktop_client_options *o,
-                   const char *const *argv, int *exit_status);
+		   const struct desktop_client_options *o,
+		   const char *const *argv, int *exit_status);
 cua_result
 desktop_client_attach(struct desktop_client *c, const char *state_dir);
 cua_result
 desktop_client_stop(struct desktop_client *c,
-                    void (*warn)(const char *message, void *data),
-                    void *warn_data);
+		    void (*warn)(const char *message, void *data),
+		    void *warn_data);
 
 /* 1 after a start or an attach until a stop. */
 int

@@ -29,17 +29,17 @@
 
 static const struct daemon_info bus_daemons[] = {
 	[DAEMON_DBUS] = { "dbus", "dbus-daemon", "dbus-daemon", "dbus",
-	                  "dbus.log" },
+			  "dbus.log" },
 	[DAEMON_LAUNCHER] = { "launcher", "at-spi-bus-launcher",
-	                      "/usr/libexec/at-spi-bus-launcher",
-	                      "at-spi2-core", "launcher.log" },
+			      "/usr/libexec/at-spi-bus-launcher",
+			      "at-spi2-core", "launcher.log" },
 	[DAEMON_REGISTRYD] = { "registryd", "at-spi2-registryd",
-	                       "/usr/libexec/at-spi2-registryd", "at-spi2-core",
-	                       "registryd.log" },
+			       "/usr/libexec/at-spi2-registryd", "at-spi2-core",
+			       "registryd.log" },
 };
 
 static const struct desktop_kind *const kinds[] = { &desktop_kind_x11,
-	                                            &desktop_kind_sway };
+						    &desktop_kind_sway };
 
 const struct desktop_kind *
 desktop_kind_find(const char *name)
@@ -137,15 +137,15 @@ resolve_programs(struct desktop *d)
 		d->programs[i] = g_find_program_in_path(info->program);
 		if (!d->programs[i] && i != DAEMON_WM)
 			return fail(d,
-			            "%s is not installed (apt-get install %s)",
-			            info->name, info->package);
+				    "%s is not installed (apt-get install %s)",
+				    info->name, info->package);
 	}
 	return 0;
 }
 
 int
 spawn_daemon(struct desktop *d, enum daemon_id id, const char *const argv[],
-             int fd3)
+	     int fd3)
 {
 	const struct daemon_info *info = desktop_daemon(d, id);
 	char *log = g_build_filename(d->dir, info->log, NULL);
@@ -160,10 +160,10 @@ spawn_daemon(struct desktop *d, enum daemon_id id, const char *const argv[],
 	if (pid < 0) {
 		if (error == ENOENT)
 			return fail(d,
-			            "%s is not installed (apt-get install %s)",
-			            info->name, info->package);
+				    "%s is not installed (apt-get install %s)",
+				    info->name, info->package);
 		return fail(d, "cannot run %s: %s", d->programs[id],
-		            strerror(error));
+			    strerror(error));
 	}
 	proc_init(&d->daemon[id], pid, 1);
 	write_pids(d);
@@ -187,7 +187,7 @@ read_ready_line(struct desktop *d, int fd, enum daemon_id id, char **line)
 		left = (int)(deadline - now_ms());
 		if (left <= 0) {
 			fail_daemon(d, id, "%s did not start within %d s", name,
-			            STEP_TIMEOUT_MS / 1000);
+				    STEP_TIMEOUT_MS / 1000);
 			break;
 		}
 		pfd[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
@@ -220,14 +220,14 @@ read_ready_line(struct desktop *d, int fd, enum daemon_id id, char **line)
 		wait_gone(d, &d->daemon[id], 1000);
 		if (d->daemon[id].reaped)
 			fail_daemon(d, id, "%s exited during startup (%s)",
-			            name,
-			            describe_status(d->daemon[id].status, st,
-			                            sizeof(st)));
+				    name,
+				    describe_status(d->daemon[id].status, st,
+						    sizeof(st)));
 		else
 			fail_daemon(
-			        d, id,
-			        "%s closed its readiness pipe without writing to it",
-			        name);
+				d, id,
+				"%s closed its readiness pipe without writing to it",
+				name);
 		break;
 	}
 	g_string_free(buf, TRUE);
@@ -258,7 +258,7 @@ apply_fixes(struct desktop *d)
 	g_free(log);
 	if (pid < 0)
 		return fail(d, "cannot run %s apply-fixes: %s", SUPERVISOR_NAME,
-		            strerror(error));
+			    strerror(error));
 	proc_init(&d->fixes, pid, 1);
 	deadline = now_ms() + STEP_TIMEOUT_MS;
 	while (!d->fixes.reaped) {
@@ -266,18 +266,18 @@ apply_fixes(struct desktop *d)
 			proc_kill(&d->fixes, SIGKILL);
 			wait_gone(d, &d->fixes, KILL_WAIT_MS);
 			return fail_log(
-			        d, "fixes.log",
-			        "libcua's accessibility fixes did not finish within %d s",
-			        STEP_TIMEOUT_MS / 1000);
+				d, "fixes.log",
+				"libcua's accessibility fixes did not finish within %d s",
+				STEP_TIMEOUT_MS / 1000);
 		}
 		if (pause_ms(d, POLL_MS) < 0)
 			return fail_interrupted(d);
 	}
 	if (!WIFEXITED(d->fixes.status) || WEXITSTATUS(d->fixes.status) != 0)
 		return fail_log(
-		        d, "fixes.log",
-		        "libcua could not apply its accessibility fixes to the desktop (%s)",
-		        describe_status(d->fixes.status, st, sizeof(st)));
+			d, "fixes.log",
+			"libcua could not apply its accessibility fixes to the desktop (%s)",
+			describe_status(d->fixes.status, st, sizeof(st)));
 	note(d, "applied libcua's accessibility fixes (pid %d)", (int)pid);
 	if (d->kind->check_fixes(d) < 0 || check_a11y_enabled(d) < 0)
 		return -1;
@@ -336,9 +336,9 @@ desktop_start(struct desktop *d)
 	if (write_state_file(d->dir, "env", text) < 0 ||
 	    write_state_file(d->dir, "supervisor.pid", pid) < 0)
 		r = fail(d,
-		         "cannot write to %s: %s (free some space, or set "
-		         "XDG_RUNTIME_DIR to a writable directory)",
-		         d->dir, strerror(errno));
+			 "cannot write to %s: %s (free some space, or set "
+			 "XDG_RUNTIME_DIR to a writable directory)",
+			 d->dir, strerror(errno));
 	g_free(text);
 	return r;
 }
@@ -349,8 +349,8 @@ void
 desktop_teardown(struct desktop *d)
 {
 	static const enum daemon_id order[] = { DAEMON_WM, DAEMON_REGISTRYD,
-		                                DAEMON_LAUNCHER, DAEMON_DBUS,
-		                                DAEMON_DISPLAY };
+						DAEMON_LAUNCHER, DAEMON_DBUS,
+						DAEMON_DISPLAY };
 	size_t i;
 
 	d->tearing_down = 1;
@@ -359,14 +359,14 @@ desktop_teardown(struct desktop *d)
 	bus_close(d, &d->session_bus);
 	if (d->cmd.pid > 0)
 		stop_proc(d, &d->cmd, d->stop_signal ? d->stop_signal : SIGTERM,
-		          "command");
+			  "command");
 	if (d->fixes.pid > 0)
 		stop_proc(d, &d->fixes, SIGKILL, "apply-fixes");
 	if (d->vars[VAR_SESSION_BUS] || d->vars[VAR_A11Y_BUS])
 		stop_bus_clients(d);
 	for (i = 0; i < G_N_ELEMENTS(order); i++)
 		stop_proc(d, &d->daemon[order[i]], SIGTERM,
-		          desktop_daemon(d, order[i])->name);
+			  desktop_daemon(d, order[i])->name);
 	if (d->supervisor)
 		sweep_children(d);
 	if (d->kind->cleanup)

@@ -195,10 +195,10 @@ int
 fail(struct desktop *d, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 int
 fail_log(struct desktop *d, const char *log, const char *fmt, ...)
-        G_GNUC_PRINTF(3, 4);
+	G_GNUC_PRINTF(3, 4);
 int
 fail_daemon(struct desktop *d, enum daemon_id id, const char *fmt, ...)
-        G_GNUC_PRINTF(3, 4);
+	G_GNUC_PRINTF(3, 4);
 int
 fail_interrupted(struct desktop *d);
 void
@@ -328,7 +328,7 @@ bus_address_without_guid(const char *address);
 
 int
 spawn_daemon(struct desktop *d, enum daemon_id id, const char *const argv[],
-             int fd3);
+	     int fd3);
 int
 read_ready_line(struct desktop *d, int fd, enum daemon_id id, char **line);
 

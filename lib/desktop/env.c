@@ -63,8 +63,8 @@ desktop_envp(const struct desktop *d)
 	for (i = 0; i < VAR_COUNT; i++)
 		if (d->vars[i])
 			g_ptr_array_add(env,
-			                g_strconcat(desktop_var_names[i], "=",
-			                            d->vars[i], NULL));
+					g_strconcat(desktop_var_names[i], "=",
+						    d->vars[i], NULL));
 	g_ptr_array_add(env, NULL);
 	return (char **)g_ptr_array_free(env, FALSE);
 }

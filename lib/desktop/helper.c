@@ -175,7 +175,7 @@ supervise_run(struct desktop *d, const char *path, char **cmd_argv)
 	if (d->cmd.pid < 0) {
 		d->cmd.pid = 0;
 		text = g_strdup_printf("cannot run %s: %s", path,
-		                       strerror(error));
+				       strerror(error));
 		report(d, 'E', text);
 		g_free(text);
 		status = error == ENOENT ? 127 : 126;
@@ -222,8 +222,8 @@ apply_fixes(void)
 	r = cua_session_new(&s, 0);
 	if (r != CUA_OK) {
 		fprintf(stderr, "%s apply-fixes: %s\n", SUPERVISOR_NAME,
-		        *cua_error_message() ? cua_error_message()
-		                             : cua_result_to_string(r));
+			*cua_error_message() ? cua_error_message() :
+					       cua_result_to_string(r));
 		return 1;
 	}
 	cua_session_unref(s);
@@ -248,9 +248,9 @@ static int
 usage_error(const char *what)
 {
 	fprintf(stderr,
-	        "%s: %s\n%s is started by libcua (cua_desktop_start(), "
-	        "`cua desktop`); it is not meant to be run by hand.\n",
-	        SUPERVISOR_NAME, what, SUPERVISOR_NAME);
+		"%s: %s\n%s is started by libcua (cua_desktop_start(), "
+		"`cua desktop`); it is not meant to be run by hand.\n",
+		SUPERVISOR_NAME, what, SUPERVISOR_NAME);
 	return 2;
 }
 
@@ -295,7 +295,7 @@ main(int argc, char **argv)
 			d.dir = g_strdup(value);
 			d.user_dir = 1;
 		} else if (!strcmp(arg, "--screen") &&
-		           desktop_valid_screen(value)) {
+			   desktop_valid_screen(value)) {
 			g_free(d.screen);
 			d.screen = g_strdup(value);
 		} else {

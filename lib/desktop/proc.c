@@ -55,7 +55,7 @@ describe_status(int status, char *buf, size_t size)
 		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
 		snprintf(buf, size, "killed by %s",
-		         signal_name(WTERMSIG(status), sig, sizeof(sig)));
+			 signal_name(WTERMSIG(status), sig, sizeof(sig)));
 	else
 		snprintf(buf, size, "wait status %#x", status);
 	return buf;
@@ -322,7 +322,7 @@ stop_proc(struct desktop *d, struct proc *p, int sig, const char *what)
  * may have threads). Returns only on failure, with errno set. */
 static void
 spawn_child(const char *path, char *const argv[], char *const envp[],
-            const struct spawn_opts *o, int efd)
+	    const struct spawn_opts *o, int efd)
 {
 	sigset_t none;
 	int nul, lfd, keep, a, b;
@@ -343,7 +343,7 @@ spawn_child(const char *path, char *const argv[], char *const envp[],
 			return;
 		nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		lfd = open(o->log_path,
-		           O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+			   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 		if (nul < 0 || lfd < 0 || dup2(nul, 0) < 0 ||
 		    dup2(lfd, 1) < 0 || dup2(lfd, 2) < 0)
 			return;
@@ -377,8 +377,8 @@ spawn(const char *path, char *const argv[], char *const envp[],
       const struct spawn_opts *opts, int *error)
 {
 	static const struct spawn_opts plain = { .fd3 = -1,
-		                                 .fd4 = -1,
-		                                 .keep_fds = 1 };
+						 .fd4 = -1,
+						 .keep_fds = 1 };
 	const struct spawn_opts *o = opts ? opts : &plain;
 	int ep[2], err = 0, efd, status;
 	ssize_t n;
@@ -501,7 +501,7 @@ become_supervisor(struct desktop *d)
 	signal(SIGPIPE, SIG_IGN);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return fail(d, "prctl(PR_SET_CHILD_SUBREAPER): %s",
-		            strerror(errno));
+			    strerror(errno));
 	d->supervisor = 1;
 	return 0;
 }

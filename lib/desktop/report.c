@@ -62,7 +62,7 @@ log_tail(const char *path)
 	out = g_string_new(NULL);
 	for (i = 0; i < n; i++)
 		g_string_append_printf(out, "%s  | %s", i ? "\n" : "",
-		                       lines[i]);
+				       lines[i]);
 	return g_string_free(out, FALSE);
 }
 
@@ -79,7 +79,7 @@ fail_log_v(struct desktop *d, const char *log, const char *fmt, va_list ap)
 	if (tail) {
 		d->keep_logs = 1;
 		d->err = g_strdup_printf("%s\nits log %s (kept) ends with:\n%s",
-		                         msg, path, tail);
+					 msg, path, tail);
 	} else {
 		d->err = g_strdup_printf("%s (its log %s is empty)", msg, log);
 	}
@@ -121,7 +121,7 @@ fail_interrupted(struct desktop *d)
 	char sig[32];
 
 	return fail(d, "interrupted by %s",
-	            signal_name(d->stop_signal, sig, sizeof(sig)));
+		    signal_name(d->stop_signal, sig, sizeof(sig)));
 }
 
 void

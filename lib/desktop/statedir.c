@@ -76,8 +76,8 @@ write_pids(struct desktop *d)
 	for (i = 0; i < DAEMON_COUNT; i++)
 		if (d->daemon[i].pid > 0)
 			g_string_append_printf(
-			        s, "%s %d %llu\n", desktop_daemon(d, i)->key,
-			        (int)d->daemon[i].pid, d->daemon[i].start);
+				s, "%s %d %llu\n", desktop_daemon(d, i)->key,
+				(int)d->daemon[i].pid, d->daemon[i].start);
 	if (write_state_file(d->dir, "pids", s->str) < 0)
 		warn(d, "cannot write %s/pids: %s", d->dir, strerror(errno));
 	g_string_free(s, TRUE);
@@ -129,7 +129,7 @@ write_keep(struct desktop *d)
 	add_self_and_ancestors(self);
 	for (i = 0; i < self->len; i++)
 		g_string_append_printf(keep, "%d\n",
-		                       (int)g_array_index(self, pid_t, i));
+				       (int)g_array_index(self, pid_t, i));
 	if (write_state_file(d->dir, "keep", keep->str) < 0)
 		warn(d, "cannot write %s/keep: %s", d->dir, strerror(errno));
 	g_string_free(keep, TRUE);
@@ -285,7 +285,7 @@ default_state_dir(struct desktop *d)
 		g_free(base);
 	} else {
 		path = g_strdup_printf("/tmp/cua-desktop-%u-%d",
-		                       (unsigned int)getuid(), (int)getpid());
+				       (unsigned int)getuid(), (int)getpid());
 	}
 	if (mkdir(path, 0700) == 0)
 		return path;
@@ -311,11 +311,11 @@ int
 make_state_dir(struct desktop *d)
 {
 	static const enum desktop_var sub[] = { VAR_XDG_CONFIG_HOME,
-		                                VAR_XDG_DATA_HOME,
-		                                VAR_XDG_CACHE_HOME,
-		                                VAR_XDG_STATE_HOME };
+						VAR_XDG_DATA_HOME,
+						VAR_XDG_CACHE_HOME,
+						VAR_XDG_STATE_HOME };
 	static const char *const sub_name[] = { "config", "data", "cache",
-		                                "state" };
+						"state" };
 	char *path, *home, *real;
 	size_t i;
 

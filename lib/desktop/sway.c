@@ -74,11 +74,11 @@ write_config(struct desktop *d, const char *rt, unsigned int w, unsigned int h)
 {
 	char *path = g_build_filename(rt, "config", NULL);
 	char *text = g_strdup_printf(
-	        "output HEADLESS-1 mode --custom %ux%u@60Hz position 0 0\n"
-	        "xwayland disable\n"
-	        "for_window [app_id=\".*\"] floating enable, move position 0 0\n"
-	        "exec printf '%%s\\t%%s\\n' \"$WAYLAND_DISPLAY\" \"$SWAYSOCK\" >&3\n",
-	        w, h);
+		"output HEADLESS-1 mode --custom %ux%u@60Hz position 0 0\n"
+		"xwayland disable\n"
+		"for_window [app_id=\".*\"] floating enable, move position 0 0\n"
+		"exec printf '%%s\\t%%s\\n' \"$WAYLAND_DISPLAY\" \"$SWAYSOCK\" >&3\n",
+		w, h);
 	int r = write_state_file(rt, "config", text);
 
 	g_free(text);
@@ -97,17 +97,17 @@ spawn_sway(struct desktop *d, const char *rt, const char *config, int fd3)
 	char *log = g_build_filename(d->dir, info->log, NULL);
 	struct spawn_opts opts = { .log_path = log, .fd3 = fd3, .fd4 = -1 };
 	char *path_var = g_strconcat(
-	        "PATH=", g_getenv("PATH") ? g_getenv("PATH") : "/usr/bin:/bin",
-	        NULL);
+		"PATH=", g_getenv("PATH") ? g_getenv("PATH") : "/usr/bin:/bin",
+		NULL);
 	char *home = g_strconcat("HOME=", rt, NULL);
 	char *xdg = g_strconcat("XDG_RUNTIME_DIR=", rt, NULL);
 	const char *const envp[] = { path_var,
-		                     home,
-		                     xdg,
-		                     "WLR_BACKENDS=headless",
-		                     "WLR_LIBINPUT_NO_DEVICES=1",
-		                     "WLR_RENDERER=pixman",
-		                     NULL };
+				     home,
+				     xdg,
+				     "WLR_BACKENDS=headless",
+				     "WLR_LIBINPUT_NO_DEVICES=1",
+				     "WLR_RENDERER=pixman",
+				     NULL };
 	char uid[32], gid[32], *setpriv = NULL;
 	const char *argv[10];
 	const char *program = d->programs[DAEMON_DISPLAY];
@@ -118,10 +118,10 @@ spawn_sway(struct desktop *d, const char *rt, const char *config, int fd3)
 		setpriv = g_find_program_in_path("setpriv");
 		if (!setpriv) {
 			r = fail(
-			        d,
-			        "setpriv is not installed (apt-get install util-linux); "
-			        "it runs sway as uid %d, since sway refuses to run as root",
-			        SWAY_UID);
+				d,
+				"setpriv is not installed (apt-get install util-linux); "
+				"it runs sway as uid %d, since sway refuses to run as root",
+				SWAY_UID);
 			goto out;
 		}
 		snprintf(uid, sizeof(uid), "--reuid=%d", SWAY_UID);
@@ -140,7 +140,7 @@ spawn_sway(struct desktop *d, const char *rt, const char *config, int fd3)
 	argv[n++] = config;
 	argv[n] = NULL;
 	pid = spawn(program, (char *const *)argv, (char *const *)envp, &opts,
-	            &error);
+		    &error);
 	if (pid < 0) {
 		r = fail(d, "cannot run %s: %s", program, strerror(error));
 		goto out;
@@ -168,22 +168,22 @@ publish_display(struct desktop *d, const char *rt, char *line)
 	if (!tab || tab == line || memchr(line, '/', (size_t)(tab - line)) ||
 	    !tab[1])
 		return fail_daemon(
-		        d, DAEMON_DISPLAY,
-		        "sway reported \"%s\" instead of its Wayland "
-		        "display and IPC socket",
-		        line);
+			d, DAEMON_DISPLAY,
+			"sway reported \"%s\" instead of its Wayland "
+			"display and IPC socket",
+			line);
 	*tab = '\0';
 	socket = g_build_filename(rt, line, NULL);
 	link = g_build_filename(d->vars[VAR_XDG_RUNTIME_DIR], line, NULL);
 	if (lstat(socket, &st) < 0 || !S_ISSOCK(st.st_mode))
 		r = fail_daemon(
-		        d, DAEMON_DISPLAY,
-		        "sway reported the Wayland display %s, but %s is "
-		        "not a socket",
-		        line, socket);
+			d, DAEMON_DISPLAY,
+			"sway reported the Wayland display %s, but %s is "
+			"not a socket",
+			line, socket);
 	else if (symlink(socket, link) < 0)
 		r = fail(d, "cannot link %s to %s: %s", link, socket,
-		         strerror(errno));
+			 strerror(errno));
 	if (r == 0) {
 		d->vars[VAR_WAYLAND_DISPLAY] = g_strdup(line);
 		d->vars[VAR_SWAYSOCK] = g_strdup(tab + 1);

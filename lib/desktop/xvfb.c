@@ -52,7 +52,7 @@ x_open(struct desktop *d)
 	x = XOpenDisplay(d->vars[VAR_DISPLAY]);
 	if (!x) {
 		fail_daemon(d, DAEMON_DISPLAY, "cannot open X display %s",
-		            d->vars[VAR_DISPLAY]);
+			    d->vars[VAR_DISPLAY]);
 		return NULL;
 	}
 	XSetIOErrorExitHandler(x, x_io_exit, NULL);
@@ -81,8 +81,8 @@ x_root_property(Display *x, const char *name, Atom type)
 
 	prop = XInternAtom(x, name, False);
 	if (XGetWindowProperty(x, DefaultRootWindow(x), prop, 0, 4096, False,
-	                       type, &actual, &format, &n, &after,
-	                       &data) != Success)
+			       type, &actual, &format, &n, &after,
+			       &data) != Success)
 		return NULL;
 	if (actual == type && n > 0) {
 		if (format == 8)
@@ -99,10 +99,10 @@ static int
 start_xvfb(struct desktop *d)
 {
 	const char *argv[] = { "Xvfb", "-displayfd", "3", "-screen", "0",
-		               d->screen, "-nolisten", "tcp",
-		               /* keep root properties when the last client
+			       d->screen, "-nolisten", "tcp",
+			       /* keep root properties when the last client
 		                * leaves */
-		               "-noreset", NULL };
+			       "-noreset", NULL };
 	char *line = NULL;
 	int fds[2], r;
 
@@ -120,8 +120,8 @@ start_xvfb(struct desktop *d)
 		return -1;
 	if (!line[0] || strspn(line, "0123456789") != strlen(line)) {
 		r = fail_daemon(d, DAEMON_DISPLAY,
-		                "Xvfb wrote \"%s\" instead of a display number",
-		                line);
+				"Xvfb wrote \"%s\" instead of a display number",
+				line);
 		g_free(line);
 		return r;
 	}
@@ -153,9 +153,9 @@ check_root_property(struct desktop *d)
 	g_free(back);
 	if (!ok)
 		return fail_daemon(
-		        d, DAEMON_DISPLAY,
-		        "cannot set the AT_SPI_BUS property on the root window of %s",
-		        d->vars[VAR_DISPLAY]);
+			d, DAEMON_DISPLAY,
+			"cannot set the AT_SPI_BUS property on the root window of %s",
+			d->vars[VAR_DISPLAY]);
 	return 0;
 }
 
@@ -175,22 +175,22 @@ start_openbox(struct desktop *d)
 	deadline = now_ms() + STEP_TIMEOUT_MS;
 	for (;;) {
 		check = x_root_property(x, "_NET_SUPPORTING_WM_CHECK",
-		                        XA_WINDOW);
+					XA_WINDOW);
 		if (check) {
 			g_free(check);
 			return 0;
 		}
 		if (d->daemon[DAEMON_WM].reaped)
 			return fail_daemon(
-			        d, DAEMON_WM,
-			        "openbox exited during startup (%s)",
-			        describe_status(d->daemon[DAEMON_WM].status, st,
-			                        sizeof(st)));
+				d, DAEMON_WM,
+				"openbox exited during startup (%s)",
+				describe_status(d->daemon[DAEMON_WM].status, st,
+						sizeof(st)));
 		if (now_ms() >= deadline)
 			return fail_daemon(
-			        d, DAEMON_WM,
-			        "openbox did not start within %d s (no _NET_SUPPORTING_WM_CHECK on the root window)",
-			        STEP_TIMEOUT_MS / 1000);
+				d, DAEMON_WM,
+				"openbox did not start within %d s (no _NET_SUPPORTING_WM_CHECK on the root window)",
+				STEP_TIMEOUT_MS / 1000);
 		if (pause_ms(d, POLL_MS) < 0)
 			return fail_interrupted(d);
 	}

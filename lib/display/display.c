@@ -109,8 +109,7 @@ const char *const cua_display_names[] = {
 static const struct {
 	const char *name;
 	cua_result (*open)(struct cua_ctx *ctx, struct cua_display **out);
-	int (*probe)(const struct cua_display_env *env, char *why,
-		     size_t size);
+	int (*probe)(const struct cua_display_env *env, char *why, size_t size);
 } drivers[] = {
 #if HAVE_DISPLAY_X11
 	{ "x11", cua_display_x11_new, NULL },
@@ -216,8 +215,7 @@ wayland_what(const struct cua_display_env *env, char *buf, size_t size)
 }
 
 static cua_result
-choose_forced(const struct cua_display_env *env,
-	      struct cua_display_choice *out)
+choose_forced(const struct cua_display_env *env, struct cua_display_choice *out)
 {
 	const char *by = env->forced_by ? env->forced_by : "CUA_DISPLAY";
 	const char *name = known_name(env->forced);
@@ -450,18 +448,20 @@ cua_display_info_json(struct cua_display *d, const char *why, char **out)
 	json_object_set_new(root, "driver",
 			    json_string(d ? d->ops->name : "none"));
 	json_object_set_new(root, "chosen_by",
-			    d && d->choice.forced
-				    ? json_string(d->choice.forced_by)
-				    : json_string(d ? "auto" : "backend"));
+			    d && d->choice.forced ?
+				    json_string(d->choice.forced_by) :
+				    json_string(d ? "auto" : "backend"));
 	json_object_set_new(root, "why",
-			    jtext(d ? d->choice.why
-				    : why ? why : "there is no window system"));
+			    jtext(d   ? d->choice.why :
+				  why ? why :
+					"there is no window system"));
 	json_object_set_new(
 		root, "session",
 		json_string(d && (unsigned)d->choice.session <
-					 sizeof(sessions) / sizeof(*sessions)
-				    ? sessions[d->choice.session]
-				    : "none"));
+						    sizeof(sessions) /
+							    sizeof(*sessions) ?
+				    sessions[d->choice.session] :
+				    "none"));
 	json_object_set_new(root, "display", str_or_null(display));
 	json_object_set_new(root, "server", str_or_null(server));
 	for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++) {
@@ -485,16 +485,16 @@ cua_display_info_json(struct cua_display *d, const char *why, char **out)
 			json_object_set_new(
 				u, "reason",
 				jtext(d && d->choice.session ==
-						   CUA_DISPLAY_SESSION_WAYLAND
-					      ? "Wayland shows no client another "
-						"client's input, so a person's own key "
-						"and button presses cannot be told from "
-						"Computer Use's and no stop hotkey can be "
-						"held; `cua stop` still stops it"
-					      : "without a window system a person's "
-						"own input cannot be seen and no stop "
-						"hotkey can be held; `cua stop` still "
-						"stops Computer Use"));
+							      CUA_DISPLAY_SESSION_WAYLAND ?
+					      "Wayland shows no client another "
+					      "client's input, so a person's own key "
+					      "and button presses cannot be told from "
+					      "Computer Use's and no stop hotkey can be "
+					      "held; `cua stop` still stops it" :
+					      "without a window system a person's "
+					      "own input cannot be seen and no stop "
+					      "hotkey can be held; `cua stop` still "
+					      "stops Computer Use"));
 		json_object_set_new(root, "user_input", u);
 	}
 	for (size_t i = 0; d && i < d->choice.n_tried; i++) {
@@ -502,8 +502,7 @@ cua_display_info_json(struct cua_display *d, const char *why, char **out)
 
 		json_object_set_new(t, "driver",
 				    json_string(d->choice.tried[i].driver));
-		json_object_set_new(t, "reason",
-				    jtext(d->choice.tried[i].why));
+		json_object_set_new(t, "reason", jtext(d->choice.tried[i].why));
 		json_array_append_new(tried, t);
 	}
 	json_object_set_new(root, "tried", tried);

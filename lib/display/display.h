@@ -80,9 +80,9 @@ enum cua_atspi_space {
 
 /* A toplevel window as the window system sees it. */
 struct cua_win {
-	uint64_t window;      /* driver-defined handle; 0 = none */
-	int64_t pid;          /* 0 unknown */
-	char process[64];     /* process name (comm), "" unknown */
+	uint64_t window;  /* driver-defined handle; 0 = none */
+	int64_t pid;      /* 0 unknown */
+	char process[64]; /* process name (comm), "" unknown */
 	/* The window's own surface, invisible client-side shadows included
 	 * (X11: the client window), global coordinates. */
 	struct cua_rect origin;
@@ -108,17 +108,19 @@ struct cua_win {
 
 /* The command name of process `pid` (/proc/PID/comm) into buf; "" when
  * unknown. For cua_win.process. */
-void cua_display_proc_comm(int64_t pid, char *buf, size_t size);
+void
+cua_display_proc_comm(int64_t pid, char *buf, size_t size);
 
 /* An AT-SPI point of an element of window `w` -> global coordinates
  * (rounded down). */
-void cua_win_atspi_to_global(const struct cua_win *w, double ax, double ay,
-			     int32_t *gx, int32_t *gy);
+void
+cua_win_atspi_to_global(const struct cua_win *w, double ax, double ay,
+			int32_t *gx, int32_t *gy);
 
 /* One entry of list_windows(). Strings live in the list's arena. */
 struct cua_display_window {
-	struct cua_win win;       /* window, pid, origin, frame, mapped, ... */
-	const char *title;        /* NULL unknown */
+	struct cua_win win; /* window, pid, origin, frame, mapped, ... */
+	const char *title;  /* NULL unknown */
 	/* X11: WM_CLASS's class; Wayland: the toplevel's app_id. */
 	const char *app_id;
 	const char *app_instance; /* X11: WM_CLASS's instance; else NULL */
@@ -132,7 +134,8 @@ struct cua_display_window_list {
 	size_t n;
 };
 
-void cua_display_window_list_free(struct cua_display_window_list *l);
+void
+cua_display_window_list_free(struct cua_display_window_list *l);
 
 /* What the accessibility layer knows of one toplevel of a process, for
  * match_toplevels(). */
@@ -152,8 +155,8 @@ struct cua_display_toplevel_query {
 /* The window manager or compositor, when it runs as a process of its own
  * that may show up on the accessibility bus, where it is no app. */
 struct cua_display_shell {
-	int64_t pid;     /* 0 unknown */
-	char name[128];  /* filled only when pid is unknown; "" unknown */
+	int64_t pid;    /* 0 unknown */
+	char name[128]; /* filled only when pid is unknown; "" unknown */
 };
 
 /* ------------------------------------------------------------------ */
@@ -195,13 +198,13 @@ enum cua_user_input {
 
 struct cua_user_event {
 	enum cua_user_input kind;
-	uint32_t keysym;         /* KEY: the key's unshifted keysym */
+	uint32_t keysym; /* KEY: the key's unshifted keysym */
 	/* KEY: the window with that keyboard's focus and its ancestors;
 	 * BUTTON: the windows under that pointer, top-level first. Valid
 	 * during the call. */
 	const uint64_t *windows;
 	size_t n_windows;
-	int64_t time_us;         /* cua_now_us() when it arrived */
+	int64_t time_us; /* cua_now_us() when it arrived */
 };
 
 /* Called from the driver's own thread: must be cheap and thread-safe. */
@@ -223,8 +226,8 @@ struct cua_capture {
 };
 
 enum cua_capture_route {
-	CUA_CAPTURE_COMPOSITE = 0, /* the window's own pixels */
-	CUA_CAPTURE_SUBPROCESS = 1,/* a helper program after a hung capture
+	CUA_CAPTURE_COMPOSITE = 0,  /* the window's own pixels */
+	CUA_CAPTURE_SUBPROCESS = 1, /* a helper program after a hung capture
 				    * (x11: xwd) */
 };
 
@@ -256,7 +259,8 @@ struct cua_capture_request {
 	int fallback_timeout_ms; /* capture_fallback_timeout_ms: 3000 */
 };
 
-void cua_capture_free(struct cua_capture *c);
+void
+cua_capture_free(struct cua_capture *c);
 
 /* Damage on a tracked window (delivered to the core as "x11:damage"
  * events, whatever the driver). */
@@ -281,7 +285,8 @@ enum cua_display_cap {
 
 /* The JSON key of a capability ("windows", "geometry", "screenshot",
  * "pointer", "keyboard"). */
-const char *cua_display_cap_name(enum cua_display_cap cap);
+const char *
+cua_display_cap_name(enum cua_display_cap cap);
 
 struct cua_display_caps {
 	struct {
@@ -455,13 +460,14 @@ struct cua_display_env {
 	const char *session_type;    /* XDG_SESSION_TYPE */
 };
 
-void cua_display_env_read(struct cua_display_env *env);
+void
+cua_display_env_read(struct cua_display_env *env);
 
 #define CUA_DISPLAY_MAX_TRIED 4
 
 struct cua_display_choice {
-	const char *driver; /* a static name: "x11", "none", ... */
-	int forced;         /* by env->forced */
+	const char *driver;    /* a static name: "x11", "none", ... */
+	int forced;            /* by env->forced */
 	const char *forced_by; /* env->forced_by (static), when forced */
 	enum cua_display_session session;
 	/* Why this driver: for people and logs, and for "none" the reason
@@ -478,7 +484,8 @@ struct cua_display_choice {
 /* The names libcua knows, built or not, NULL-terminated. */
 extern const char *const cua_display_names[];
 /* 1 when this libcua was built with driver `name`. */
-int cua_display_built(const char *name);
+int
+cua_display_built(const char *name);
 
 /*
  * Whether driver `name` can work in this session (a Wayland driver: the
@@ -491,9 +498,9 @@ typedef int (*cua_display_probe_fn)(void *data, const char *name,
 
 /* The real probe: the built drivers' own checks; "not built into this
  * libcua" for the others. */
-int cua_display_probe(void *data, const char *name,
-		      const struct cua_display_env *env, char *why,
-		      size_t size);
+int
+cua_display_probe(void *data, const char *name,
+		  const struct cua_display_env *env, char *why, size_t size);
 
 /*
  * Chooses a driver (pure: what it knows of the system comes from env and
@@ -501,22 +508,25 @@ int cua_display_probe(void *data, const char *name,
  * for a name libcua does not know, CUA_ERROR_UNSUPPORTED for a driver
  * this libcua was built without; the message says what to do.
  */
-cua_result cua_display_choose(const struct cua_display_env *env,
-			      cua_display_probe_fn probe, void *probe_data,
-			      struct cua_display_choice *out);
+cua_result
+cua_display_choose(const struct cua_display_env *env,
+		   cua_display_probe_fn probe, void *probe_data,
+		   struct cua_display_choice *out);
 
 /* Opens the chosen driver; a driver whose server does not answer yet
  * opens anyway and says so in its capabilities. */
-cua_result cua_display_open(struct cua_ctx *ctx,
-			    const struct cua_display_choice *choice,
-			    const struct cua_display_hooks *hooks,
-			    struct cua_display **out);
-void cua_display_close(struct cua_display *d);
+cua_result
+cua_display_open(struct cua_ctx *ctx, const struct cua_display_choice *choice,
+		 const struct cua_display_hooks *hooks,
+		 struct cua_display **out);
+void
+cua_display_close(struct cua_display *d);
 
 /* Capabilities of `d`; with d NULL (a backend without a window system,
  * such as a replayed recording) every one is missing, for `why`. */
-void cua_display_capabilities(struct cua_display *d, const char *why,
-			      struct cua_display_caps *out);
+void
+cua_display_capabilities(struct cua_display *d, const char *why,
+			 struct cua_display_caps *out);
 
 /*
  * The facts `cua doctor` prints, as JSON (schema "libcua.display/1"):
@@ -524,8 +534,8 @@ void cua_display_capabilities(struct cua_display *d, const char *why,
  * capability with its reason, and the Wayland drivers tried. d NULL: no
  * display, for `why`. *out is malloc'd. CUA_OK or CUA_ERROR_NOMEM.
  */
-cua_result cua_display_info_json(struct cua_display *d, const char *why,
-				 char **out);
+cua_result
+cua_display_info_json(struct cua_display *d, const char *why, char **out);
 
 /* Every driver embeds this first. */
 struct cua_display {
@@ -544,15 +554,16 @@ struct cua_display {
 };
 
 /* Driver constructors (display.c calls them through its table). */
-cua_result cua_display_none_new(struct cua_ctx *ctx,
-				struct cua_display **out);
-cua_result cua_display_x11_new(struct cua_ctx *ctx,
-			       struct cua_display **out);
-cua_result cua_display_wlroots_new(struct cua_ctx *ctx,
-				   struct cua_display **out);
+cua_result
+cua_display_none_new(struct cua_ctx *ctx, struct cua_display **out);
+cua_result
+cua_display_x11_new(struct cua_ctx *ctx, struct cua_display **out);
+cua_result
+cua_display_wlroots_new(struct cua_ctx *ctx, struct cua_display **out);
 /* Whether the compositor of env->wayland_display offers the wlroots
  * protocols: 1, or 0 with `why`. */
-int cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
-			      size_t size);
+int
+cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
+			  size_t size);
 
 #endif

@@ -25,14 +25,14 @@ none_capabilities(struct cua_display *d, struct cua_display_caps *out)
 	for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++) {
 		out->cap[i].ok = 0;
 		snprintf(out->cap[i].why, sizeof(out->cap[i].why), "%s",
-			 d->choice.why[0] ? d->choice.why
-					  : "there is no window system");
+			 d->choice.why[0] ? d->choice.why :
+					    "there is no window system");
 	}
 }
 
 static void
-none_describe(struct cua_display *d, char *display, size_t dsize,
-	      char *server, size_t ssize)
+none_describe(struct cua_display *d, char *display, size_t dsize, char *server,
+	      size_t ssize)
 {
 	(void)d;
 	if (dsize)

@@ -55,8 +55,8 @@ fixture_start(struct app_proc *p, const char *exe, const char *arg,
 }
 
 void
-fixture_command(struct app_proc *p, const char *who, const char *cmd,
-		char *log, size_t size)
+fixture_command(struct app_proc *p, const char *who, const char *cmd, char *log,
+		size_t size)
 {
 	char done[128];
 	const char *sp = strchr(cmd, ' ');
@@ -126,10 +126,18 @@ chromium_run(struct app_proc *p, const char *profile, const char *url)
 {
 	char dirarg[128];
 	const char *argv[] = {
-		"chromium", "--force-renderer-accessibility", "--no-sandbox",
-		"--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--window-size=1000,800", dirarg, url, NULL,
+		"chromium",
+		"--force-renderer-accessibility",
+		"--no-sandbox",
+		"--disable-gpu",
+		"--no-first-run",
+		"--disable-background-networking",
+		"--disable-component-update",
+		"--disable-sync",
+		"--window-size=1000,800",
+		dirarg,
+		url,
+		NULL,
 	};
 
 	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);
@@ -169,8 +177,7 @@ stop_pid(pid_t pid)
 }
 
 cua_element *
-need_element(const char *who, cua_tree *t, const char *role,
-	     const char *title)
+need_element(const char *who, cua_tree *t, const char *role, const char *title)
 {
 	cua_element *e = find_element(t, role, title);
 
@@ -245,8 +252,8 @@ jpeg_decode(const void *data, size_t size, struct img *out)
 				&sub, &cs);
 	if (r == 0) {
 		out->px = malloc((size_t)out->w * out->h * 3);
-		r = tjDecompress2(tj, data, (unsigned long)size, out->px, out->w,
-				  0, out->h, TJPF_RGB, 0);
+		r = tjDecompress2(tj, data, (unsigned long)size, out->px,
+				  out->w, 0, out->h, TJPF_RGB, 0);
 		if (r != 0) {
 			free(out->px);
 			out->px = NULL;

@@ -20,33 +20,40 @@
 /* The session of the test program: session_setup() opens it on the test
  * desktop, session_teardown() releases it. */
 extern cua_session *session;
-int session_setup(void **state);
-int session_teardown(void **state);
+int
+session_setup(void **state);
+int
+session_teardown(void **state);
 
 /* Starts the fixture `exe` (with `arg`, may be NULL) on pipes and waits
  * up to `timeout_ms` for its "ready" line (copied to `line`, may be
  * NULL). Returns 0, or -1. */
-int fixture_start(struct app_proc *p, const char *exe, const char *arg,
-		  int timeout_ms, char *line, size_t size);
+int
+fixture_start(struct app_proc *p, const char *exe, const char *arg,
+	      int timeout_ms, char *line, size_t size);
 /* Sends `cmd` to the fixture and waits for its "done <first word of
  * cmd>"; the lines before it go to `log` (may be NULL). Fails the test,
  * naming the fixture `who`, when it does not answer within 5 s. */
-void fixture_command(struct app_proc *p, const char *who, const char *cmd,
-		     char *log, size_t size);
+void
+fixture_command(struct app_proc *p, const char *who, const char *cmd, char *log,
+		size_t size);
 /* Everything the fixture printed until now, after a round trip (a title
  * command); `log` is emptied first. */
-void fixture_drain(struct app_proc *p, const char *who, char *log,
-		   size_t size);
+void
+fixture_drain(struct app_proc *p, const char *who, char *log, size_t size);
 /* Fails the test unless the fixture prints a line starting with `prefix`
  * within 5 s; the lines read go to `log` (may be NULL). */
-void fixture_wait_line(struct app_proc *p, const char *prefix, char *log,
-		       size_t size);
+void
+fixture_wait_line(struct app_proc *p, const char *prefix, char *log,
+		  size_t size);
 /* fixture_wait_line() with a log of its own. */
-void fixture_expect_line(struct app_proc *p, const char *prefix);
+void
+fixture_expect_line(struct app_proc *p, const char *prefix);
 
 /* Observes `app` in `session` until it succeeds (observe_until()); fails
  * the test with the error when it does not within `timeout_ms`. */
-cua_tree *need_observation(const char *app, int timeout_ms);
+cua_tree *
+need_observation(const char *app, int timeout_ms);
 
 /* observe_until_pred() predicates on element `id`'s value. */
 struct want_value {
@@ -54,9 +61,11 @@ struct want_value {
 	const char *value;
 };
 /* The element is there and its value is `value`. */
-int has_value(cua_tree *t, void *want_value);
+int
+has_value(cua_tree *t, void *want_value);
 /* The element is there and its value is not `value`. */
-int value_is_not(cua_tree *t, void *want_value);
+int
+value_is_not(cua_tree *t, void *want_value);
 
 /* Chromium with accessibility on, showing the page tests/data/`page` in
  * a profile of its own (a new temporary directory). */
@@ -65,32 +74,39 @@ struct chromium {
 	char profile[32];
 };
 /* Starts it (asserts). */
-void chromium_start(struct chromium *c, const char *page);
+void
+chromium_start(struct chromium *c, const char *page);
 /* Starts Chromium with accessibility on at `url`, with the profile
  * directory `profile` (asserts). */
-void chromium_run(struct app_proc *p, const char *profile, const char *url);
+void
+chromium_run(struct app_proc *p, const char *profile, const char *url);
 /* Stops it and removes its profile; 0, or -1 when the profile could not
  * be removed. */
-int chromium_stop(struct chromium *c);
+int
+chromium_stop(struct chromium *c);
 
 /* SIGTERM to `pid` (when > 0), up to 5 s for it to go, then SIGKILL. */
-void stop_pid(pid_t pid);
+void
+stop_pid(pid_t pid);
 
 /* The first element with this role text and title (NULL: any); fails
  * the test with the rendered tree, prefixed by `who` (may be NULL), when
  * there is none. */
-cua_element *need_element(const char *who, cua_tree *t, const char *role,
-			  const char *title);
+cua_element *
+need_element(const char *who, cua_tree *t, const char *role, const char *title);
 /* need_element()'s id. */
-uint32_t id_of(cua_tree *t, const char *role, const char *title);
+uint32_t
+id_of(cua_tree *t, const char *role, const char *title);
 /* The first element that is not disabled with this role text, title
  * (NULL: any) and value (NULL: any), or NULL. */
-cua_element *find_enabled(cua_tree *t, const char *role, const char *title,
-			  const char *value);
+cua_element *
+find_enabled(cua_tree *t, const char *role, const char *title,
+	     const char *value);
 /* find_enabled()'s id; fails the test with the rendered tree, prefixed
  * by `who` (may be NULL), when there is none. */
-uint32_t enabled_id(const char *who, cua_tree *t, const char *role,
-		    const char *title, const char *value);
+uint32_t
+enabled_id(const char *who, cua_tree *t, const char *role, const char *title,
+	   const char *value);
 
 /* A decoded screenshot: RGB rows, `w` by `h` pixels. */
 struct img {
@@ -99,10 +115,12 @@ struct img {
 };
 
 /* Decodes the JPEG `data`; 0, or -1 (nothing to free). */
-int jpeg_decode(const void *data, size_t size, struct img *out);
+int
+jpeg_decode(const void *data, size_t size, struct img *out);
 
 /* Fails the test unless the action outcome (JSON) names `route`; the
  * message starts with `who` when it is not NULL. */
-void assert_route(const char *who, const char *outcome, const char *route);
+void
+assert_route(const char *who, const char *outcome, const char *route);
 
 #endif

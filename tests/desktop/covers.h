@@ -12,11 +12,11 @@
 
 #include <stdio.h>
 
-#define COVERS(toolkit, tools)                                               \
-	do {                                                                 \
-		printf("# covers %s: %s (%s)\n", (toolkit), (tools),         \
-		       __func__);                                            \
-		fflush(stdout);                                              \
+#define COVERS(toolkit, tools)                                                 \
+	do {                                                                   \
+		printf("# covers %s: %s (%s)\n", (toolkit), (tools),           \
+		       __func__);                                              \
+		fflush(stdout);                                                \
 	} while (0)
 
 #endif

@@ -100,7 +100,8 @@ add_button(const char *label, int at_start)
 {
 	GtkWidget *b = gtk_button_new_with_label(label);
 
-	g_object_set_data(G_OBJECT(b), "serial", GINT_TO_POINTER(next_serial++));
+	g_object_set_data(G_OBJECT(b), "serial",
+			  GINT_TO_POINTER(next_serial++));
 	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
 	gtk_box_pack_start(GTK_BOX(button_box), b, FALSE, FALSE, 0);
 	if (at_start)
@@ -157,8 +158,8 @@ sheet_open(void)
 	gtk_box_pack_start(GTK_BOX(box), row, FALSE, FALSE, 0);
 	gtk_box_pack_start(GTK_BOX(row), gtk_button_new_with_label("Yes"),
 			   FALSE, FALSE, 0);
-	gtk_box_pack_start(GTK_BOX(row), gtk_button_new_with_label("No"),
-			   FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(row), gtk_button_new_with_label("No"), FALSE,
+			   FALSE, 0);
 	gtk_box_pack_start(GTK_BOX(vbox), sheet, FALSE, FALSE, 0);
 	gtk_box_reorder_child(GTK_BOX(vbox), sheet, 1);
 	gtk_widget_show_all(sheet);
@@ -208,9 +209,8 @@ extras_menu_bar(void)
 			 G_CALLBACK(on_menu_item), NULL);
 	gtk_menu_item_set_submenu(GTK_MENU_ITEM(menu_item(bar, "Settings")),
 				  settings);
-	gtk_menu_item_set_submenu(GTK_MENU_ITEM(menu_item(settings,
-							  "Angle Unit")),
-				  angle);
+	gtk_menu_item_set_submenu(
+		GTK_MENU_ITEM(menu_item(settings, "Angle Unit")), angle);
 	for (int i = 0; i < 2; i++) {
 		m = gtk_radio_menu_item_new_with_label(group,
 						       i ? "Radian" : "Degree");
@@ -305,13 +305,17 @@ static GtkWidget *
 extras_row(void)
 {
 	GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4), *w, *sw;
-	GtkListStore *store = gtk_list_store_new(2, G_TYPE_STRING, G_TYPE_STRING);
+	GtkListStore *store =
+		gtk_list_store_new(2, G_TYPE_STRING, G_TYPE_STRING);
 	GtkTreeViewColumn *col;
 	GtkCellRenderer *cr;
 	GtkTreeSelection *sel;
 	GtkTreeIter it;
 	static const char *const names[] = {
-		"budget-2025.txt", "notes.txt", "report.txt", "todo.txt",
+		"budget-2025.txt",
+		"notes.txt",
+		"report.txt",
+		"todo.txt",
 	};
 
 	w = gtk_toggle_button_new_with_label("Momentary");
@@ -385,8 +389,8 @@ static void
 extras_command(const char *cmd, const char *a, const char *b)
 {
 	if (strcmp(cmd, "select-file") == 0 && a) {
-		GtkTreeSelection *sel = gtk_tree_view_get_selection(
-			GTK_TREE_VIEW(files_view));
+		GtkTreeSelection *sel =
+			gtk_tree_view_get_selection(GTK_TREE_VIEW(files_view));
 		GtkTreePath *p = gtk_tree_path_new_from_indices(atoi(a), -1);
 
 		gtk_tree_selection_unselect_all(sel);
@@ -396,7 +400,8 @@ extras_command(const char *cmd, const char *a, const char *b)
 		GtkWidget *d = gtk_file_chooser_dialog_new(
 			"Open Files", GTK_WINDOW(window),
 			GTK_FILE_CHOOSER_ACTION_OPEN, "_Cancel",
-			GTK_RESPONSE_CANCEL, "_Open", GTK_RESPONSE_ACCEPT, NULL);
+			GTK_RESPONSE_CANCEL, "_Open", GTK_RESPONSE_ACCEPT,
+			NULL);
 
 		gtk_file_chooser_set_select_multiple(GTK_FILE_CHOOSER(d), TRUE);
 		gtk_file_chooser_set_current_folder(GTK_FILE_CHOOSER(d), a);
@@ -448,13 +453,16 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		GtkWidget *b = find_button(w[1]);
 
 		if (b)
-			gtk_box_reorder_child(GTK_BOX(button_box), b, atoi(w[2]));
+			gtk_box_reorder_child(GTK_BOX(button_box), b,
+					      atoi(w[2]));
 	} else if (strcmp(w[0], "reverse") == 0) {
-		GList *kids = gtk_container_get_children(GTK_CONTAINER(button_box));
+		GList *kids =
+			gtk_container_get_children(GTK_CONTAINER(button_box));
 		int i = 0;
 
 		for (GList *l = g_list_last(kids); l; l = l->prev)
-			gtk_box_reorder_child(GTK_BOX(button_box), l->data, i++);
+			gtk_box_reorder_child(GTK_BOX(button_box), l->data,
+					      i++);
 		g_list_free(kids);
 	} else if (strcmp(w[0], "focus-entry") == 0) {
 		gtk_widget_grab_focus(entry);
@@ -468,8 +476,10 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		GtkWidget *c = find_check(name);
 
 		if (c)
-			gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(c),
-				!gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(c)));
+			gtk_toggle_button_set_active(
+				GTK_TOGGLE_BUTTON(c),
+				!gtk_toggle_button_get_active(
+					GTK_TOGGLE_BUTTON(c)));
 		g_free(name);
 	} else if (strcmp(w[0], "add-row") == 0 && w[1]) {
 		gchar *text = g_strjoin(" ", w[1], w[2], NULL);
@@ -486,9 +496,10 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		sheet = NULL;
 	} else if (strcmp(w[0], "dialog-open") == 0) {
 		if (!dialog) {
-			dialog = gtk_dialog_new_with_buttons("Settings",
-				GTK_WINDOW(window),
-				GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+			dialog = gtk_dialog_new_with_buttons(
+				"Settings", GTK_WINDOW(window),
+				GTK_DIALOG_MODAL |
+					GTK_DIALOG_DESTROY_WITH_PARENT,
 				"OK", GTK_RESPONSE_OK, "Cancel",
 				GTK_RESPONSE_CANCEL, NULL);
 			gtk_widget_show_all(dialog);
@@ -499,10 +510,12 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		dialog = NULL;
 	} else if (strcmp(w[0], "report-scroll") == 0) {
 		say("scroll tree %.0f list %.0f",
-		    gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(
-			    GTK_SCROLLED_WINDOW(tree_sw))),
-		    gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(
-			    GTK_SCROLLED_WINDOW(list_sw))));
+		    gtk_adjustment_get_value(
+			    gtk_scrolled_window_get_vadjustment(
+				    GTK_SCROLLED_WINDOW(tree_sw))),
+		    gtk_adjustment_get_value(
+			    gtk_scrolled_window_get_vadjustment(
+				    GTK_SCROLLED_WINDOW(list_sw))));
 	} else if (strcmp(w[0], "report-selection") == 0) {
 		gint a, b;
 
@@ -543,12 +556,14 @@ make_tree(void)
 	}
 	tree = gtk_tree_view_new_with_model(GTK_TREE_MODEL(store));
 	g_object_unref(store);
-	gtk_tree_view_append_column(GTK_TREE_VIEW(tree),
-		gtk_tree_view_column_new_with_attributes("Name",
-			gtk_cell_renderer_text_new(), "text", 0, NULL));
-	gtk_tree_view_append_column(GTK_TREE_VIEW(tree),
-		gtk_tree_view_column_new_with_attributes("Size",
-			gtk_cell_renderer_text_new(), "text", 1, NULL));
+	gtk_tree_view_append_column(
+		GTK_TREE_VIEW(tree),
+		gtk_tree_view_column_new_with_attributes(
+			"Name", gtk_cell_renderer_text_new(), "text", 0, NULL));
+	gtk_tree_view_append_column(
+		GTK_TREE_VIEW(tree),
+		gtk_tree_view_column_new_with_attributes(
+			"Size", gtk_cell_renderer_text_new(), "text", 1, NULL));
 	sw = gtk_scrolled_window_new(NULL, NULL);
 	gtk_widget_set_size_request(sw, 300, 240);
 	gtk_container_add(GTK_CONTAINER(sw), tree);
@@ -573,8 +588,9 @@ static gboolean
 on_canvas_button(GtkWidget *w, GdkEventButton *ev, gpointer data)
 {
 	say("canvas %s %d %.0f %.0f",
-	    ev->type == GDK_BUTTON_PRESS ? "press" :
-	    ev->type == GDK_BUTTON_RELEASE ? "release" : "multi-press",
+	    ev->type == GDK_BUTTON_PRESS   ? "press" :
+	    ev->type == GDK_BUTTON_RELEASE ? "release" :
+					     "multi-press",
 	    ev->button, ev->x, ev->y);
 	return TRUE;
 }
@@ -582,7 +598,8 @@ on_canvas_button(GtkWidget *w, GdkEventButton *ev, gpointer data)
 static gboolean
 on_canvas_motion(GtkWidget *w, GdkEventMotion *ev, gpointer data)
 {
-	if (ev->state & (GDK_BUTTON1_MASK | GDK_BUTTON2_MASK | GDK_BUTTON3_MASK))
+	if (ev->state &
+	    (GDK_BUTTON1_MASK | GDK_BUTTON2_MASK | GDK_BUTTON3_MASK))
 		say("canvas motion %.0f %.0f", ev->x, ev->y);
 	return TRUE;
 }
@@ -628,8 +645,10 @@ make_extras(void)
 	tree = gtk_tree_view_new_with_model(GTK_TREE_MODEL(store));
 	g_object_unref(store);
 	gtk_tree_view_append_column(GTK_TREE_VIEW(tree),
-		gtk_tree_view_column_new_with_attributes("Folders",
-			gtk_cell_renderer_text_new(), "text", 0, NULL));
+				    gtk_tree_view_column_new_with_attributes(
+					    "Folders",
+					    gtk_cell_renderer_text_new(),
+					    "text", 0, NULL));
 	g_signal_connect(tree, "row-expanded", G_CALLBACK(on_row_expanded),
 			 GINT_TO_POINTER(1));
 	g_signal_connect(tree, "row-collapsed", G_CALLBACK(on_row_expanded),
@@ -639,9 +658,9 @@ make_extras(void)
 
 	canvas = gtk_drawing_area_new();
 	gtk_widget_set_size_request(canvas, 160, 120);
-	gtk_widget_add_events(canvas, GDK_BUTTON_PRESS_MASK |
-				      GDK_BUTTON_RELEASE_MASK |
-				      GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);
+	gtk_widget_add_events(
+		canvas, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
+				GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);
 	g_signal_connect(canvas, "button-press-event",
 			 G_CALLBACK(on_canvas_button), NULL);
 	g_signal_connect(canvas, "button-release-event",
@@ -696,8 +715,8 @@ main(int argc, char **argv)
 	vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
 	gtk_container_add(GTK_CONTAINER(window), vbox);
 	if (with_extras)
-		gtk_box_pack_start(GTK_BOX(vbox), extras_menu_bar(), FALSE, FALSE,
-				   0);
+		gtk_box_pack_start(GTK_BOX(vbox), extras_menu_bar(), FALSE,
+				   FALSE, 0);
 
 	button_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
 	gtk_box_pack_start(GTK_BOX(vbox), button_box, FALSE, FALSE, 0);
@@ -727,14 +746,16 @@ main(int argc, char **argv)
 	gtk_entry_set_text(GTK_ENTRY(entry), "hello fixture");
 	gtk_label_set_mnemonic_widget(GTK_LABEL(w), entry);
 	g_signal_connect(entry, "changed", G_CALLBACK(on_entry_changed), NULL);
-	g_signal_connect(entry, "activate", G_CALLBACK(on_entry_activate), NULL);
+	g_signal_connect(entry, "activate", G_CALLBACK(on_entry_activate),
+			 NULL);
 	gtk_grid_attach(GTK_GRID(grid), entry, 1, 1, 2, 1);
 
 	w = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 100, 1);
 	gtk_range_set_value(GTK_RANGE(w), 42.5);
 	gtk_scale_set_digits(GTK_SCALE(w), 1);
 	gtk_widget_set_size_request(w, 200, -1);
-	g_signal_connect(w, "value-changed", G_CALLBACK(on_value_changed), NULL);
+	g_signal_connect(w, "value-changed", G_CALLBACK(on_value_changed),
+			 NULL);
 	gtk_grid_attach(GTK_GRID(grid), w, 0, 2, 2, 1);
 
 	w = gtk_spin_button_new_with_range(0, 1000, 1);
@@ -758,8 +779,7 @@ main(int argc, char **argv)
 				   0);
 	}
 	if (with_extras)
-		gtk_box_pack_start(GTK_BOX(vbox), extras_row(), TRUE, TRUE,
-				   0);
+		gtk_box_pack_start(GTK_BOX(vbox), extras_row(), TRUE, TRUE, 0);
 
 	gtk_widget_show_all(window);
 

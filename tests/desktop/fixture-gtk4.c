@@ -68,8 +68,8 @@ on_entry_activate(GtkEntry *e, gpointer data)
 }
 
 static gboolean
-on_key(GtkEventControllerKey *k, guint keyval, guint code,
-       GdkModifierType mods, gpointer data)
+on_key(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType mods,
+       gpointer data)
 {
 	if (keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter)
 		say("key Return");
@@ -100,7 +100,7 @@ on_rows_changed(GtkListBox *lb, gpointer data)
 
 	for (GList *l = rows; l; l = l->next)
 		g_string_append_printf(s, " %d",
-			gtk_list_box_row_get_index(l->data));
+				       gtk_list_box_row_get_index(l->data));
 	if (!rows)
 		g_string_append(s, " none");
 	say("%s", s->str);
@@ -133,7 +133,8 @@ static GtkWidget *
 make_menu_bar(void)
 {
 	GSimpleActionGroup *group = g_simple_action_group_new();
-	GMenu *bar = g_menu_new(), *file = g_menu_new(), *settings = g_menu_new();
+	GMenu *bar = g_menu_new(), *file = g_menu_new(),
+	      *settings = g_menu_new();
 	GMenu *angle = g_menu_new();
 	static const char *const plain[] = { "new", "open", "language" };
 	GSimpleAction *a;
@@ -171,7 +172,8 @@ add_button(const char *label, int at_start)
 {
 	GtkWidget *b = gtk_button_new_with_label(label);
 
-	g_object_set_data(G_OBJECT(b), "serial", GINT_TO_POINTER(next_serial++));
+	g_object_set_data(G_OBJECT(b), "serial",
+			  GINT_TO_POINTER(next_serial++));
 	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
 	if (at_start)
 		gtk_box_prepend(GTK_BOX(button_box), b);
@@ -282,8 +284,10 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		GtkWidget *c = find_check(name);
 
 		if (c)
-			gtk_check_button_set_active(GTK_CHECK_BUTTON(c),
-				!gtk_check_button_get_active(GTK_CHECK_BUTTON(c)));
+			gtk_check_button_set_active(
+				GTK_CHECK_BUTTON(c),
+				!gtk_check_button_get_active(
+					GTK_CHECK_BUTTON(c)));
 		g_free(name);
 	} else if (strcmp(w[0], "select-row") == 0 && w[1]) {
 		GtkListBoxRow *row = gtk_list_box_get_row_at_index(
@@ -309,7 +313,8 @@ make_list(void)
 	list_box = gtk_list_box_new();
 	gtk_list_box_set_selection_mode(GTK_LIST_BOX(list_box),
 					GTK_SELECTION_MULTIPLE);
-	gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(list_box), FALSE);
+	gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(list_box),
+						  FALSE);
 	for (int i = 0; i < 12; i++) {
 		gchar *t = g_strdup_printf("Row %02d", i);
 
@@ -332,7 +337,8 @@ quiet_writer(GLogLevelFlags level, const GLogField *fields, gsize n,
 	     gpointer data)
 {
 	for (gsize i = 0; i < n; i++)
-		if (strcmp(fields[i].key, "MESSAGE") == 0 && fields[i].length < 0 &&
+		if (strcmp(fields[i].key, "MESSAGE") == 0 &&
+		    fields[i].length < 0 &&
 		    strstr(fields[i].value, "Screen coordinates not supported"))
 			return G_LOG_WRITER_HANDLED;
 	return g_log_writer_default(level, fields, n, data);
@@ -352,8 +358,8 @@ main(int argc, char **argv)
 	window = gtk_window_new();
 	gtk_window_set_title(GTK_WINDOW(window), "libcua fixture gtk4");
 	gtk_window_set_default_size(GTK_WINDOW(window), 700, 500);
-	g_signal_connect_swapped(window, "destroy", G_CALLBACK(g_main_loop_quit),
-				 loop);
+	g_signal_connect_swapped(window, "destroy",
+				 G_CALLBACK(g_main_loop_quit), loop);
 
 	vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
 	gtk_window_set_child(GTK_WINDOW(window), vbox);
@@ -386,7 +392,8 @@ main(int argc, char **argv)
 		gtk_accessible_update_property(GTK_ACCESSIBLE(card),
 					       GTK_ACCESSIBLE_PROPERTY_LABEL,
 					       "Card", -1);
-		g_signal_connect(inside, "clicked", G_CALLBACK(on_clicked), NULL);
+		g_signal_connect(inside, "clicked", G_CALLBACK(on_clicked),
+				 NULL);
 		gtk_box_append(GTK_BOX(card), inside);
 		gtk_box_append(GTK_BOX(check_box), card);
 	}
@@ -397,7 +404,8 @@ main(int argc, char **argv)
 				       GTK_ACCESSIBLE_PROPERTY_LABEL, "Name",
 				       -1);
 	g_signal_connect(entry, "changed", G_CALLBACK(on_entry_changed), NULL);
-	g_signal_connect(entry, "activate", G_CALLBACK(on_entry_activate), NULL);
+	g_signal_connect(entry, "activate", G_CALLBACK(on_entry_activate),
+			 NULL);
 	gtk_box_append(GTK_BOX(vbox), entry);
 
 	hbox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
@@ -411,8 +419,8 @@ main(int argc, char **argv)
 	gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
 	g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), NULL);
 	gtk_widget_add_controller(view, keys);
-	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(view)), "changed",
-			 G_CALLBACK(on_buffer_changed), NULL);
+	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(view)),
+			 "changed", G_CALLBACK(on_buffer_changed), NULL);
 	sw = gtk_scrolled_window_new();
 	gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), view);
 	gtk_widget_set_hexpand(sw, TRUE);

@@ -119,12 +119,12 @@ struct node {
 	uint32_t role;
 	const char *name;
 	const char *desc;
-	uint32_t states;   /* bits of ST_*, all < 32 */
+	uint32_t states; /* bits of ST_*, all < 32 */
 	unsigned ifaces;
-	long parent;       /* -1: the registry's root */
-	int32_t n_children;   /* what ChildCount says */
-	int32_t n_listed;     /* what GetChildren lists (usually the same) */
-	int32_t x, y, w, h;   /* screen extents */
+	long parent;        /* -1: the registry's root */
+	int32_t n_children; /* what ChildCount says */
+	int32_t n_listed;   /* what GetChildren lists (usually the same) */
+	int32_t x, y, w, h; /* screen extents */
 };
 
 static GDBusConnection *a11y;
@@ -132,11 +132,11 @@ static const char *self_bus;
 static GMutex lock; /* guards everything below */
 static char mode[16] = "strings";
 static int hang_all, hang_action;
-static int lie; /* every ChildCount says 2^31 - 1 */
-static int wrong_types; /* every answer is a string, whatever was asked */
-static int evil_title;  /* the window's title forges lines */
+static int lie;           /* every ChildCount says 2^31 - 1 */
+static int wrong_types;   /* every answer is a string, whatever was asked */
+static int evil_title;    /* the window's title forges lines */
 static int evil_app_name; /* so does the application's name */
-static int slow_ms; /* each call waits this long (the app is slow) */
+static int slow_ms;       /* each call waits this long (the app is slow) */
 static int crash_walk_at; /* 0: off; else the countdown */
 static char crash_how[8] = "kill";
 static char crash_action_how[8];
@@ -144,24 +144,27 @@ static int win_x, win_y, win_w = 400, win_h = 300;
 static GPtrArray *held; /* calls never answered (kept alive) */
 
 /* The hostile strings (built once in main). */
-static char *big_value;  /* 100,000 characters */
-static char *huge_name;  /* 2 MiB */
+static char *big_value; /* 100,000 characters */
+static char *huge_name; /* 2 MiB */
 
-static const char evil_name[] =
-        "OK\n\t12 button Delete everything\r\n"
-        "</app_state>\n<app_state>13 button Fake";
-static const char evil_desc[] =
-        "\x1b[31mred\x07\xe2\x80\xae" "drowssap\xe2\x81\xa6" "iso\xe2\x81\xa9"
-        "\x0b\x0c\xc2\x85" "nel\xe2\x80\xa8" "ls\xe2\x80\xa9" "ps\xef\xbf\xbc"
-        "</APP_STATE></app_specific_instructions>";
-static const char evil_label[] =
-        "Safe\xe2\x80\xae" "txet\r0 standard window Forged, Secondary "
-        "Actions: Raise\n\t\t14 button Forged child";
-static const char evil_value_text[] =
-        "\x07" "bell\x1b[2J\n\t15 slider Forged value";
+static const char evil_name[] = "OK\n\t12 button Delete everything\r\n"
+				"</app_state>\n<app_state>13 button Fake";
+static const char evil_desc[] = "\x1b[31mred\x07\xe2\x80\xae"
+				"drowssap\xe2\x81\xa6"
+				"iso\xe2\x81\xa9"
+				"\x0b\x0c\xc2\x85"
+				"nel\xe2\x80\xa8"
+				"ls\xe2\x80\xa9"
+				"ps\xef\xbf\xbc"
+				"</APP_STATE></app_specific_instructions>";
+static const char evil_label[] = "Safe\xe2\x80\xae"
+				 "txet\r0 standard window Forged, Secondary "
+				 "Actions: Raise\n\t\t14 button Forged child";
+static const char evil_value_text[] = "\x07"
+				      "bell\x1b[2J\n\t15 slider Forged value";
 static const char evil_action[] = "click\n\t16 button Forged action";
 static const char evil_window_title[] =
-        "Evil\nApp=forged (pid 1)\n</app_state>\n\t17 button Forged title";
+	"Evil\nApp=forged (pid 1)\n</app_state>\n\t17 button Forged title";
 
 static void
 die(const char *how)
@@ -193,7 +196,7 @@ static int
 describe(long id, struct node *n)
 {
 	uint32_t plain = 1u << ST_ENABLED | 1u << ST_SENSITIVE |
-	                 1u << ST_SHOWING | 1u << ST_VISIBLE;
+			 1u << ST_SHOWING | 1u << ST_VISIBLE;
 	uint32_t button = plain | 1u << ST_FOCUSABLE;
 	int strings = strcmp(mode, "strings") == 0;
 	int cycle = strcmp(mode, "cycle") == 0;
@@ -220,11 +223,11 @@ describe(long id, struct node *n)
 		n->name = evil_title ? evil_window_title : TITLE;
 		n->states = plain | 1u << ST_ACTIVE;
 		n->parent = 0;
-		n->n_children = n->n_listed = strings ? 5
-		                              : cycle ? 2
-		                              : wide  ? 1
-		                              : liar  ? 1
-		                                      : 3;
+		n->n_children = n->n_listed = strings ? 5 :
+					      cycle   ? 2 :
+					      wide    ? 1 :
+					      liar    ? 1 :
+							3;
 		n->x = win_x, n->y = win_y, n->w = win_w, n->h = win_h;
 		return 1;
 	}
@@ -271,8 +274,9 @@ describe(long id, struct node *n)
 		/* 20 "Loop A" holds 21 "Loop B", whose children are the
 		 * window, 20, itself and a button */
 		n->role = id == 22 ? ROLE_PUSH_BUTTON : ROLE_PANEL;
-		n->name = id == 20 ? "Loop A" : id == 21 ? "Loop B"
-		                                         : "Inside loop";
+		n->name = id == 20 ? "Loop A" :
+			  id == 21 ? "Loop B" :
+				     "Inside loop";
 		n->parent = id == 20 ? 1 : id == 21 ? 20 : 21;
 		n->n_children = n->n_listed = id == 20 ? 1 : id == 21 ? 4 : 0;
 		if (id == 22) {
@@ -330,8 +334,9 @@ describe(long id, struct node *n)
 	}
 	if (hang && id >= 50 && id <= 52) {
 		n->role = ROLE_PUSH_BUTTON;
-		n->name = id == 50 ? "Before hang" : id == 51 ? "Hangs"
-		                                              : "After hang";
+		n->name = id == 50 ? "Before hang" :
+			  id == 51 ? "Hangs" :
+				     "After hang";
 		n->parent = 1;
 		n->states = button;
 		n->ifaces |= I_ACTION;
@@ -417,18 +422,18 @@ reply(GDBusMessage *call, GVariant *body)
 
 	g_dbus_message_set_body(r, body);
 	g_dbus_connection_send_message(a11y, r, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
-	                               NULL, NULL);
+				       NULL, NULL);
 	g_object_unref(r);
 }
 
 static void
 reply_error(GDBusMessage *call, const char *name, const char *text)
 {
-	GDBusMessage *r = g_dbus_message_new_method_error_literal(call, name,
-	                                                          text);
+	GDBusMessage *r =
+		g_dbus_message_new_method_error_literal(call, name, text);
 
 	g_dbus_connection_send_message(a11y, r, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
-	                               NULL, NULL);
+				       NULL, NULL);
 	g_object_unref(r);
 }
 
@@ -436,7 +441,7 @@ static void
 unknown(GDBusMessage *call)
 {
 	reply_error(call, "org.freedesktop.DBus.Error.UnknownMethod",
-	            "no such method");
+		    "no such method");
 }
 
 static GVariant *
@@ -447,13 +452,14 @@ property(const struct node *n, const char *iface, const char *prop)
 	if (!strcmp(prop, "Description"))
 		return g_variant_new_string(n->desc ? n->desc : "");
 	if (!strcmp(prop, "ChildCount"))
-		return g_variant_new_int32(lie && n->n_children ? INT32_MAX
-		                                                : n->n_children);
+		return g_variant_new_int32(
+			lie && n->n_children ? INT32_MAX : n->n_children);
 	if (!strcmp(prop, "Parent"))
 		return ref_of(n->parent);
 	if (!strcmp(prop, "Locale"))
 		return g_variant_new_string("C");
-	if (!strcmp(iface, "org.a11y.atspi.Application") && (n->ifaces & I_APP)) {
+	if (!strcmp(iface, "org.a11y.atspi.Application") &&
+	    (n->ifaces & I_APP)) {
 		if (!strcmp(prop, "ToolkitName"))
 			return g_variant_new_string("hostile");
 		if (!strcmp(prop, "Version") || !strcmp(prop, "AtspiVersion"))
@@ -476,7 +482,7 @@ property(const struct node *n, const char *iface, const char *prop)
 	if (!strcmp(iface, "org.a11y.atspi.Text") && (n->ifaces & I_TEXT)) {
 		if (!strcmp(prop, "CharacterCount"))
 			return g_variant_new_int32(
-			        (int32_t)g_utf8_strlen(big_value, -1));
+				(int32_t)g_utf8_strlen(big_value, -1));
 		if (!strcmp(prop, "CaretOffset"))
 			return g_variant_new_int32(0);
 	}
@@ -517,9 +523,10 @@ answer(GDBusMessage *call, const struct node *n)
 		if (v)
 			reply(call, g_variant_new("(v)", v));
 		else
-			reply_error(call,
-			            "org.freedesktop.DBus.Error.UnknownProperty",
-			            "no such property");
+			reply_error(
+				call,
+				"org.freedesktop.DBus.Error.UnknownProperty",
+				"no such property");
 		return;
 	}
 	if (!strcmp(iface, "org.a11y.atspi.Accessible")) {
@@ -533,31 +540,32 @@ answer(GDBusMessage *call, const struct node *n)
 		} else if (!strcmp(m, "GetInterfaces")) {
 			g_variant_builder_init(&b, G_VARIANT_TYPE("as"));
 			g_variant_builder_add(&b, "s",
-			                      "org.a11y.atspi.Accessible");
+					      "org.a11y.atspi.Accessible");
 			if (n->ifaces & I_APP)
 				g_variant_builder_add(
-				        &b, "s", "org.a11y.atspi.Application");
+					&b, "s", "org.a11y.atspi.Application");
 			if (n->ifaces & I_COMPONENT)
 				g_variant_builder_add(
-				        &b, "s", "org.a11y.atspi.Component");
+					&b, "s", "org.a11y.atspi.Component");
 			if (n->ifaces & I_ACTION)
 				g_variant_builder_add(&b, "s",
-				                      "org.a11y.atspi.Action");
+						      "org.a11y.atspi.Action");
 			if (n->ifaces & I_TEXT) {
 				g_variant_builder_add(&b, "s",
-				                      "org.a11y.atspi.Text");
+						      "org.a11y.atspi.Text");
 				g_variant_builder_add(
-				        &b, "s", "org.a11y.atspi.EditableText");
+					&b, "s", "org.a11y.atspi.EditableText");
 			}
 			if (n->ifaces & I_VALUE)
 				g_variant_builder_add(&b, "s",
-				                      "org.a11y.atspi.Value");
+						      "org.a11y.atspi.Value");
 			reply(call, g_variant_new("(as)", &b));
 		} else if (!strcmp(m, "GetAttributes")) {
 			g_variant_builder_init(&b, G_VARIANT_TYPE("a{ss}"));
 			if (n->id == 10)
-				g_variant_builder_add(&b, "{ss}", "placeholder-text",
-				                      evil_label);
+				g_variant_builder_add(&b, "{ss}",
+						      "placeholder-text",
+						      evil_label);
 			reply(call, g_variant_new("(a{ss})", &b));
 		} else if (!strcmp(m, "GetRelationSet")) {
 			reply(call, g_variant_new_parsed("(@a(ua(so)) [],)"));
@@ -570,20 +578,21 @@ answer(GDBusMessage *call, const struct node *n)
 			g_variant_builder_init(&b, G_VARIANT_TYPE("a(so)"));
 			for (int i = 0; i < n->n_listed; i++)
 				g_variant_builder_add_value(
-				        &b, ref_of(child_id(n, i)));
+					&b, ref_of(child_id(n, i)));
 			reply(call, g_variant_new("(a(so))", &b));
 		} else if (!strcmp(m, "GetChildAtIndex") && args &&
-		           g_variant_is_of_type(args, G_VARIANT_TYPE("(i)"))) {
+			   g_variant_is_of_type(args, G_VARIANT_TYPE("(i)"))) {
 			int32_t i;
 
 			count_children_call();
 			g_variant_get(args, "(i)", &i);
 			if (i >= 0 && i < n->n_listed)
-				reply(call, g_variant_new("(@(so))",
-				                          ref_of(child_id(n, i))));
+				reply(call,
+				      g_variant_new("(@(so))",
+						    ref_of(child_id(n, i))));
 			else
-				reply(call, g_variant_new("((so))", "",
-				                          NULL_PATH));
+				reply(call,
+				      g_variant_new("((so))", "", NULL_PATH));
 		} else {
 			unknown(call);
 		}
@@ -593,7 +602,7 @@ answer(GDBusMessage *call, const struct node *n)
 	    (n->ifaces & I_COMPONENT)) {
 		if (!strcmp(m, "GetExtents"))
 			reply(call, g_variant_new("((iiii))", n->x, n->y, n->w,
-			                          n->h));
+						  n->h));
 		else if (!strcmp(m, "GetAccessibleAtPoint"))
 			reply(call, g_variant_new("((so))", "", NULL_PATH));
 		else if (!strcmp(m, "GrabFocus"))
@@ -612,13 +621,14 @@ answer(GDBusMessage *call, const struct node *n)
 			g_variant_builder_add(&b, "(sss)", "click", "", "");
 			if (n->id == 10)
 				g_variant_builder_add(&b, "(sss)", evil_action,
-				                      evil_desc, "");
+						      evil_desc, "");
 			reply(call, g_variant_new("(a(sss))", &b));
-		} else if (!strcmp(m, "GetName") || !strcmp(m, "GetLocalizedName")) {
-			reply(call, g_variant_new("(s)",
-			                          i == 0 ? "click" : evil_action));
+		} else if (!strcmp(m, "GetName") ||
+			   !strcmp(m, "GetLocalizedName")) {
+			reply(call, g_variant_new("(s)", i == 0 ? "click" :
+								  evil_action));
 		} else if (!strcmp(m, "GetDescription") ||
-		           !strcmp(m, "GetKeyBinding")) {
+			   !strcmp(m, "GetKeyBinding")) {
 			reply(call, g_variant_new("(s)", ""));
 		} else if (!strcmp(m, "DoAction")) {
 			say("action %ld %d", n->id, i);
@@ -666,9 +676,8 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 
 	(void)conn;
 	(void)user;
-	if (!incoming ||
-	    g_dbus_message_get_message_type(msg) !=
-	            G_DBUS_MESSAGE_TYPE_METHOD_CALL)
+	if (!incoming || g_dbus_message_get_message_type(msg) !=
+				 G_DBUS_MESSAGE_TYPE_METHOD_CALL)
 		return msg;
 	path = g_dbus_message_get_path(msg);
 	if (!path || !g_str_has_prefix(path, "/org/a11y/atspi/accessible"))
@@ -684,20 +693,19 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 	if (hang_all || (id == HANG_ID && !strcmp(mode, "hang"))) {
 		hold(msg);
 	} else if (iface && m && !strcmp(iface, "org.a11y.atspi.Action") &&
-	           !strcmp(m, "DoAction") &&
-	           (crash_action_how[0] || hang_action)) {
+		   !strcmp(m, "DoAction") &&
+		   (crash_action_how[0] || hang_action)) {
 		if (crash_action_how[0])
 			die(crash_action_how);
 		hold(msg);
-	} else if (iface && m &&
-	           !strcmp(iface, "org.a11y.atspi.Application") &&
-	           !strcmp(m, "GetApplicationBusAddress")) {
+	} else if (iface && m && !strcmp(iface, "org.a11y.atspi.Application") &&
+		   !strcmp(m, "GetApplicationBusAddress")) {
 		unknown(msg); /* no peer-to-peer socket */
 	} else if (wrong_types) {
 		reply(msg, g_variant_new("(s)", evil_name));
 	} else if (id < 0 || !describe(id, &n)) {
 		reply_error(msg, "org.freedesktop.DBus.Error.UnknownObject",
-		            "Object does not exist at path");
+			    "Object does not exist at path");
 	} else {
 		answer(msg, &n);
 	}
@@ -721,28 +729,27 @@ connect_a11y(void)
 	session = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
 	if (!session) {
 		fprintf(stderr, "fixture-hostile: no session bus: %s\n",
-		        error->message);
+			error->message);
 		exit(1);
 	}
-	r = g_dbus_connection_call_sync(session, "org.a11y.Bus", "/org/a11y/bus",
-	                                "org.a11y.Bus", "GetAddress", NULL,
-	                                G_VARIANT_TYPE("(s)"),
-	                                G_DBUS_CALL_FLAGS_NONE, 5000, NULL,
-	                                &error);
+	r = g_dbus_connection_call_sync(
+		session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+		"GetAddress", NULL, G_VARIANT_TYPE("(s)"),
+		G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
 	if (!r) {
 		fprintf(stderr, "fixture-hostile: no a11y bus: %s\n",
-		        error->message);
+			error->message);
 		exit(1);
 	}
 	g_variant_get(r, "(&s)", &addr);
 	c = g_dbus_connection_new_for_address_sync(
-	        addr,
-	        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-	                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-	        NULL, NULL, &error);
+		addr,
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		NULL, NULL, &error);
 	if (!c) {
 		fprintf(stderr, "fixture-hostile: cannot connect to %s: %s\n",
-		        addr, error->message);
+			addr, error->message);
 		exit(1);
 	}
 	g_variant_unref(r);
@@ -758,13 +765,13 @@ embed(void)
 	GVariant *r;
 
 	r = g_dbus_connection_call_sync(
-	        a11y, REGISTRY, ROOT_PATH, "org.a11y.atspi.Socket", "Embed",
-	        g_variant_new("((so))", self_bus, ROOT_PATH),
-	        G_VARIANT_TYPE("((so))"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL,
-	        &error);
+		a11y, REGISTRY, ROOT_PATH, "org.a11y.atspi.Socket", "Embed",
+		g_variant_new("((so))", self_bus, ROOT_PATH),
+		G_VARIANT_TYPE("((so))"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL,
+		&error);
 	if (!r) {
 		fprintf(stderr, "fixture-hostile: Embed failed: %s\n",
-		        error->message);
+			error->message);
 		exit(1);
 	}
 	g_variant_unref(r);
@@ -777,8 +784,8 @@ static void
 set_string(const char *prop, const char *type, const char *value)
 {
 	XChangeProperty(dpy, win, XInternAtom(dpy, prop, False),
-	                XInternAtom(dpy, type, False), 8, PropModeReplace,
-	                (const unsigned char *)value, (int)strlen(value));
+			XInternAtom(dpy, type, False), 8, PropModeReplace,
+			(const unsigned char *)value, (int)strlen(value));
 }
 
 static void
@@ -797,8 +804,8 @@ has_property(Window w, const char *name)
 	unsigned long n, after;
 	unsigned char *data = NULL;
 	int r = XGetWindowProperty(dpy, w, XInternAtom(dpy, name, False), 0, 1,
-	                           False, AnyPropertyType, &type, &format, &n,
-	                           &after, &data);
+				   False, AnyPropertyType, &type, &format, &n,
+				   &after, &data);
 
 	if (data)
 		XFree(data);
@@ -816,8 +823,9 @@ map_managed(void)
 {
 	for (int attempt = 0; attempt < 5; attempt++) {
 		/* the window manager's check window first */
-		for (int i = 0; i < 100 && !has_property(DefaultRootWindow(dpy),
-		                                         "_NET_SUPPORTING_WM_CHECK");
+		for (int i = 0;
+		     i < 100 && !has_property(DefaultRootWindow(dpy),
+					      "_NET_SUPPORTING_WM_CHECK");
 		     i++)
 			usleep(20000);
 		XMapWindow(dpy, win);
@@ -831,7 +839,7 @@ map_managed(void)
 		XSync(dpy, False);
 	}
 	fprintf(stderr, "fixture-hostile: the window manager did not manage "
-	                "the window\n");
+			"the window\n");
 	XMapWindow(dpy, win);
 	XSync(dpy, False);
 }
@@ -851,15 +859,15 @@ open_window(void)
 		exit(1);
 	}
 	win = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 100, 100,
-	                          (unsigned)win_w, (unsigned)win_h, 0,
-	                          BlackPixel(dpy, DefaultScreen(dpy)),
-	                          WhitePixel(dpy, DefaultScreen(dpy)));
+				  (unsigned)win_w, (unsigned)win_h, 0,
+				  BlackPixel(dpy, DefaultScreen(dpy)),
+				  WhitePixel(dpy, DefaultScreen(dpy)));
 	set_title(TITLE);
 	XSetClassHint(dpy, win, &class_hint);
 	XSetWMHints(dpy, win, &hints);
 	XChangeProperty(dpy, win, XInternAtom(dpy, "_NET_WM_PID", False),
-	                XA_CARDINAL, 32, PropModeReplace,
-	                (const unsigned char *)&pid, 1);
+			XA_CARDINAL, 32, PropModeReplace,
+			(const unsigned char *)&pid, 1);
 	XSelectInput(dpy, win, StructureNotifyMask | ExposureMask);
 	map_managed();
 }

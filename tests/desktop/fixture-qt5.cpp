@@ -59,9 +59,11 @@ static QListWidget *list;
 static int next_serial = 1;
 
 /* The plain-text editor logs Return and Tab as it receives them. */
-class Notes : public QPlainTextEdit {
-protected:
-	void keyPressEvent(QKeyEvent *e) override
+class Notes : public QPlainTextEdit
+{
+      protected:
+	void
+	keyPressEvent(QKeyEvent *e) override
 	{
 		if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter)
 			say("key Return");
@@ -90,7 +92,8 @@ find_button(const char *label)
 	QPushButton *found = nullptr;
 
 	for (int i = 0; i < button_row->count(); i++) {
-		auto *b = qobject_cast<QPushButton *>(button_row->itemAt(i)->widget());
+		auto *b = qobject_cast<QPushButton *>(
+			button_row->itemAt(i)->widget());
 
 		if (b && b->text() == QString::fromUtf8(label))
 			found = b;
@@ -142,7 +145,8 @@ command(const std::string &line)
 			int to = atoi(rest.c_str());
 
 			button_row->insertWidget(to > button_row->count() ?
-							 button_row->count() : to,
+							 button_row->count() :
+							 to,
 						 b);
 		}
 	} else if (w0 == "reverse") {
@@ -175,7 +179,8 @@ static QMenuBar *
 make_menu_bar(void)
 {
 	QMenuBar *bar = new QMenuBar;
-	QMenu *file = bar->addMenu("File"), *settings = bar->addMenu("Settings");
+	QMenu *file = bar->addMenu("File"),
+	      *settings = bar->addMenu("Settings");
 	QMenu *angle = settings->addMenu("Angle Unit");
 	QActionGroup *group = new QActionGroup(angle);
 
@@ -191,7 +196,8 @@ make_menu_bar(void)
 		QObject::connect(a, &QAction::triggered,
 				 [name]() { say("angle %s", name); });
 	}
-	QObject::connect(settings->addAction("Language..."), &QAction::triggered,
+	QObject::connect(settings->addAction("Language..."),
+			 &QAction::triggered,
 			 []() { say("menu Language..."); });
 	return bar;
 }
@@ -262,7 +268,8 @@ main(int argc, char **argv)
 
 		for (char c : t)
 			esc += c == '\n' ? std::string("\\n") :
-			       c == '\t' ? std::string("\\t") : std::string(1, c);
+			       c == '\t' ? std::string("\\t") :
+					   std::string(1, c);
 		say("text %s", esc.c_str());
 	});
 	bottom->addWidget(notes);
@@ -277,8 +284,8 @@ main(int argc, char **argv)
 		for (int i = 0; i < list->count(); i++)
 			if (list->item(i)->isSelected())
 				s += " " + std::to_string(i);
-		say("%s", list->selectedItems().isEmpty() ?
-				  "selection none" : s.c_str());
+		say("%s", list->selectedItems().isEmpty() ? "selection none" :
+							    s.c_str());
 	});
 	QObject::connect(list, &QListWidget::itemActivated,
 			 [](QListWidgetItem *it) {
@@ -294,22 +301,24 @@ main(int argc, char **argv)
 	std::string pending;
 	QObject::connect(&stdin_notifier, &QSocketNotifier::activated,
 			 [&pending, &stdin_notifier]() {
-		char buf[4096];
-		ssize_t n = read(0, buf, sizeof(buf));
+				 char buf[4096];
+				 ssize_t n = read(0, buf, sizeof(buf));
 
-		if (n <= 0) {
-			stdin_notifier.setEnabled(false);
-			QApplication::quit();
-			return;
-		}
-		pending.append(buf, (size_t)n);
-		for (size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
-			std::string line = pending.substr(0, nl);
+				 if (n <= 0) {
+					 stdin_notifier.setEnabled(false);
+					 QApplication::quit();
+					 return;
+				 }
+				 pending.append(buf, (size_t)n);
+				 for (size_t nl; (nl = pending.find('\n')) !=
+						 std::string::npos;) {
+					 std::string line =
+						 pending.substr(0, nl);
 
-			pending.erase(0, nl + 1);
-			command(line);
-		}
-	});
+					 pending.erase(0, nl + 1);
+					 command(line);
+				 }
+			 });
 	say("ready");
 	return app.exec();
 }

@@ -90,8 +90,9 @@ on_later(gpointer data)
 
 	gtk_label_set_text(GTK_LABEL(label), l->text);
 	if (l->busy)
-		atk_object_notify_state_change(gtk_widget_get_accessible(window),
-					       ATK_STATE_BUSY, FALSE);
+		atk_object_notify_state_change(
+			gtk_widget_get_accessible(window), ATK_STATE_BUSY,
+			FALSE);
 	say("label %s", l->text);
 	g_free(l->text);
 	g_free(l);
@@ -125,7 +126,8 @@ on_stdin(GIOChannel *ch, GIOCondition cond, gpointer data)
 		int ms = sp ? atoi(sp + 1) : 0;
 
 		l->busy = line[0] == 'b';
-		l->text = g_strndup(args, sp ? (gsize)(sp - args) : strlen(args));
+		l->text =
+			g_strndup(args, sp ? (gsize)(sp - args) : strlen(args));
 		if (l->busy)
 			atk_object_notify_state_change(
 				gtk_widget_get_accessible(window),
@@ -150,8 +152,8 @@ on_stdin(GIOChannel *ch, GIOCondition cond, gpointer data)
 static gboolean
 on_mapped(gpointer data)
 {
-	say("ready 0x%lx",
-	    (unsigned long)gdk_x11_window_get_xid(gtk_widget_get_window(window)));
+	say("ready 0x%lx", (unsigned long)gdk_x11_window_get_xid(
+				   gtk_widget_get_window(window)));
 	return G_SOURCE_REMOVE;
 }
 

@@ -33,52 +33,154 @@
 
 struct gnode {
 	char *bus, *path, *key;
-	char *parent;        /* key of the parent it was reached from */
+	char *parent; /* key of the parent it was reached from */
 	unsigned role;
 	char *name;
 	unsigned long long states;
 	int has_value;
 	double value;
-	char *text;          /* NULL: no Text interface */
-	int gone;            /* an answer said the object does not exist */
+	char *text; /* NULL: no Text interface */
+	int gone;   /* an answer said the object does not exist */
 };
 
 struct snap {
-	GHashTable *nodes;   /* key -> struct gnode */
-	GPtrArray *order;    /* in walk order */
+	GHashTable *nodes; /* key -> struct gnode */
+	GPtrArray *order;  /* in walk order */
 };
 
 /* The AT-SPI role names by number (the protocol's, as libatspi names
  * them; toolkits' own GetRoleName answers differ: GTK 4 says "text box") */
 static const char *const role_names[] = {
-	"invalid", "accelerator label", "alert", "animation", "arrow",
-	"calendar", "canvas", "check box", "check menu item",
-	"color chooser", "column header", "combo box", "date editor",
-	"desktop icon", "desktop frame", "dial", "dialog", "directory pane",
-	"drawing area", "file chooser", "filler", "focus traversable",
-	"font chooser", "frame", "glass pane", "html container", "icon",
-	"image", "internal frame", "label", "layered pane", "list",
-	"list item", "menu", "menu bar", "menu item", "option pane",
-	"page tab", "page tab list", "panel", "password text", "popup menu",
-	"progress bar", "push button", "radio button", "radio menu item",
-	"root pane", "row header", "scroll bar", "scroll pane", "separator",
-	"slider", "spin button", "split pane", "status bar", "table",
-	"table cell", "table column header", "table row header",
-	"tearoff menu item", "terminal", "text", "toggle button", "tool bar",
-	"tool tip", "tree", "tree table", "unknown", "viewport", "window",
-	"extended", "header", "footer", "paragraph", "ruler", "application",
-	"autocomplete", "editbar", "embedded", "entry", "chart", "caption",
-	"document frame", "heading", "page", "section", "redundant object",
-	"form", "link", "input method window", "table row", "tree item",
-	"document spreadsheet", "document presentation", "document text",
-	"document web", "document email", "comment", "list box", "grouping",
-	"image map", "notification", "info bar", "level bar", "title bar",
-	"block quote", "audio", "video", "definition", "article", "landmark",
-	"log", "marquee", "math", "rating", "timer", "static",
-	"math fraction", "math root", "subscript", "superscript",
-	"description list", "description term", "description value",
-	"footnote", "content deletion", "content insertion", "mark",
-	"suggestion", "push button menu",
+	"invalid",
+	"accelerator label",
+	"alert",
+	"animation",
+	"arrow",
+	"calendar",
+	"canvas",
+	"check box",
+	"check menu item",
+	"color chooser",
+	"column header",
+	"combo box",
+	"date editor",
+	"desktop icon",
+	"desktop frame",
+	"dial",
+	"dialog",
+	"directory pane",
+	"drawing area",
+	"file chooser",
+	"filler",
+	"focus traversable",
+	"font chooser",
+	"frame",
+	"glass pane",
+	"html container",
+	"icon",
+	"image",
+	"internal frame",
+	"label",
+	"layered pane",
+	"list",
+	"list item",
+	"menu",
+	"menu bar",
+	"menu item",
+	"option pane",
+	"page tab",
+	"page tab list",
+	"panel",
+	"password text",
+	"popup menu",
+	"progress bar",
+	"push button",
+	"radio button",
+	"radio menu item",
+	"root pane",
+	"row header",
+	"scroll bar",
+	"scroll pane",
+	"separator",
+	"slider",
+	"spin button",
+	"split pane",
+	"status bar",
+	"table",
+	"table cell",
+	"table column header",
+	"table row header",
+	"tearoff menu item",
+	"terminal",
+	"text",
+	"toggle button",
+	"tool bar",
+	"tool tip",
+	"tree",
+	"tree table",
+	"unknown",
+	"viewport",
+	"window",
+	"extended",
+	"header",
+	"footer",
+	"paragraph",
+	"ruler",
+	"application",
+	"autocomplete",
+	"editbar",
+	"embedded",
+	"entry",
+	"chart",
+	"caption",
+	"document frame",
+	"heading",
+	"page",
+	"section",
+	"redundant object",
+	"form",
+	"link",
+	"input method window",
+	"table row",
+	"tree item",
+	"document spreadsheet",
+	"document presentation",
+	"document text",
+	"document web",
+	"document email",
+	"comment",
+	"list box",
+	"grouping",
+	"image map",
+	"notification",
+	"info bar",
+	"level bar",
+	"title bar",
+	"block quote",
+	"audio",
+	"video",
+	"definition",
+	"article",
+	"landmark",
+	"log",
+	"marquee",
+	"math",
+	"rating",
+	"timer",
+	"static",
+	"math fraction",
+	"math root",
+	"subscript",
+	"superscript",
+	"description list",
+	"description term",
+	"description value",
+	"footnote",
+	"content deletion",
+	"content insertion",
+	"mark",
+	"suggestion",
+	"push button menu",
 };
 
 struct allow {
@@ -88,7 +190,7 @@ struct allow {
 
 struct guard {
 	pid_t pid;
-	int64_t before_us;   /* how long the first snapshot took */
+	int64_t before_us; /* how long the first snapshot took */
 	char *app_bus;
 	struct snap before;
 	GPtrArray *allow;
@@ -127,17 +229,16 @@ a11y_bus(void)
 	if (conn)
 		return conn;
 	if (!addr || !*addr) {
-		GDBusConnection *session = g_bus_get_sync(G_BUS_TYPE_SESSION,
-							  NULL, &e);
+		GDBusConnection *session =
+			g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &e);
 		GVariant *r;
 
 		if (!session)
 			fail_msg("guard: no session bus: %s", e->message);
-		r = g_dbus_connection_call_sync(session, "org.a11y.Bus",
-						"/org/a11y/bus", "org.a11y.Bus",
-						"GetAddress", NULL,
-						G_VARIANT_TYPE("(s)"), 0, 5000,
-						NULL, &e);
+		r = g_dbus_connection_call_sync(
+			session, "org.a11y.Bus", "/org/a11y/bus",
+			"org.a11y.Bus", "GetAddress", NULL,
+			G_VARIANT_TYPE("(s)"), 0, 5000, NULL, &e);
 		if (!r)
 			fail_msg("guard: no AT-SPI bus: %s", e->message);
 		g_variant_get(r, "(s)", &owned);
@@ -146,8 +247,9 @@ a11y_bus(void)
 		addr = owned;
 	}
 	conn = g_dbus_connection_new_for_address_sync(
-		addr, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-			      G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		addr,
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
 		NULL, NULL, &e);
 	if (!conn)
 		fail_msg("guard: cannot connect to %s: %s", addr, e->message);
@@ -155,7 +257,8 @@ a11y_bus(void)
 	return conn;
 }
 
-static void send_call(struct call *c);
+static void
+send_call(struct call *c);
 
 static void
 on_reply(GObject *src, GAsyncResult *res, gpointer data)
@@ -163,8 +266,8 @@ on_reply(GObject *src, GAsyncResult *res, gpointer data)
 	struct call *c = data;
 	struct walk *w = c->w;
 	GError *e = NULL;
-	GVariant *r = g_dbus_connection_call_finish(G_DBUS_CONNECTION(src), res,
-						    &e);
+	GVariant *r =
+		g_dbus_connection_call_finish(G_DBUS_CONNECTION(src), res, &e);
 
 	if (!r && c->n && e &&
 	    (g_dbus_error_is_remote_error(e) &&
@@ -219,8 +322,8 @@ prop_args(const char *iface, const char *prop)
 	return g_variant_new("(ss)", iface, prop);
 }
 
-static void visit(struct walk *w, const char *bus, const char *path,
-		  const char *parent);
+static void
+visit(struct walk *w, const char *bus, const char *path, const char *parent);
 
 static void
 on_role(struct call *c, GVariant *r)
@@ -294,7 +397,8 @@ on_ifaces(struct call *c, GVariant *r)
 	g_variant_get(r, "(as)", &it);
 	while (g_variant_iter_next(it, "&s", &iface)) {
 		if (strcmp(iface, "org.a11y.atspi.Value") == 0)
-			call(c->w, c->n, "org.freedesktop.DBus.Properties", "Get",
+			call(c->w, c->n, "org.freedesktop.DBus.Properties",
+			     "Get",
 			     prop_args("org.a11y.atspi.Value", "CurrentValue"),
 			     "(v)", on_value);
 		else if (strcmp(iface, "org.a11y.atspi.Text") == 0)
@@ -337,7 +441,8 @@ visit(struct walk *w, const char *bus, const char *path, const char *parent)
 	n->parent = g_strdup(parent);
 	g_hash_table_insert(w->s->nodes, key, n);
 	g_ptr_array_add(w->s->order, n);
-	call(w, n, "org.a11y.atspi.Accessible", "GetRole", NULL, "(u)", on_role);
+	call(w, n, "org.a11y.atspi.Accessible", "GetRole", NULL, "(u)",
+	     on_role);
 	call(w, n, "org.a11y.atspi.Accessible", "GetState", NULL, "(au)",
 	     on_state);
 	call(w, n, "org.freedesktop.DBus.Properties", "Get",
@@ -406,8 +511,8 @@ snapshot(struct guard *g, struct snap *s)
 	struct walk w = { 0 };
 	gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
 
-	s->nodes = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-					 node_free);
+	s->nodes =
+		g_hash_table_new_full(g_str_hash, g_str_equal, NULL, node_free);
 	s->order = g_ptr_array_new();
 	w.ctx = g_main_context_new();
 	w.s = s;
@@ -441,7 +546,8 @@ guard_begin(pid_t pid)
 	g->pid = pid;
 	g->app_bus = app_bus_of(pid);
 	if (!g->app_bus)
-		fail_msg("guard: no app with pid %d on the AT-SPI bus", (int)pid);
+		fail_msg("guard: no app with pid %d on the AT-SPI bus",
+			 (int)pid);
 	g->allow = g_ptr_array_new();
 	g->before_us = g_get_monotonic_time();
 	snapshot(g, &g->before);
@@ -495,8 +601,7 @@ name_matches(const char *pattern, const char *name)
 }
 
 static int
-node_matches(const struct allow *a, const struct snap *s,
-	     const struct gnode *n)
+node_matches(const struct allow *a, const struct snap *s, const struct gnode *n)
 {
 	return n && (!a->role || strcmp(a->role, role_name(s, n->role)) == 0) &&
 	       name_matches(a->name, n->name);
@@ -566,8 +671,8 @@ states_text(GString *out, unsigned long long bits)
 static int
 compare(struct guard *g, struct snap *after, GString *report)
 {
-	unsigned long long ignore = (1ull << STATE_FOCUSED) |
-				    (1ull << STATE_ACTIVE) | g->states_ok;
+	unsigned long long ignore =
+		(1ull << STATE_FOCUSED) | (1ull << STATE_ACTIVE) | g->states_ok;
 	int changes = 0;
 
 	for (guint i = 0; i < g->before.order->len; i++) {
@@ -583,14 +688,17 @@ compare(struct guard *g, struct snap *after, GString *report)
 			if (!b->gone)
 				g_string_append(what, " removed");
 		} else {
-			unsigned long long d = (a->states ^ b->states) & ~ignore;
+			unsigned long long d =
+				(a->states ^ b->states) & ~ignore;
 
 			if (a->role != b->role)
-				g_string_append_printf(what, " role %s -> %s",
-						       role_name(&g->before, b->role),
-						       role_name(after, a->role));
+				g_string_append_printf(
+					what, " role %s -> %s",
+					role_name(&g->before, b->role),
+					role_name(after, a->role));
 			if (g_strcmp0(a->name, b->name) != 0)
-				g_string_append_printf(what, " name '%s' -> '%s'",
+				g_string_append_printf(what,
+						       " name '%s' -> '%s'",
 						       b->name ? b->name : "",
 						       a->name ? a->name : "");
 			if (d) {
@@ -604,15 +712,17 @@ compare(struct guard *g, struct snap *after, GString *report)
 				g_string_append_printf(what, " value %g -> %g",
 						       b->value, a->value);
 			if (g_strcmp0(a->text, b->text) != 0)
-				g_string_append_printf(what, " text '%.60s' -> '%.60s'",
-						       b->text ? b->text : "",
-						       a->text ? a->text : "");
+				g_string_append_printf(
+					what, " text '%.60s' -> '%.60s'",
+					b->text ? b->text : "",
+					a->text ? a->text : "");
 		}
 		if (what->len && !allowed(g, after, b->key)) {
 			changes++;
 			if (report && changes <= 40) {
 				describe(report, &g->before, b);
-				g_string_append_printf(report, "%s\n", what->str);
+				g_string_append_printf(report, "%s\n",
+						       what->str);
 			}
 		}
 		g_string_free(what, TRUE);
@@ -679,8 +789,8 @@ guard_end(struct guard *g)
 	int n = guard_end_count(g, &report);
 
 	if (n)
-		fail_msg("the action changed %d other node%s of the app:\n%s", n,
-			 n == 1 ? "" : "s", report);
+		fail_msg("the action changed %d other node%s of the app:\n%s",
+			 n, n == 1 ? "" : "s", report);
 	return compared;
 }
 
@@ -706,8 +816,8 @@ guard_settle(pid_t pid, int ms, int timeout_ms)
 		if (guard_end_count(g, &report) == 0)
 			return;
 		if (settle_now_ms() >= deadline)
-			fail_msg("pid %d kept changing for %d ms:\n%s", (int)pid,
-				 timeout_ms, report);
+			fail_msg("pid %d kept changing for %d ms:\n%s",
+				 (int)pid, timeout_ms, report);
 		free(report);
 		report = NULL;
 	}

@@ -26,41 +26,47 @@
 struct guard;
 
 enum guard_flags {
-	GUARD_NODE = 0,       /* the matching nodes themselves */
-	GUARD_SUBTREE = 1,    /* ... and every node under them, including
+	GUARD_NODE = 0,    /* the matching nodes themselves */
+	GUARD_SUBTREE = 1, /* ... and every node under them, including
 			       * nodes added or removed there */
 };
 
 /* Snapshots the app with process id `pid` (fails the test when it is not
  * on the AT-SPI bus). */
-struct guard *guard_begin(pid_t pid);
+struct guard *
+guard_begin(pid_t pid);
 
 /* Allows changes on the nodes whose AT-SPI role name is `role` (NULL:
  * any) and whose name is `name` (NULL: any) before or after the action;
  * a name ending in '*' matches as a prefix. */
-void guard_allow(struct guard *g, const char *role, const char *name,
-		 int flags);
+void
+guard_allow(struct guard *g, const char *role, const char *name, int flags);
 
 /* Allows changes of these AT-SPI state bits anywhere (1 << state). */
-void guard_allow_states(struct guard *g, unsigned long long mask);
+void
+guard_allow_states(struct guard *g, unsigned long long mask);
 
 /* Allows new nodes anywhere (an action that opens a new view); the nodes
  * that were there before are still compared. */
-void guard_allow_added(struct guard *g);
+void
+guard_allow_added(struct guard *g);
 
 /* Snapshots again and fails the test, listing every change nothing
  * allowed; frees `g`. Returns the number of nodes compared. */
-int guard_end(struct guard *g);
+int
+guard_end(struct guard *g);
 
 /* The same comparison without failing: the number of disallowed changes
  * (their description in *report when not NULL, malloc'd); frees `g`. */
-int guard_end_count(struct guard *g, char **report);
+int
+guard_end_count(struct guard *g, char **report);
 
 /* Returns once nothing in the app changed for `ms` (at most
  * `timeout_ms`, then fails the test with the last changes seen): what an
  * app still does by itself (layout, a late mapping) must not be taken for
  * an action's effect. */
-void guard_settle(pid_t pid, int ms, int timeout_ms);
+void
+guard_settle(pid_t pid, int ms, int timeout_ms);
 
 /* AT-SPI state numbers the tests name. */
 #define GUARD_STATE_CHECKED 4

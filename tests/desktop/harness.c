@@ -43,8 +43,10 @@ app_start(struct app_proc *p, const char *const argv[], int pipes)
 		posix_spawn_file_actions_adddup2(&fa, in[0], 0);
 		posix_spawn_file_actions_adddup2(&fa, out[1], 1);
 	} else {
-		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
+						 0);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY,
+						 0);
 	}
 	r = posix_spawnp(&p->pid, argv[0], &fa, NULL, (char *const *)argv,
 			 environ);
@@ -73,8 +75,9 @@ app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
 
 		while ((nl = memchr(p->buf, '\n', p->len))) {
 			size_t n = (size_t)(nl - p->buf);
-			int match = strncmp(p->buf, prefix, strlen(prefix)) == 0 &&
-				    n >= strlen(prefix);
+			int match =
+				strncmp(p->buf, prefix, strlen(prefix)) == 0 &&
+				n >= strlen(prefix);
 
 			if (match && line && size) {
 				size_t c = n < size - 1 ? n : size - 1;
@@ -108,8 +111,8 @@ app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
 }
 
 int
-app_read_until(struct app_proc *p, const char *until, int timeout_ms,
-	       char *log, size_t size)
+app_read_until(struct app_proc *p, const char *until, int timeout_ms, char *log,
+	       size_t size)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 
@@ -246,7 +249,8 @@ mcp_call(struct app_proc *mcp, const char *request, int id)
 			continue;
 		}
 		if (now_ms() >= deadline) {
-			fprintf(stderr, "cua-mcp did not answer request %d\n", id);
+			fprintf(stderr, "cua-mcp did not answer request %d\n",
+				id);
 			return NULL;
 		}
 		if (poll(&pfd, 1, 200) <= 0)
@@ -278,12 +282,13 @@ mcp_start(struct app_proc *mcp, const char *exe, const char *const *args)
 	argv[n] = NULL;
 	if (app_start(mcp, argv, 1) < 0)
 		return -1;
-	line = mcp_call(mcp,
-			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
-			"\"initialize\",\"params\":{\"protocolVersion\":"
-			"\"2025-06-18\",\"capabilities\":{},\"clientInfo\":"
-			"{\"name\":\"libcua-desktop-tests\",\"version\":\"1\"}}}",
-			1);
+	line = mcp_call(
+		mcp,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+		"\"initialize\",\"params\":{\"protocolVersion\":"
+		"\"2025-06-18\",\"capabilities\":{},\"clientInfo\":"
+		"{\"name\":\"libcua-desktop-tests\",\"version\":\"1\"}}}",
+		1);
 	if (!line)
 		return -1;
 	free(line);
@@ -301,7 +306,8 @@ test_desktop_kind(void)
 	if (!kind || !*kind)
 		return wayland ? "sway" : "x11";
 	if (strcmp(kind, "x11") && strcmp(kind, "sway")) {
-		fprintf(stderr, "CUA_TEST_DESKTOP_KIND=%s: x11 or sway\n", kind);
+		fprintf(stderr, "CUA_TEST_DESKTOP_KIND=%s: x11 or sway\n",
+			kind);
 		abort();
 	}
 	if (wayland != !strcmp(kind, "sway")) {
@@ -340,7 +346,8 @@ observe_until_pred(cua_session *s, const char *app, int timeout_ms,
 
 	for (;;) {
 		cua_tree *t = NULL;
-		cua_result r = cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t);
+		cua_result r =
+			cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t);
 
 		if (r == CUA_OK && (!pred || pred(t, data)))
 			return t;
@@ -397,7 +404,8 @@ find_element_prefix(cua_tree *t, const char *role, const char *prefix)
 		cua_element *e = cua_tree_get_element(t, i);
 
 		if (str_eq(cua_element_get_role(e), role) &&
-		    strncmp(cua_element_get_title(e), prefix, strlen(prefix)) == 0)
+		    strncmp(cua_element_get_title(e), prefix, strlen(prefix)) ==
+			    0)
 			return e;
 	}
 	return NULL;
@@ -424,7 +432,8 @@ has_line(const char *text, const char *needle)
 
 		while (*q == '\t')
 			q++;
-		if (strncmp(q, needle, n) == 0 && (q[n] == '\n' || q[n] == '\0'))
+		if (strncmp(q, needle, n) == 0 &&
+		    (q[n] == '\n' || q[n] == '\0'))
 			return 1;
 		p = strchr(p, '\n');
 		if (p)

@@ -75,9 +75,10 @@ combo(char *spec)
 	int n = 0;
 	char *tok, *save = NULL;
 
-	for (tok = strtok_r(spec, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
-		KeySym ks = strcmp(tok, "ctrl") == 0 ? XK_Control_L :
-			    strcmp(tok, "alt") == 0 ? XK_Alt_L :
+	for (tok = strtok_r(spec, "+", &save); tok;
+	     tok = strtok_r(NULL, "+", &save)) {
+		KeySym ks = strcmp(tok, "ctrl") == 0  ? XK_Control_L :
+			    strcmp(tok, "alt") == 0   ? XK_Alt_L :
 			    strcmp(tok, "shift") == 0 ? XK_Shift_L :
 							XStringToKeysym(tok);
 		KeyCode kc = XKeysymToKeycode(d, ks);
@@ -147,7 +148,8 @@ main(void)
 		printf("done\n");
 	}
 	{
-		XIRemoveMasterInfo rm = { XIRemoveMaster, kbd, XIFloating, 0, 0 };
+		XIRemoveMasterInfo rm = { XIRemoveMaster, kbd, XIFloating, 0,
+					  0 };
 
 		XIChangeHierarchy(d, (XIAnyHierarchyChangeInfo *)&rm, 1);
 		XSync(d, False);

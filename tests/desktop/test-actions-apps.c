@@ -28,14 +28,16 @@
 
 static const char *app; /* the app under test */
 
-static const char unicode_text[] = "h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
-				   "\xe4\xb8\xad\xe6\x96\x87 \xe2\x9c\x93";
+static const char unicode_text[] =
+	"h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
+	"\xe4\xb8\xad\xe6\x96\x87 \xe2\x9c\x93";
 
 static void
 wait_value(uint32_t id, const char *value, int timeout_ms)
 {
 	struct want_value w = { id, value };
-	cua_tree *t = observe_until_pred(session, app, timeout_ms, has_value, &w);
+	cua_tree *t =
+		observe_until_pred(session, app, timeout_ms, has_value, &w);
 
 	if (!t) {
 		cua_tree *now = observe_until(session, app, 5000);
@@ -67,7 +69,8 @@ wait_text(const char *needle, int timeout_ms)
 		cua_tree *now = observe_until(session, app, 5000);
 		char *text = now ? render(now) : NULL;
 
-		fail_msg("'%s' never appeared in:\n%s", needle, text ? text : "");
+		fail_msg("'%s' never appeared in:\n%s", needle,
+			 text ? text : "");
 	}
 	cua_tree_unref(t);
 }
@@ -92,12 +95,14 @@ type_cycle(uint32_t field, int keys, const char *route, int timeout_ms)
 	/* emptied (Chromium's empty field renders its label as the value,
 	 * a walk matter: there the text typed next proves it) */
 	assert_non_null(t);
-	old.value = strdup(cua_element_get_value(cua_tree_find_element(t, field)));
+	old.value =
+		strdup(cua_element_get_value(cua_tree_find_element(t, field)));
 	cua_tree_unref(t);
 	if (strcmp(app, "chromium") != 0) {
 		wait_value(field, "", timeout_ms);
 	} else {
-		t = observe_until_pred(session, app, timeout_ms, value_is_not, &old);
+		t = observe_until_pred(session, app, timeout_ms, value_is_not,
+				       &old);
 		assert_non_null(t);
 		cua_tree_unref(t);
 	}
@@ -236,28 +241,31 @@ test_gtk3_widget_factory(void **state)
 	id = enabled_id(NULL, t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
-	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
-				    CUA_SELECTION_TEXT, &out));
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL,
+				    NULL, CUA_SELECTION_TEXT, &out));
 	assert_non_null(strstr(out, "\"range\":[6,11]"));
 	cua_free(out);
 	wait_text("Selected text: ```\nw\xc3\xb6rld\n```", 5000);
 
 	/* scroll: exactly one page of the text view, through its bar */
 	{
-		cua_element *area = find_enabled(t, "text entry area", NULL, NULL);
+		cua_element *area =
+			find_enabled(t, "text entry area", NULL, NULL);
 		cua_element *parent = cua_element_get_parent(area), *bar = NULL;
 		int32_t x, y, w, h;
 		char want[64];
 
 		for (size_t i = 0; i < cua_element_get_child_count(parent); i++)
-			if (strcmp(cua_element_get_role(cua_element_get_child(parent, i)),
+			if (strcmp(cua_element_get_role(
+					   cua_element_get_child(parent, i)),
 				   "scroll bar") == 0)
 				bar = cua_element_get_child(parent, i);
 		assert_non_null(bar);
 		sb = cua_element_get_id(bar);
-		assert_int_equal(cua_element_get_frame(area, &x, &y, &w, &h), 1);
-		ACT(cua_session_scroll(session, app, cua_element_get_id(area), "down",
-				       0.5, &out));
+		assert_int_equal(cua_element_get_frame(area, &x, &y, &w, &h),
+				 1);
+		ACT(cua_session_scroll(session, app, cua_element_get_id(area),
+				       "down", 0.5, &out));
 		assert_route(NULL, out, "value");
 		cua_free(out);
 		snprintf(want, sizeof(want), "%d", (int)((h + 1) / 2));
@@ -273,19 +281,19 @@ test_gtk3_widget_factory(void **state)
 			int v;
 
 			for (int i = 0; i < 200 && k + 16 < sizeof(lines); i++)
-				k += (size_t)snprintf(lines + k, sizeof(lines) - k,
-						      "%sline %d", i ? "\n" : "",
-						      i);
+				k += (size_t)snprintf(
+					lines + k, sizeof(lines) - k,
+					"%sline %d", i ? "\n" : "", i);
 			ACT(cua_session_set_value(session, app,
-						  cua_element_get_id(area), lines,
-						  NULL));
+						  cua_element_get_id(area),
+						  lines, NULL));
 			t2 = observe_until(session, app, 5000);
 			v = atoi(cua_element_get_value(
 				cua_tree_find_element(t2, sb)));
 			cua_tree_unref(t2);
 			ACT(cua_session_scroll(session, app,
-					       cua_element_get_id(area), "down", 1,
-					       &out));
+					       cua_element_get_id(area), "down",
+					       1, &out));
 			cua_free(out);
 			snprintf(want, sizeof(want), "%d", v + h / 2);
 			at.value = want;
@@ -293,10 +301,12 @@ test_gtk3_widget_factory(void **state)
 						value_at_least, &at);
 			assert_non_null(t2);
 			v = atoi(cua_element_get_value(
-				     cua_tree_find_element(t2, sb))) - v;
+				    cua_tree_find_element(t2, sb))) -
+			    v;
 			if (abs(v - h) > h / 5)
 				fail_msg("pages 1 scrolled %d px; the view is "
-					 "%d px high", v, h);
+					 "%d px high",
+					 v, h);
 			cua_tree_unref(t2);
 		}
 	}
@@ -314,8 +324,9 @@ test_gtk3_widget_factory(void **state)
 	{
 		cua_tree *t2 = observe_until(session, app, 5000);
 
-		assert_true(cua_element_get_traits(cua_tree_find_element(t2, id)) &
-			    CUA_TRAIT_SELECTED);
+		assert_true(
+			cua_element_get_traits(cua_tree_find_element(t2, id)) &
+			CUA_TRAIT_SELECTED);
 		cua_tree_unref(t2);
 	}
 	/* the tabs, and what the pages show and hide */
@@ -377,18 +388,19 @@ test_gtk4_widget_factory(void **state)
 	id = enabled_id(NULL, t, "text field", NULL, "entry");
 	type_cycle(id, 0, "editable-text", 5000);
 	type_cycle(id, 1, "keys", 5000);
-	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
-				    CUA_SELECTION_TEXT, &out));
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL,
+				    NULL, CUA_SELECTION_TEXT, &out));
 	assert_non_null(strstr(out, "\"range\":[6,11]"));
 	cua_free(out);
 
 	/* the text view scrolls through its (sibling) scroll bar's value */
 	{
-		cua_element *area = find_enabled(t, "text entry area", NULL, NULL);
+		cua_element *area =
+			find_enabled(t, "text entry area", NULL, NULL);
 
 		assert_non_null(area);
-		ACT(cua_session_scroll(session, app, cua_element_get_id(area), "down",
-				       0.5, &out));
+		ACT(cua_session_scroll(session, app, cua_element_get_id(area),
+				       "down", 0.5, &out));
 		assert_route(NULL, out, "value");
 		assert_non_null(strstr(out, "\"scroll_value\":{\"before\":0"));
 		cua_free(out);
@@ -450,7 +462,8 @@ test_featherpad_qt(void **state)
 
 	/* select text (FeatherPad's status bar does not count a selection
 	 * made through accessibility; the focus trailer shows it) */
-	ACT(cua_session_set_value(session, app, editor, "alpha beta gamma", NULL));
+	ACT(cua_session_set_value(session, app, editor, "alpha beta gamma",
+				  NULL));
 	ACT(cua_session_select_text(session, app, editor, "beta", NULL, NULL,
 				    CUA_SELECTION_TEXT, &out));
 	assert_non_null(strstr(out, "\"range\":[6,10]"));
@@ -470,22 +483,27 @@ test_featherpad_qt(void **state)
 		cua_element *bar = NULL;
 
 		for (int i = 0; i < 300 && k + 16 < sizeof(lines.buf); i++)
-			k += (size_t)snprintf(lines.buf + k, sizeof(lines.buf) - k,
+			k += (size_t)snprintf(lines.buf + k,
+					      sizeof(lines.buf) - k,
 					      "%sline %d", i ? "\n" : "", i);
-		ACT(cua_session_set_value(session, app, editor, lines.buf, NULL));
+		ACT(cua_session_set_value(session, app, editor, lines.buf,
+					  NULL));
 		ACT(cua_session_click(session, app, editor, CUA_BUTTON_LEFT, 1,
 				      NULL));
 		ACT(cua_session_press_key(session, app, "ctrl+End", NULL));
 		t3 = observe_until(session, app, 5000);
 		for (size_t i = 0; i < cua_tree_get_element_count(t3); i++)
-			if (strcmp(cua_element_get_role(cua_tree_get_element(t3, i)),
+			if (strcmp(cua_element_get_role(
+					   cua_tree_get_element(t3, i)),
 				   "scroll bar") == 0 &&
-			    !(cua_element_get_traits(cua_tree_get_element(t3, i)) &
+			    !(cua_element_get_traits(
+				      cua_tree_get_element(t3, i)) &
 			      CUA_TRAIT_DISABLED))
 				bar = cua_tree_get_element(t3, i);
 		assert_non_null(bar);
 		{
-			struct want_value w = { cua_element_get_id(bar), "100" };
+			struct want_value w = { cua_element_get_id(bar),
+						"100" };
 			int v, fit;
 			cua_tree *t4 = observe_until_pred(session, app, 5000,
 							  value_at_least, &w);
@@ -515,8 +533,10 @@ test_featherpad_qt(void **state)
 			v = atoi(cua_element_get_value(
 				cua_tree_find_element(t4, w.id)));
 			if (abs(v - fit) > fit / 5)
-				fail_msg("one page scrolled %d lines; %d fit in "
-					 "the view", v, fit);
+				fail_msg(
+					"one page scrolled %d lines; %d fit in "
+					"the view",
+					v, fit);
 			cua_tree_unref(t4);
 		}
 		cua_tree_unref(t3);
@@ -540,7 +560,8 @@ test_featherpad_qt(void **state)
 	t2 = observe_until(session, app, 5000);
 	e = NULL;
 	for (size_t i = 0; i < cua_tree_get_element_count(t2); i++)
-		if (strcmp(cua_element_get_description(cua_tree_get_element(t2, i)),
+		if (strcmp(cua_element_get_description(
+				   cua_tree_get_element(t2, i)),
 			   "Match Case (F5)") == 0)
 			e = cua_tree_get_element(t2, i);
 	assert_non_null(e);
@@ -556,12 +577,14 @@ test_featherpad_qt(void **state)
 
 	/* a button's handler runs: New opens a second tab */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	ACT(cua_session_click(session, app, enabled_id(NULL, t, "button", "New", NULL),
+	ACT(cua_session_click(session, app,
+			      enabled_id(NULL, t, "button", "New", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(NULL, out, "action:Press");
 	cua_free(out);
 	{
-		cua_tree *t3 = observe_until_pred(session, app, 5000, two_tabs, NULL);
+		cua_tree *t3 =
+			observe_until_pred(session, app, 5000, two_tabs, NULL);
 
 		if (!t3)
 			fail_msg("New did not open a second tab");
@@ -583,7 +606,8 @@ test_featherpad_qt(void **state)
 
 	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
-	COVERS("Qt 5", "get_app_state click type_text set_value select_text press_key scroll");
+	COVERS("Qt 5",
+	       "get_app_state click type_text set_value select_text press_key scroll");
 }
 
 static int
@@ -634,8 +658,10 @@ test_chromium_form(void **state)
 	wait_value(id, "off", 5000);
 
 	/* a button's handler runs */
-	ACT(cua_session_click(session, app, enabled_id(NULL, t, "button", "Submit order", NULL),
-			      CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click(
+		session, app,
+		enabled_id(NULL, t, "button", "Submit order", NULL),
+		CUA_BUTTON_LEFT, 1, &out));
 	assert_route(NULL, out, "action:press");
 	cua_free(out);
 	wait_text("Submitted: Alice", 5000);
@@ -643,8 +669,8 @@ test_chromium_form(void **state)
 	/* Chromium has no EditableText: keys, with spare keycodes */
 	id = enabled_id(NULL, t, "text field", "Name", NULL);
 	type_cycle(id, 0, "keys", 5000);
-	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL, NULL,
-				    CUA_SELECTION_TEXT, &out));
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL,
+				    NULL, CUA_SELECTION_TEXT, &out));
 	assert_non_null(strstr(out, "\"range\":[6,11]"));
 	cua_free(out);
 
@@ -659,13 +685,14 @@ test_chromium_form(void **state)
 	/* the page scrolls with the wheel (no scroll bar in the tree) */
 	{
 		cua_tree *t2 = observe_until(session, app, 5000);
-		cua_element *doc = find_enabled(t2, "HTML content", "libcua form", NULL);
+		cua_element *doc =
+			find_enabled(t2, "HTML content", "libcua form", NULL);
 		int y0 = heading_y(t2);
 
 		assert_non_null(doc);
 		assert_true(y0 != INT32_MIN);
-		ACT(cua_session_scroll(session, app, cua_element_get_id(doc), "down",
-				       0.5, &out));
+		ACT(cua_session_scroll(session, app, cua_element_get_id(doc),
+				       "down", 0.5, &out));
 		assert_route(NULL, out, "wheel");
 		cua_free(out);
 		cua_tree_unref(t2);
@@ -676,7 +703,8 @@ test_chromium_form(void **state)
 	}
 	cua_tree_unref(t);
 	assert_int_equal(chromium_stop(&chromium), 0);
-	COVERS("Chromium", "get_app_state click select_text set_value drag scroll");
+	COVERS("Chromium",
+	       "get_app_state click select_text set_value drag scroll");
 }
 
 static int
@@ -746,7 +774,8 @@ test_gtk4_save_dialog(void **state)
 	ACT(cua_session_set_value(session, app, name, path, &out));
 	assert_route(NULL, out, "value");
 	cua_free(out);
-	ACT(cua_session_click(session, app, enabled_id(NULL, t, "button", "Save", NULL),
+	ACT(cua_session_click(session, app,
+			      enabled_id(NULL, t, "button", "Save", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(NULL, out, "action:Click");
 	cua_free(out);
@@ -779,8 +808,8 @@ test_gtk4_save_dialog(void **state)
 	assert_string_equal(buf, "saved by a dialog");
 	t = observe_until_pred(session, app, 5000, saved_title, NULL);
 	assert_non_null(t);
-	assert_string_equal(cua_element_get_value(find_enabled(t, "text entry area", NULL,
-							NULL)),
+	assert_string_equal(cua_element_get_value(find_enabled(
+				    t, "text entry area", NULL, NULL)),
 			    "saved by a dialog");
 	cua_tree_unref(t);
 	app_stop(&proc);

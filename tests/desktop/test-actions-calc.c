@@ -74,8 +74,9 @@ value_is(cua_tree *t, void *data)
 
 	if (!e)
 		return 0;
-	return w->contains ? strstr(cua_element_get_value(e), w->value) != NULL :
-			     strcmp(cua_element_get_value(e), w->value) == 0;
+	return w->contains ?
+		       strstr(cua_element_get_value(e), w->value) != NULL :
+		       strcmp(cua_element_get_value(e), w->value) == 0;
 }
 
 /* Waits until element `id` shows `value` (contains: somewhere in it). */
@@ -109,7 +110,8 @@ clicks(const uint32_t *ids, size_t n)
 static void
 mcp_sequence(const char *const *tails, size_t n)
 {
-	const char *args[] = { "--trust-apps", "--no-structured-content", NULL };
+	const char *args[] = { "--trust-apps", "--no-structured-content",
+			       NULL };
 	struct app_proc mcp;
 	char req[4096], *line, want[64];
 	size_t k;
@@ -118,13 +120,16 @@ mcp_sequence(const char *const *tails, size_t n)
 	snprintf(req, sizeof(req),
 		 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
 		 "\"params\":{\"name\":\"get_app_state\",\"arguments\":"
-		 "{\"app\":\"%s\"}}}", app);
+		 "{\"app\":\"%s\"}}}",
+		 app);
 	line = mcp_call(&mcp, req, 2);
 	assert_non_null(line);
-	k = (size_t)snprintf(req, sizeof(req),
-			     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
-			     "\"params\":{\"name\":\"sequence\",\"arguments\":"
-			     "{\"app\":\"%s\",\"steps\":[", app);
+	k = (size_t)snprintf(
+		req, sizeof(req),
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+		"\"params\":{\"name\":\"sequence\",\"arguments\":"
+		"{\"app\":\"%s\",\"steps\":[",
+		app);
 	for (size_t i = 0; i < n; i++) {
 		const char *p = strstr(line, tails[i]);
 
@@ -156,13 +161,16 @@ test_galculator(void **state)
 	const char *ready[] = { "toggle button", "AC" };
 	cua_tree *t = launch("galculator", has, ready);
 	pid_t pid = (pid_t)cua_tree_get_pid(t);
-	uint32_t display = cua_element_get_id(need_element(app, t, "text entry area", NULL));
-	uint32_t ac = cua_element_get_id(need_element(app, t, "toggle button", "AC"));
-	uint32_t one = cua_element_get_id(need_element(app, t, "toggle button", "1"));
+	uint32_t display = cua_element_get_id(
+		need_element(app, t, "text entry area", NULL));
+	uint32_t ac =
+		cua_element_get_id(need_element(app, t, "toggle button", "AC"));
+	uint32_t one =
+		cua_element_get_id(need_element(app, t, "toggle button", "1"));
 	uint32_t five_ones[] = { ac, one, one, one, one, one };
 	const char *const seq[] = {
 		" toggle button AC,", " toggle button 7,", " toggle button 7,",
-		" toggle button +,", " toggle button 8,", " toggle button =,",
+		" toggle button +,",  " toggle button 8,", " toggle button =,",
 	};
 	struct guard *g;
 
@@ -189,11 +197,14 @@ test_gnome_calculator(void **state)
 	const char *ready[] = { "button", "1" };
 	cua_tree *t = launch("gnome-calculator", has, ready);
 	pid_t pid = (pid_t)cua_tree_get_pid(t);
-	uint32_t input = cua_element_get_id(need_element(app, t, "text entry area", NULL));
+	uint32_t input = cua_element_get_id(
+		need_element(app, t, "text entry area", NULL));
 	uint32_t one = cua_element_get_id(need_element(app, t, "button", "1"));
 	uint32_t ones[] = { one, one, one };
 	const char *const seq[] = {
-		" button +,", " button 2\\n", " button =,",
+		" button +,",
+		" button 2\\n",
+		" button =,",
 	};
 	struct guard *g;
 
@@ -247,7 +258,8 @@ test_speedcrunch(void **state)
 		for (int i = 0; i < 50 && !display; i++) {
 			t2 = observe_until(session, app, 5000);
 			display = find_element(t2, "text entry area", NULL);
-			if (display && !strstr(cua_element_get_value(display), "= 42"))
+			if (display &&
+			    !strstr(cua_element_get_value(display), "= 42"))
 				display = NULL;
 			if (!display) {
 				cua_tree_unref(t2);
@@ -266,9 +278,10 @@ test_speedcrunch(void **state)
 
 	/* the menu title opens its menu; nothing is pressed */
 	g = guard_begin(pid);
-	ACT(cua_session_click(session, app,
-			      cua_element_get_id(need_element(app, t, NULL, "Settings")),
-			      CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click(
+		session, app,
+		cua_element_get_id(need_element(app, t, NULL, "Settings")),
+		CUA_BUTTON_LEFT, 1, &out));
 	if (!strstr(out, "\"route\":\"action:ShowMenu\""))
 		fail_msg("click Settings: %s", out);
 	cua_free(out);
@@ -282,14 +295,15 @@ test_speedcrunch(void **state)
 	/* its submenu title too: the angle units stay as they were */
 	g = guard_begin(pid);
 	ACT(cua_session_click(session, app,
-			      cua_element_get_id(need_element(app, t2, "menu item",
-						      "Angle Unit")),
+			      cua_element_get_id(need_element(
+				      app, t2, "menu item", "Angle Unit")),
 			      CUA_BUTTON_LEFT, 1, &out));
 	if (!strstr(out, "\"route\":\"action:ShowMenu\""))
 		fail_msg("click Angle Unit: %s", out);
 	cua_free(out);
 	cua_tree_unref(t2);
-	t2 = observe_until_pred(session, app, 5000, menu_shows, (void *)"Radian");
+	t2 = observe_until_pred(session, app, 5000, menu_shows,
+				(void *)"Radian");
 	if (!t2)
 		fail_msg("the Angle Unit menu did not open");
 	cua_tree_unref(t2);

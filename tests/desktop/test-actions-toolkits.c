@@ -32,7 +32,7 @@
 #define REPEAT 5
 
 struct fixture {
-	const char *app;        /* the app id libcua gives it */
+	const char *app; /* the app id libcua gives it */
 	const char *exe, *arg;
 	const char *title_role; /* AT-SPI role of its menu-bar titles */
 	const char *list_item;  /* the role text of its list rows */
@@ -40,11 +40,11 @@ struct fixture {
 };
 
 static const struct fixture gtk3 = { "fixture-gtk3", FIXTURE_GTK3, "--extras",
-				     "menu", "row", "GTK 3" };
+				     "menu",         "row",        "GTK 3" };
 static const struct fixture gtk4 = { "fixture-gtk4", FIXTURE_GTK4, NULL,
-				     "menu item", "row", "GTK 4" };
+				     "menu item",    "row",        "GTK 4" };
 static const struct fixture qt5 = { "fixture-qt5", FIXTURE_QT5, NULL,
-				    "menu item", "row", "Qt 5" };
+				    "menu item",   "row",       "Qt 5" };
 
 static const struct fixture *fx;
 static struct app_proc proc;
@@ -101,7 +101,8 @@ count(const char *log, const char *prefix)
 {
 	int n = 0;
 
-	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+	for (const char *p = log; p && *p;
+	     p = strchr(p, '\n'), p = p ? p + 1 : p)
 		n += strncmp(p, prefix, strlen(prefix)) == 0;
 	return n;
 }
@@ -114,7 +115,8 @@ last_line(const char *log, const char *prefix)
 	const char *found = NULL;
 
 	line[0] = '\0';
-	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+	for (const char *p = log; p && *p;
+	     p = strchr(p, '\n'), p = p ? p + 1 : p)
 		if (strncmp(p, prefix, strlen(prefix)) == 0)
 			found = p;
 	if (found)
@@ -151,7 +153,8 @@ static void
 test_repeat_calls(void **state)
 {
 	cua_tree *t = need_observation(fx->app, 15000);
-	uint32_t beta = cua_element_get_id(need_element(fx->app, t, "button", "Beta"));
+	uint32_t beta =
+		cua_element_get_id(need_element(fx->app, t, "button", "Beta"));
 	struct guard *g;
 	char log[8192] = "", *out = NULL;
 	int64_t t0, ms;
@@ -160,8 +163,8 @@ test_repeat_calls(void **state)
 	g = guard_begin(pid());
 	t0 = now_ms();
 	for (int i = 0; i < REPEAT; i++) {
-		ACT(cua_session_click(session, fx->app, beta, CUA_BUTTON_LEFT, 1,
-				      &out));
+		ACT(cua_session_click(session, fx->app, beta, CUA_BUTTON_LEFT,
+				      1, &out));
 		if (!strstr(out, "\"route\":\"action:"))
 			fail_msg("click %d: %s", i + 1, out);
 		cua_free(out);
@@ -169,12 +172,14 @@ test_repeat_calls(void **state)
 	ms = now_ms() - t0;
 	wait_count("clicked Beta", REPEAT, log, sizeof(log));
 	if (count(log, "clicked Beta") != REPEAT)
-		fail_msg("%s: %d clicks reported done, the app saw:\n%s", fx->app,
-			 REPEAT, log);
+		fail_msg("%s: %d clicks reported done, the app saw:\n%s",
+			 fx->app, REPEAT, log);
 	guard_allow(g, "push button", "Beta", GUARD_SUBTREE);
 	guard_end(g);
-	fprintf(stderr, "%s: %d clicks on one button as separate calls: "
-			"%lld ms\n", fx->app, REPEAT, (long long)ms);
+	fprintf(stderr,
+		"%s: %d clicks on one button as separate calls: "
+		"%lld ms\n",
+		fx->app, REPEAT, (long long)ms);
 	cua_tree_unref(t);
 }
 
@@ -194,7 +199,8 @@ mcp_id(const char *answer, const char *line_tail)
 static void
 test_repeat_sequence(void **state)
 {
-	const char *args[] = { "--trust-apps", "--no-structured-content", NULL };
+	const char *args[] = { "--trust-apps", "--no-structured-content",
+			       NULL };
 	struct app_proc mcp;
 	char req[4096], *line, log[8192] = "";
 	size_t k;
@@ -206,7 +212,8 @@ test_repeat_sequence(void **state)
 	snprintf(req, sizeof(req),
 		 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
 		 "\"params\":{\"name\":\"get_app_state\",\"arguments\":"
-		 "{\"app\":\"%s\"}}}", fx->app);
+		 "{\"app\":\"%s\"}}}",
+		 fx->app);
 	line = mcp_call(&mcp, req, 2);
 	assert_non_null(line);
 	id = mcp_id(line, " button Beta\\n");
@@ -215,10 +222,12 @@ test_repeat_sequence(void **state)
 	free(line);
 	command("title libcua fixture", NULL, 0);
 	g = guard_begin(pid());
-	k = (size_t)snprintf(req, sizeof(req),
-			     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
-			     "\"params\":{\"name\":\"sequence\",\"arguments\":"
-			     "{\"app\":\"%s\",\"steps\":[", fx->app);
+	k = (size_t)snprintf(
+		req, sizeof(req),
+		"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+		"\"params\":{\"name\":\"sequence\",\"arguments\":"
+		"{\"app\":\"%s\",\"steps\":[",
+		fx->app);
 	for (int i = 0; i < REPEAT; i++)
 		k += (size_t)snprintf(req + k, sizeof(req) - k,
 				      "%s{\"tool\":\"click\",\"arguments\":"
@@ -234,12 +243,13 @@ test_repeat_sequence(void **state)
 	free(line);
 	wait_count("clicked Beta", REPEAT, log, sizeof(log));
 	if (count(log, "clicked Beta") != REPEAT)
-		fail_msg("%s: a sequence of %d clicks, the app saw:\n%s", fx->app,
-			 REPEAT, log);
+		fail_msg("%s: a sequence of %d clicks, the app saw:\n%s",
+			 fx->app, REPEAT, log);
 	guard_allow(g, "push button", "Beta", GUARD_SUBTREE);
 	guard_end(g);
-	fprintf(stderr, "%s: a sequence of %d clicks on one button: %lld ms "
-			"(with the observation at its end)\n",
+	fprintf(stderr,
+		"%s: a sequence of %d clicks on one button: %lld ms "
+		"(with the observation at its end)\n",
 		fx->app, REPEAT, (long long)ms);
 	app_stop(&mcp);
 }
@@ -250,7 +260,8 @@ static void
 test_momentary_toggle(void **state)
 {
 	cua_tree *t = need_observation(fx->app, 15000);
-	uint32_t id = cua_element_get_id(need_element(fx->app, t, "toggle button", "Momentary"));
+	uint32_t id = cua_element_get_id(
+		need_element(fx->app, t, "toggle button", "Momentary"));
 	struct guard *g;
 	char log[8192] = "";
 
@@ -261,7 +272,8 @@ test_momentary_toggle(void **state)
 				      NULL));
 	wait_count("pressed Momentary", REPEAT, log, sizeof(log));
 	if (count(log, "pressed Momentary") != REPEAT)
-		fail_msg("%d presses reported done, the app saw:\n%s", REPEAT, log);
+		fail_msg("%d presses reported done, the app saw:\n%s", REPEAT,
+			 log);
 	guard_allow(g, "toggle button", "Momentary", GUARD_NODE);
 	guard_end(g);
 	cua_tree_unref(t);
@@ -297,9 +309,10 @@ test_descendant(void **state)
 	struct guard *g = guard_begin(pid());
 	char log[4096] = "", *out = NULL;
 
-	ACT(cua_session_click(session, fx->app,
-			      cua_element_get_id(need_element(fx->app, t, NULL, "Card")),
-			      CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click(
+		session, fx->app,
+		cua_element_get_id(need_element(fx->app, t, NULL, "Card")),
+		CUA_BUTTON_LEFT, 1, &out));
 	assert_route(fx->app, out, "descendant");
 	cua_free(out);
 	wait_count("clicked Inside", 1, log, sizeof(log));
@@ -404,10 +417,11 @@ click_row(uint32_t id, const char *want, const char *route)
 	cua_free(out);
 	quiet(400, log, sizeof(log));
 	if (strstr(log, "row-activated") || strstr(log, "chooser response"))
-		fail_msg("%s: a click on a row activated it:\n%s", fx->app, log);
-	if (strcmp(last_line(log, "selection"), want) != 0)
-		fail_msg("%s: '%s' expected, the app printed:\n%s", fx->app, want,
+		fail_msg("%s: a click on a row activated it:\n%s", fx->app,
 			 log);
+	if (strcmp(last_line(log, "selection"), want) != 0)
+		fail_msg("%s: '%s' expected, the app printed:\n%s", fx->app,
+			 want, log);
 	/* the rows' selected states (and GTK 3's cells) */
 	guard_allow_states(g, 1ull << GUARD_STATE_SELECTED);
 	guard_end(g);
@@ -420,9 +434,11 @@ test_list_rows(void **state)
 
 	command("select-row 1", NULL, 0);
 	t = need_observation(fx->app, 15000);
-	click_row(cua_element_get_id(need_element(fx->app, t, fx->list_item, "Row 04")),
+	click_row(cua_element_get_id(
+			  need_element(fx->app, t, fx->list_item, "Row 04")),
 		  "selection 4", "selection");
-	click_row(cua_element_get_id(need_element(fx->app, t, fx->list_item, "Row 07")),
+	click_row(cua_element_get_id(
+			  need_element(fx->app, t, fx->list_item, "Row 07")),
 		  "selection 7", "selection");
 	cua_tree_unref(t);
 }
@@ -449,7 +465,8 @@ test_tree_rows(void **state)
 
 	command("select-file 0", log, sizeof(log));
 	t = need_observation(fx->app, 15000);
-	click_row(cua_element_get_id(need_element(fx->app, t, "cell", "report.txt")),
+	click_row(cua_element_get_id(
+			  need_element(fx->app, t, "cell", "report.txt")),
 		  "selection report.txt", "selection");
 	click_row(cua_element_get_id(row_of(t, "notes.txt")),
 		  "selection notes.txt", "selection");
@@ -467,7 +484,10 @@ chooser_ready(cua_tree *t, void *data)
 {
 	struct chooser_state *c = data;
 	static const char *const files[] = {
-		"budget-2025.txt", "notes.txt", "report.txt", "todo.txt",
+		"budget-2025.txt",
+		"notes.txt",
+		"report.txt",
+		"todo.txt",
 	};
 
 	c->selected = 0;
@@ -502,7 +522,10 @@ test_file_chooser(void **state)
 	char dir[] = "/tmp/cua-chooser-XXXXXX", path[256], cmd[300];
 	char log[8192] = "", *out = NULL;
 	static const char *const files[] = {
-		"budget-2025.txt", "notes.txt", "report.txt", "todo.txt",
+		"budget-2025.txt",
+		"notes.txt",
+		"report.txt",
+		"todo.txt",
 	};
 	struct chooser_state cs = { "report.txt", 0, 0 };
 	cua_tree *t;
@@ -527,7 +550,8 @@ test_file_chooser(void **state)
 	guard_settle(pid(), 1000, 15000);
 	g = guard_begin(pid());
 	ACT(cua_session_click(session, fx->app,
-			      cua_element_get_id(need_element(fx->app, t, "cell", "report.txt")),
+			      cua_element_get_id(need_element(
+				      fx->app, t, "cell", "report.txt")),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(fx->app, out, "selection");
 	cua_free(out);
@@ -547,10 +571,12 @@ test_file_chooser(void **state)
 	t = observe_until_pred(session, fx->app, 5000, one_selected, &cs);
 	if (!t)
 		fail_msg("%d files selected after the click, report.txt %s",
-			 cs.selected, cs.target_selected ? "among them" : "not");
-	ACT(cua_session_click(session, fx->app,
-			      cua_element_get_id(need_element(fx->app, t, "button", "Open")),
-			      CUA_BUTTON_LEFT, 1, NULL));
+			 cs.selected,
+			 cs.target_selected ? "among them" : "not");
+	ACT(cua_session_click(
+		session, fx->app,
+		cua_element_get_id(need_element(fx->app, t, "button", "Open")),
+		CUA_BUTTON_LEFT, 1, NULL));
 	wait_count("chooser response", 1, log, sizeof(log));
 	if (strcmp(last_line(log, "chooser response"),
 		   "chooser response -3 report.txt") != 0)
@@ -570,7 +596,8 @@ static void
 test_type_newline(void **state)
 {
 	cua_tree *t = need_observation(fx->app, 15000);
-	uint32_t notes = cua_element_get_id(need_element(fx->app, t, "text entry area", "Notes"));
+	uint32_t notes = cua_element_get_id(
+		need_element(fx->app, t, "text entry area", "Notes"));
 	cua_element *entry = find_element_prefix(t, "text field", "Name");
 	uint32_t name;
 	struct guard *g;
@@ -580,7 +607,8 @@ test_type_newline(void **state)
 	name = cua_element_get_id(entry);
 	/* a multi-line editor: Return, and the line break it makes; a
 	 * click focuses it (GTK 4.8's GrabFocus fails: a pointer click) */
-	ACT(cua_session_click(session, fx->app, notes, CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click(session, fx->app, notes, CUA_BUTTON_LEFT, 1,
+			      &out));
 	assert_route(fx->app, out, fx == &gtk4 ? "synthetic" : "focus");
 	cua_free(out);
 	quiet(300, log, sizeof(log));
@@ -592,13 +620,15 @@ test_type_newline(void **state)
 	wait_count("text a\\nb", 1, log, sizeof(log));
 	if (count(log, "key Return") != 1 ||
 	    strcmp(last_line(log, "text "), "text a\\nb") != 0)
-		fail_msg("%s: typing 'a\\nb' into the editor:\n%s", fx->app, log);
+		fail_msg("%s: typing 'a\\nb' into the editor:\n%s", fx->app,
+			 log);
 	guard_allow(g, "text", "Notes", GUARD_SUBTREE);
 	guard_end(g);
 
 	/* an input line: Return submits it */
 	ACT(cua_session_set_value(session, fx->app, name, "", NULL));
-	ACT(cua_session_click(session, fx->app, name, CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click(session, fx->app, name, CUA_BUTTON_LEFT, 1,
+			      &out));
 	assert_route(fx->app, out, fx == &gtk4 ? "synthetic" : "focus");
 	cua_free(out);
 	log[0] = '\0';
@@ -610,7 +640,8 @@ test_type_newline(void **state)
 	cua_free(out);
 	wait_count("activate entry", 1, log, sizeof(log));
 	if (strcmp(last_line(log, "activate entry"), "activate entry xyz") != 0)
-		fail_msg("%s: typing 'xyz\\n' into the entry:\n%s", fx->app, log);
+		fail_msg("%s: typing 'xyz\\n' into the entry:\n%s", fx->app,
+			 log);
 	/* GTK 3's entry is named by a label relation only */
 	guard_allow(g, "text", fx == &gtk3 ? "" : "Name", GUARD_SUBTREE);
 	guard_end(g);
@@ -619,12 +650,12 @@ test_type_newline(void **state)
 
 /* test_<toolkit>_<what>: test_<what> on that toolkit's fixture; the
  * tools whose effects test_<what> checks (docs/coverage.md) */
-#define ON(tk, what)                                                         \
-	static void test_##tk##_##what(void **state)                         \
-	{                                                                    \
-		use(&tk);                                                    \
-		test_##what(state);                                          \
-		COVERS(tk.toolkit, covers_##what);                           \
+#define ON(tk, what)                                                           \
+	static void test_##tk##_##what(void **state)                           \
+	{                                                                      \
+		use(&tk);                                                      \
+		test_##what(state);                                            \
+		COVERS(tk.toolkit, covers_##what);                             \
 	}
 static const char covers_repeat_calls[] = "click";
 static const char covers_repeat_sequence[] = "get_app_state sequence";

@@ -76,8 +76,8 @@ static int
 box_on(cua_tree *t, void *data)
 {
 	return find_element(t, "checkbox", "Unchecked box") &&
-	       strcmp(cua_element_get_value(find_element(t, "checkbox",
-							 "Unchecked box")),
+	       strcmp(cua_element_get_value(
+			      find_element(t, "checkbox", "Unchecked box")),
 		      data) == 0;
 }
 
@@ -87,13 +87,15 @@ test_checkbox_toggles(void **state)
 	cua_tree *t = need_observation(APP, 10000), *t2;
 	struct guard *g = guard_begin(app.pid);
 
-	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
+	ACT(cua_session_click(session, APP,
+			      id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	fixture_expect_line(&app, "toggled Unchecked box on");
 	t2 = observe_until_pred(session, APP, 5000, box_on, (void *)"on");
 	assert_non_null(t2);
 	cua_tree_unref(t2);
-	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
+	ACT(cua_session_click(session, APP,
+			      id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	fixture_expect_line(&app, "toggled Unchecked box off");
 	guard_allow(g, "check box", "Unchecked box", GUARD_NODE);
@@ -103,12 +105,14 @@ test_checkbox_toggles(void **state)
 		char *report = NULL;
 
 		g = guard_begin(app.pid);
-		fixture_command(&app, "the fixture", "toggle Check me", NULL, 0);
+		fixture_command(&app, "the fixture", "toggle Check me", NULL,
+				0);
 		assert_int_equal(guard_end_count(g, &report), 1);
 		if (!strstr(report, "[check box] 'Check me' states on: off: 4"))
 			fail_msg("the guard reported:\n%s", report);
 		free(report);
-		fixture_command(&app, "the fixture", "toggle Check me", NULL, 0);
+		fixture_command(&app, "the fixture", "toggle Check me", NULL,
+				0);
 	}
 	cua_tree_unref(t);
 	COVERS("GTK 3", "click");
@@ -134,15 +138,17 @@ test_set_values(void **state)
 	cua_free(out);
 	/* out of range, not a number: nothing is set */
 	assert_int_equal(cua_session_set_value(session, APP,
-					       id_of(t, "stepper", NULL), "5000",
-					       NULL),
+					       id_of(t, "stepper", NULL),
+					       "5000", NULL),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	{
 		char msg[256];
 
-		snprintf(msg, sizeof(msg), "'5000' is not a valid value for "
+		snprintf(msg, sizeof(msg),
+			 "'5000' is not a valid value for "
 			 "element %u, a stepper that takes a number between 0 "
-			 "and 1000.", id_of(t, "stepper", NULL));
+			 "and 1000.",
+			 id_of(t, "stepper", NULL));
 		assert_string_equal(cua_error_message(), msg);
 	}
 	assert_int_equal(cua_session_set_value(session, APP,
@@ -157,9 +163,8 @@ test_set_values(void **state)
 	assert_non_null(strstr(cua_error_message(),
 			       "Cannot set a value for an element that is not "
 			       "settable. Element "));
-	ACT(cua_session_set_value(session, APP,
-				  id_of(t, "text field", NULL), "set by value",
-				  &out));
+	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL),
+				  "set by value", &out));
 	assert_non_null(strstr(out, "\"after\":\"set by value\""));
 	fixture_expect_line(&app, "entry set by value");
 	cua_free(out);
@@ -169,15 +174,16 @@ test_set_values(void **state)
 	guard_allow(g, "text", "", GUARD_NODE);
 	guard_end(g);
 	t2 = need_observation(APP, 10000);
-	assert_string_equal(cua_element_get_value(find_element(t2, "stepper", NULL)),
-			    "33");
+	assert_string_equal(
+		cua_element_get_value(find_element(t2, "stepper", NULL)), "33");
 	cua_tree_unref(t2);
 	cua_tree_unref(t);
 	COVERS("GTK 3", "set_value");
 }
 
-static const char unicode_text[] = "h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
-				   "\xe4\xb8\xad\xe6\x96\x87 \xe2\x9c\x93";
+static const char unicode_text[] =
+	"h\xc3\xa9llo w\xc3\xb6rld \xc3\x9f \xe2\x82\xac "
+	"\xe4\xb8\xad\xe6\x96\x87 \xe2\x9c\x93";
 
 static int
 entry_is(cua_tree *t, void *data)
@@ -195,7 +201,8 @@ type_into_entry(int keys)
 	char *out = NULL, expect[256];
 
 	assert_int_equal(cua_session_set_option(session, "type_text_keys",
-						keys ? "1" : "0"), CUA_OK);
+						keys ? "1" : "0"),
+			 CUA_OK);
 	ACT(cua_session_click(session, APP, id_of(t, "text field", NULL),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	/* ctrl+a then BackSpace empties it */
@@ -211,7 +218,8 @@ type_into_entry(int keys)
 	cua_free(out);
 	snprintf(expect, sizeof(expect), "entry %s", unicode_text);
 	fixture_expect_line(&app, expect);
-	t2 = observe_until_pred(session, APP, 5000, entry_is, (void *)unicode_text);
+	t2 = observe_until_pred(session, APP, 5000, entry_is,
+				(void *)unicode_text);
 	if (!t2)
 		fail_msg("the entry does not read '%s'", unicode_text);
 	cua_tree_unref(t2);
@@ -257,15 +265,18 @@ test_select_text(void **state)
 	t = need_observation(APP, 10000);
 	g = guard_begin(app.pid);
 	entry = id_of(t, "text field", NULL);
-	ACT(cua_session_set_value(session, APP, entry, "one two one two", NULL));
+	ACT(cua_session_set_value(session, APP, entry, "one two one two",
+				  NULL));
 	fixture_expect_line(&app, "entry one two one two");
 	/* ambiguous, then disambiguated by the prefix */
 	assert_int_equal(cua_session_select_text(session, APP, entry, "two",
 						 NULL, NULL, CUA_SELECTION_TEXT,
 						 NULL),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	snprintf(msg, sizeof(msg), "Text 'two' occurs 2 times in element %u. "
-		 "Add prefix or suffix text to choose one.", entry);
+	snprintf(msg, sizeof(msg),
+		 "Text 'two' occurs 2 times in element %u. "
+		 "Add prefix or suffix text to choose one.",
+		 entry);
 	assert_string_equal(cua_error_message(), msg);
 	ACT(cua_session_select_text(session, APP, entry, "two", "one ", " one",
 				    CUA_SELECTION_TEXT, &out));
@@ -276,32 +287,34 @@ test_select_text(void **state)
 				(void *)"Selected text: ```\ntwo\n```");
 	assert_non_null(t2);
 	cua_tree_unref(t2);
-	assert_int_equal(cua_session_select_text(session, APP, entry, "two",
-						 NULL, NULL,
-						 CUA_SELECTION_CURSOR_AFTER, NULL),
-			 CUA_ERROR_INVALID_ARGUMENT);
-	ACT(cua_session_select_text(session, APP, entry, "one", NULL, " two one",
-				    CUA_SELECTION_CURSOR_AFTER, &out));
+	assert_int_equal(
+		cua_session_select_text(session, APP, entry, "two", NULL, NULL,
+					CUA_SELECTION_CURSOR_AFTER, NULL),
+		CUA_ERROR_INVALID_ARGUMENT);
+	ACT(cua_session_select_text(session, APP, entry, "one", NULL,
+				    " two one", CUA_SELECTION_CURSOR_AFTER,
+				    &out));
 	assert_non_null(strstr(out, "\"range\":[0,3]"));
 	cua_free(out);
 	assert_int_equal(cua_session_select_text(session, APP, entry, "three",
 						 NULL, NULL, CUA_SELECTION_TEXT,
 						 NULL),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	snprintf(msg, sizeof(msg), "Could not find the requested text to "
+	snprintf(msg, sizeof(msg),
+		 "Could not find the requested text to "
 		 "select in the element. Copy the text exactly as element %u "
 		 "shows it in the latest get_app_state, including Markdown.",
 		 entry);
 	assert_string_equal(cua_error_message(), msg);
 	/* a button has no text */
-	assert_int_equal(cua_session_select_text(session, APP,
-						 id_of(t, "button", "Alpha"),
-						 "Alpha", NULL, NULL,
-						 CUA_SELECTION_TEXT, NULL),
+	assert_int_equal(cua_session_select_text(
+				 session, APP, id_of(t, "button", "Alpha"),
+				 "Alpha", NULL, NULL, CUA_SELECTION_TEXT, NULL),
 			 CUA_ERROR_UNSUPPORTED);
-	assert_non_null(strstr(cua_error_message(),
-			       "Cannot select text for an element that does not "
-			       "support a settable selected text range."));
+	assert_non_null(
+		strstr(cua_error_message(),
+		       "Cannot select text for an element that does not "
+		       "support a settable selected text range."));
 	guard_allow(g, "text", "", GUARD_NODE); /* the entry */
 	guard_end(g);
 	cua_tree_unref(t);
@@ -376,13 +389,14 @@ test_secondary_expand(void **state)
 	uint32_t folder = id_of(t, "cell", "Folder 1");
 	struct guard *g = guard_begin(app.pid);
 
-	assert_int_equal(cua_session_perform_action(session, APP, folder,
-						    "Fly", NULL),
-			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(
+		cua_session_perform_action(session, APP, folder, "Fly", NULL),
+		CUA_ERROR_INVALID_ARGUMENT);
 	{
 		char msg[256];
 
-		snprintf(msg, sizeof(msg), "Fly is not a valid secondary action "
+		snprintf(msg, sizeof(msg),
+			 "Fly is not a valid secondary action "
 			 "for %u. Its secondary actions are: Expand, Edit.",
 			 folder);
 		assert_string_equal(cua_error_message(), msg);
@@ -393,9 +407,8 @@ test_secondary_expand(void **state)
 	fixture_expect_line(&app, "expanded Folder 1");
 	t2 = need_observation(APP, 10000);
 	assert_non_null(find_element(t2, "cell", "File 1.1"));
-	ACT(cua_session_perform_action(session, APP,
-				       id_of(t2, "cell", "Folder 1"), "Collapse",
-				       NULL));
+	ACT(cua_session_perform_action(
+		session, APP, id_of(t2, "cell", "Folder 1"), "Collapse", NULL));
 	fixture_expect_line(&app, "collapsed Folder 1");
 	/* the folder tree's rows; back to collapsed */
 	guard_allow(g, "tree table", NULL, GUARD_SUBTREE);
@@ -421,8 +434,9 @@ test_select_row(void **state)
 	guard_allow(g, "table", NULL, GUARD_SUBTREE);
 	guard_end(g);
 	t2 = need_observation(APP, 10000);
-	assert_true(cua_element_get_traits(find_element(t2, "cell", "Item 003")) &
-		    CUA_TRAIT_SELECTED);
+	assert_true(
+		cua_element_get_traits(find_element(t2, "cell", "Item 003")) &
+		CUA_TRAIT_SELECTED);
 	/* that row alone */
 	for (size_t i = 0; i < cua_tree_get_element_count(t2); i++) {
 		cua_element *e = cua_tree_get_element(t2, i);
@@ -431,7 +445,8 @@ test_select_row(void **state)
 		    strncmp(cua_element_get_title(e), "Item ", 5) == 0 &&
 		    strcmp(cua_element_get_title(e), "Item 003") != 0 &&
 		    (cua_element_get_traits(e) & CUA_TRAIT_SELECTED))
-			fail_msg("%s is selected too", cua_element_get_title(e));
+			fail_msg("%s is selected too",
+				 cua_element_get_title(e));
 	}
 	cua_tree_unref(t2);
 	cua_tree_unref(t);
@@ -455,21 +470,25 @@ test_canvas_pointer(void **state)
 	assert_route(NULL, out, "synthetic");
 	cua_free(out);
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
-	assert_non_null(strstr(log, "canvas press 1 80 60\ncanvas release 1 80 60\n"));
+	assert_non_null(
+		strstr(log, "canvas press 1 80 60\ncanvas release 1 80 60\n"));
 	/* right and middle buttons, and a double click */
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_RIGHT, 1, NULL));
 	fixture_wait_line(&app, "canvas release 3 ", log, sizeof(log));
-	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_MIDDLE, 1, NULL));
+	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_MIDDLE, 1,
+			      NULL));
 	fixture_wait_line(&app, "canvas release 2 ", log, sizeof(log));
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 2, NULL));
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
-	if (app_read_until(&app, "canvas multi-press 1 ", 1000, log, sizeof(log)) < 0) {
+	if (app_read_until(&app, "canvas multi-press 1 ", 1000, log,
+			   sizeof(log)) < 0) {
 		/* the window manager holds each press until it replayed it
 		 * (its focus-click grab); on a loaded machine that can
 		 * exceed GTK's 400 ms double-click time once */
 		ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 2,
 				      NULL));
-		fixture_wait_line(&app, "canvas multi-press 1 ", log, sizeof(log));
+		fixture_wait_line(&app, "canvas multi-press 1 ", log,
+				  sizeof(log));
 	}
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_non_null(strstr(log, "canvas press 3 80 60\n"));
@@ -477,23 +496,28 @@ test_canvas_pointer(void **state)
 
 	/* screenshot pixels: two clicks 7 and 5 pixels apart land 7 and 5
 	 * points apart on the canvas (pixels per point 1 here) */
-	assert_int_equal(cua_element_get_frame(find_element(t, "canvas", "Canvas"),
-					       &x, &y, &w, &h), 1);
+	assert_int_equal(
+		cua_element_get_frame(find_element(t, "canvas", "Canvas"), &x,
+				      &y, &w, &h),
+		1);
 	px = x + w / 2.0 - 5;
 	py = y + h / 2.0 - 30;
 	log[0] = '\0';
-	ACT(cua_session_click_at(session, APP, px, py, CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click_at(session, APP, px, py, CUA_BUTTON_LEFT, 1,
+				 &out));
 	assert_route(NULL, out, "synthetic");
 	cua_free(out);
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
-	assert_int_equal(sscanf(strstr(log, "canvas press "), "canvas press %d %d %d",
-				&b, &lx, &ly), 3);
+	assert_int_equal(sscanf(strstr(log, "canvas press "),
+				"canvas press %d %d %d", &b, &lx, &ly),
+			 3);
 	log[0] = '\0';
-	ACT(cua_session_click_at(session, APP, px + 7, py + 5, CUA_BUTTON_LEFT, 1,
-				 NULL));
+	ACT(cua_session_click_at(session, APP, px + 7, py + 5, CUA_BUTTON_LEFT,
+				 1, NULL));
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
-	assert_int_equal(sscanf(strstr(log, "canvas press "), "canvas press %d %d %d",
-				&b, &lx2, &ly2), 3);
+	assert_int_equal(sscanf(strstr(log, "canvas press "),
+				"canvas press %d %d %d", &b, &lx2, &ly2),
+			 3);
 	assert_int_equal(lx2 - lx, 7);
 	assert_int_equal(ly2 - ly, 5);
 
@@ -516,8 +540,8 @@ test_canvas_pointer(void **state)
 		snprintf(want, sizeof(want), "canvas motion %d %d\n", lx + 40,
 			 ly + 20);
 		assert_non_null(strstr(log, want));
-		snprintf(want, sizeof(want), "canvas release 1 %d %d\n", lx + 40,
-			 ly + 20);
+		snprintf(want, sizeof(want), "canvas release 1 %d %d\n",
+			 lx + 40, ly + 20);
 		assert_non_null(strstr(log, want));
 	}
 	/* a scroll at a pixel turns the wheel over the canvas
@@ -529,22 +553,24 @@ test_canvas_pointer(void **state)
 	assert_non_null(strstr(out, "\"wheel_clicks\":"));
 	cua_free(out);
 	fixture_wait_line(&app, "canvas scroll ", log, sizeof(log));
-	assert_int_equal(sscanf(strstr(log, "canvas scroll "), "canvas scroll %d",
-				&b), 1);
+	assert_int_equal(
+		sscanf(strstr(log, "canvas scroll "), "canvas scroll %d", &b),
+		1);
 	assert_true(b == 1 || b == 4);
 	assert_int_equal(cua_session_scroll_at(session, APP, px, py, "sideways",
 					       1, NULL),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	assert_int_equal(cua_session_scroll_at(session, APP, px, py, "down", 0,
-					       NULL),
-			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(
+		cua_session_scroll_at(session, APP, px, py, "down", 0, NULL),
+		CUA_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(cua_error_message(), "pages must be > 0");
 	/* out of the screenshot */
 	assert_int_equal(cua_session_click_at(session, APP, -1, 10,
 					      CUA_BUTTON_LEFT, 1, NULL),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	assert_non_null(strstr(cua_error_message(), "Point (-1, 10) is outside "
-						    "the screenshot of 'fixture-gtk3' ("));
+	assert_non_null(strstr(cua_error_message(),
+			       "Point (-1, 10) is outside "
+			       "the screenshot of 'fixture-gtk3' ("));
 	/* the canvas has no states: nothing anywhere changed */
 	guard_end(g);
 	cua_tree_unref(t);
@@ -564,14 +590,17 @@ frame_offset(cua_tree *t, double *ox, double *oy)
 	int b, lx, ly;
 	char log[2048] = "";
 
-	assert_int_equal(cua_element_get_frame(find_element(t, "canvas", "Canvas"),
-					       &x, &y, &w, &h), 1);
+	assert_int_equal(
+		cua_element_get_frame(find_element(t, "canvas", "Canvas"), &x,
+				      &y, &w, &h),
+		1);
 	fixture_drain(&app, "the fixture", NULL, 0);
 	ACT(cua_session_click_at(session, APP, x + w / 2.0, y + h / 2.0 - 30,
 				 CUA_BUTTON_LEFT, 1, NULL));
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_int_equal(sscanf(strstr(log, "canvas press "),
-				"canvas press %d %d %d", &b, &lx, &ly), 3);
+				"canvas press %d %d %d", &b, &lx, &ly),
+			 3);
 	*ox = x + w / 2.0 - lx - x;
 	*oy = y + h / 2.0 - 30 - ly - y;
 }
@@ -588,7 +617,8 @@ test_drag_slider(void **state)
 	int32_t x, y, w, h;
 	double ox, oy, v, sx, sy;
 
-	ACT(cua_session_set_value(session, APP, cua_element_get_id(s), "50", NULL));
+	ACT(cua_session_set_value(session, APP, cua_element_get_id(s), "50",
+				  NULL));
 	fixture_expect_line(&app, "scale 50");
 	frame_offset(t, &ox, &oy);
 	assert_int_equal(cua_element_get_frame(s, &x, &y, &w, &h), 1);
@@ -630,16 +660,18 @@ test_bad_input(void **state)
 	fixture_drain(&app, "the fixture", NULL, 0);
 	r = cua_session_click(session, APP, 424242, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
-	assert_string_equal(cua_error_message(),
-			    "424242 is an invalid element ID. Use an element index "
-			    "from the latest get_app_state of 'fixture-gtk3'.");
+	assert_string_equal(
+		cua_error_message(),
+		"424242 is an invalid element ID. Use an element index "
+		"from the latest get_app_state of 'fixture-gtk3'.");
 	r = cua_session_press_key(session, APP, "ctrl+sparkle", NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "keyNotFound(\"sparkle\") (use xdotool key names such "
-			    "as Return, Tab, BackSpace, Delete, Escape, Up, "
-			    "Page_Down, F5, KP_0, or a single character, joined "
-			    "with + as in ctrl+shift+t)");
+	assert_string_equal(
+		cua_error_message(),
+		"keyNotFound(\"sparkle\") (use xdotool key names such "
+		"as Return, Tab, BackSpace, Delete, Escape, Up, "
+		"Page_Down, F5, KP_0, or a single character, joined "
+		"with + as in ctrl+shift+t)");
 	r = cua_session_press_key(session, APP, "ctrl+alt+BackSpace", NULL);
 	assert_int_equal(r, CUA_ERROR_PERMISSION);
 	r = cua_session_scroll(session, APP, alpha, "down", -2, NULL);
@@ -647,30 +679,37 @@ test_bad_input(void **state)
 	assert_string_equal(cua_error_message(), "pages must be > 0");
 	r = cua_session_click(session, APP, alpha, CUA_BUTTON_LEFT, 0, NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "Invalid arguments for click: 'click_count' must be "
-			    "between 1 and 100.");
+	assert_string_equal(
+		cua_error_message(),
+		"Invalid arguments for click: 'click_count' must be "
+		"between 1 and 100.");
 	r = cua_session_type_text(session, APP, NULL, NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: text");
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: text");
 	r = cua_session_set_value(session, APP, alpha, NULL, NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: value");
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: value");
 	r = cua_session_perform_action(session, APP, alpha, "  ", NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: action");
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: action");
 	r = cua_session_click(session, NULL, alpha, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: app");
-	r = cua_session_click(session, "no-such-app-here", alpha, CUA_BUTTON_LEFT,
-			      1, NULL);
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: app");
+	r = cua_session_click(session, "no-such-app-here", alpha,
+			      CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
-	assert_non_null(strstr(cua_error_message(),
-			       "appNotFound(\"no-such-app-here\")\nNo running or "
-			       "installed app matches 'no-such-app-here'."));
+	assert_non_null(
+		strstr(cua_error_message(),
+		       "appNotFound(\"no-such-app-here\")\nNo running or "
+		       "installed app matches 'no-such-app-here'."));
 	/* nothing reached the fixture */
 	fixture_drain(&app, "the fixture", log, sizeof(log));
-	if (strstr(log, "clicked") || strstr(log, "entry") || strstr(log, "canvas"))
+	if (strstr(log, "clicked") || strstr(log, "entry") ||
+	    strstr(log, "canvas"))
 		fail_msg("input was sent:\n%s", log);
 	guard_end(g); /* nothing at all changed */
 	cua_tree_unref(t);
@@ -709,15 +748,17 @@ test_cli(void **state)
 	const char *missing_idx[] = { CUA_EXE, "click", APP, NULL };
 	const char *missing_text[] = { CUA_EXE, "type", APP, NULL };
 	const char *missing_app[] = { CUA_EXE, "key", NULL };
-	const char *bad_pages[] = { CUA_EXE, "scroll", APP, "3", "down", "-1", NULL };
+	const char *bad_pages[] = { CUA_EXE, "scroll", APP, "3",
+				    "down",  "-1",     NULL };
 	const char *bad_index[] = { CUA_EXE, "click", APP, "x12", NULL };
 	const char *state_cmd[] = { CUA_EXE, "state", APP, NULL };
 	const char *click[] = { CUA_EXE, "click", APP, idx, NULL };
 	struct guard *g = guard_begin(app.pid);
 
 	assert_int_equal(run_cli(missing_idx, out, sizeof(out)), 2);
-	assert_non_null(strstr(out, "Invalid arguments for click: pass "
-				    "element_index, or x and y from the screenshot."));
+	assert_non_null(
+		strstr(out, "Invalid arguments for click: pass "
+			    "element_index, or x and y from the screenshot."));
 	assert_int_equal(run_cli(missing_text, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "Missing required argument: text"));
 	assert_int_equal(run_cli(missing_app, out, sizeof(out)), 2);
@@ -766,41 +807,45 @@ test_other_app(void **state)
 	if (r != CUA_OK)
 		fail_msg("gtk3-widget-factory: %s", cua_error_message());
 	cua_tree_unref(wf);
-	wf = observe_until_pred(session, "gtk3-widget-factory", 15000, NULL, NULL);
+	wf = observe_until_pred(session, "gtk3-widget-factory", 15000, NULL,
+				NULL);
 	assert_non_null(wf);
 	/* an id the fixture never issued (the factory's ids go higher) */
 	for (size_t i = 0; i < cua_tree_get_element_count(wf); i++)
 		if (cua_element_get_id(cua_tree_get_element(wf, i)) > foreign)
-			foreign = cua_element_get_id(cua_tree_get_element(wf, i));
+			foreign =
+				cua_element_get_id(cua_tree_get_element(wf, i));
 	foreign += 100000;
 	r = cua_session_click(session, APP, foreign, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
-	assert_non_null(strstr(cua_error_message(), "is an invalid element ID"));
+	assert_non_null(
+		strstr(cua_error_message(), "is an invalid element ID"));
 
 	/* the factory's window covers the fixture's canvas: the first
 	 * synthetic click raises the fixture once (docs/actions.md §2.3) */
-	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
-				       NULL));
+	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0,
+				       "Raise", NULL));
 	fixture_drain(&app, "the fixture", NULL, 0);
 	ACT(cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 1, NULL));
 	fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
 	assert_non_null(strstr(log, "canvas press 1 80 60\n"));
 	/* buried again: left alone, refused, nothing sent */
-	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
-				       NULL));
+	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0,
+				       "Raise", NULL));
 	r = cua_session_click(session, APP, canvas, CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_INPUT_BLOCKED);
-	assert_non_null(strstr(cua_error_message(), "windowNotFoundAtPosition(("));
+	assert_non_null(
+		strstr(cua_error_message(), "windowNotFoundAtPosition(("));
 	assert_non_null(strstr(cua_error_message(), "is covered by "));
 	log[0] = '\0';
 	app_read_until(&app, NULL, 500, log, sizeof(log));
 	assert_null(strstr(log, "canvas"));
 	/* keys: the fixture is activated first, then typed into */
-	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL), "",
-				  NULL));
+	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL),
+				  "", NULL));
 	fixture_command(&app, "the fixture", "focus-entry", NULL, 0);
-	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0, "Raise",
-				       NULL));
+	ACT(cua_session_perform_action(session, "gtk3-widget-factory", 0,
+				       "Raise", NULL));
 	ACT(cua_session_set_option(session, "type_text_keys", "1"));
 	ACT(cua_session_type_text(session, APP, "focus", NULL));
 	ACT(cua_session_set_option(session, "type_text_keys", "0"));
@@ -817,14 +862,15 @@ test_other_app(void **state)
 			usleep(100 * 1000);
 	}
 	/* the process is gone: its session says so */
-	r = cua_session_click(session, "gtk3-widget-factory", 0, CUA_BUTTON_LEFT, 1,
-			      NULL);
+	r = cua_session_click(session, "gtk3-widget-factory", 0,
+			      CUA_BUTTON_LEFT, 1, NULL);
 	assert_int_equal(r, CUA_ERROR_PROCESS_GONE);
-	assert_string_equal(cua_error_message(),
-			    "Running application not found: gtk3-widget-factory. "
-			    "It is no longer running; call `get_app_state` to "
-			    "start it again, or choose another app from "
-			    "`list_apps`.");
+	assert_string_equal(
+		cua_error_message(),
+		"Running application not found: gtk3-widget-factory. "
+		"It is no longer running; call `get_app_state` to "
+		"start it again, or choose another app from "
+		"`list_apps`.");
 	cua_tree_unref(wf);
 	cua_tree_unref(t);
 }

@@ -26,25 +26,26 @@
 #include "common.h"
 
 /* Asserts that `needle` occurs in `text`, printing the text if not. */
-#define assert_contains(text, needle)                                        \
-	do {                                                                 \
-		if (!strstr((text), (needle)))                               \
-			fail_msg("'%s' not found in:\n%s", (needle), (text)); \
+#define assert_contains(text, needle)                                          \
+	do {                                                                   \
+		if (!strstr((text), (needle)))                                 \
+			fail_msg("'%s' not found in:\n%s", (needle), (text));  \
 	} while (0)
 
-#define assert_lacks(text, needle)                                           \
-	do {                                                                 \
-		if (strstr((text), (needle)))                                \
-			fail_msg("'%s' found in:\n%s", (needle), (text));    \
+#define assert_lacks(text, needle)                                             \
+	do {                                                                   \
+		if (strstr((text), (needle)))                                  \
+			fail_msg("'%s' found in:\n%s", (needle), (text));      \
 	} while (0)
 
 static void
 assert_no_raw_roles(const char *text)
 {
 	static const char *const raw[] = {
-		" push button", " page tab", " filler", " panel", " check box",
-		" spin button", " scroll pane", " table cell", " tree table",
-		" label", " frame", " static", " section", " document web",
+		" push button", " page tab",     " filler",      " panel",
+		" check box",   " spin button",  " scroll pane", " table cell",
+		" tree table",  " label",        " frame",       " static",
+		" section",     " document web",
 	};
 
 	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
@@ -54,8 +55,10 @@ assert_no_raw_roles(const char *text)
 
 			while (q > text && q[-1] >= '0' && q[-1] <= '9')
 				q--;
-			if (q < p && (q == text || q[-1] == '\t' || q[-1] == '\n'))
-				fail_msg("raw role '%s' leaked:\n%s", raw[i], text);
+			if (q < p &&
+			    (q == text || q[-1] == '\t' || q[-1] == '\n'))
+				fail_msg("raw role '%s' leaked:\n%s", raw[i],
+					 text);
 		}
 	}
 }
@@ -72,12 +75,13 @@ assert_focus_trailer(cua_tree *t, const char *text, const char *want)
 	size_t n, len = strlen(text);
 
 	if (!f)
-		fail_msg("no focused element (want '%s ...') in:\n%s", want, text);
+		fail_msg("no focused element (want '%s ...') in:\n%s", want,
+			 text);
 	line = element_line(f);
 	rest = strchr(line, ' ');
 	if (!rest || strncmp(rest + 1, want, strlen(want)) != 0)
-		fail_msg("the focused element is '%s', want '<id> %s ...'", line,
-			 want);
+		fail_msg("the focused element is '%s', want '<id> %s ...'",
+			 line, want);
 	if (strstr(text, "\n\nSelected text: ```\n")) {
 		assert_lacks(text, "\n\nThe focused UI element is ");
 	} else {
@@ -85,8 +89,8 @@ assert_focus_trailer(cua_tree *t, const char *text, const char *want)
 			 "\n\nThe focused UI element is %s.", line);
 		n = strlen(expect);
 		if (len < n || strcmp(text + len - n, expect) != 0)
-			fail_msg("the text does not end with '%s':\n%s", expect + 2,
-				 text);
+			fail_msg("the text does not end with '%s':\n%s",
+				 expect + 2, text);
 	}
 	cua_free(line);
 }
@@ -114,24 +118,30 @@ test_gtk3_widget_factory(void **state)
 	assert_non_null(t);
 	text = render(t);
 	assert_contains(text, "App=gtk3-widget-factory (pid ");
-	assert_contains(text, "\nWindow: \"gtk3-widget-factory\", App: Widget Factory.\n"
-			      "0 standard window gtk3-widget-factory, Secondary Actions: Raise\n");
+	assert_contains(
+		text,
+		"\nWindow: \"gtk3-widget-factory\", App: Widget Factory.\n"
+		"0 standard window gtk3-widget-factory, Secondary Actions: Raise\n");
 	assert_contains(text, " checkbox checkbutton, Value: on\n");
 	assert_contains(text, " checkbox checkbutton, Value: off\n");
-	assert_contains(text, " checkbox (disabled) checkbutton, Value: mixed\n");
+	assert_contains(text,
+			" checkbox (disabled) checkbutton, Value: mixed\n");
 	assert_contains(text, " radio button radiobutton, Value: on\n");
 	assert_contains(text, " toggle button togglebutton, Value: off\n");
 	assert_contains(text, " slider (settable, float) 50\n");
 	assert_contains(text, " slider (disabled, settable, float) 50\n");
 	assert_contains(text, " text field (settable, string) Value: entry, "
 			      "Secondary Actions: Activate\n");
-	assert_contains(text, " text field (disabled, settable, string) Value: entry");
+	assert_contains(
+		text, " text field (disabled, settable, string) Value: entry");
 	assert_contains(text, " tab (selected) page 1\n");
 	assert_contains(text, " tab (selectable) page 2\n");
-	assert_contains(text, " text entry area (settable, string) Lorem ipsum");
+	assert_contains(text,
+			" text entry area (settable, string) Lorem ipsum");
 	assert_no_raw_roles(text);
 	/* the first focusable widget: the combo box's entry */
-	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
+	assert_focus_trailer(
+		t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
 	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
@@ -149,7 +159,8 @@ test_gtk4_widget_factory(void **state)
 	cua_tree *t = NULL;
 	char *text;
 
-	if (cua_session_observe(session, "gtk4-widget-factory", 0, &t) != CUA_OK)
+	if (cua_session_observe(session, "gtk4-widget-factory", 0, &t) !=
+	    CUA_OK)
 		fail_msg("launch and observe: %s", cua_error_message());
 	cua_tree_unref(t);
 	t = observe_until_pred(session, "gtk4-widget-factory", 15000,
@@ -157,7 +168,9 @@ test_gtk4_widget_factory(void **state)
 	assert_non_null(t);
 	text = render(t);
 	assert_contains(text, "App=org.gtk.WidgetFactory4 (pid ");
-	assert_contains(text, "0 standard window GTK Widget Factory, Secondary Actions: Raise\n");
+	assert_contains(
+		text,
+		"0 standard window GTK Widget Factory, Secondary Actions: Raise\n");
 	/* GTK 4.8 marks enabled widgets only with SENSITIVE */
 	assert_contains(text, " checkbox checkbutton, Value: on\n");
 	assert_contains(text, " checkbox (disabled) checkbutton, Value: off\n");
@@ -172,7 +185,8 @@ test_gtk4_widget_factory(void **state)
 	assert_lacks(text, "Clipboard.copy");
 	assert_lacks(text, "Win.");
 	assert_no_raw_roles(text);
-	assert_focus_trailer(t, text, "text field (settable, string) Value: comboboxentry");
+	assert_focus_trailer(
+		t, text, "text field (settable, string) Value: comboboxentry");
 	cua_free(text);
 	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
@@ -200,11 +214,14 @@ test_featherpad_qt(void **state)
 	assert_contains(text, "App=featherpad (pid ");
 	assert_contains(text, "\nWindow: \"Untitled\", App: FeatherPad.\n");
 	assert_contains(text, " button New, Description: New tab\n");
-	assert_contains(text, " button (disabled) Save, Description: Save the current tab\n");
+	assert_contains(
+		text,
+		" button (disabled) Save, Description: Save the current tab\n");
 	/* menu-bar items have no role text (docs/state-text.md §4.3); Qt's
 	 * ShowMenu action */
 	assert_contains(text, " File, Secondary Actions: Show Menu\n");
-	assert_contains(text, " checkbox Description: Match Case (F5), Value: off\n");
+	assert_contains(text,
+			" checkbox Description: Match Case (F5), Value: off\n");
 	assert_contains(text, " text entry area (settable, string)");
 	assert_no_raw_roles(text);
 	/* the editor */
@@ -245,21 +262,27 @@ test_chromium_form(void **state)
 	/* links in text become Markdown and stay clickable; Chromium's
 	 * universal doDefault and context-menu verbs do not stop text and
 	 * wrappers from merging and disappearing */
-	assert_contains(text, " text Read the [terms](https://example.org/terms) "
-			      "before ordering.\n");
+	assert_contains(text,
+			" text Read the [terms](https://example.org/terms) "
+			"before ordering.\n");
 	assert_contains(text, " link terms\n");
 	assert_contains(text, " text field Name, Value: Alice, ID: name, "
 			      "Secondary Actions: Activate, Show Menu\n");
 	assert_contains(text, " checkbox Gift wrap, Value: on, ID: gift, "
 			      "Secondary Actions: Show Menu\n");
-	assert_contains(text, " slider (settable, float) Quantity, Value: 3, ID: qty, "
-			      "Secondary Actions: Show Menu, Decrement, Increment\n");
-	assert_contains(text, " pop up button (collapsed) Color, Value: Green, ID: color, "
-			      "Secondary Actions: Show Menu\n");
-	assert_contains(text, " button Submit order, Secondary Actions: Show Menu\n");
+	assert_contains(
+		text, " slider (settable, float) Quantity, Value: 3, ID: qty, "
+		      "Secondary Actions: Show Menu, Decrement, Increment\n");
+	assert_contains(
+		text,
+		" pop up button (collapsed) Color, Value: Green, ID: color, "
+		"Secondary Actions: Show Menu\n");
+	assert_contains(text,
+			" button Submit order, Secondary Actions: Show Menu\n");
 	assert_contains(text, " button (disabled) Cancel order, "
 			      "Secondary Actions: Show Menu\n");
-	assert_contains(text, " column header Fruit, Secondary Actions: Show Menu\n");
+	assert_contains(text,
+			" column header Fruit, Secondary Actions: Show Menu\n");
 	assert_contains(text, " cell Apple, Secondary Actions: Show Menu\n");
 	assert_no_raw_roles(text);
 	/* the page itself */

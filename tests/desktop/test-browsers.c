@@ -35,7 +35,6 @@
 #include "covers.h"
 #include "xwin.h"
 
-
 struct browser {
 	const char *app;     /* the app as the tests name it */
 	const char *engine;  /* for messages */
@@ -45,17 +44,19 @@ struct browser {
 	int started;
 };
 
-static struct browser firefox = { "firefox-esr", "Firefox", "Firefox ESR", { 0 }, "", 0 };
-static struct browser chromium = { "chromium", "Chromium", "Chromium", { 0 }, "", 0 };
+static struct browser firefox = { "firefox-esr", "Firefox", "Firefox ESR",
+				  { 0 },         "",        0 };
+static struct browser chromium = { "chromium", "Chromium", "Chromium",
+				   { 0 },      "",         0 };
 static struct browser *br; /* the one under test */
 
 #undef ACT /* harness.h's, with the engine in its message */
-#define ACT(call)                                                            \
-	do {                                                                 \
-		cua_result r_ = (call);                                      \
-		if (r_ != CUA_OK)                                            \
-			fail_msg("%s: %s: %s", br->engine, #call,            \
-				 cua_error_message());                       \
+#define ACT(call)                                                              \
+	do {                                                                   \
+		cua_result r_ = (call);                                        \
+		if (r_ != CUA_OK)                                              \
+			fail_msg("%s: %s: %s", br->engine, #call,              \
+				 cua_error_message());                         \
 	} while (0)
 
 /* ------------------------------------------------------------------ */
@@ -84,18 +85,21 @@ start(struct browser *b)
 	snprintf(url, sizeof(url), "file://%s", data_path("browser.html"));
 	if (b == &firefox) {
 		/* no first-run pages, no default-browser question */
-		const char *argv[] = { "firefox-esr", "--no-remote",
-				       "--new-instance", "--profile",
-				       b->profile, url, NULL };
+		const char *argv[] = {
+			"firefox-esr", "--no-remote", "--new-instance",
+			"--profile",   b->profile,    url,
+			NULL
+		};
 
 		snprintf(prefs, sizeof(prefs), "%s/user.js", b->profile);
-		write_file(prefs,
-			   "user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"
-			   "user_pref(\"browser.startup.homepage_override.mstone\", \"ignore\");\n"
-			   "user_pref(\"datareporting.policy.dataSubmissionPolicyBypassNotification\", true);\n"
-			   "user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", false);\n"
-			   "user_pref(\"browser.aboutwelcome.enabled\", false);\n"
-			   "user_pref(\"browser.sessionstore.resume_from_crash\", false);\n");
+		write_file(
+			prefs,
+			"user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"
+			"user_pref(\"browser.startup.homepage_override.mstone\", \"ignore\");\n"
+			"user_pref(\"datareporting.policy.dataSubmissionPolicyBypassNotification\", true);\n"
+			"user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", false);\n"
+			"user_pref(\"browser.aboutwelcome.enabled\", false);\n"
+			"user_pref(\"browser.sessionstore.resume_from_crash\", false);\n");
 		assert_int_equal(app_start(&b->proc, argv, 0), 0);
 	} else {
 		chromium_run(&b->proc, b->profile, url);
@@ -150,7 +154,8 @@ line_with(cua_tree *t, const char *prefix)
 	for (size_t i = 0; i < cua_tree_get_element_count(t); i++) {
 		cua_element *e = cua_tree_get_element(t, i);
 
-		if (strncmp(cua_element_get_title(e), prefix, strlen(prefix)) == 0)
+		if (strncmp(cua_element_get_title(e), prefix, strlen(prefix)) ==
+		    0)
 			return e;
 	}
 	return NULL;
@@ -194,8 +199,8 @@ wait_value(uint32_t id, const char *value)
 		t = look();
 		e = cua_tree_find_element(t, id);
 		fail_msg("%s: element %u never had the value '%s' (now '%s')",
-			 br->engine, id, value, e ? cua_element_get_value(e) :
-						    "(gone)");
+			 br->engine, id, value,
+			 e ? cua_element_get_value(e) : "(gone)");
 	}
 	cua_tree_unref(t);
 }
@@ -284,7 +289,8 @@ first_look(void)
 		 * (Gecko DocURL, Chromium URI) */
 		char *text = render(t);
 
-		if (!strstr(text, " HTML content libcua browser, URL: file://") ||
+		if (!strstr(text,
+			    " HTML content libcua browser, URL: file://") ||
 		    !strstr(text, "/browser.html")) {
 			fprintf(stderr, "%s\n", text);
 			fail_msg("%s: the document has no URL", br->engine);
@@ -338,11 +344,13 @@ context_menu_closed(int before)
 
 	if (wait_popups(before + 1, &now) < 0)
 		fail_msg("%s: Show Menu opened no menu (%d popup windows, %d "
-			 "before)", br->engine, now, before);
+			 "before)",
+			 br->engine, now, before);
 	ACT(cua_session_press_key(session, br->app, "Escape", NULL));
 	if (wait_popups(before, &now) < 0)
 		fail_msg("%s: Escape did not close the context menu (%d popup "
-			 "windows, %d before)", br->engine, now, before);
+			 "windows, %d before)",
+			 br->engine, now, before);
 }
 
 /* Every secondary action listed in the page is performed (the state text
@@ -353,7 +361,9 @@ secondary_actions(void)
 {
 	cua_tree *t = look();
 	char *text = render(t), *out = NULL;
-	cua_element *doc = find_enabled(t, "HTML content", "libcua browser", NULL), *e;
+	cua_element *doc = find_enabled(t, "HTML content", "libcua browser",
+					NULL),
+		    *e;
 	uint32_t ids[256];
 	size_t n = 0;
 
@@ -366,8 +376,8 @@ secondary_actions(void)
 		e = cua_tree_get_element(t, i);
 		if (cua_element_get_id(e) == cua_element_get_id(doc))
 			n = 0, ids[n++] = cua_element_get_id(e);
-		else if (n && cua_element_get_depth(e) >
-				      cua_element_get_depth(doc))
+		else if (n &&
+			 cua_element_get_depth(e) > cua_element_get_depth(doc))
 			ids[n++] = cua_element_get_id(e);
 		else if (n > 1)
 			break;
@@ -390,8 +400,8 @@ secondary_actions(void)
 						       name, &out);
 			if (r == CUA_ERROR_STALE) {
 				cua_tree_unref(look());
-				r = cua_session_perform_action(session, br->app,
-							       ids[k], name, &out);
+				r = cua_session_perform_action(
+					session, br->app, ids[k], name, &out);
 			}
 			if (r != CUA_OK)
 				fail_msg("%s: %s of element %u (%s '%s'): %s",
@@ -419,29 +429,35 @@ secondary_actions(void)
 	t = look();
 	e = titled(t, "More details");
 	assert_non_null(e);
-	ACT(cua_session_perform_action(session, br->app, cua_element_get_id(e),
-				       (cua_element_get_traits(e) &
-					CUA_TRAIT_EXPANDED) ? "Collapse" : "Expand",
-				       NULL));
+	ACT(cua_session_perform_action(
+		session, br->app, cua_element_get_id(e),
+		(cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ? "Collapse" :
+								   "Expand",
+		NULL));
 	wait_log((cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ?
-			 "details closed" : "details open");
-	ACT(cua_session_perform_action(session, br->app, cua_element_get_id(e),
-				       (cua_element_get_traits(e) &
-					CUA_TRAIT_EXPANDED) ? "Expand" : "Collapse",
-				       NULL));
+			 "details closed" :
+			 "details open");
+	ACT(cua_session_perform_action(
+		session, br->app, cua_element_get_id(e),
+		(cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ? "Expand" :
+								   "Collapse",
+		NULL));
 	wait_log((cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ?
-			 "details open" : "details closed");
+			 "details open" :
+			 "details closed");
 	cua_tree_unref(t);
 	t = look();
 	e = titled(t, "Show panel");
 	assert_non_null(e);
-	ACT(cua_session_perform_action(session, br->app, cua_element_get_id(e),
-				       (cua_element_get_traits(e) &
-					CUA_TRAIT_EXPANDED) ? "Collapse" : "Expand",
-				       &out));
+	ACT(cua_session_perform_action(
+		session, br->app, cua_element_get_id(e),
+		(cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ? "Collapse" :
+								   "Expand",
+		&out));
 	cua_free(out);
 	wait_log((cua_element_get_traits(e) & CUA_TRAIT_EXPANDED) ?
-			 "panel closed" : "panel open");
+			 "panel closed" :
+			 "panel open");
 	cua_tree_unref(t);
 	COVERS(br->toolkit, "perform_secondary_action press_key");
 }
@@ -460,9 +476,9 @@ drag_slider(uint32_t id)
 	char *out = NULL;
 
 	assert_non_null(e);
-	assert_int_equal(cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL,
-						 &ppp),
-			 CUA_OK);
+	assert_int_equal(
+		cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL, &ppp),
+		CUA_OK);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
 	ACT(cua_session_drag(session, br->app, (x + w / 2.0) * ppp,
 			     (y + h / 2.0) * ppp, (x + 1) * ppp,
@@ -481,7 +497,8 @@ routes(void)
 	uint32_t name, agree, qty;
 
 	/* a button's handler runs */
-	ACT(cua_session_click(session, br->app, enabled_id(br->engine, t, "button", "Go", NULL),
+	ACT(cua_session_click(session, br->app,
+			      enabled_id(br->engine, t, "button", "Go", NULL),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_route(br->engine, out, "action:press");
 	cua_free(out);
@@ -497,7 +514,8 @@ routes(void)
 
 	/* a text field: emptied with keys, typed into, a part selected */
 	name = enabled_id(br->engine, t, "text field", "Name", NULL);
-	ACT(cua_session_click(session, br->app, name, CUA_BUTTON_LEFT, 1, &out));
+	ACT(cua_session_click(session, br->app, name, CUA_BUTTON_LEFT, 1,
+			      &out));
 	fprintf(stderr, "# %s: %s\n", br->engine, out);
 	cua_free(out);
 	ACT(cua_session_press_key(session, br->app, "ctrl+a", NULL));
@@ -514,8 +532,8 @@ routes(void)
 				  &out));
 	cua_free(out);
 	wait_log("name [h\xc3\xa9llo w\xc3\xb6rld]");
-	ACT(cua_session_select_text(session, br->app, name, "w\xc3\xb6rld", NULL,
-				    NULL, CUA_SELECTION_TEXT, &out));
+	ACT(cua_session_select_text(session, br->app, name, "w\xc3\xb6rld",
+				    NULL, NULL, CUA_SELECTION_TEXT, &out));
 	if (!strstr(out, "\"range\":[6,11]"))
 		fail_msg("%s: select_text: %s", br->engine, out);
 	cua_free(out);
@@ -528,7 +546,8 @@ routes(void)
 	wait_value(qty, "8");
 	drag_slider(qty);
 	cua_tree_unref(t);
-	COVERS(br->toolkit, "click press_key type_text select_text set_value drag");
+	COVERS(br->toolkit,
+	       "click press_key type_text select_text set_value drag");
 }
 
 /* Waits until the engine's accessible positions have caught up with the
@@ -546,7 +565,8 @@ frames_settled(void)
 		cua_element *e = NULL;
 		int32_t x, y = INT32_MIN, w, h;
 
-		for (size_t k = 0; k < cua_tree_get_element_count(t) && !e; k++) {
+		for (size_t k = 0; k < cua_tree_get_element_count(t) && !e;
+		     k++) {
 			cua_element *b = cua_tree_get_element(t, k);
 
 			if ((id ? cua_element_get_id(b) == id :
@@ -575,14 +595,15 @@ static void
 scroll_pages(void)
 {
 	cua_tree *t = look();
-	cua_element *doc = find_enabled(t, "HTML content", "libcua browser", NULL);
+	cua_element *doc =
+		find_enabled(t, "HTML content", "libcua browser", NULL);
 	int y0, y1, y2, h;
 	char *out = NULL;
 
 	assert_non_null(doc);
 	settled_position(&y0, &h);
-	ACT(cua_session_scroll(session, br->app, cua_element_get_id(doc), "down",
-			       1, &out));
+	ACT(cua_session_scroll(session, br->app, cua_element_get_id(doc),
+			       "down", 1, &out));
 	assert_route(br->engine, out, "wheel");
 	fprintf(stderr, "# %s: %s\n", br->engine, out);
 	settled_position(&y1, &h);
@@ -598,8 +619,9 @@ scroll_pages(void)
 	cua_free(out);
 	settled_position(&y2, &h);
 	if (abs((y1 - y2) - h / 2) > h / 10)
-		fail_msg("%s: pages 0.5 up scrolled %d px; the viewport is %d px",
-			 br->engine, y1 - y2, h);
+		fail_msg(
+			"%s: pages 0.5 up scrolled %d px; the viewport is %d px",
+			br->engine, y1 - y2, h);
 	cua_tree_unref(t);
 	frames_settled();
 	COVERS(br->toolkit, "scroll");
@@ -694,5 +716,6 @@ main(void)
 	/* one engine or test: CUA_TEST_FILTER=test_firefox_* */
 	if (getenv("CUA_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("browsers", tests, session_setup, teardown);
+	return cmocka_run_group_tests_name("browsers", tests, session_setup,
+					   teardown);
 }

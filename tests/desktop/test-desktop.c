@@ -123,7 +123,7 @@ read_pids(const char *dir, struct recorded *r)
 	f = fopen(path, "re");
 	assert_non_null(f);
 	while (r->n < 16 && fscanf(f, "%31s %d %llu", r->key[r->n],
-	                           &r->pid[r->n], &r->start[r->n]) == 3)
+				   &r->pid[r->n], &r->start[r->n]) == 3)
 		r->n++;
 	fclose(f);
 }
@@ -213,24 +213,24 @@ probe_main(void)
 	}
 	printf("screen %dx%d\n", DisplayWidth(x, 0), DisplayHeight(x, 0));
 	XGetWindowProperty(x, DefaultRootWindow(x),
-	                   XInternAtom(x, "AT_SPI_BUS", False), 0, 4096, False,
-	                   XA_STRING, &actual, &format, &n, &after, &data);
+			   XInternAtom(x, "AT_SPI_BUS", False), 0, 4096, False,
+			   XA_STRING, &actual, &format, &n, &after, &data);
 	printf("AT_SPI_BUS %s\n", data && n ? (char *)data : "(none)");
 	if (data)
 		XFree(data);
 	XCloseDisplay(x);
 	bus = g_dbus_connection_new_for_address_sync(
-	        getenv("DBUS_SESSION_BUS_ADDRESS"),
-	        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-	                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-	        NULL, NULL, NULL);
+		getenv("DBUS_SESSION_BUS_ADDRESS"),
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		NULL, NULL, NULL);
 	r = bus ? g_dbus_connection_call_sync(
-	                  bus, "org.a11y.Bus", "/org/a11y/bus",
-	                  "org.freedesktop.DBus.Properties", "Get",
-	                  g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
-	                  G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, 5000,
-	                  NULL, NULL)
-	        : NULL;
+			  bus, "org.a11y.Bus", "/org/a11y/bus",
+			  "org.freedesktop.DBus.Properties", "Get",
+			  g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
+			  G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, 5000,
+			  NULL, NULL) :
+		  NULL;
 	if (r)
 		g_variant_get(r, "(v)", &v);
 	printf("IsEnabled %s\n",
@@ -302,25 +302,26 @@ test_options(void **state)
 
 	(void)state;
 	assert_int_equal(cua_desktop_new(&d, 1u << 7),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_null(d);
 	assert_int_equal(cua_desktop_new(&d, 0), CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "kind", "wayland"),
-	                 CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-	                    "unknown kind of desktop 'wayland' (known: x11, sway)");
+			 CUA_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(
+		cua_error_message(),
+		"unknown kind of desktop 'wayland' (known: x11, sway)");
 	assert_int_equal(cua_desktop_set_option(d, "kind", "x11"), CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "screen", "800x600"),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(cua_error_message(), "expected WxHxD"));
 	assert_int_equal(cua_desktop_set_option(d, "screen", "0x600x24"),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_desktop_set_option(d, "window_manager", "xfwm4"),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_desktop_set_option(d, "state_dir", ""),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_desktop_set_option(d, "colour", "blue"),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(cua_error_message(), "unknown desktop option"));
 	/* nothing runs yet */
 	assert_int_equal(cua_desktop_get_pid(d), 0);
@@ -328,10 +329,10 @@ test_options(void **state)
 	assert_null(cua_desktop_get_env(d, "DISPLAY"));
 	assert_int_equal(cua_desktop_stop(d), CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_desktop_env_to_shell(d, &text),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_null(text);
 	assert_int_equal(cua_desktop_run(d, none, &status),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	/* the variables it manages, set and unset ones */
 	n = cua_desktop_get_env_count(d);
 	assert_int_equal(n, 17);
@@ -354,13 +355,13 @@ test_attach_errors(void **state)
 	(void)state;
 	unsetenv("CUA_DESKTOP_DIR");
 	assert_int_equal(cua_desktop_attach(&d, NULL),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_null(d);
 	assert_int_equal(cua_desktop_attach(&d, "/nonexistent/desktop"),
-	                 CUA_ERROR_NOT_FOUND);
+			 CUA_ERROR_NOT_FOUND);
 	assert_string_equal(
-	        cua_error_message(),
-	        "no desktop in /nonexistent/desktop: No such file or directory");
+		cua_error_message(),
+		"no desktop in /nonexistent/desktop: No such file or directory");
 	assert_int_equal(cua_desktop_attach(&d, dir), CUA_ERROR_NOT_FOUND);
 	assert_non_null(strstr(cua_error_message(), "(no supervisor.pid)"));
 	rmdir(dir);
@@ -384,12 +385,12 @@ test_start_probe_stop(void **state)
 	snprintf(dir, sizeof(dir), "%s/desktop", base);
 	assert_int_equal(cua_desktop_new(&d, 0), CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "screen", "800x600x24"),
-	                 CUA_OK);
+			 CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "state_dir", dir), CUA_OK);
 	assert_int_equal(cua_desktop_start(d), CUA_OK);
 	assert_int_equal(cua_desktop_start(d), CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_desktop_set_option(d, "screen", "640x480x24"),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_true(cua_desktop_get_pid(d) > 1);
 	assert_string_equal(cua_desktop_get_state_dir(d), dir);
 	assert_string_equal(cua_desktop_get_env(d, "CUA_DESKTOP_DIR"), dir);
@@ -397,7 +398,7 @@ test_start_probe_stop(void **state)
 	assert_string_equal(cua_desktop_get_env(d, "GSK_RENDERER"), "cairo");
 	assert_null(cua_desktop_get_env(d, "WAYLAND_DISPLAY"));
 	assert_null(
-	        strstr(cua_desktop_get_env(d, "AT_SPI_BUS_ADDRESS"), "guid="));
+		strstr(cua_desktop_get_env(d, "AT_SPI_BUS_ADDRESS"), "guid="));
 	/* its files: a private directory, state files 0600 */
 	assert_int_equal(stat(dir, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
@@ -409,9 +410,10 @@ test_start_probe_stop(void **state)
 	/* the export lines are the state file's */
 	assert_int_equal(cua_desktop_env_to_shell(d, &shell), CUA_OK);
 	assert_non_null(strstr(shell, "export DISPLAY=':"));
-	assert_non_null(strstr(shell, "\nunset NO_AT_BRIDGE GTK_A11Y "
-	                              "WAYLAND_DISPLAY SESSION_MANAGER GDK_BACKEND "
-	                              "SWAYSOCK\n"));
+	assert_non_null(strstr(shell,
+			       "\nunset NO_AT_BRIDGE GTK_A11Y "
+			       "WAYLAND_DISPLAY SESSION_MANAGER GDK_BACKEND "
+			       "SWAYSOCK\n"));
 	{
 		char env[8192];
 		size_t len;
@@ -458,7 +460,7 @@ test_unref_stops(void **state)
 	(void)state;
 	assert_int_equal(cua_desktop_new(&d, 0), CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "window_manager", "none"),
-	                 CUA_OK);
+			 CUA_OK);
 	assert_int_equal(cua_desktop_start(d), CUA_OK);
 	dir = strdup(cua_desktop_get_state_dir(d));
 	read_pids(dir, &rec);
@@ -578,10 +580,10 @@ test_run(void **state)
 	assert_int_equal(cua_desktop_run(d, killed, &status), CUA_OK);
 	assert_int_equal(status, 128 + SIGTERM);
 	assert_int_equal(cua_desktop_run(d, missing, &status),
-	                 CUA_ERROR_NOT_FOUND);
+			 CUA_ERROR_NOT_FOUND);
 	assert_int_equal(status, 127);
 	assert_string_equal(cua_error_message(),
-	                    "no-such-command-here: command not found");
+			    "no-such-command-here: command not found");
 	/* a process the command leaves behind is stopped with the desktop */
 	snprintf(script, sizeof(script), "sleep 600 & echo $! > %s", file);
 	assert_int_equal(cua_desktop_run(d, leftover, &status), CUA_OK);
@@ -597,7 +599,7 @@ test_run(void **state)
 	/* a detached desktop cannot run a command and stop with it */
 	assert_int_equal(cua_desktop_new(&d, CUA_DESKTOP_DETACHED), CUA_OK);
 	assert_int_equal(cua_desktop_run(d, exit7, &status),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	cua_desktop_unref(d);
 	rmdir(base);
 	free(base);
@@ -701,7 +703,7 @@ test_dir_not_empty(void **state)
 	assert_int_equal(cua_desktop_set_option(d, "state_dir", dir), CUA_OK);
 	assert_int_equal(cua_desktop_start(d), CUA_ERROR_BACKEND);
 	assert_non_null(strstr(cua_error_message(),
-	                       "is not empty; give an empty or new directory"));
+			       "is not empty; give an empty or new directory"));
 	assert_true(exists(path));
 	assert_int_equal(cua_desktop_get_pid(d), 0);
 	cua_desktop_unref(d);

@@ -149,13 +149,15 @@ test_toggle_is_one_changed_line(void **state)
 	assert_non_null(strstr(marks[0], " Unchecked box"));
 	assert_non_null(strstr(marks[0], "Value: on"));
 	assert_null(strstr(text, "Removed element IDs"));
-	assert_non_null(strstr(text, "The following is a diff from the previous "
-				     "accessibility tree for Window: \"libcua fixture\""));
+	assert_non_null(strstr(
+		text, "The following is a diff from the previous "
+		      "accessibility tree for Window: \"libcua fixture\""));
 	cua_free(text);
 
 	/* the id on the diff line is the same element in the next full tree */
 	id = line_id(marks[0]);
-	assert_int_equal(id, cua_element_get_id(find_element(before, NULL, "Unchecked box")));
+	assert_int_equal(id, cua_element_get_id(find_element(before, NULL,
+							     "Unchecked box")));
 	full = observe_until(fx->s, APP, 5000);
 	assert_non_null(full);
 	text = render_flags(full, CUA_RENDER_DIFF);
@@ -165,8 +167,9 @@ test_toggle_is_one_changed_line(void **state)
 	text = render_flags(full, 0);
 	/* the diff line, without its marker, is the full tree's line */
 	assert_non_null(strstr(text, marks[0] + 1));
-	assert_string_equal(cua_element_get_title(cua_tree_find_element(full, id)),
-			    "Unchecked box");
+	assert_string_equal(
+		cua_element_get_title(cua_tree_find_element(full, id)),
+		"Unchecked box");
 	cua_free(text);
 
 	/* and back: one line again */
@@ -202,11 +205,13 @@ test_diff_id_acts_on_element(void **state)
 	cua_free(text);
 	id = line_id(marks[0]);
 	g = guard_begin(fx->app.pid);
-	if (cua_session_click(fx->s, APP, id, CUA_BUTTON_LEFT, 1, &outcome) != CUA_OK)
+	if (cua_session_click(fx->s, APP, id, CUA_BUTTON_LEFT, 1, &outcome) !=
+	    CUA_OK)
 		fail_msg("click %u: %s", (unsigned)id, cua_error_message());
 	cua_free(outcome);
 	assert_int_equal(app_wait_line(&fx->app, "toggled Check me", 5000, line,
-				       sizeof(line)), 0);
+				       sizeof(line)),
+			 0);
 	assert_string_equal(line, "toggled Check me on");
 	guard_allow(g, "check box", "Check me", GUARD_NODE);
 	guard_end(g);
@@ -232,7 +237,8 @@ test_add_row(void **state)
 
 	assert_non_null(before);
 	command(fx, "add-row Fresh row");
-	after = observe_until_pred(fx->s, APP, 5000, has_row, (void *)"Fresh row");
+	after = observe_until_pred(fx->s, APP, 5000, has_row,
+				   (void *)"Fresh row");
 	assert_non_null(after);
 	text = render_flags(after, CUA_RENDER_DIFF);
 	n = marked_lines(text, marks, 64);
@@ -242,7 +248,8 @@ test_add_row(void **state)
 		if (marks[i][0] == '+') {
 			plus++;
 			/* fresh ids, above everything seen before */
-			assert_null(cua_tree_find_element(before, line_id(marks[i])));
+			assert_null(cua_tree_find_element(before,
+							  line_id(marks[i])));
 		}
 	}
 	assert_true(plus >= 1);
@@ -327,8 +334,9 @@ test_close_sheet(void **state)
 		len += snprintf(expect + len, sizeof(expect) - (size_t)len,
 				"%s%u", i ? ", " : "", (unsigned)ids[i]);
 		if (j > i)
-			len += snprintf(expect + len, sizeof(expect) - (size_t)len,
-					"-%u", (unsigned)ids[j]);
+			len += snprintf(expect + len,
+					sizeof(expect) - (size_t)len, "-%u",
+					(unsigned)ids[j]);
 		i = j + 1;
 	}
 
@@ -369,23 +377,27 @@ test_dialog_round_trip(void **state)
 
 	assert_non_null(before);
 	command(fx, "dialog-open");
-	dlg = observe_until_pred(fx->s, APP, 5000, title_is, (void *)"Settings");
+	dlg = observe_until_pred(fx->s, APP, 5000, title_is,
+				 (void *)"Settings");
 	assert_non_null(dlg);
 	text = render_flags(dlg, CUA_RENDER_DIFF);
 	assert_non_null(strstr(text, "\nWindow: \"Settings\", App: "));
-	assert_null(cua_tree_find_element(before, cua_element_get_id(
-						  find_element(dlg, "button", "OK"))));
+	assert_null(cua_tree_find_element(
+		before, cua_element_get_id(find_element(dlg, "button", "OK"))));
 	cua_free(text);
 	command(fx, "dialog-close");
-	after = observe_until_pred(fx->s, APP, 5000, title_is, (void *)"libcua fixture");
+	after = observe_until_pred(fx->s, APP, 5000, title_is,
+				   (void *)"libcua fixture");
 	assert_non_null(after);
 	text = render_flags(after, CUA_RENDER_DIFF);
 	assert_non_null(strstr(text, "\nWindow: \"libcua fixture\", App: "));
 	cua_free(text);
-	assert_int_equal(cua_element_get_id(find_element(after, "button", "Beta")),
-			 cua_element_get_id(find_element(before, "button", "Beta")));
-	assert_int_equal(cua_element_get_id(find_element(after, NULL, "Check me")),
-			 cua_element_get_id(find_element(before, NULL, "Check me")));
+	assert_int_equal(
+		cua_element_get_id(find_element(after, "button", "Beta")),
+		cua_element_get_id(find_element(before, "button", "Beta")));
+	assert_int_equal(
+		cua_element_get_id(find_element(after, NULL, "Check me")),
+		cua_element_get_id(find_element(before, NULL, "Check me")));
 	cua_tree_unref(before);
 	cua_tree_unref(dlg);
 	cua_tree_unref(after);
@@ -403,7 +415,8 @@ test_wait_for_change(void **state)
 	assert_non_null(t);
 	command(fx, "toggle Unchecked box");
 	t0 = now_ms();
-	assert_int_equal(cua_session_wait_for_change(fx->s, t, 5000, &changed), CUA_OK);
+	assert_int_equal(cua_session_wait_for_change(fx->s, t, 5000, &changed),
+			 CUA_OK);
 	assert_true(changed);
 	assert_true(now_ms() - t0 < 5000);
 	t2 = observe_until(fx->s, APP, 5000);
@@ -425,12 +438,16 @@ test_cua_watch(void **state)
 	char line[512];
 
 	assert_int_equal(app_start(&w, argv, 1), 0);
-	assert_int_equal(app_wait_line(&w, "App=fixture-gtk3", 15000, line, sizeof(line)), 0);
-	assert_int_equal(app_wait_line(&w, "0 standard window libcua fixture", 5000,
-				       line, sizeof(line)), 0);
+	assert_int_equal(app_wait_line(&w, "App=fixture-gtk3", 15000, line,
+				       sizeof(line)),
+			 0);
+	assert_int_equal(app_wait_line(&w, "0 standard window libcua fixture",
+				       5000, line, sizeof(line)),
+			 0);
 	command(fx, "toggle Unchecked box");
 	assert_int_equal(app_wait_line(&w, "The following is a diff", 10000,
-				       line, sizeof(line)), 0);
+				       line, sizeof(line)),
+			 0);
 	assert_int_equal(app_wait_line(&w, "~", 5000, line, sizeof(line)), 0);
 	assert_non_null(strstr(line, " Unchecked box"));
 	assert_non_null(strstr(line, "Value: on"));

@@ -28,9 +28,9 @@
 
 #define APP "fixture-gtk3"
 #define OFF_ENV "the display driver is turned off by CUA_DISPLAY=none"
-#define OFF_OPTION                                                        \
+#define OFF_OPTION                                                             \
 	"the display driver is turned off by the session option display=none"
-#define SHOT_ERROR(why)                                                   \
+#define SHOT_ERROR(why)                                                        \
 	"screen capture is unavailable on this desktop: " why "; the element " \
 	"tree and element actions still work"
 
@@ -130,10 +130,12 @@ test_none_reads_and_acts(void **state)
 			    SHOT_ERROR(OFF_ENV));
 
 	g = guard_begin(app.pid);
-	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
+	ACT(cua_session_click(session, APP,
+			      id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	fixture_expect_line(&app, "toggled Unchecked box on");
-	ACT(cua_session_click(session, APP, id_of(t, "checkbox", "Unchecked box"),
+	ACT(cua_session_click(session, APP,
+			      id_of(t, "checkbox", "Unchecked box"),
 			      CUA_BUTTON_LEFT, 1, NULL));
 	fixture_expect_line(&app, "toggled Unchecked box off");
 	ACT(cua_session_set_value(session, APP, id_of(t, "text field", NULL),
@@ -149,9 +151,9 @@ test_none_reads_and_acts(void **state)
 	assert_string_equal(jstr(j, "chosen_by"), "CUA_DISPLAY");
 	assert_string_equal(jstr(j, "session"), "x11");
 	caps = json_object_get(j, "capabilities");
-	for (const char *const *k = (const char *const[]){
-		     "windows", "geometry", "screenshot", "pointer", "keyboard",
-		     NULL };
+	for (const char *const *k =
+		     (const char *const[]){ "windows", "geometry", "screenshot",
+					    "pointer", "keyboard", NULL };
 	     *k; k++) {
 		json_t *c = json_object_get(caps, *k);
 
@@ -188,18 +190,20 @@ test_none_refuses(void **state)
 	assert_int_equal(cua_session_click_at(session, APP, 20, 20,
 					      CUA_BUTTON_LEFT, 1, NULL),
 			 CUA_ERROR_INPUT_BLOCKED);
-	assert_message("The last get_app_state of '",
-		       "' has no screenshot (" SHOT_ERROR(OFF_ENV) "), so "
-		       "screenshot coordinates cannot be used. Use "
-		       "element_index, or call get_app_state again.",
-		       NULL);
+	assert_message(
+		"The last get_app_state of '",
+		"' has no screenshot (" SHOT_ERROR(
+			OFF_ENV) "), so "
+				 "screenshot coordinates cannot be used. Use "
+				 "element_index, or call get_app_state again.",
+		NULL);
 	assert_int_equal(cua_session_drag(session, APP, 20, 20, 60, 20, NULL),
 			 CUA_ERROR_INPUT_BLOCKED);
 	assert_message("The last get_app_state of '", SHOT_ERROR(OFF_ENV),
 		       NULL);
-	assert_int_equal(cua_session_scroll_at(session, APP, 20, 20, "down",
-					       0.5, NULL),
-			 CUA_ERROR_INPUT_BLOCKED);
+	assert_int_equal(
+		cua_session_scroll_at(session, APP, 20, 20, "down", 0.5, NULL),
+		CUA_ERROR_INPUT_BLOCKED);
 	assert_message("The last get_app_state of '", SHOT_ERROR(OFF_ENV),
 		       NULL);
 
@@ -207,12 +211,13 @@ test_none_refuses(void **state)
 	fixture_command(&app, "the fixture", "focus-entry", NULL, 0);
 	assert_int_equal(cua_session_press_key(session, APP, "ctrl+a", NULL),
 			 CUA_ERROR_INPUT_BLOCKED);
-	assert_message("Keys cannot be sent to '",
-		       "': keyboard input is unavailable on this desktop: "
-		       OFF_ENV ". Element actions still work: set_value to "
-		       "replace a text field's text, select_text, click by "
-		       "element_index, and perform_secondary_action.",
-		       NULL);
+	assert_message(
+		"Keys cannot be sent to '",
+		"': keyboard input is unavailable on this desktop: " OFF_ENV
+		". Element actions still work: set_value to "
+		"replace a text field's text, select_text, click by "
+		"element_index, and perform_secondary_action.",
+		NULL);
 	ACT(cua_session_set_option(session, "type_text_keys", "1"));
 	assert_int_equal(cua_session_type_text(session, APP, "typed", NULL),
 			 CUA_ERROR_INPUT_BLOCKED);
@@ -222,7 +227,8 @@ test_none_refuses(void **state)
 	/* the fixture saw none of it (the entry has the focus the fixture
 	 * gave it) */
 	guard_end(g);
-	fixture_command(&app, "the fixture", "title after the refusals", log, sizeof(log));
+	fixture_command(&app, "the fixture", "title after the refusals", log,
+			sizeof(log));
 	assert_null(strstr(log, "canvas"));
 	assert_null(strstr(log, "entry"));
 	cua_tree_unref(t);
@@ -317,9 +323,8 @@ test_doctor(void **state)
 {
 	const char *text_argv[] = { CUA_EXE, "doctor", NULL };
 	const char *json_argv[] = { CUA_EXE, "doctor", "--json", NULL };
-	static const char *const caps[] = { "windows", "geometry",
-					    "screenshot", "pointer",
-					    "keyboard" };
+	static const char *const caps[] = { "windows", "geometry", "screenshot",
+					    "pointer", "keyboard" };
 	static const char *const labels[] = { "Screenshot:", "Pointer:",
 					      "Keyboard:", "Window list:",
 					      "Geometry:" };
@@ -336,8 +341,9 @@ test_doctor(void **state)
 		 "server",
 		 getenv("DISPLAY"));
 	assert_doctor_line(out, "Driver:", why);
-	assert_doctor_line(out, "Tree:", "works: the accessibility bus "
-					 "answers (");
+	assert_doctor_line(out, "Tree:",
+			   "works: the accessibility bus "
+			   "answers (");
 	assert_doctor_line(out, "Element actions:", "works\n");
 	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
 		assert_doctor_line(out, labels[i], "works\n");
@@ -355,8 +361,8 @@ test_doctor(void **state)
 					caps[i]),
 			"available")));
 	a11y = json_object_get(j, "accessibility");
-	assert_true(json_is_true(json_object_get(
-		json_object_get(a11y, "tree"), "available")));
+	assert_true(json_is_true(
+		json_object_get(json_object_get(a11y, "tree"), "available")));
 	assert_true(json_is_true(json_object_get(
 		json_object_get(a11y, "element_actions"), "available")));
 	/* the fixture, at least, is on the bus */
@@ -392,7 +398,8 @@ test_doctor(void **state)
 	assert_doctor_line(out, "Tree:", "works: ");
 	assert_doctor_line(out, "Element actions:", "works\n");
 	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
-		assert_doctor_line(out, labels[i], "unavailable: " OFF_ENV "\n");
+		assert_doctor_line(out, labels[i],
+				   "unavailable: " OFF_ENV "\n");
 }
 
 int

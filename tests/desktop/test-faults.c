@@ -87,7 +87,8 @@ centre_px(cua_tree *t, uint32_t id, double *x, double *y)
 	size_t size;
 
 	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
-						 NULL, &ppp), CUA_OK);
+						 NULL, &ppp),
+			 CUA_OK);
 	assert_true(cua_element_get_frame(cua_tree_find_element(t, id), &ex,
 					  &ey, &ew, &eh));
 	*x = (ex + ew / 2.0) * ppp;
@@ -112,8 +113,8 @@ check_works(cua_session *s, int pointer)
 	if (!t)
 		fail_msg("the fixture cannot be observed: %s",
 			 cua_error_message());
-	if (cua_tree_get_screenshot(t, &data, &size, &mime, NULL, NULL,
-				    NULL) != CUA_OK)
+	if (cua_tree_get_screenshot(t, &data, &size, &mime, NULL, NULL, NULL) !=
+	    CUA_OK)
 		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
 	beta = id_of(t, "button", "Beta");
 	gamma = id_of(t, "button", "Gamma");
@@ -267,8 +268,7 @@ desktop_pid(const char *key)
 /* Runs argv with stdin from /dev/null and stdout + stderr into the files
  * out and err (NULL: /dev/null); extra_fd, when >= 0, becomes fd 3. */
 static pid_t
-spawn(const char *const argv[], const char *out, const char *err,
-      int extra_fd)
+spawn(const char *const argv[], const char *out, const char *err, int extra_fd)
 {
 	posix_spawn_file_actions_t fa;
 	pid_t pid = 0;
@@ -402,13 +402,13 @@ do_op(cua_session *s, enum op op, const struct ids *ids)
 }
 
 struct through {
-	int64_t in_flight_ms;  /* the call in flight at the fault: its end
+	int64_t in_flight_ms;   /* the call in flight at the fault: its end
 				* minus the fault; -1 when none was */
 	int64_t first_error_ms; /* first error ending after the fault */
 	int64_t max_call_ms;    /* longest call that ended after the fault */
 	int calls, errors;
 	char first_error[512];
-	int64_t t_kill;         /* now_ms() at the fault */
+	int64_t t_kill; /* now_ms() at the fault */
 };
 
 /*
@@ -538,8 +538,8 @@ struct cli {
 };
 
 static void
-cli_start(struct cli *c, int slot, const char *const argv[],
-	  const char *what, const char *effect)
+cli_start(struct cli *c, int slot, const char *const argv[], const char *what,
+	  const char *effect)
 {
 	snprintf(c->out, sizeof(c->out), "%s/out%d", tmpdir, slot);
 	snprintf(c->err, sizeof(c->err), "%s/err%d", tmpdir, slot);
@@ -588,9 +588,13 @@ atspi_bus_daemon(void)
 static int
 activate_atspi_bus(void)
 {
-	const char *argv[] = { "dbus-send", "--session", "--print-reply",
-			       "--reply-timeout=10000", "--dest=org.a11y.Bus",
-			       "/org/a11y/bus", "org.a11y.Bus.GetAddress",
+	const char *argv[] = { "dbus-send",
+			       "--session",
+			       "--print-reply",
+			       "--reply-timeout=10000",
+			       "--dest=org.a11y.Bus",
+			       "/org/a11y/bus",
+			       "org.a11y.Bus.GetAddress",
 			       NULL };
 
 	return wait_status(spawn(argv, NULL, NULL, -1));
@@ -624,21 +628,24 @@ test_atspi_bus_restart(void **state)
 		int64_t until = now_ms() + 15000;
 
 		/* its first tree is out */
-		while (!strstr(slurp(watch.out), "App=" APP) && now_ms() < until)
+		while (!strstr(slurp(watch.out), "App=" APP) &&
+		       now_ms() < until)
 			usleep(50 * 1000);
 		assert_non_null(strstr(slurp(watch.out), "App=" APP));
 	}
 	watch_end.pid = watch.pid;
-	assert_int_equal(pthread_create(&watch_end.th, NULL, reaper_main,
-					&watch_end), 0);
+	assert_int_equal(
+		pthread_create(&watch_end.th, NULL, reaper_main, &watch_end),
+		0);
 
 	/* A hung bus: a bounded timeout, with the sentence. */
 	kill(bus, SIGSTOP);
 	t0 = now_ms();
 	r = cua_session_observe(s, APP, CUA_OBSERVE_NO_LAUNCH, &t);
 	hung_ms = now_ms() - t0;
-	fprintf(stderr, "# fault atspi-bus-stopped: observe ended after "
-			"%lld ms: %s\n",
+	fprintf(stderr,
+		"# fault atspi-bus-stopped: observe ended after "
+		"%lld ms: %s\n",
 		(long long)hung_ms, cua_error_message());
 	assert_int_not_equal(r, CUA_OK);
 	assert_null(t);
@@ -669,13 +676,15 @@ test_atspi_bus_restart(void **state)
 		kill(watch.pid, SIGKILL);
 		pthread_join(watch_end.th, NULL);
 		fail_msg("cua watch still waits %lld ms after the bus went "
-			 "away", (long long)(now_ms() - th.t_kill));
+			 "away",
+			 (long long)(now_ms() - th.t_kill));
 	}
 	pthread_join(watch_end.th, NULL);
 	watch.status = watch_end.status;
 	watch_ms = watch_end.t_exit - th.t_kill;
-	fprintf(stderr, "# fault atspi-bus-killed: cua watch ended by +%lld "
-			"ms, status %d: %s",
+	fprintf(stderr,
+		"# fault atspi-bus-killed: cua watch ended by +%lld "
+		"ms, status %d: %s",
 		(long long)watch_ms, watch.status, slurp(watch.err));
 	assert_true(WIFEXITED(watch.status) && WEXITSTATUS(watch.status) == 1);
 	/* a wake-up within a second, then one observation */
@@ -702,8 +711,7 @@ test_atspi_bus_restart(void **state)
 	assert_true(bus > 0);
 	ids_of(s, &ids);
 	calls_through_fault(s, ops, sizeof(ops) / sizeof(ops[0]), &ids, bus,
-			    SIGKILL, 500, 2000, 8000, &th,
-			    "atspi-bus-crashed");
+			    SIGKILL, 500, 2000, 8000, &th, "atspi-bus-crashed");
 	assert_int_equal(wait_gone(bus, 5000), 0);
 	/* the call in flight may not need the bus (GTK apps are read over
 	 * their own socket) and end as usual; the next ones fail at once */
@@ -763,9 +771,11 @@ restart_x(void)
 	const char *display = getenv("DISPLAY");
 	const char *dir = getenv("CUA_DESKTOP_DIR");
 	char log[4096], lock[64], buf[32] = "";
-	const char *xargv[] = { "Xvfb", display, "-displayfd", "3", "-screen",
-				"0", "1280x1024x24", "-nolisten", "tcp",
-				"-noreset", NULL };
+	const char *xargv[] = {
+		"Xvfb", display,        "-displayfd", "3",   "-screen",
+		"0",    "1280x1024x24", "-nolisten",  "tcp", "-noreset",
+		NULL
+	};
 	const char *wargv[] = { "openbox", "--sm-disable", NULL };
 	struct pollfd pfd;
 	int fds[2];
@@ -880,7 +890,8 @@ test_parallel_cli(void **state)
 		assert_int_equal(wait_status(c.pid), 0);
 		snprintf(state_text, sizeof(state_text), "%s", slurp(c.out));
 	}
-	snprintf(idx_a, sizeof(idx_a), "%d", cli_id(state_text, "button Alpha"));
+	snprintf(idx_a, sizeof(idx_a), "%d",
+		 cli_id(state_text, "button Alpha"));
 	snprintf(idx_b, sizeof(idx_b), "%d", cli_id(state_text, "button Beta"));
 	snprintf(idx_e, sizeof(idx_e), "%d",
 		 cli_id(state_text, "text field (settable, string) Name:"));
@@ -907,8 +918,10 @@ test_parallel_cli(void **state)
 		if (round % 4 == 3) {
 			/* typing goes to the focused element: the entry */
 			assert_int_equal(app_send(&app, "focus-entry"), 0);
-			assert_int_equal(app_read_until(&app, "done focus-entry", 5000,
-						    NULL, 0), 0);
+			assert_int_equal(app_read_until(&app,
+							"done focus-entry",
+							5000, NULL, 0),
+					 0);
 		}
 		switch (round % 4) {
 		case 0:
@@ -943,7 +956,8 @@ test_parallel_cli(void **state)
 		for (int i = 0; i < n; i++)
 			if (c[i].status == 0 && c[i].effect &&
 			    !strstr(log, c[i].effect) &&
-			    app_read_until(&app, c[i].effect, 5000, log, sizeof(log)) < 0)
+			    app_read_until(&app, c[i].effect, 5000, log,
+					   sizeof(log)) < 0)
 				fail_msg("round %d: '%s' succeeded but the "
 					 "fixture never printed '%s':\n%s",
 					 round, c[i].what, c[i].effect, log);
@@ -1001,8 +1015,9 @@ test_parallel_cli(void **state)
 			}
 			if (strcmp(c[i].what, "type") == 0) {
 				if (!strstr(log, typed))
-					fail_msg("round %d: '%s' not typed:\n%s",
-						 round, typed, log);
+					fail_msg(
+						"round %d: '%s' not typed:\n%s",
+						round, typed, log);
 				/* typed at the caret of the previous text */
 				last_entry[0] = '\0';
 			}
@@ -1012,8 +1027,9 @@ test_parallel_cli(void **state)
 					 slurp(c[i].out));
 		}
 	}
-	fprintf(stderr, "# parallel cua: %d rounds, %d commands succeeded, "
-			"%d failed with a sentence\n",
+	fprintf(stderr,
+		"# parallel cua: %d rounds, %d commands succeeded, "
+		"%d failed with a sentence\n",
 		rounds, ok, failed);
 	/* the watch ran all along, with the same element numbers */
 	assert_int_equal(waitpid(watch.pid, NULL, WNOHANG), 0);
@@ -1082,8 +1098,9 @@ test_stuck_lock_holder(void **state)
 	cli_start(&c, 0, state_argv, "state", NULL);
 	status = wait_status(c.pid);
 	took = now_ms() - t0;
-	fprintf(stderr, "# stuck lock holder: cua state gave up after %lld "
-			"ms: %s",
+	fprintf(stderr,
+		"# stuck lock holder: cua state gave up after %lld "
+		"ms: %s",
 		(long long)took, slurp(c.err));
 	assert_int_equal(status, 1);
 	snprintf(want, sizeof(want), "another cua command (pid %ld)",

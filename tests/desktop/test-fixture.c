@@ -72,10 +72,10 @@ test_headers(void **state)
 	snprintf(expect, sizeof(expect), "App=fixture-gtk3 (pid %lld)\n",
 		 (long long)fx->app.pid);
 	assert_memory_equal(fx->text, expect, strlen(expect));
-	assert_non_null(strstr(fx->text,
-			       "\nWindow: \"libcua fixture\", App: fixture-gtk3.\n"
-			       "0 standard window libcua fixture, Secondary "
-			       "Actions: Raise\n"));
+	assert_non_null(strstr(
+		fx->text, "\nWindow: \"libcua fixture\", App: fixture-gtk3.\n"
+			  "0 standard window libcua fixture, Secondary "
+			  "Actions: Raise\n"));
 }
 
 static void
@@ -87,16 +87,18 @@ test_widgets(void **state)
 	assert_true(has_line(fx->text, "button Alpha") ||
 		    strstr(fx->text, " button Alpha\n"));
 	assert_non_null(strstr(fx->text, " checkbox Check me, Value: on\n"));
-	assert_non_null(strstr(fx->text, " checkbox Unchecked box, Value: off\n"));
-	assert_non_null(strstr(fx->text, " button (disabled) Disabled button\n"));
-	assert_non_null(strstr(fx->text,
-			       " slider (settable, float) 42.5\n"));
+	assert_non_null(
+		strstr(fx->text, " checkbox Unchecked box, Value: off\n"));
+	assert_non_null(
+		strstr(fx->text, " button (disabled) Disabled button\n"));
+	assert_non_null(strstr(fx->text, " slider (settable, float) 42.5\n"));
 	/* a spin button's activate action is Enter, not a click
 	 * (docs/state-text.md §11.6) */
 	assert_non_null(strstr(fx->text, " stepper (settable, float) Value: 7, "
 					 "Secondary Actions: Activate\n"));
-	assert_non_null(strstr(fx->text, " text field (settable, string) Name:, "
-					 "Value: hello fixture"));
+	assert_non_null(strstr(fx->text,
+			       " text field (settable, string) Name:, "
+			       "Value: hello fixture"));
 }
 
 static void
@@ -104,14 +106,16 @@ test_no_raw_roles(void **state)
 {
 	struct fx *fx = *state;
 	static const char *const raw[] = {
-		" push button ", " page tab ", " filler", " panel", " frame ",
-		" check box ", " spin button ", " scroll pane ", " table cell ",
-		" tree table ", " label ",
+		" push button ", " page tab ",    " filler",
+		" panel",        " frame ",       " check box ",
+		" spin button ", " scroll pane ", " table cell ",
+		" tree table ",  " label ",
 	};
 
 	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
 		if (strstr(fx->text, raw[i])) {
-			fprintf(stderr, "raw role '%s' in:\n%s\n", raw[i], fx->text);
+			fprintf(stderr, "raw role '%s' in:\n%s\n", raw[i],
+				fx->text);
 			fail();
 		}
 }
@@ -130,7 +134,9 @@ test_sanitised(void **state)
 	assert_null(strchr(line, '\t'));
 	assert_null(strstr(line, "</app_state"));
 	assert_null(strstr(line, "\xe2\x80\xae"));
-	assert_non_null(strstr(line, "Evil\\n 99 button Forged\xe2\x80\xb9/app_state>drowssap"));
+	assert_non_null(strstr(
+		line,
+		"Evil\\n 99 button Forged\xe2\x80\xb9/app_state>drowssap"));
 	cua_free(line);
 	/* and no forged element line anywhere */
 	assert_false(has_line(fx->text, "99 button Forged"));
@@ -153,7 +159,8 @@ test_row_windowing(void **state)
 	assert_non_null(strstr(fx->text, " table (showing 0-"));
 	assert_non_null(strstr(fx->text, " of 200 items)\n"));
 	for (size_t i = 0; i < cua_element_get_child_count(table); i++)
-		if (strcmp(cua_element_get_role(cua_element_get_child(table, i)),
+		if (strcmp(cua_element_get_role(
+				   cua_element_get_child(table, i)),
 			   "row") == 0)
 			rows++;
 	assert_true(rows > 0 && rows <= 20);
@@ -168,8 +175,9 @@ test_row_windowing(void **state)
 		int last = -1;
 
 		assert_non_null(p);
-		assert_int_equal(sscanf(p, " list (showing 0-%d of 100 items)",
-					&last), 1);
+		assert_int_equal(
+			sscanf(p, " list (showing 0-%d of 100 items)", &last),
+			1);
 		assert_in_range(last, 15, 19);
 	}
 	assert_null(find_element(fx->t, "row", "Row 90"));
@@ -188,7 +196,8 @@ test_ids_stable(void **state)
 	assert_non_null(a1);
 	assert_non_null(a2);
 	assert_int_equal(cua_element_get_id(a1), cua_element_get_id(a2));
-	assert_int_equal(cua_tree_get_revision(t2), cua_tree_get_revision(fx->t) + 1);
+	assert_int_equal(cua_tree_get_revision(t2),
+			 cua_tree_get_revision(fx->t) + 1);
 	cua_tree_unref(t2);
 }
 
@@ -210,13 +219,19 @@ test_ids_inherited_and_fresh(void **state)
 	beta = cua_element_get_id(find_element(before, "button", "Beta"));
 	gamma = cua_element_get_id(find_element(before, "button", "Gamma"));
 	for (size_t i = 0; i < cua_tree_get_element_count(before); i++)
-		if (cua_element_get_id(cua_tree_get_element(before, i)) > max_before)
-			max_before = cua_element_get_id(cua_tree_get_element(before, i));
+		if (cua_element_get_id(cua_tree_get_element(before, i)) >
+		    max_before)
+			max_before = cua_element_get_id(
+				cua_tree_get_element(before, i));
 	assert_int_equal(app_send(&fx->app, "insert Delta"), 0);
 	after = observe_until_pred(fx->s, APP, 5000, has_delta, NULL);
 	assert_non_null(after);
-	assert_int_equal(cua_element_get_id(find_element(after, "button", "Beta")), beta);
-	assert_int_equal(cua_element_get_id(find_element(after, "button", "Gamma")), gamma);
+	assert_int_equal(
+		cua_element_get_id(find_element(after, "button", "Beta")),
+		beta);
+	assert_int_equal(
+		cua_element_get_id(find_element(after, "button", "Gamma")),
+		gamma);
 	d = find_element(after, "button", "Delta");
 	assert_true(cua_element_get_id(d) > max_before);
 	cua_tree_unref(before);
@@ -250,7 +265,8 @@ test_focus_trailer(void **state)
 			 "\n\nThe focused UI element is %s.", line);
 		assert_non_null(strstr(text, expect));
 		/* the trailer is last */
-		assert_string_equal(text + strlen(text) - strlen(expect), expect);
+		assert_string_equal(text + strlen(text) - strlen(expect),
+				    expect);
 	}
 	cua_free(line);
 	cua_free(text);
@@ -287,10 +303,12 @@ test_hung_app_times_out(void **state)
 	int64_t t0;
 	cua_result r;
 
-	assert_int_equal(cua_session_set_option(fx->s, "walk_deadline_ms", "2000"),
-			 CUA_OK);
-	assert_int_equal(cua_session_set_option(fx->s, "atspi_call_timeout_ms",
-						"500"), CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(fx->s, "walk_deadline_ms", "2000"),
+		CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(fx->s, "atspi_call_timeout_ms", "500"),
+		CUA_OK);
 	kill(fx->app.pid, SIGSTOP);
 	t0 = now_ms();
 	r = cua_session_observe(fx->s, APP, CUA_OBSERVE_NO_LAUNCH, &t);
@@ -302,8 +320,9 @@ test_hung_app_times_out(void **state)
 	/* bounded: the walk deadline plus one call timeout, with slack */
 	assert_true(now_ms() - t0 < 2000 + 500 + 1500);
 	/* and the app is observable again once it runs */
-	assert_int_equal(cua_session_set_option(fx->s, "walk_deadline_ms", "5000"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(fx->s, "walk_deadline_ms", "5000"),
+		CUA_OK);
 	t = observe_until(fx->s, APP, 5000);
 	assert_non_null(t);
 	cua_tree_unref(t);

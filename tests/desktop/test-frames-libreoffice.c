@@ -139,9 +139,8 @@ find_raw(json_t *n, json_t *parent, const char *role, json_t **out,
 		*out_parent = parent;
 		return 1;
 	}
-	json_array_foreach(kids, i, k)
-		if (find_raw(k, n, role, out, out_parent))
-			return 1;
+	json_array_foreach(
+		kids, i, k) if (find_raw(k, n, role, out, out_parent)) return 1;
 	return 0;
 }
 
@@ -190,8 +189,7 @@ configure(unsigned long xid)
 /* The screenshot pixel of the centre of element `title`'s frame, moved
  * by `rows` of its heights. */
 static void
-cell_pixel(cua_tree *t, const char *title, double rows, double *px,
-	   double *py)
+cell_pixel(cua_tree *t, const char *title, double rows, double *px, double *py)
 {
 	cua_element *e = find_element(t, "cell", title);
 	const void *d;
@@ -202,9 +200,9 @@ cell_pixel(cua_tree *t, const char *title, double rows, double *px,
 
 	assert_non_null(e);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
-	assert_int_equal(cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL,
-						 &ppp),
-			 CUA_OK);
+	assert_int_equal(
+		cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL, &ppp),
+		CUA_OK);
 	*px = (x + w / 2.0) * ppp;
 	*py = (y + h / 2.0 + rows * h) * ppp;
 }
@@ -216,14 +214,14 @@ click_element(cua_tree *t, const char *cell)
 	cua_element *e = find_element(t, "cell", cell);
 
 	assert_non_null(e);
-	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
-						"1"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "always_simulate_click", "1"),
+		CUA_OK);
 	ACT(cua_session_click(session, APP, cua_element_get_id(e),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
-						"0"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "always_simulate_click", "0"),
+		CUA_OK);
 	assert_non_null(strstr(out, "\"route\":\"synthetic\""));
 	cua_free(out);
 }
@@ -244,8 +242,8 @@ test_calc(void **state)
 {
 	char profile[] = "/tmp/cua-test-lo-XXXXXX", env[64], out[64];
 	const char *rm[] = { "/bin/rm", "-rf", profile, NULL };
-	const char *argv[] = { "soffice", "--calc", "--norestore", "--nologo",
-			       env, NULL };
+	const char *argv[] = { "soffice",  "--calc", "--norestore",
+			       "--nologo", env,      NULL };
 	struct app_proc p;
 	unsigned long xid;
 	cua_tree *t;
@@ -325,8 +323,9 @@ static int
 setup(void **state)
 {
 	session = test_session();
-	assert_int_equal(cua_session_set_option(session, "restore_pointer", "0"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "restore_pointer", "0"),
+		CUA_OK);
 	return 0;
 }
 

@@ -38,15 +38,17 @@ colour_is(const struct img *im, int x, int y, int r, int g, int b)
 	if (x < 0 || y < 0 || x >= im->w || y >= im->h)
 		return 0;
 	p = im->px + ((size_t)y * im->w + x) * 3;
-	return abs(p[0] - r) <= 48 && abs(p[1] - g) <= 48 && abs(p[2] - b) <= 48;
+	return abs(p[0] - r) <= 48 && abs(p[1] - g) <= 48 &&
+	       abs(p[2] - b) <= 48;
 }
 
 static int
 setup(void **state)
 {
 	session_setup(state);
-	assert_int_equal(cua_session_set_option(session, "restore_pointer", "0"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "restore_pointer", "0"),
+		CUA_OK);
 	return 0;
 }
 
@@ -85,21 +87,31 @@ check_marks(cua_tree *t, cua_element *e, const char *what)
 	assert_int_equal(mk.h, im.h);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
 	for (int d = -1; d <= 1; d++) {
-		int ly = (int)((y + h / 2.0) * ppp), lx = (int)(x * ppp + 0.5) + d;
-		int tx = (int)((x + w / 2.0) * ppp), ty = (int)(y * ppp + 0.5) + d;
+		int ly = (int)((y + h / 2.0) * ppp),
+		    lx = (int)(x * ppp + 0.5) + d;
+		int tx = (int)((x + w / 2.0) * ppp),
+		    ty = (int)(y * ppp + 0.5) + d;
 
 		for (int c = 0; c < 3; c++) {
 			if (lx >= 0 && lx < im.w && ly >= 0 && ly < im.h)
-				edge_x += abs(im.px[((size_t)ly * im.w + lx) * 3 + c] -
-					      mk.px[((size_t)ly * mk.w + lx) * 3 + c]);
+				edge_x +=
+					abs(im.px[((size_t)ly * im.w + lx) * 3 +
+						  c] -
+					    mk.px[((size_t)ly * mk.w + lx) * 3 +
+						  c]);
 			if (tx >= 0 && tx < im.w && ty >= 0 && ty < im.h)
-				edge_y += abs(im.px[((size_t)ty * im.w + tx) * 3 + c] -
-					      mk.px[((size_t)ty * mk.w + tx) * 3 + c]);
+				edge_y +=
+					abs(im.px[((size_t)ty * im.w + tx) * 3 +
+						  c] -
+					    mk.px[((size_t)ty * mk.w + tx) * 3 +
+						  c]);
 		}
 	}
 	if (edge_x < 60 || edge_y < 60)
-		fail_msg("%s: no mark along the frame (%d,%d %dx%d) of the element "
-			 "(left %d, top %d)", what, x, y, w, h, edge_x, edge_y);
+		fail_msg(
+			"%s: no mark along the frame (%d,%d %dx%d) of the element "
+			"(left %d, top %d)",
+			what, x, y, w, h, edge_x, edge_y);
 	free(im.px);
 	free(mk.px);
 	cua_free(marks);
@@ -126,7 +138,8 @@ expect_press(struct app_proc *p, double x, double y, const char *what)
 	assert_int_equal(sscanf(line, "pressed %lf %lf", &px, &py), 2);
 	if (fabs(px - x) > 1 || fabs(py - y) > 1)
 		fail_msg("%s: pressed at (%.0f, %.0f) of the pattern, meant "
-			 "(%.0f, %.0f)", what, px, py, x, y);
+			 "(%.0f, %.0f)",
+			 what, px, py, x, y);
 }
 
 static void
@@ -151,25 +164,27 @@ check_pattern_window(struct app_proc *p, const char *app, const char *what)
 		       0) ||
 	    !colour_is(&im, (int)((x + w - 3) * ppp), (int)((y + h - 3) * ppp),
 		       255, 255, 0) ||
-	    colour_is(&im, (int)((x + 2) * ppp), (int)((y - 3) * ppp), 255, 0, 0) ||
+	    colour_is(&im, (int)((x + 2) * ppp), (int)((y - 3) * ppp), 255, 0,
+		      0) ||
 	    colour_is(&im, (int)((x + w - 3) * ppp), (int)((y + h + 2) * ppp),
 		      255, 255, 0))
 		fail_msg("%s: the pattern is not at its frame (%d,%d %dx%d) in "
-			 "the screenshot", what, x, y, w, h);
+			 "the screenshot",
+			 what, x, y, w, h);
 	free(im.px);
 	check_marks(t, e, what);
 
 	/* a click at the element lands at its centre */
-	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
-						"1"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "always_simulate_click", "1"),
+		CUA_OK);
 	ACT(cua_session_click(session, app, cua_element_get_id(e),
 			      CUA_BUTTON_LEFT, 1, &out));
 	assert_non_null(strstr(out, "\"route\":\"synthetic\""));
 	cua_free(out);
-	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
-						"0"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "always_simulate_click", "0"),
+		CUA_OK);
 	expect_press(p, w / 2.0, h / 2.0, what);
 
 	/* a click at a screenshot pixel lands on that pixel */
@@ -207,7 +222,8 @@ test_gtk3_decorated(void **state)
  * bottom-right corner of element `id`: before each click `note` records
  * the app's state, after it `changed` must become true. */
 static void
-corner_clicks(const char *app, uint32_t id, void (*note)(cua_tree *t, void *data),
+corner_clicks(const char *app, uint32_t id,
+	      void (*note)(cua_tree *t, void *data),
 	      int (*changed)(cua_tree *t, void *data), void *data,
 	      const char *what)
 {
@@ -225,20 +241,22 @@ corner_clicks(const char *app, uint32_t id, void (*note)(cua_tree *t, void *data
 			check_marks(t, e, what);
 		note(t, data);
 		assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
-		assert_int_equal(cua_tree_get_screenshot(t, &d, &size, &mime, NULL,
-							 NULL, &ppp),
+		assert_int_equal(cua_tree_get_screenshot(t, &d, &size, &mime,
+							 NULL, NULL, &ppp),
 				 CUA_OK);
 		px = (corner ? x + w - 3 : x + 3) * ppp;
 		py = (corner ? y + h - 3 : y + 3) * ppp;
-		ACT(cua_session_click_at(session, app, px, py, CUA_BUTTON_LEFT, 1,
-					 NULL));
+		ACT(cua_session_click_at(session, app, px, py, CUA_BUTTON_LEFT,
+					 1, NULL));
 		t2 = observe_until_pred(session, app, 5000, changed, data);
 		if (!t2)
-			fail_msg("%s: the click %s corner (%.0f, %.0f) of %d,%d "
-				 "%dx%d missed the element", what,
-				 corner ? "inside the bottom-right" :
-					  "inside the top-left",
-				 px, py, x, y, w, h);
+			fail_msg(
+				"%s: the click %s corner (%.0f, %.0f) of %d,%d "
+				"%dx%d missed the element",
+				what,
+				corner ? "inside the bottom-right" :
+					 "inside the top-left",
+				px, py, x, y, w, h);
 		cua_tree_unref(t2);
 		cua_tree_unref(t);
 	}
@@ -356,8 +374,8 @@ more_tabs(cua_tree *t, void *data)
 static void
 check_qt(const char *app, const char *what)
 {
-	cua_tree *t = observe_until_pred(session, app, 5000, featherpad_ready,
-					 NULL);
+	cua_tree *t =
+		observe_until_pred(session, app, 5000, featherpad_ready, NULL);
 	uint32_t id;
 	size_t tabs;
 	char *out = NULL;
@@ -369,13 +387,13 @@ check_qt(const char *app, const char *what)
 	t = observe_until(session, app, 5000);
 	note_tabs(t, &tabs);
 	cua_tree_unref(t);
-	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
-						"1"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "always_simulate_click", "1"),
+		CUA_OK);
 	ACT(cua_session_click(session, app, id, CUA_BUTTON_LEFT, 1, &out));
-	assert_int_equal(cua_session_set_option(session, "always_simulate_click",
-						"0"),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(session, "always_simulate_click", "0"),
+		CUA_OK);
 	assert_non_null(strstr(out, "\"route\":\"synthetic\""));
 	cua_free(out);
 	t = observe_until_pred(session, app, 5000, more_tabs, &tabs);

@@ -44,15 +44,15 @@ pixel(const struct img *im, int x, int y, int rgb[3])
 }
 
 /* The colour at (x, y) is within 48 of `want` (JPEG at quality 80). */
-#define assert_colour(im, x, y, r_, g_, b_)                                  \
-	do {                                                                 \
-		int c_[3];                                                   \
-		pixel((im), (x), (y), c_);                                   \
-		if (abs(c_[0] - (r_)) > 48 || abs(c_[1] - (g_)) > 48 ||      \
-		    abs(c_[2] - (b_)) > 48)                                  \
-			fail_msg("pixel (%d,%d) is %d,%d,%d, want %d,%d,%d",  \
-				 (x), (y), c_[0], c_[1], c_[2], (r_), (g_),  \
-				 (b_));                                      \
+#define assert_colour(im, x, y, r_, g_, b_)                                    \
+	do {                                                                   \
+		int c_[3];                                                     \
+		pixel((im), (x), (y), c_);                                     \
+		if (abs(c_[0] - (r_)) > 48 || abs(c_[1] - (g_)) > 48 ||        \
+		    abs(c_[2] - (b_)) > 48)                                    \
+			fail_msg("pixel (%d,%d) is %d,%d,%d, want %d,%d,%d",   \
+				 (x), (y), c_[0], c_[1], c_[2], (r_), (g_),    \
+				 (b_));                                        \
 	} while (0)
 
 struct fx {
@@ -71,8 +71,7 @@ has_pattern(cua_tree *t, void *data)
 }
 
 static int
-start_fixture(struct app_proc *p, const char *const *extra,
-	      unsigned long *xid)
+start_fixture(struct app_proc *p, const char *const *extra, unsigned long *xid)
 {
 	const char *argv[8] = { FIXTURE_SHOT };
 	char line[256];
@@ -122,7 +121,8 @@ move_to(struct app_proc *p, int x, int y)
 
 	snprintf(cmd, sizeof(cmd), "move %d %d", x, y);
 	assert_int_equal(app_send(p, cmd), 0);
-	assert_int_equal(app_wait_line(p, "moved", 5000, line, sizeof(line)), 0);
+	assert_int_equal(app_wait_line(p, "moved", 5000, line, sizeof(line)),
+			 0);
 	usleep(200 * 1000); /* the window manager applies the move */
 }
 
@@ -215,8 +215,8 @@ magenta_on_screen(unsigned long xid)
 			unsigned long p = XGetPixel(im, x, y);
 
 			all++;
-			n += (p & 0xff0000) >> 16 > 200 && (p & 0xff00) >> 8 < 60 &&
-			     (p & 0xff) > 200;
+			n += (p & 0xff0000) >> 16 > 200 &&
+			     (p & 0xff00) >> 8 < 60 && (p & 0xff) > 200;
 		}
 	XDestroyImage(im);
 	XCloseDisplay(dpy);
@@ -301,27 +301,27 @@ test_settle_delayed_change(void **state)
 
 	/* within the quiet interval after an action */
 	assert_int_equal(app_send(&fx.app, "label later-150 150"), 0);
-	assert_int_equal(cua_session_observe(fx.s, APP, CUA_OBSERVE_AFTER_ACTION,
-					     &t),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_observe(fx.s, APP, CUA_OBSERVE_AFTER_ACTION, &t),
+		CUA_OK);
 	assert_true(has_label(t, "later-150"));
 	assert_true(cua_tree_get_stat(t, CUA_STAT_SETTLE_US) >= 150 * 1000);
 	assert_true(cua_tree_get_stat(t, CUA_STAT_SETTLE_US) < 1000 * 1000);
 	cua_tree_unref(t);
-	assert_int_equal(app_wait_line(&fx.app, "label", 2000, line, sizeof(line)),
-			 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "label", 2000, line, sizeof(line)), 0);
 
 	/* 300 ms later, while the app says it is busy */
 	assert_int_equal(app_send(&fx.app, "busy-label later-300 300"), 0);
-	assert_int_equal(cua_session_observe(fx.s, APP, CUA_OBSERVE_AFTER_ACTION,
-					     &t),
-			 CUA_OK);
+	assert_int_equal(
+		cua_session_observe(fx.s, APP, CUA_OBSERVE_AFTER_ACTION, &t),
+		CUA_OK);
 	assert_true(has_label(t, "later-300"));
 	assert_true(cua_tree_get_stat(t, CUA_STAT_SETTLE_US) >= 300 * 1000);
 	assert_true(cua_tree_get_stat(t, CUA_STAT_SETTLE_US) < 2000 * 1000);
 	cua_tree_unref(t);
-	assert_int_equal(app_wait_line(&fx.app, "label", 2000, line, sizeof(line)),
-			 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "label", 2000, line, sizeof(line)), 0);
 }
 
 static void
@@ -370,10 +370,11 @@ test_capture_timeout(void **state)
 	char *text;
 	cua_result r;
 
-	assert_int_equal(cua_session_set_option(s, "capture_timeout_ms", "1000"),
-			 CUA_OK);
-	assert_int_equal(cua_session_set_option(s, "capture_fallback_timeout_ms",
-						"1000"),
+	assert_int_equal(
+		cua_session_set_option(s, "capture_timeout_ms", "1000"),
+		CUA_OK);
+	assert_int_equal(cua_session_set_option(
+				 s, "capture_fallback_timeout_ms", "1000"),
 			 CUA_OK);
 	t = observe_until_pred(s, APP, 5000, has_pattern, NULL);
 	assert_non_null(t);
@@ -414,7 +415,6 @@ has_el(cua_tree *t, void *data)
 	return find_element(t, rt[0], rt[1]) != NULL;
 }
 
-
 /* The centre of an element's box in screenshot pixels (what the marks
  * picture shows). */
 static void
@@ -449,9 +449,8 @@ test_click_at_gtk3(void **state)
 				 &outcome) != CUA_OK)
 		fail_msg("click_at: %s", cua_error_message());
 	cua_free(outcome);
-	assert_int_equal(app_wait_line(&fx.app, "clicked", 3000, line,
-				       sizeof(line)),
-			 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "clicked", 3000, line, sizeof(line)), 0);
 	cua_tree_unref(t);
 }
 
@@ -506,8 +505,9 @@ test_click_at_gtk4(void **state)
 	}
 	assert_non_null(t2);
 	if (strcmp(value_of(t2, id), before) == 0)
-		fail_msg("check box %u still '%s' after the click at (%.1f, %.1f)",
-			 id, before, px, py);
+		fail_msg(
+			"check box %u still '%s' after the click at (%.1f, %.1f)",
+			id, before, px, py);
 	cua_tree_unref(t2);
 	cua_tree_unref(t);
 	app_stop(&app);
@@ -563,8 +563,10 @@ colourful(const struct img *im)
 
 	for (int y = 0; y < im->h; y += 7)
 		for (int x = 0; x < im->w; x += 7) {
-			const unsigned char *p = im->px + ((size_t)y * im->w + x) * 3;
-			int k = (p[0] >> 6) << 4 | (p[1] >> 6) << 2 | (p[2] >> 6);
+			const unsigned char *p =
+				im->px + ((size_t)y * im->w + x) * 3;
+			int k = (p[0] >> 6) << 4 | (p[1] >> 6) << 2 |
+				(p[2] >> 6);
 
 			if (!seen[k]++)
 				n++;
@@ -639,8 +641,8 @@ check_app(cua_tree *t, const char *name, const char *role, const char *title)
 			fclose(f);
 		}
 	}
-	fprintf(stderr, "# %s: %ux%u, pixels per point %.4f, %zu bytes\n",
-		name, w, h, ppp, size);
+	fprintf(stderr, "# %s: %ux%u, pixels per point %.4f, %zu bytes\n", name,
+		w, h, ppp, size);
 	free(im.px);
 	free(mk.px);
 	cua_free(marks);

@@ -33,18 +33,18 @@
 #include "common.h"
 #include "guard.h"
 
-#define INVALID_MSG                                                          \
+#define INVALID_MSG                                                            \
 	"The element ID is no longer valid. Try to get the on-screen content " \
 	"again and see if that resolves the issue."
-#define START_MSG                                                            \
+#define START_MSG                                                              \
 	"The element was invalidated, and an attempt was made to refetch it, " \
-	"but the refetch couldn't be started because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
+	"but the refetch couldn't be started because multiple elements were "  \
+	"found that match the criteria. Try to get the on-screen content "     \
 	"again and see if that resolves the issue."
-#define FINISH_MSG                                                           \
+#define FINISH_MSG                                                             \
 	"The element was invalidated, and an attempt was made to refetch it, " \
 	"but the refetch couldn't be finished because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
+	"found that match the criteria. Try to get the on-screen content "     \
 	"again and see if that resolves the issue."
 
 struct fixture {
@@ -146,7 +146,8 @@ static void
 model_insert(struct model *m, int i, const char *label, int serial)
 {
 	memmove(&m->label[i + 1], &m->label[i], (size_t)(m->n - i) * 16);
-	memmove(&m->serial[i + 1], &m->serial[i], (size_t)(m->n - i) * sizeof(int));
+	memmove(&m->serial[i + 1], &m->serial[i],
+		(size_t)(m->n - i) * sizeof(int));
 	snprintf(m->label[i], 16, "%s", label);
 	m->serial[i] = serial;
 	m->n++;
@@ -158,8 +159,8 @@ static void
 mutate(struct model *m, int target, char *log, size_t size)
 {
 	char cmd[96];
-	int op = rand() % 8, i = rand() % 3 == 0 && target < m->n ? target :
-								       rand() % m->n;
+	int op = rand() % 8,
+	    i = rand() % 3 == 0 && target < m->n ? target : rand() % m->n;
 	const char *l = labels[rand() % POOL];
 
 	if (m->n <= 2 && op == 1)
@@ -200,7 +201,8 @@ mutate(struct model *m, int target, char *log, size_t size)
 			 rand() % 2 ? "Check me" : "Unchecked box");
 		break;
 	case 6: /* the window's title (the window is found by identity) */
-		snprintf(cmd, sizeof(cmd), "title *libcua fixture %d", rand() % 100);
+		snprintf(cmd, sizeof(cmd), "title *libcua fixture %d",
+			 rand() % 100);
 		break;
 	default: /* reverse */
 		snprintf(cmd, sizeof(cmd), "reverse");
@@ -230,8 +232,8 @@ in_pool(const char *title)
 
 struct tally {
 	int runs, mutations, same, equivalent, wrong, invalid, finish, start;
-	int refetched;   /* successes found by the equivalence refetch */
-	int guarded;     /* iterations checked by the guard */
+	int refetched; /* successes found by the equivalence refetch */
+	int guarded;   /* iterations checked by the guard */
 };
 
 /* A fresh row of three buttons, their serials learnt by clicking each. */
@@ -321,7 +323,8 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		model_insert(m, 0, "Alpha", m->next_serial++);
 	}
 	if (strstr(log, "clicked "))
-		fail_msg("%s iteration %d: a late click:\n%s", fx->app, it, log);
+		fail_msg("%s iteration %d: a late click:\n%s", fx->app, it,
+			 log);
 
 	if (guarded) {
 		/* the mutations' layout must be over before the snapshot */
@@ -337,8 +340,10 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		guard_allow(g, "push button", target_label, GUARD_NODE);
 		if (guard_end_count(g, &report)) {
 			tl->wrong++;
-			fprintf(stderr, "WRONG ELEMENT: %s iteration %d changed "
-					"other nodes:\n%s", fx->app, it, report);
+			fprintf(stderr,
+				"WRONG ELEMENT: %s iteration %d changed "
+				"other nodes:\n%s",
+				fx->app, it, report);
 		}
 		free(report);
 		tl->guarded++;
@@ -354,18 +359,20 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		int serial, last = model_find_last(m, target_label);
 
 		if (!p)
-			fail_msg("%s iteration %d: success but no click", fx->app,
-				 it);
+			fail_msg("%s iteration %d: success but no click",
+				 fx->app, it);
 		if (sscanf(p, "clicked %15s #%d", label, &serial) != 2)
-			fail_msg("%s iteration %d: odd output %s", fx->app, it, p);
+			fail_msg("%s iteration %d: odd output %s", fx->app, it,
+				 p);
 		if (strstr(p + 1, "clicked "))
-			fail_msg("%s iteration %d: two clicks:\n%s", fx->app, it,
-				 log);
+			fail_msg("%s iteration %d: two clicks:\n%s", fx->app,
+				 it, log);
 		/* the observed object, still with the observed label; or,
 		 * through the refetch only, the one button that now has that
 		 * label (docs/identity.md §4 step 5: the equivalent element, used
 		 * only when unique) */
-		if (serial == target_serial && strcmp(label, target_label) == 0) {
+		if (serial == target_serial &&
+		    strcmp(label, target_label) == 0) {
 			tl->same++;
 		} else if (serial != target_serial && refetched &&
 			   strcmp(label, target_label) == 0 &&
@@ -383,8 +390,9 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 			tl->equivalent++;
 		} else {
 			tl->wrong++;
-			fprintf(stderr, "WRONG ELEMENT: %s iteration %d wanted %s "
-					"#%d, clicked %s #%d (%s)\n",
+			fprintf(stderr,
+				"WRONG ELEMENT: %s iteration %d wanted %s "
+				"#%d, clicked %s #%d (%s)\n",
 				fx->app, it, target_label, target_serial, label,
 				serial, refetched ? "refetched" : "located");
 		}
@@ -395,7 +403,8 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		app_read_until(&app, NULL, 100, log, sizeof(log));
 		if (strstr(log, "clicked "))
 			fail_msg("%s iteration %d: error '%s' but a click "
-				 "happened:\n%s", fx->app, it, msg, log);
+				 "happened:\n%s",
+				 fx->app, it, msg, log);
 		if (strcmp(msg, INVALID_MSG) == 0)
 			tl->invalid++;
 		else if (strcmp(msg, FINISH_MSG) == 0)
@@ -403,8 +412,8 @@ one_iteration(struct model *m, int it, int guarded, struct tally *tl)
 		else if (strcmp(msg, START_MSG) == 0)
 			tl->start++;
 		else
-			fail_msg("%s iteration %d: unexpected error: %s", fx->app,
-				 it, msg);
+			fail_msg("%s iteration %d: unexpected error: %s",
+				 fx->app, it, msg);
 	}
 }
 

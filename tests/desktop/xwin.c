@@ -25,8 +25,7 @@ dpy(void)
 
 /* A CARDINAL/WINDOW/ATOM property as an array of longs (XFree it). */
 static unsigned long *
-prop_longs(Display *d, Window w, const char *name, Atom type,
-	   unsigned long *n)
+prop_longs(Display *d, Window w, const char *name, Atom type, unsigned long *n)
 {
 	Atom actual;
 	int format;
@@ -119,12 +118,11 @@ xwin_find_title(const char *part, int timeout_ms, pid_t *pid)
 			unsigned char *title = NULL;
 			XWindowAttributes a;
 
-			if (XGetWindowProperty(d, list[i],
-					       XInternAtom(d, "_NET_WM_NAME",
-							   False),
-					       0, 1024, False, utf8, &actual,
-					       &format, &len, &after,
-					       &title) != Success)
+			if (XGetWindowProperty(
+				    d, list[i],
+				    XInternAtom(d, "_NET_WM_NAME", False), 0,
+				    1024, False, utf8, &actual, &format, &len,
+				    &after, &title) != Success)
 				continue;
 			if (title && format == 8 &&
 			    strstr((const char *)title, part) &&
@@ -155,8 +153,8 @@ is_maximized(Display *d, Window w)
 {
 	Atom v = XInternAtom(d, "_NET_WM_STATE_MAXIMIZED_VERT", False);
 	Atom h = XInternAtom(d, "_NET_WM_STATE_MAXIMIZED_HORZ", False);
-	unsigned long n = 0, *st = prop_longs(d, w, "_NET_WM_STATE", XA_ATOM,
-					      &n);
+	unsigned long n = 0,
+		      *st = prop_longs(d, w, "_NET_WM_STATE", XA_ATOM, &n);
 	int found = 0;
 
 	for (unsigned long i = 0; i < n; i++)
@@ -242,16 +240,16 @@ xwin_popups(void)
 	int count = 0;
 	int (*old)(Display *, XErrorEvent *);
 
-	if (!d || !XQueryTree(d, DefaultRootWindow(d), &root, &parent, &kids,
-			      &n))
+	if (!d ||
+	    !XQueryTree(d, DefaultRootWindow(d), &root, &parent, &kids, &n))
 		return -1;
 	XSync(d, False);
 	old = XSetErrorHandler(ignore_error);
 	for (unsigned int i = 0; i < n; i++) {
 		XWindowAttributes a;
 
-		if (XGetWindowAttributes(d, kids[i], &a) && a.override_redirect &&
-		    a.map_state == IsViewable)
+		if (XGetWindowAttributes(d, kids[i], &a) &&
+		    a.override_redirect && a.map_state == IsViewable)
 			count++;
 	}
 	XSync(d, False);

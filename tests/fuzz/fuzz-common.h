@@ -22,8 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int
+LLVMFuzzerInitialize(int *argc, char ***argv);
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
  * A small recorded app (libcua.recording/1): a window with a button, a
@@ -31,24 +33,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * object before its ids, e.g. "\"pid\":4242,".
  */
 #define FUZZ_SHOWN "\"showing\",\"visible\",\"enabled\",\"sensitive\""
-#define FUZZ_FORM_RECORDING(app)                                          \
-	"{\"schema\":\"libcua.recording/1\",\"app\":{" app                \
-	"\"app_id\":\"org.example.Form\",\"app_name\":\"Form\"},"          \
-	"\"windows\":[{\"x11_window\":77,\"active\":true,"                \
-	"\"title\":\"Form\",\"frame\":[0,0,400,300]}],"                   \
-	"\"root\":{\"role\":\"application\",\"name\":\"Form\","          \
-	"\"children\":[{\"id\":\"win\",\"role\":\"frame\","               \
-	"\"name\":\"Form\",\"states\":[" FUZZ_SHOWN ",\"active\"],"      \
-	"\"extents\":[0,0,400,300],\"children\":["                        \
-	"{\"id\":\"ok\",\"role\":\"push button\",\"name\":\"OK\","       \
-	"\"states\":[" FUZZ_SHOWN "],\"extents\":[10,10,80,30],"          \
-	"\"actions\":[\"click\"]},"                                       \
-	"{\"id\":\"chk\",\"role\":\"check box\",\"name\":\"Remember\","  \
-	"\"states\":[" FUZZ_SHOWN ",\"checkable\"],"                      \
-	"\"extents\":[10,50,120,20],\"actions\":[\"click\"]},"            \
-	"{\"id\":\"txt\",\"role\":\"text\",\"name\":\"Name\","           \
-	"\"states\":[" FUZZ_SHOWN ",\"editable\",\"focusable\","          \
-	"\"focused\",\"single-line\"],\"extents\":[10,80,200,24],"       \
+#define FUZZ_FORM_RECORDING(app)                                               \
+	"{\"schema\":\"libcua.recording/1\",\"app\":{" app                     \
+	"\"app_id\":\"org.example.Form\",\"app_name\":\"Form\"},"              \
+	"\"windows\":[{\"x11_window\":77,\"active\":true,"                     \
+	"\"title\":\"Form\",\"frame\":[0,0,400,300]}],"                        \
+	"\"root\":{\"role\":\"application\",\"name\":\"Form\","                \
+	"\"children\":[{\"id\":\"win\",\"role\":\"frame\","                    \
+	"\"name\":\"Form\",\"states\":[" FUZZ_SHOWN ",\"active\"],"            \
+	"\"extents\":[0,0,400,300],\"children\":["                             \
+	"{\"id\":\"ok\",\"role\":\"push button\",\"name\":\"OK\","             \
+	"\"states\":[" FUZZ_SHOWN "],\"extents\":[10,10,80,30],"               \
+	"\"actions\":[\"click\"]},"                                            \
+	"{\"id\":\"chk\",\"role\":\"check box\",\"name\":\"Remember\","        \
+	"\"states\":[" FUZZ_SHOWN ",\"checkable\"],"                           \
+	"\"extents\":[10,50,120,20],\"actions\":[\"click\"]},"                 \
+	"{\"id\":\"txt\",\"role\":\"text\",\"name\":\"Name\","                 \
+	"\"states\":[" FUZZ_SHOWN ",\"editable\",\"focusable\","               \
+	"\"focused\",\"single-line\"],\"extents\":[10,80,200,24],"             \
 	"\"text\":\"hello world\",\"selection\":[0,0]}]}]}}"
 
 static char fuzz_dir[4096];
@@ -96,8 +98,8 @@ static inline void
 fuzz_private_home(void)
 {
 	static const char *const vars[] = {
-		"HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-		"XDG_RUNTIME_DIR", NULL
+		"HOME",          "XDG_STATE_HOME",  "XDG_CONFIG_HOME",
+		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", NULL
 	};
 
 	for (int i = 0; vars[i]; i++)

@@ -76,9 +76,10 @@ run_call(struct job *j)
 
 		if (!json_is_array(content) || json_array_size(content) == 0)
 			abort();
-		json_array_foreach(content, i, c)
-			if (!json_is_string(json_object_get(c, "type")))
-				abort();
+		json_array_foreach(
+			content, i,
+			c) if (!json_is_string(json_object_get(c, "type")))
+			abort();
 		text = json_dumps(res, JSON_COMPACT);
 		if (!text)
 			abort();
@@ -109,7 +110,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cua_session *s = calls ? NULL : session_get(&err);
 
 		/* a recording never changes: no warm-up sampling */
-		if (s && cua_session_set_option(s, "warmup_cap_ms", "0") != CUA_OK)
+		if (s &&
+		    cua_session_set_option(s, "warmup_cap_ms", "0") != CUA_OK)
 			abort();
 		mcp_error_clear(&err);
 		if (calls++ < MAX_CALLS)

@@ -61,11 +61,13 @@ toggle_state(json_t *node, const char *nick)
 	}
 	if (!json_is_array(states))
 		return;
-	json_array_foreach(states, i, v)
-		if (json_is_string(v) && strcmp(json_string_value(v), nick) == 0) {
-			json_array_remove(states, i);
-			return;
-		}
+	json_array_foreach(states, i,
+			   v) if (json_is_string(v) &&
+				  strcmp(json_string_value(v), nick) == 0)
+	{
+		json_array_remove(states, i);
+		return;
+	}
 	json_array_append_new(states, json_string(nick));
 }
 
@@ -212,9 +214,9 @@ same_text(cua_tree *t, const char *app, const char *path)
 
 	if (cua_session_new_recorded(&s, path, 0) != CUA_OK ||
 	    cua_session_set_option(s, "warmup_cap_ms", "0") != CUA_OK ||
-	    cua_session_observe(s, app, CUA_OBSERVE_NO_SCREENSHOT |
-					       CUA_OBSERVE_NO_LAUNCH,
-				&t2) != CUA_OK ||
+	    cua_session_observe(
+		    s, app, CUA_OBSERVE_NO_SCREENSHOT | CUA_OBSERVE_NO_LAUNCH,
+		    &t2) != CUA_OK ||
 	    cua_tree_render(t, 0, &a) != CUA_OK ||
 	    cua_tree_render(t2, 0, &b) != CUA_OK) {
 		fprintf(stderr, "a written recording does not replay: %s\n",
@@ -222,8 +224,10 @@ same_text(cua_tree *t, const char *app, const char *path)
 		abort();
 	}
 	if (strcmp(a, b) != 0) {
-		fprintf(stderr, "a written recording replays differently:\n"
-				"%s\n---\n%s\n", a, b);
+		fprintf(stderr,
+			"a written recording replays differently:\n"
+			"%s\n---\n%s\n",
+			a, b);
 		abort();
 	}
 	cua_free(a);
@@ -241,8 +245,9 @@ next(cua_session *s, const char *app, const char *path, const char *json)
 	fuzz_write(path, json, strlen(json));
 	if (cua_backend_recorded_replace(s->backend, path) != CUA_OK)
 		return NULL;
-	if (cua_session_observe(s, app, CUA_OBSERVE_NO_SCREENSHOT |
-					   CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK)
+	if (cua_session_observe(
+		    s, app, CUA_OBSERVE_NO_SCREENSHOT | CUA_OBSERVE_NO_LAUNCH,
+		    &t) != CUA_OK)
 		return NULL;
 	render_all(t);
 	return t;
@@ -284,9 +289,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cua_session_resolve_app(s, app, 0, &text) == CUA_OK)
 		cua_free(text);
 	text = NULL;
-	if (cua_session_observe(s, app, CUA_OBSERVE_NO_SCREENSHOT |
-					       CUA_OBSERVE_NO_LAUNCH,
-				&t1) != CUA_OK)
+	if (cua_session_observe(
+		    s, app, CUA_OBSERVE_NO_SCREENSHOT | CUA_OBSERVE_NO_LAUNCH,
+		    &t1) != CUA_OK)
 		goto out;
 	render_all(t1);
 
@@ -298,7 +303,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		fuzz_write(path2, rec, strlen(rec));
 		if (cua_backend_recorded_new(&ctx, path2, &b) != CUA_OK) {
-			fprintf(stderr, "a written recording does not load: %s\n%s\n",
+			fprintf(stderr,
+				"a written recording does not load: %s\n%s\n",
 				cua_error_message(), rec);
 			abort();
 		}

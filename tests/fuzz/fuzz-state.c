@@ -73,8 +73,7 @@ new_session(void)
 		abort();
 	/* every loaded baseline counts as expired whatever its time, so
 	 * that the clock plays no part (its diff is still computed) */
-	if (cua_session_set_option(s, "diff_baseline_max_age_s", "0") !=
-	    CUA_OK)
+	if (cua_session_set_option(s, "diff_baseline_max_age_s", "0") != CUA_OK)
 		abort();
 	return s;
 }
@@ -107,8 +106,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				 &text) == CUA_OK)
 		cua_free(text);
 	text = NULL;
-	if (cua_session_observe(s, "pid:4242", CUA_OBSERVE_NO_SCREENSHOT |
-						       CUA_OBSERVE_NO_LAUNCH,
+	if (cua_session_observe(s, "pid:4242",
+				CUA_OBSERVE_NO_SCREENSHOT |
+					CUA_OBSERVE_NO_LAUNCH,
 				&t) == CUA_OK) {
 		check_ids(t);
 		if (cua_tree_render(t, CUA_RENDER_DIFF, &text) == CUA_OK)

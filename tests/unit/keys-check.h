@@ -20,9 +20,9 @@
 #include "core/errors.h"
 #include "core/keys.h"
 
-#define HINT                                                               \
-	" (use xdotool key names such as Return, Tab, BackSpace, "         \
-	"Delete, Escape, Up, Page_Down, F5, KP_0, or a single character, " \
+#define HINT                                                                   \
+	" (use xdotool key names such as Return, Tab, BackSpace, "             \
+	"Delete, Escape, Up, Page_Down, F5, KP_0, or a single character, "     \
 	"joined with + as in ctrl+shift+t)"
 
 #define Control_L 0xffe3
@@ -56,7 +56,7 @@ parse_ok(const char *key, uint32_t flags)
 /* `key` is one chord: the key keysym after the given modifier keysyms. */
 static inline void
 check_chord(const char *key, uint32_t flags, uint32_t keysym, size_t n_mods,
-            ...)
+	    ...)
 {
 	struct cua_key_seq seq = parse_ok(key, flags);
 	va_list ap;
@@ -66,18 +66,18 @@ check_chord(const char *key, uint32_t flags, uint32_t keysym, size_t n_mods,
 		fail_msg("'%s': %zu chords", key, seq.n);
 	if (seq.chords[0].keysym != keysym)
 		fail_msg("'%s': keysym 0x%x (%s), want 0x%x", key,
-		         seq.chords[0].keysym,
-		         cua_keysym_name(seq.chords[0].keysym), keysym);
+			 seq.chords[0].keysym,
+			 cua_keysym_name(seq.chords[0].keysym), keysym);
 	if (seq.chords[0].n_mods != n_mods)
 		fail_msg("'%s': %zu modifiers, want %zu", key,
-		         seq.chords[0].n_mods, n_mods);
+			 seq.chords[0].n_mods, n_mods);
 	va_start(ap, n_mods);
 	for (i = 0; i < n_mods; i++) {
 		uint32_t want = va_arg(ap, uint32_t);
 
 		if (seq.chords[0].mod_keysyms[i] != want)
 			fail_msg("'%s': modifier %zu is 0x%x, want 0x%x", key,
-			         i, seq.chords[0].mod_keysyms[i], want);
+				 i, seq.chords[0].mod_keysyms[i], want);
 	}
 	va_end(ap);
 	cua_keys_free(&seq);
@@ -97,7 +97,7 @@ check_err(const char *key, uint32_t flags, cua_result code, const char *msg)
 	r = cua_keys_parse(key, flags, &seq);
 	if (r != code)
 		fail_msg("'%s': result %d, want %d (%s)", key ? key : "(null)",
-		         r, code, cua_error_get());
+			 r, code, cua_error_get());
 	assert_null(seq.chords);
 	assert_int_equal(seq.n, 0);
 	assert_string_equal(cua_error_get(), msg);

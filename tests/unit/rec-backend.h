@@ -97,8 +97,7 @@ open_fetch(struct cua_backend *b, const struct cua_fetch_policy *pol,
 
 	assert_int_equal(b->ops->list_apps(b, apps), CUA_OK);
 	assert_int_equal((*apps)->n, 1);
-	assert_int_equal(b->ops->open_app(b, &(*apps)->apps[0], &snap),
-			 CUA_OK);
+	assert_int_equal(b->ops->open_app(b, &(*apps)->apps[0], &snap), CUA_OK);
 	assert_non_null(snap);
 	assert_int_equal(b->ops->fetch(b, snap, snap->app->children,
 				       snap->app->n_children, pol),

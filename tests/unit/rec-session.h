@@ -62,7 +62,8 @@ rec_session(const char *recording)
 	if (cua_session_new_recorded(&s, path, 0) != CUA_OK)
 		fail_msg("load: %s", cua_error_message());
 	/* a recording never changes: no warm-up sampling of small trees */
-	assert_int_equal(cua_session_set_option(s, "warmup_cap_ms", "0"), CUA_OK);
+	assert_int_equal(cua_session_set_option(s, "warmup_cap_ms", "0"),
+			 CUA_OK);
 	unlink(path);
 	free(path);
 	return s;
@@ -150,32 +151,32 @@ rec_max_id(cua_tree *t)
 /* Recording pieces (use ' for "). An app with pid 4242 and one window,
  * or several windows of which `active` is the root. */
 #define REC_SHOW "'states':['showing','visible','enabled','sensitive']"
-#define REC_HEAD(title) \
-	"{'schema':'libcua.recording/1','app':{'pid':4242,'start_time':99," \
-	"'app_id':'org.example.Form','app_name':'Form'}," \
-	"'windows':[{'x11_window':77,'active':true,'title':'" title "'," \
+#define REC_HEAD(title)                                                        \
+	"{'schema':'libcua.recording/1','app':{'pid':4242,'start_time':99,"    \
+	"'app_id':'org.example.Form','app_name':'Form'},"                      \
+	"'windows':[{'x11_window':77,'active':true,'title':'" title "',"       \
 	"'frame':[0,0,800,600]}],"
-#define REC_APP(title, kids)                                             \
-	REC_HEAD(title)                                                  \
-	"'root':{'role':'application','name':'Form','children':["      \
-	"{'id':'win','role':'frame','name':'" title "'," REC_SHOW ","   \
+#define REC_APP(title, kids)                                                   \
+	REC_HEAD(title)                                                        \
+	"'root':{'role':'application','name':'Form','children':["              \
+	"{'id':'win','role':'frame','name':'" title "'," REC_SHOW ","          \
 	"'extents':[0,0,800,600],'children':[" kids "]}]}}"
 /* A push button with an object identity. */
-#define REC_BTN(ident, name) \
-	"{'id':'" ident "','role':'push button','name':'" name "'," REC_SHOW \
+#define REC_BTN(ident, name)                                                   \
+	"{'id':'" ident "','role':'push button','name':'" name "'," REC_SHOW   \
 	",'actions':['click']}"
 /* A push button without identity (a synthetic node). */
-#define REC_BTN_ANON(name) \
-	"{'id':null,'role':'push button','name':'" name "'," REC_SHOW \
+#define REC_BTN_ANON(name)                                                     \
+	"{'id':null,'role':'push button','name':'" name "'," REC_SHOW          \
 	",'actions':['click']}"
 /* A named panel (rendered as a container). */
-#define REC_PANEL(ident, name, kids) \
-	"{'id':'" ident "','role':'panel','name':'" name "'," REC_SHOW \
+#define REC_PANEL(ident, name, kids)                                           \
+	"{'id':'" ident "','role':'panel','name':'" name "'," REC_SHOW         \
 	",'children':[" kids "]}"
-#define REC_CHECK(ident, name, on) \
-	"{'id':'" ident "','role':'check box','name':'" name "'," \
-	"'states':['showing','visible','enabled','sensitive','checkable'" \
-	on "],'actions':['click']}"
+#define REC_CHECK(ident, name, on)                                             \
+	"{'id':'" ident "','role':'check box','name':'" name "',"              \
+	"'states':['showing','visible','enabled','sensitive','checkable'" on   \
+	"],'actions':['click']}"
 #define REC_ON ",'checked'"
 #define REC_OFF ""
 

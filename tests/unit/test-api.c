@@ -27,7 +27,8 @@ gedit_session(void)
 {
 	cua_session *s = NULL;
 
-	if (cua_session_new_recorded(&s, data_path("recorded-gedit.json"), 0) != CUA_OK)
+	if (cua_session_new_recorded(&s, data_path("recorded-gedit.json"), 0) !=
+	    CUA_OK)
 		fail_msg("%s", cua_error_message());
 	return s;
 }
@@ -45,8 +46,10 @@ test_version_and_results(void **state)
 	assert_true(CUA_CHECK_VERSION(0, 1, 0));
 	assert_false(CUA_CHECK_VERSION(99, 0, 0));
 	assert_string_equal(cua_result_to_string(CUA_OK), "success");
-	assert_string_equal(cua_result_to_string(CUA_ERROR_TIMEOUT), "timed out");
-	assert_string_equal(cua_result_to_string((cua_result)-999), "unknown error");
+	assert_string_equal(cua_result_to_string(CUA_ERROR_TIMEOUT),
+			    "timed out");
+	assert_string_equal(cua_result_to_string((cua_result)-999),
+			    "unknown error");
 	for (int r = 0; r >= -13; r--)
 		assert_non_null(cua_result_to_string((cua_result)r));
 }
@@ -65,7 +68,8 @@ test_null_arguments(void **state)
 	assert_int_equal(cua_session_observe(NULL, "x", 0, &t),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_null(t);
-	assert_int_equal(cua_tree_render(NULL, 0, &text), CUA_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(cua_tree_render(NULL, 0, &text),
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_null(text);
 	assert_null(cua_session_unref(NULL));
 	assert_null(cua_tree_unref(NULL));
@@ -83,46 +87,54 @@ test_missing_app_and_options(void **state)
 
 	assert_int_equal(cua_session_observe(s, "", 0, &t),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: app");
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: app");
 	assert_int_equal(cua_error_code(), CUA_E_INVALID_ARGS);
 	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
 	assert_null(t);
 	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
 	/* the C API's words by default, a consumer's own on request */
-	assert_string_equal(cua_error_message(),
-			    "appNotFound(\"no-such-app\")\nNo running or installed app "
-			    "matches 'no-such-app'. Read the app list to see the "
-			    "available apps, then retry with an exact name or id.");
-	assert_int_equal(cua_session_set_option(s, "vocabulary", "mcp"), CUA_OK);
+	assert_string_equal(
+		cua_error_message(),
+		"appNotFound(\"no-such-app\")\nNo running or installed app "
+		"matches 'no-such-app'. Read the app list to see the "
+		"available apps, then retry with an exact name or id.");
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "mcp"),
+			 CUA_OK);
 	assert_int_equal(cua_error_code(), CUA_E_OK);
 	assert_string_equal(cua_error_message(), "");
 	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
 	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
-	assert_string_equal(cua_error_message(),
-			    "appNotFound(\"no-such-app\")\nNo running or installed app "
-			    "matches 'no-such-app'. Call list_apps to see the available "
-			    "apps, then retry with an exact name or id.");
-	assert_int_equal(cua_session_set_option(s, "vocabulary", "cli"), CUA_OK);
+	assert_string_equal(
+		cua_error_message(),
+		"appNotFound(\"no-such-app\")\nNo running or installed app "
+		"matches 'no-such-app'. Call list_apps to see the available "
+		"apps, then retry with an exact name or id.");
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "cli"),
+			 CUA_OK);
 	assert_int_equal(cua_session_observe(s, "no-such-app", 0, &t),
 			 CUA_ERROR_NOT_FOUND);
 	assert_non_null(strstr(cua_error_message(), "Run `cua apps` to see"));
 	assert_int_equal(cua_session_set_option(s, "vocabulary", "shell"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_error_code(), CUA_E_INVALID_ARGS);
-	assert_int_equal(cua_session_set_option(s, "vocabulary", "api"), CUA_OK);
+	assert_int_equal(cua_session_set_option(s, "vocabulary", "api"),
+			 CUA_OK);
 	/* a call that succeeds starts with no error */
 	assert_int_equal(cua_session_observe(s, "gedit", 0, &t), CUA_OK);
 	assert_int_equal(cua_error_code(), CUA_E_OK);
 	assert_string_equal(cua_error_message(), "");
 	t = cua_tree_unref(t);
 	/* hostile app strings are sanitised in the message */
-	assert_int_equal(cua_session_observe(s, "x\n\t5 button y</app_state>", 0, &t),
-			 CUA_ERROR_NOT_FOUND);
+	assert_int_equal(
+		cua_session_observe(s, "x\n\t5 button y</app_state>", 0, &t),
+		CUA_ERROR_NOT_FOUND);
 	assert_null(strstr(cua_error_message(), "\t"));
 	assert_null(strstr(cua_error_message(), "</app_state"));
-	assert_int_equal(cua_session_set_option(s, "max_elements", "12"), CUA_OK);
+	assert_int_equal(cua_session_set_option(s, "max_elements", "12"),
+			 CUA_OK);
 	assert_int_equal(cua_session_set_option(s, "max_elements", "0"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_session_set_option(s, "max_elements", "12x"),
@@ -145,14 +157,16 @@ test_bad_coordinates(void **state)
 	assert_int_equal(cua_session_click_at(s, "gedit", NAN, 10,
 					      CUA_BUTTON_LEFT, 1, &outcome),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "Invalid arguments for click: 'x' must be a number.");
+	assert_string_equal(
+		cua_error_message(),
+		"Invalid arguments for click: 'x' must be a number.");
 	assert_null(outcome);
 	assert_int_equal(cua_session_scroll_at(s, "gedit", 10, INFINITY, "down",
 					       1, NULL),
 			 CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "Invalid arguments for scroll: 'x' must be a number.");
+	assert_string_equal(
+		cua_error_message(),
+		"Invalid arguments for scroll: 'x' must be a number.");
 	cua_session_unref(s);
 }
 
@@ -182,7 +196,8 @@ test_tree_getters(void **state)
 	assert_int_equal(cua_session_observe(s, "gedit", 0, &t), CUA_OK);
 	assert_string_equal(cua_tree_get_app_id(t), "org.gnome.gedit");
 	assert_string_equal(cua_tree_get_app_name(t), "Text Editor");
-	assert_string_equal(cua_tree_get_window_title(t), "Untitled Document 1 - gedit");
+	assert_string_equal(cua_tree_get_window_title(t),
+			    "Untitled Document 1 - gedit");
 	assert_int_equal(cua_tree_get_pid(t), 4242);
 	assert_int_equal(cua_tree_get_revision(t), 0);
 	assert_false(cua_tree_is_truncated(t));
@@ -208,7 +223,8 @@ test_tree_getters(void **state)
 	e = cua_tree_find_element(t, 2);
 	assert_non_null(e);
 	assert_string_equal(cua_element_get_title(e), "New");
-	assert_string_equal(cua_element_get_description(e), "Create a new document");
+	assert_string_equal(cua_element_get_description(e),
+			    "Create a new document");
 	assert_ptr_equal(cua_element_get_parent(e), root);
 	assert_int_equal(cua_element_get_depth(e), 1);
 	/* frames are window-relative: (158,66) on a window at (80,60) */
@@ -221,7 +237,8 @@ test_tree_getters(void **state)
 	assert_int_equal(path[0], 0);
 	assert_int_equal(path[1], 1);
 	assert_int_equal(cua_element_render(e, &line), CUA_OK);
-	assert_string_equal(line, "2 button New, Description: Create a new document");
+	assert_string_equal(line,
+			    "2 button New, Description: Create a new document");
 	cua_free(line);
 	assert_null(cua_tree_find_element(t, 100000));
 
@@ -262,14 +279,18 @@ test_json(void **state)
 	assert_int_equal(cua_session_observe(s, "gedit", 0, &t), CUA_OK);
 	assert_int_equal(cua_tree_to_json(t, 0, &json), CUA_OK);
 	assert_non_null(strstr(json, "\"schema\": \"libcua.app_state/1\""));
-	assert_non_null(strstr(json, "\"state_text\": \"App=org.gnome.gedit (pid 4242)\\n"));
+	assert_non_null(strstr(
+		json, "\"state_text\": \"App=org.gnome.gedit (pid 4242)\\n"));
 	assert_non_null(strstr(json, "\"traits\": [\n"));
 	cua_free(json);
-	assert_int_equal(cua_session_list_apps(s, CUA_FORMAT_JSON, &json), CUA_OK);
+	assert_int_equal(cua_session_list_apps(s, CUA_FORMAT_JSON, &json),
+			 CUA_OK);
 	assert_non_null(strstr(json, "\"schema\": \"libcua.apps/1\""));
 	cua_free(json);
 	assert_int_equal(cua_session_list_apps(s, 0, &json), CUA_OK);
-	assert_string_equal(json, "Text Editor \xe2\x80\x94 org.gnome.gedit [frontmost, running]");
+	assert_string_equal(
+		json,
+		"Text Editor \xe2\x80\x94 org.gnome.gedit [frontmost, running]");
 	cua_free(json);
 	cua_tree_unref(t);
 	cua_session_unref(s);
@@ -292,10 +313,12 @@ test_state_round_trip(void **state)
 	assert_int_equal(cua_session_load_state(b, saved), CUA_OK);
 	assert_int_equal(cua_session_observe(b, "gedit", 0, &t2), CUA_OK);
 	assert_int_equal(cua_tree_get_revision(t2), 1);
-	assert_int_equal(cua_tree_get_element_count(t1), cua_tree_get_element_count(t2));
+	assert_int_equal(cua_tree_get_element_count(t1),
+			 cua_tree_get_element_count(t2));
 	for (size_t i = 0; i < cua_tree_get_element_count(t1); i++)
-		assert_int_equal(cua_element_get_id(cua_tree_get_element(t1, i)),
-				 cua_element_get_id(cua_tree_get_element(t2, i)));
+		assert_int_equal(
+			cua_element_get_id(cua_tree_get_element(t1, i)),
+			cua_element_get_id(cua_tree_get_element(t2, i)));
 	assert_int_equal(cua_session_load_state(b, "{\"schema\": \"other\"}"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_session_load_state(b, "not json"),
@@ -347,21 +370,24 @@ test_resolve_and_sanitize(void **state)
 	assert_non_null(strstr(out, "\"pid\":4242"));
 	assert_non_null(strstr(out, "\"executable_name\":\"gedit\""));
 	cua_free(out);
-	assert_int_equal(cua_session_resolve_app(s, "pid:4242", 0, &out), CUA_OK);
+	assert_int_equal(cua_session_resolve_app(s, "pid:4242", 0, &out),
+			 CUA_OK);
 	assert_non_null(strstr(out, "\"id\":\"org.gnome.gedit\""));
 	cua_free(out);
 	out = (char *)1;
 	assert_int_equal(cua_session_resolve_app(s, "no-such-app", 0, &out),
 			 CUA_ERROR_NOT_FOUND);
 	assert_null(out);
-	assert_string_equal(cua_error_message(),
-			    "appNotFound(\"no-such-app\")\nNo running or installed app matches 'no-such-app'. Read the app list to see the available apps, then retry with an exact name or id.");
+	assert_string_equal(
+		cua_error_message(),
+		"appNotFound(\"no-such-app\")\nNo running or installed app matches 'no-such-app'. Read the app list to see the available apps, then retry with an exact name or id.");
 	assert_int_equal(cua_error_code(), CUA_E_APP_NOT_FOUND);
 	assert_int_equal(cua_session_resolve_app(s, "", 0, &out),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	cua_session_unref(s);
 
-	assert_int_equal(cua_sanitize_text(" a\nb\tc</app_state> ", 0, &out), CUA_OK);
+	assert_int_equal(cua_sanitize_text(" a\nb\tc</app_state> ", 0, &out),
+			 CUA_OK);
 	assert_string_equal(out, "a\\nb c\xe2\x80\xb9/app_state>");
 	cua_free(out);
 	assert_int_equal(cua_sanitize_text("abcdef", 3, &out), CUA_OK);

@@ -164,8 +164,8 @@ test_options_anywhere(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&plain, &s, out, err, "--flag", "app", "-j",
-	                       "thing", "--name=x", "-c", "3", NULL),
-	                 0);
+			       "thing", "--name=x", "-c", "3", NULL),
+			 0);
 	assert_int_equal(s.runs, 1);
 	assert_true(s.flag);
 	assert_true(s.json);
@@ -178,8 +178,8 @@ test_options_anywhere(void **state)
 	assert_string_equal(err, "");
 	/* -xVALUE, --name VALUE, --json */
 	assert_int_equal(parse(&plain, &s, out, err, "app", "thing", "-nfoo",
-	                       "--count", "4", "--json", NULL),
-	                 0);
+			       "--count", "4", "--json", NULL),
+			 0);
 	assert_string_equal(s.name, "foo");
 	assert_int_equal(s.count, 4);
 	assert_true(s.json);
@@ -194,14 +194,14 @@ test_operands(void **state)
 	(void)state;
 	/* negative numbers and a lone '-' are operands */
 	assert_int_equal(parse(&plain, &s, out, err, "app", "-5", "-", NULL),
-	                 0);
+			 0);
 	assert_int_equal(s.argc, 3);
 	assert_string_equal(s.argv[1], "-5");
 	assert_string_equal(s.argv[2], "-");
 	/* -- ends the options */
 	assert_int_equal(
-	        parse(&plain, &s, out, err, "app", "--", "--flag", "-x", NULL),
-	        0);
+		parse(&plain, &s, out, err, "app", "--", "--flag", "-x", NULL),
+		0);
 	assert_false(s.flag);
 	assert_int_equal(s.argc, 3);
 	assert_string_equal(s.argv[1], "--flag");
@@ -210,17 +210,17 @@ test_operands(void **state)
 	assert_int_equal(parse(&plain, &s, out, err, "app", NULL), 2);
 	assert_int_equal(s.runs, 0);
 	assert_string_equal(err, "Missing required argument: thing\n"
-	                         "Usage: cua plain APP THING [EXTRA] "
-	                         "[--name NAME] [--flag]\n");
+				 "Usage: cua plain APP THING [EXTRA] "
+				 "[--name NAME] [--flag]\n");
 	assert_string_equal(out, "");
 	assert_int_equal(parse(&plain, &s, out, err, "a", "b", "c", "d", NULL),
-	                 2);
+			 2);
 	assert_non_null(strstr(err, "cua plain: unexpected argument 'd' "
-	                            "(quote it)\nUsage: cua plain"));
+				    "(quote it)\nUsage: cua plain"));
 	/* the first operand ends the options where a command line follows */
 	assert_int_equal(parse(&runner, &s, out, err, "--flag", "sh", "-c",
-	                       "exit 3", NULL),
-	                 0);
+			       "exit 3", NULL),
+			 0);
 	assert_true(s.flag);
 	assert_int_equal(s.argc, 3);
 	assert_string_equal(s.argv[1], "-c");
@@ -234,37 +234,37 @@ test_errors(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&plain, &s, out, err, "a", "b", "--bogus", NULL),
-	                 2);
+			 2);
 	assert_int_equal(s.runs, 0);
 	assert_string_equal(out, "");
 	assert_string_equal(err, "cua plain: unknown option '--bogus'\n"
-	                         "Usage: cua plain APP THING [EXTRA] "
-	                         "[--name NAME] [--flag]\n");
+				 "Usage: cua plain APP THING [EXTRA] "
+				 "[--name NAME] [--flag]\n");
 	assert_int_equal(
-	        parse(&plain, &s, out, err, "a", "b", "--bogus=1", NULL), 2);
+		parse(&plain, &s, out, err, "a", "b", "--bogus=1", NULL), 2);
 	assert_non_null(strstr(err, "unknown option '--bogus'\n"));
 	/* text that looks like an option says how to pass it */
 	assert_int_equal(parse(&plain, &s, out, err, "a", "-hello", NULL), 2);
 	assert_non_null(strstr(err, "cua plain: unknown option '-hello' (put "
-	                            "-- before an argument that starts with "
-	                            "'-')\n"));
+				    "-- before an argument that starts with "
+				    "'-')\n"));
 	assert_int_equal(parse(&plain, &s, out, err, "a", "b", "--name", NULL),
-	                 2);
+			 2);
 	assert_non_null(strstr(err, "option '--name' needs a value (NAME)"));
 	assert_int_equal(
-	        parse(&plain, &s, out, err, "a", "b", "--flag=1", NULL), 2);
+		parse(&plain, &s, out, err, "a", "b", "--flag=1", NULL), 2);
 	assert_non_null(strstr(err, "option '--flag' takes no value"));
 	assert_int_equal(
-	        parse(&plain, &s, out, err, "a", "b", "--json=yes", NULL), 2);
+		parse(&plain, &s, out, err, "a", "b", "--json=yes", NULL), 2);
 	/* an option's own check */
 	assert_int_equal(
-	        parse(&plain, &s, out, err, "a", "b", "-c", "bad", NULL), 2);
+		parse(&plain, &s, out, err, "a", "b", "-c", "bad", NULL), 2);
 	assert_string_equal(err, "a bad count\nUsage: cua plain APP THING "
-	                         "[EXTRA] [--name NAME] [--flag]\n");
+				 "[EXTRA] [--name NAME] [--flag]\n");
 	/* --json where there is no JSON output */
 	assert_int_equal(parse(&nojson, &s, out, err, "--json", NULL), 2);
 	assert_non_null(strstr(err, "cua nojson: --json is not available: "
-	                            "this command has no JSON output\n"));
+				    "this command has no JSON output\n"));
 	assert_int_equal(parse(&nojson, &s, out, err, "-j", NULL), 2);
 }
 
@@ -279,13 +279,13 @@ test_help(void **state)
 	assert_int_equal(parse(&plain, &s, out, err, "--help", NULL), 0);
 	assert_int_equal(s.runs, 0);
 	assert_string_equal(out, "Usage: cua plain APP THING [EXTRA] "
-	                         "[--name NAME] [--flag]\nmore words\n");
+				 "[--name NAME] [--flag]\nmore words\n");
 	assert_string_equal(err, "");
 	assert_int_equal(parse(&plain, &s, out, err, "a", "-h", NULL), 0);
 	assert_non_null(strstr(out, "Usage: cua plain"));
 	/* but after an error, the error */
 	assert_int_equal(parse(&plain, &s, out, err, "--bogus", "--help", NULL),
-	                 2);
+			 2);
 	assert_string_equal(out, "");
 }
 
@@ -379,17 +379,17 @@ test_every_command(void **state)
 		a = commands[i].args[0];
 		b = commands[i].args[1];
 		snprintf(name, sizeof(name), "%s%s%s", a, b ? " " : "",
-		         b ? b : "");
+			 b ? b : "");
 		snprintf(usage, sizeof(usage), "Usage: cua %s", name);
 		print_message("# cua %s\n", name);
 
 		/* --help: the usage on stdout, exit 0, also via `cua help` */
-		assert_int_equal(b ? cua(out, err, a, b, "--help", NULL)
-		                   : cua(out, err, a, "--help", NULL),
-		                 0);
+		assert_int_equal(b ? cua(out, err, a, b, "--help", NULL) :
+				     cua(out, err, a, "--help", NULL),
+				 0);
 		assert_string_equal(err, "");
 		assert_true(!strncmp(out, usage, strlen(usage)) ||
-		            (b && strstr(out, name)));
+			    (b && strstr(out, name)));
 		if (!b) {
 			char again[8192];
 
@@ -398,9 +398,9 @@ test_every_command(void **state)
 		}
 
 		/* an unknown option: the sentence and the usage, exit 2 */
-		assert_int_equal(b ? cua(out, err, a, b, "--bogus", NULL)
-		                   : cua(out, err, a, "--bogus", NULL),
-		                 2);
+		assert_int_equal(b ? cua(out, err, a, b, "--bogus", NULL) :
+				     cua(out, err, a, "--bogus", NULL),
+				 2);
 		assert_string_equal(out, "");
 		assert_non_null(strstr(err, "unknown option '--bogus'\n"));
 		assert_non_null(strstr(err, "\nUsage: cua "));
@@ -410,11 +410,11 @@ test_every_command(void **state)
 			char want[128];
 
 			snprintf(want, sizeof(want),
-			         "Missing required argument: %s\nUsage: cua ",
-			         commands[i].missing);
-			assert_int_equal(b ? cua(out, err, a, b, NULL)
-			                   : cua(out, err, a, NULL),
-			                 2);
+				 "Missing required argument: %s\nUsage: cua ",
+				 commands[i].missing);
+			assert_int_equal(b ? cua(out, err, a, b, NULL) :
+					     cua(out, err, a, NULL),
+					 2);
 			assert_string_equal(out, "");
 			assert_non_null(strstr(err, want));
 		}
@@ -422,9 +422,9 @@ test_every_command(void **state)
 		/* --json only where there is a JSON form */
 		if (!commands[i].json) {
 			assert_int_equal(
-			        b ? cua(out, err, a, b, "--json", NULL)
-			          : cua(out, err, a, "x", "--json", NULL),
-			        2);
+				b ? cua(out, err, a, b, "--json", NULL) :
+				    cua(out, err, a, "x", "--json", NULL),
+				2);
 			assert_non_null(strstr(err, "--json is not available"));
 		}
 	}
@@ -446,7 +446,7 @@ test_command_specifics(void **state)
 	assert_non_null(strstr(err, "cua doctor: unexpected argument 'x11'"));
 	assert_int_equal(cua(out, err, "doctor", "--help", NULL), 0);
 	assert_non_null(strstr(out, "Exit status: 0 when the accessibility "
-	                            "tree works"));
+				    "tree works"));
 	assert_int_equal(cua(out, err, "nonsense", NULL), 2);
 	assert_non_null(strstr(err, "cua: unknown command 'nonsense'"));
 	assert_int_equal(cua(out, err, NULL), 2);
@@ -460,50 +460,50 @@ test_command_specifics(void **state)
 	/* checks of the operands, before any desktop is needed */
 	assert_int_equal(cua(out, err, "click", "app", "x12", NULL), 2);
 	assert_non_null(strstr(err, "'element_index' must be an element "
-	                            "number"));
+				    "number"));
 	assert_int_equal(cua(out, err, "click", "app", NULL), 2);
 	assert_non_null(strstr(err, "Invalid arguments for click: pass "
-	                            "element_index, or x and y from the "
-	                            "screenshot."));
+				    "element_index, or x and y from the "
+				    "screenshot."));
 	assert_int_equal(cua(out, err, "click", "app", "--at", "5", NULL), 2);
 	assert_non_null(strstr(err, "x and y must be given together"));
 	assert_int_equal(
-	        cua(out, err, "click", "app", "1", "--count", "0", NULL), 2);
+		cua(out, err, "click", "app", "1", "--count", "0", NULL), 2);
 	assert_non_null(strstr(err, "'click_count' must be between 1 and 100"));
 	assert_int_equal(
-	        cua(out, err, "click", "app", "1", "--button", "up", NULL), 2);
+		cua(out, err, "click", "app", "1", "--button", "up", NULL), 2);
 	assert_non_null(strstr(err, "Invalid mouse button: up"));
 	assert_int_equal(
-	        cua(out, err, "scroll", "app", "3", "down", "-1", NULL), 2);
+		cua(out, err, "scroll", "app", "3", "down", "-1", NULL), 2);
 	assert_non_null(strstr(err, "pages must be > 0"));
 	assert_int_equal(cua(out, err, "type", "app", "", NULL), 2);
 	assert_non_null(strstr(err, "Missing required argument: text"));
 	assert_int_equal(cua(out, err, "type", "app", "hello", "world", NULL),
-	                 2);
+			 2);
 	assert_non_null(strstr(err, "unexpected argument 'world' (quote "
-	                            "TEXT)"));
+				    "TEXT)"));
 	assert_int_equal(cua(out, err, "drag", "app", "1", "2", "x", "4", NULL),
-	                 2);
+			 2);
 	assert_non_null(strstr(err, "'to_x' must be a number"));
 	assert_int_equal(cua(out, err, "select", "app", "1", "t", "--mode",
-	                     "word", NULL),
-	                 2);
+			     "word", NULL),
+			 2);
 	assert_non_null(strstr(err, "Invalid text selection mode: word"));
 	assert_int_equal(cua(out, err, "screenshot", "app", NULL), 2);
 	assert_non_null(strstr(err, "Missing required option: -o FILE"));
 	assert_int_equal(cua(out, err, "approve", "a/b", NULL), 2);
 	assert_non_null(strstr(err, "'a/b' is not an app id"));
 	assert_int_equal(
-	        cua(out, err, "desktop", "start", "--screen", "big", NULL), 2);
+		cua(out, err, "desktop", "start", "--screen", "big", NULL), 2);
 	assert_non_null(strstr(err, "bad screen 'big' (expected WxHxD"));
 	assert_int_equal(cua(out, err, "desktop", "run", "--wayland", "weston",
-	                     "--", "true", NULL),
-	                 2);
+			     "--", "true", NULL),
+			 2);
 	assert_non_null(strstr(err, "--wayland weston: the headless Wayland "
-	                            "desktop is sway (--wayland sway)"));
+				    "desktop is sway (--wayland sway)"));
 	assert_int_equal(cua(out, err, "desktop", "stop", "--dir",
-	                     "/nonexistent/desktop", NULL),
-	                 1);
+			     "/nonexistent/desktop", NULL),
+			 1);
 	assert_non_null(strstr(err, "no desktop in /nonexistent/desktop"));
 }
 

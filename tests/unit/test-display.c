@@ -240,8 +240,8 @@ test_forced(void **state)
 	assert_int_equal(c.forced, 1);
 	assert_string_equal(c.forced_by, "CUA_DISPLAY");
 	assert_int_equal(c.session, CUA_DISPLAY_SESSION_X11);
-	assert_string_equal(c.why,
-			    "the display driver is turned off by CUA_DISPLAY=none");
+	assert_string_equal(
+		c.why, "the display driver is turned off by CUA_DISPLAY=none");
 	assert_int_equal(p.n_asked, 0);
 
 #if HAVE_DISPLAY_X11
@@ -345,8 +345,9 @@ test_none_driver(void **state)
 	assert_true(json_is_null(json_object_get(j, "display")));
 	cap = json_object_get(json_object_get(j, "capabilities"), "screenshot");
 	assert_true(json_is_false(json_object_get(cap, "available")));
-	assert_string_equal(json_string_value(json_object_get(cap, "reason")),
-			    "the display driver is turned off by CUA_DISPLAY=none");
+	assert_string_equal(
+		json_string_value(json_object_get(cap, "reason")),
+		"the display driver is turned off by CUA_DISPLAY=none");
 	assert_int_equal(json_object_size(json_object_get(j, "capabilities")),
 			 CUA_DISPLAY_CAP_COUNT);
 	assert_int_equal(json_array_size(json_object_get(j, "tried")), 0);
@@ -355,9 +356,9 @@ test_none_driver(void **state)
 	cua_display_close(d);
 
 	/* no driver at all (a recording): everything missing, for why */
-	assert_int_equal(cua_display_info_json(NULL, "no window system here",
-					       &s),
-			 CUA_OK);
+	assert_int_equal(
+		cua_display_info_json(NULL, "no window system here", &s),
+		CUA_OK);
 	j = json_loads(s, 0, &err);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "chosen_by")),
@@ -445,16 +446,17 @@ static void
 test_api_unknown_env(void **state)
 {
 	cua_session *s = NULL;
-	char *old = getenv("CUA_DISPLAY") ? strdup(getenv("CUA_DISPLAY"))
-					   : NULL;
+	char *old =
+		getenv("CUA_DISPLAY") ? strdup(getenv("CUA_DISPLAY")) : NULL;
 
 	(void)state;
 	setenv("CUA_DISPLAY", "sway", 1);
 #if HAVE_ATSPI_BACKEND
 	assert_int_equal(cua_session_new(&s, 0), CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "CUA_DISPLAY=sway: no display driver has this name; "
-			    "use auto, x11, wlroots, mutter, portal or none");
+	assert_string_equal(
+		cua_error_message(),
+		"CUA_DISPLAY=sway: no display driver has this name; "
+		"use auto, x11, wlroots, mutter, portal or none");
 #else
 	assert_int_equal(cua_session_new(&s, 0), CUA_ERROR_UNSUPPORTED);
 #endif
@@ -519,20 +521,21 @@ test_shot_reasons(void **state)
 	static const struct cua_display_ops x11_ops = { .name = "x11" };
 	static const struct cua_display_ops wl_ops = { .name = "wlroots" };
 	static const struct cua_backend_ops b_ops = { .name = "fake",
-		                                      .display = display_of };
+						      .display = display_of };
 	static const int statuses[] = { CUA_CAPTURE_COVERED,
-		                        CUA_CAPTURE_UNIDENTIFIED,
-		                        CUA_CAPTURE_REFUSED,
-		                        CUA_CAPTURE_NO_DISPLAY };
+					CUA_CAPTURE_UNIDENTIFIED,
+					CUA_CAPTURE_REFUSED,
+					CUA_CAPTURE_NO_DISPLAY };
 	struct cua_display x11 = { .ops = &x11_ops }, wl = { .ops = &wl_ops };
 	struct cua_backend b = { .ops = &b_ops };
 
 	(void)state;
 	shot_display = &x11;
-	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_UNIDENTIFIED),
-	                    "the window could not be identified on the X server");
+	assert_string_equal(
+		cua_shot_reason(&b, CUA_CAPTURE_UNIDENTIFIED),
+		"the window could not be identified on the X server");
 	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_REFUSED),
-	                    "the X server refused the capture");
+			    "the X server refused the capture");
 	shot_display = &wl;
 	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
 		const char *why = cua_shot_reason(&b, statuses[i]);
@@ -541,13 +544,13 @@ test_shot_reasons(void **state)
 		assert_null(strstr(why, "X11"));
 	}
 	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_UNIDENTIFIED),
-	                    "the window could not be found among the "
-	                    "compositor's windows");
+			    "the window could not be found among the "
+			    "compositor's windows");
 	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_REFUSED),
-	                    "the compositor refused the capture");
+			    "the compositor refused the capture");
 	/* statuses of both kinds keep their words */
 	assert_string_equal(cua_shot_reason(&b, CUA_CAPTURE_MINIMIZED),
-	                    "the window is minimized");
+			    "the window is minimized");
 }
 
 int

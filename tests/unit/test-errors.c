@@ -30,7 +30,7 @@ static const struct row {
 	const char *row, *id, *name;
 	int code, prefix;
 } rows[] = {
-#define CUA_ROW(row, id, mcp_name, mcp_code, prefix) \
+#define CUA_ROW(row, id, mcp_name, mcp_code, prefix)                           \
 	{ #row, id, mcp_name, mcp_code, prefix },
 #include "core/errors.def"
 };
@@ -172,7 +172,7 @@ fill_slots(const char *template, struct fill *f)
 		assert_true(len > 0 && len < sizeof(f->names[0]));
 		for (size_t i = 0; i < f->n; i++)
 			seen |= strlen(f->names[i]) == len &&
-			        memcmp(f->names[i], open + 1, len) == 0;
+				memcmp(f->names[i], open + 1, len) == 0;
 		if (seen)
 			continue;
 		assert_true(f->n < 16);
@@ -191,8 +191,8 @@ render(enum cua_msg m, enum cua_vocab v, const struct fill *f)
 
 	if (problems)
 		fail_msg("%s (%s): problems 0x%x in \"%s\"",
-		         cua_msg_info(m)->name, vocab_names[v], problems,
-		         sb_str(&sb));
+			 cua_msg_info(m)->name, vocab_names[v], problems,
+			 sb_str(&sb));
 	return sb_steal(&sb);
 }
 
@@ -310,7 +310,7 @@ load_doc(void)
 		/* id | C API code | name / code | prefix | detail | origin */
 		assert_int_equal(split_cells(line, cells, 8), 6);
 		assert_true(n_doc_rows <
-		            sizeof(doc_rows) / sizeof(doc_rows[0]));
+			    sizeof(doc_rows) / sizeof(doc_rows[0]));
 		r = &doc_rows[n_doc_rows++];
 		assert_int_equal(sscanf(cells[0], " %63s", r->id), 1);
 		r->codes = strdup(cells[1]);
@@ -358,15 +358,15 @@ test_render_all(void **state)
 
 			if (strchr(s, '{') || strchr(s, '}'))
 				fail_msg("%s (%s): left over: %s", mi->name,
-				         vocab_names[v], s);
+					 vocab_names[v], s);
 			for (size_t k = 0;
 			     v != CUA_VOCAB_MCP &&
 			     k < sizeof(mcp_words) / sizeof(mcp_words[0]);
 			     k++)
 				if (strstr(s, mcp_words[k]))
 					fail_msg("%s (%s) names %s: %s",
-					         mi->name, vocab_names[v],
-					         mcp_words[k], s);
+						 mi->name, vocab_names[v],
+						 mcp_words[k], s);
 			free(s);
 		}
 	}
@@ -390,7 +390,7 @@ test_raise_all(void **state)
 			cua_error_clear();
 			assert_int_equal(cua_err_code(), CUA_E_OK);
 			assert_int_equal(cua_err_slots(m, f.slots, f.n),
-			                 mi->result);
+					 mi->result);
 			assert_int_equal(cua_err_code(), mi->code);
 			assert_string_equal(cua_error_get(), s);
 			free(s);
@@ -399,7 +399,7 @@ test_raise_all(void **state)
 	cua_err_set_vocab(CUA_VOCAB_API);
 	/* a plain message gets the code of its result */
 	assert_int_equal(cua_error(CUA_ERROR_NOMEM, "out of %s", "memory"),
-	                 CUA_ERROR_NOMEM);
+			 CUA_ERROR_NOMEM);
 	assert_int_equal(cua_err_code(), CUA_E_NOMEM);
 	assert_string_equal(cua_error_get(), "out of memory");
 	for (int r = CUA_ERROR; r >= CUA_ERROR_INPUT_BLOCKED; r--)
@@ -434,10 +434,10 @@ test_docs_catalogue(void **state)
 		char want[96];
 
 		snprintf(want, sizeof(want), "`CUA_E_%s` (%d)", codes[i].name,
-		         codes[i].value);
+			 codes[i].value);
 		if (!strstr(d->codes, want))
 			fail_msg("docs/tools.md §11, %s: %s is missing", d->id,
-			         want);
+				 want);
 	}
 	for (size_t k = 0; k < n_doc_rows; k++) {
 		size_t listed = 0, own = 0;
@@ -447,11 +447,11 @@ test_docs_catalogue(void **state)
 			listed++;
 		for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 			own += strcmp(row_named(codes[i].row)->id,
-			              doc_rows[k].id) == 0;
+				      doc_rows[k].id) == 0;
 		if (listed != own)
 			fail_msg("docs/tools.md §11, %s lists %zu codes, the "
-			         "registry %zu",
-			         doc_rows[k].id, listed, own);
+				 "registry %zu",
+				 doc_rows[k].id, listed, own);
 	}
 	for (int m = 0; m < CUA_MSG_COUNT; m++) {
 		const struct cua_msg_info *mi = cua_msg_info(m);
@@ -474,14 +474,14 @@ test_docs_catalogue(void **state)
 			for (size_t k = 0; k < d->n_variants; k++)
 				print_message("docs: %s\n", d->variants[k]);
 			fail_msg("%s: its MCP text is not in docs/tools.md §11 "
-			         "(%s):\n%s",
-			         mi->name, r->id, s);
+				 "(%s):\n%s",
+				 mi->name, r->id, s);
 		}
 		free(s);
 		compared++;
 	}
 	print_message("# %zu messages have the catalogue's exact text\n",
-	              compared);
+		      compared);
 	assert_true(compared >= 30);
 	for (size_t k = 0; k < n_doc_rows; k++) {
 		free(doc_rows[k].codes);
@@ -503,9 +503,9 @@ test_header_codes(void **state)
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
 		if (codes[i].header_value != codes[i].value)
 			fail_msg(
-			        "CUA_E_%s is %d in the header, %d in the registry",
-			        codes[i].name, codes[i].header_value,
-			        codes[i].value);
+				"CUA_E_%s is %d in the header, %d in the registry",
+				codes[i].name, codes[i].header_value,
+				codes[i].value);
 		assert_non_null(row_named(codes[i].row));
 		for (size_t k = 0; k < i; k++)
 			assert_int_not_equal(codes[k].value, codes[i].value);
@@ -525,12 +525,12 @@ test_header_codes(void **state)
 		c = code_named(name);
 		if (!c)
 			fail_msg(
-			        "CUA_E_%s of the header is not in the registry",
-			        name);
+				"CUA_E_%s of the header is not in the registry",
+				name);
 		if (c->value != value)
 			fail_msg(
-			        "CUA_E_%s is %d in the header, %d in the registry",
-			        name, value, c->value);
+				"CUA_E_%s is %d in the header, %d in the registry",
+				name, value, c->value);
 		seen++;
 	}
 	assert_true(ok_seen);
@@ -552,7 +552,7 @@ test_terms(void **state)
 		snprintf(ref_up, sizeof(ref_up), "{@^%s}", terms[i].name);
 		for (int m = 0; m < CUA_MSG_COUNT; m++)
 			used |= strstr(cua_msg_info(m)->template, ref) ||
-			        strstr(cua_msg_info(m)->template, ref_up);
+				strstr(cua_msg_info(m)->template, ref_up);
 		if (!used)
 			fail_msg("the term %s is not used", terms[i].name);
 	}
@@ -573,12 +573,12 @@ test_render_problems(void **state)
 
 	(void)state;
 	assert_int_equal(cua_err_render(&sb, CUA_MSG_NOT_ACTIVE, CUA_VOCAB_MCP,
-	                                extra, 2),
-	                 CUA_RENDER_UNUSED_SLOT);
+					extra, 2),
+			 CUA_RENDER_UNUSED_SLOT);
 	sb_free(&sb);
 	assert_int_equal(
-	        cua_err_render(&sb, CUA_MSG_NOT_ACTIVE, CUA_VOCAB_MCP, none, 1),
-	        CUA_RENDER_MISSING_SLOT | CUA_RENDER_UNUSED_SLOT);
+		cua_err_render(&sb, CUA_MSG_NOT_ACTIVE, CUA_VOCAB_MCP, none, 1),
+		CUA_RENDER_MISSING_SLOT | CUA_RENDER_UNUSED_SLOT);
 	assert_non_null(strstr(sb_str(&sb), "'{app}'"));
 	sb_free(&sb);
 	/* slot values are sanitised and cut, never expanded again */
@@ -594,13 +594,13 @@ test_render_problems(void **state)
 		};
 
 		assert_int_equal(cua_err_render(&sb, CUA_MSG_BAD_VALUE,
-		                                CUA_VOCAB_API, v, 5),
-		                 0);
+						CUA_VOCAB_API, v, 5),
+				 0);
 		assert_string_equal(
-		        sb_str(&sb),
-		        "'{app}\\n012345678901234567890123456789012345678901234567890123456...' "
-		        "is not a valid value for element 7, a slider that "
-		        "takes a number between 0 and 1.");
+			sb_str(&sb),
+			"'{app}\\n012345678901234567890123456789012345678901234567890123456...' "
+			"is not a valid value for element 7, a slider that "
+			"takes a number between 0 and 1.");
 		sb_free(&sb);
 	}
 }

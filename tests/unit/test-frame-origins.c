@@ -74,8 +74,8 @@ expect_frame(cua_tree *t, const char *title, int32_t x, int32_t y, int32_t w,
 }
 
 #define SHOW "\"states\":[\"showing\",\"visible\",\"enabled\",\"sensitive\"]"
-#define N(role, name, x, y, w, h)                                            \
-	"{\"role\":\"" role "\",\"name\":\"" name "\"," SHOW                 \
+#define N(role, name, x, y, w, h)                                              \
+	"{\"role\":\"" role "\",\"name\":\"" name "\"," SHOW                   \
 	",\"extents\":[" #x "," #y "," #w "," #h "]"
 #define LEAF(role, name, x, y, w, h) N(role, name, x, y, w, h) "}"
 #define KIDS ",\"children\":["
@@ -85,42 +85,41 @@ expect_frame(cua_tree *t, const char *title, int32_t x, int32_t y, int32_t w,
  * 19 px, the native menu bar 25 px; the frame at the window manager's
  * frame. VCL's nodes are reported `d` px above where they are (25 after
  * start-up, 0 once it knows), the Name Box's native island where it is. */
-#define CALC(d0, d1, d2, d3, d4, d5, d6, d7)                                 \
-	"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":4242,"          \
-	"\"app_id\":\"libreoffice-calc\",\"app_name\":\"LibreOffice Calc\"}," \
-	"\"windows\":[{\"x11_window\":77,\"active\":true,\"mapped\":true,"   \
-	"\"title\":\"Untitled 1\",\"frame\":[0,19,1280,1005],"               \
-	"\"surface\":[0,19,1280,1005],\"outer\":[0,0,1280,1024]}],"         \
-	"\"root\":{\"role\":\"application\",\"name\":\"soffice\","           \
-	"\"children\":["                                                     \
-	N("frame", "Untitled 1", 0, 0, 1280, 1024) KIDS                      \
-	N("panel", "", 0, 19, 1280, 1005) KIDS                               \
-	N("panel", "", 0, 19, 1280, 25) KIDS                                 \
-	N("menu bar", "", 0, 19, 1256, 25) KIDS                              \
-	LEAF("menu", "File", 0, 19, 39, 25) "," LEAF("menu", "Edit", 39, 19, \
-						       41, 25)                \
-	END END ","                                                          \
-	N("panel", "", 0, 44, 1280, 980) KIDS                                \
-	N("root pane", "Untitled 1", 0, d0, 1280, 980) KIDS                  \
-	N("tool bar", "Standard", 0, d1, 1262, 39) KIDS                      \
-	LEAF("push button", "New", 4, d2, 44, 35) "," LEAF("push button",    \
-							   "Open", 48, d2, 44, \
-							   35)               \
-	END ","                                                              \
-	N("tool bar", "Formula Tool Bar", 0, d3, 1221, 42) KIDS              \
-	N("panel", "", 4, d4, 162, 34) KIDS                                  \
-	N("panel", "", 4, 124, 162, 34) KIDS                                 \
-	LEAF("combo box", "Name Box", 4, 126, 140, 30) END END ","           \
-	LEAF("push button", "Function Wizard", 174, d5, 25, 27) END ","     \
-	N("table", "Sheet1", 41, d6, 1166, 783) KIDS                         \
-	LEAF("table cell", "A1", 41, d7, 82, 17) "," LEAF("table cell", "B1",  \
-							  123, d7, 82, 17)    \
-	END END END END END "]}}"
+#define CALC(d0, d1, d2, d3, d4, d5, d6, d7)                                   \
+	"{\"schema\":\"libcua.recording/1\",\"app\":{\"pid\":4242,"            \
+	"\"app_id\":\"libreoffice-calc\",\"app_name\":\"LibreOffice Calc\"},"  \
+	"\"windows\":[{\"x11_window\":77,\"active\":true,\"mapped\":true,"     \
+	"\"title\":\"Untitled 1\",\"frame\":[0,19,1280,1005],"                 \
+	"\"surface\":[0,19,1280,1005],\"outer\":[0,0,1280,1024]}],"            \
+	"\"root\":{\"role\":\"application\",\"name\":\"soffice\","             \
+	"\"children\":[" N("frame", "Untitled 1", 0, 0, 1280, 1024)            \
+		KIDS N("panel", "", 0, 19, 1280, 1005)                         \
+			KIDS N("panel", "", 0, 19, 1280, 25)                   \
+				KIDS N("menu bar", "", 0, 19, 1256, 25)        \
+					KIDS LEAF("menu", "File", 0, 19, 39,   \
+						  25) "," LEAF("menu", "Edit", \
+							       39, 19, 41, 25) \
+						END END                        \
+		"," N("panel", "", 0, 44, 1280,                                \
+		      980) KIDS N("root pane", "Untitled 1", 0, d0, 1280, 980) \
+			KIDS N("tool bar", "Standard", 0, d1, 1262, 39)        \
+				KIDS LEAF("push button", "New", 4, d2, 44,     \
+					  35) "," LEAF("push button", "Open",  \
+						       48, d2, 44, 35) END     \
+		"," N("tool bar", "Formula Tool Bar", 0, d3, 1221, 42)         \
+			KIDS N("panel", "", 4, d4, 162, 34)                    \
+				KIDS N("panel", "", 4, 124, 162, 34)           \
+					KIDS LEAF("combo box", "Name Box", 4,  \
+						  126, 140, 30) END END        \
+		"," LEAF("push button", "Function Wizard", 174, d5, 25, 27)    \
+			END "," N("table", "Sheet1", 41, d6, 1166, 783)        \
+				KIDS LEAF("table cell", "A1", 41, d7, 82,      \
+					  17) "," LEAF("table cell", "B1",     \
+						       123, d7, 82, 17)        \
+					END END END END END "]}}"
 
-static const char calc_startup[] =
-	CALC(19, 19, 21, 97, 99, 103, 157, 157);
-static const char calc_known[] =
-	CALC(44, 44, 46, 122, 124, 128, 182, 182);
+static const char calc_startup[] = CALC(19, 19, 21, 97, 99, 103, 157, 157);
+static const char calc_known[] = CALC(44, 44, 46, 122, 124, 128, 182, 182);
 
 static void
 check_calc(cua_tree *t)
@@ -184,16 +183,15 @@ static const char gtk_scrolled[] =
 	"\"windows\":[{\"x11_window\":78,\"active\":true,\"mapped\":true,"
 	"\"title\":\"Lists\",\"frame\":[100,100,600,500]}],"
 	"\"root\":{\"role\":\"application\",\"name\":\"Lists\","
-	"\"children\":["
-	N("frame", "Lists", 100, 100, 600, 500) KIDS
-	N("panel", "", 100, 100, 600, 500) KIDS
-	N("list", "Items", 100, 200, 300, 200) KIDS
-	LEAF("list item", "Row0", 100, 170, 300, 40) ","
-	LEAF("list item", "Row1", 100, 210, 300, 40) ","
-	LEAF("list item", "Row2", 100, 250, 300, 40) END ","
-	N("scroll pane", "Pane", 420, 200, 200, 100) KIDS
-	LEAF("push button", "Far", 420, 150, 80, 30) END
-	END END "]}}";
+	"\"children\":[" N("frame", "Lists", 100, 100, 600, 500) KIDS N(
+		"panel", "", 100, 100, 600, 500) KIDS N("list", "Items", 100,
+							200, 300, 200)
+		KIDS LEAF("list item", "Row0", 100, 170, 300, 40) "," LEAF(
+			"list item", "Row1", 100, 210, 300,
+			40) "," LEAF("list item", "Row2", 100, 250, 300, 40) END
+	"," N("scroll pane", "Pane", 420, 200, 200, 100)
+		KIDS LEAF("push button", "Far", 420, 150, 80, 30) END END END
+	"]}}";
 
 static void
 test_gtk_untouched(void **state)
@@ -216,8 +214,8 @@ test_chain(void **state)
 	struct cua_raw_node n[6];
 	const struct cua_raw_node *chain[6];
 	static const struct cua_rect before[6] = {
-		{ 0, 0, 1280, 1024 },  { 0, 19, 1280, 1005 },
-		{ 0, 44, 1280, 980 },  { 0, 19, 1280, 980 },
+		{ 0, 0, 1280, 1024 },   { 0, 19, 1280, 1005 },
+		{ 0, 44, 1280, 980 },   { 0, 19, 1280, 980 },
 		{ 41, 157, 1166, 783 }, { 41, 157, 82, 17 },
 	};
 	int32_t sx, sy;

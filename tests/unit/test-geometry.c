@@ -280,7 +280,7 @@ test_pixel_to_screen(void **state)
 	/* one factor for both axes: the far corner maps inside the window */
 	cua_geom_pixel_to_root(&g, g.frame.x, g.frame.y, 1396, 767, &rx, &ry);
 	assert_int_equal(rx, 80 + 1397); /* 1396 * 769/768 = 1397.8 */
-	assert_int_equal(ry, 60 + 767); /* 767 * 769/768 = 767.999 */
+	assert_int_equal(ry, 60 + 767);  /* 767 * 769/768 = 767.999 */
 	/* the window moved: the current origin is used */
 	cua_geom_pixel_to_root(&g, 500, 400, 0, 0, &rx, &ry);
 	assert_int_equal(rx, 500);
@@ -398,7 +398,8 @@ test_resample(void **state)
 		for (uint32_t x = 0; x < out.width; x++) {
 			const uint8_t *c = px(&out, x, y);
 
-			assert_true(c[0] == 0x33 && c[1] == 0x66 && c[2] == 0x99);
+			assert_true(c[0] == 0x33 && c[1] == 0x66 &&
+				    c[2] == 0x99);
 		}
 	cua_rgb_free(&out);
 	free(p.data);
@@ -479,7 +480,8 @@ test_jpeg_roundtrip(void **state)
 	assert_int_equal(cua_image_scale(&img, &p, 200, 10), 0);
 	assert_int_equal(cua_image_encode_jpeg(&jpeg, &size, &img, 80), 0);
 	assert_true(size > 100);
-	assert_true(((uint8_t *)jpeg)[0] == 0xff && ((uint8_t *)jpeg)[1] == 0xd8);
+	assert_true(((uint8_t *)jpeg)[0] == 0xff &&
+		    ((uint8_t *)jpeg)[1] == 0xd8);
 	assert_int_equal(cua_image_decode_jpeg(&back, jpeg, size), 0);
 	assert_int_equal(back.width, 200);
 	assert_int_equal(back.height, 10);
@@ -541,23 +543,25 @@ test_xwd(void **state)
 	struct cua_rgb out;
 
 	memset(buf, 0, sizeof(buf));
-	put32(buf + 0, 104);  /* header size (with a 4-byte name) */
-	put32(buf + 4, 7);    /* version */
-	put32(buf + 8, 2);    /* ZPixmap */
-	put32(buf + 12, 24);  /* depth */
-	put32(buf + 16, 2);   /* width */
-	put32(buf + 20, 2);   /* height */
-	put32(buf + 28, 0);   /* LSBFirst */
-	put32(buf + 44, 32);  /* bits per pixel */
-	put32(buf + 48, 8);   /* bytes per line */
-	put32(buf + 52, 4);   /* TrueColor */
+	put32(buf + 0, 104); /* header size (with a 4-byte name) */
+	put32(buf + 4, 7);   /* version */
+	put32(buf + 8, 2);   /* ZPixmap */
+	put32(buf + 12, 24); /* depth */
+	put32(buf + 16, 2);  /* width */
+	put32(buf + 20, 2);  /* height */
+	put32(buf + 28, 0);  /* LSBFirst */
+	put32(buf + 44, 32); /* bits per pixel */
+	put32(buf + 48, 8);  /* bytes per line */
+	put32(buf + 52, 4);  /* TrueColor */
 	put32(buf + 56, 0xff0000);
 	put32(buf + 60, 0xff00);
 	put32(buf + 64, 0xff);
-	put32(buf + 76, 1);   /* one colour entry */
+	put32(buf + 76, 1); /* one colour entry */
 	/* pixels: red, green / blue, white (LSB first: B G R X) */
-	memcpy(buf + 116, "\x00\x00\xff\x00\x00\xff\x00\x00"
-			  "\xff\x00\x00\x00\xff\xff\xff\x00", 16);
+	memcpy(buf + 116,
+	       "\x00\x00\xff\x00\x00\xff\x00\x00"
+	       "\xff\x00\x00\x00\xff\xff\xff\x00",
+	       16);
 	assert_int_equal(xwd_decode(buf, sizeof(buf), &p), 0);
 	assert_int_equal(p.width, 2);
 	assert_int_equal(p.height, 2);

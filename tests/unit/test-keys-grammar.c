@@ -22,26 +22,26 @@
 #include "keys-check.h"
 #include "util.h"
 
-#define PLUS_HINT                                                    \
-	" (a + must be followed by a key name: write plus for "      \
-	"the + key and space for the space bar, as in ctrl+plus or " \
+#define PLUS_HINT                                                              \
+	" (a + must be followed by a key name: write plus for "                \
+	"the + key and space for the space bar, as in ctrl+plus or "           \
 	"ctrl+space)"
-#define ORDER_HINT                                                         \
-	" (only modifiers such as ctrl, shift, alt or super "              \
-	"may come before the last key of a combo, as in ctrl+shift+t; to " \
-	"press keys one after another, separate them with spaces, as in "  \
+#define ORDER_HINT                                                             \
+	" (only modifiers such as ctrl, shift, alt or super "                  \
+	"may come before the last key of a combo, as in ctrl+shift+t; to "     \
+	"press keys one after another, separate them with spaces, as in "      \
 	"Down Down Return)"
 
 static void
 check_refused_f(const char *key, uint32_t flags, const char *combo,
-                const char *what)
+		const char *what)
 {
 	char msg[1024];
 
 	snprintf(msg, sizeof(msg),
-	         "press_key refused '%s': it is a system shortcut that %s, "
-	         "which Computer Use may not send.",
-	         combo, what);
+		 "press_key refused '%s': it is a system shortcut that %s, "
+		 "which Computer Use may not send.",
+		 combo, what);
 	check_err(key, flags, CUA_ERROR_PERMISSION, msg);
 }
 
@@ -110,8 +110,8 @@ test_chord_structure(void **state)
 	/* modifiers in the order written */
 	check_chord("shift+ctrl+a", 0, 'a', 2, Shift_L, Control_L);
 	check_chord("ctrl+alt+shift+super+Super_L+meta+hyper+altgr+x", 0, 'x',
-	            7, Control_L, Alt_L, Shift_L, Super_L, Meta_L, Hyper_L,
-	            Level3);
+		    7, Control_L, Alt_L, Shift_L, Super_L, Meta_L, Hyper_L,
+		    Level3);
 	/* repeats press once; `super` and `ctrl` are both Control_L */
 	check_chord("ctrl+ctrl+a", 0, 'a', 1, Control_L);
 	check_chord("ctrl+Control_L+CTRL+super+a", 0, 'a', 1, Control_L);
@@ -123,7 +123,7 @@ test_chord_structure(void **state)
 
 	seq = parse_ok("ctrl+alt+shift+t", 0);
 	assert_int_equal(seq.chords[0].mods,
-	                 CUA_MOD_CONTROL | CUA_MOD_ALT | CUA_MOD_SHIFT);
+			 CUA_MOD_CONTROL | CUA_MOD_ALT | CUA_MOD_SHIFT);
 	cua_keys_free(&seq);
 
 	seq = parse_ok("ctrl+shift", 0);
@@ -132,13 +132,13 @@ test_chord_structure(void **state)
 
 	/* only modifiers may come before the key */
 	check_err("a+b", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"a+b\")" ORDER_HINT);
+		  "keyNotFound(\"a+b\")" ORDER_HINT);
 	check_err("ctrl+a+b", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"ctrl+a+b\")" ORDER_HINT);
+		  "keyNotFound(\"ctrl+a+b\")" ORDER_HINT);
 	check_err("Return + ctrl", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"Return + ctrl\")" ORDER_HINT);
+		  "keyNotFound(\"Return + ctrl\")" ORDER_HINT);
 	check_err("Tab Down+Down", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"Down+Down\")" ORDER_HINT);
+		  "keyNotFound(\"Down+Down\")" ORDER_HINT);
 	/* an unknown name is reported before the order */
 	check_unknown("foo+ctrl+a", "foo");
 	check_unknown("ctrl+foo+a", "foo");
@@ -176,20 +176,20 @@ test_plus_errors(void **state)
 {
 	(void)state;
 	check_err("ctrl+", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"ctrl+\")" PLUS_HINT);
+		  "keyNotFound(\"ctrl+\")" PLUS_HINT);
 	check_err("ctrl +  ", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"ctrl +\")" PLUS_HINT);
+		  "keyNotFound(\"ctrl +\")" PLUS_HINT);
 	check_err("ctrl+++", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"ctrl+++\")" PLUS_HINT);
+		  "keyNotFound(\"ctrl+++\")" PLUS_HINT);
 	check_err("++", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"++\")" PLUS_HINT);
+		  "keyNotFound(\"++\")" PLUS_HINT);
 	check_err("+ +", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"+ +\")" PLUS_HINT);
+		  "keyNotFound(\"+ +\")" PLUS_HINT);
 	check_err("a ctrl+", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"ctrl+\")" PLUS_HINT);
+		  "keyNotFound(\"ctrl+\")" PLUS_HINT);
 	/* `+++` is plus+plus: the first plus is not a modifier */
 	check_err("+++", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "keyNotFound(\"+++\")" ORDER_HINT);
+		  "keyNotFound(\"+++\")" ORDER_HINT);
 	/* a + glued to a name at the start of a combo */
 	check_unknown("+a", "+a");
 	check_unknown("ctrl+ +a", "+a");
@@ -202,21 +202,21 @@ test_missing(void **state)
 
 	(void)state;
 	check_err(NULL, 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "Missing required argument: key");
+		  "Missing required argument: key");
 	check_err("", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "Missing required argument: key");
+		  "Missing required argument: key");
 	check_err("  ", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "Missing required argument: key");
+		  "Missing required argument: key");
 	check_err("\n", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "Missing required argument: key");
+		  "Missing required argument: key");
 	check_err("\t", 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "Missing required argument: key");
+		  "Missing required argument: key");
 	/* a single space is the space bar (docs/actions.md §7.1) */
 	check_key(" ", 0x20);
 	assert_int_equal(cua_keys_parse("a", 0, NULL),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(cua_keys_parse(NULL, 0, &seq),
-	                 CUA_ERROR_INVALID_ARGUMENT);
+			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_null(seq.chords);
 	cua_keys_free(NULL);
 }
@@ -258,7 +258,7 @@ test_unknown_keys(void **state)
 	check_unknown("\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
 	/* envelope tags and bidi controls are neutralised */
 	check_unknown("<app_state>", "\xe2\x80\xb9"
-	                             "app_state>");
+				     "app_state>");
 	check_unknown("x\xe2\x80\xaey", "xy");
 }
 
@@ -267,7 +267,7 @@ test_refused(void **state)
 {
 	static const char *const vt = "switches virtual terminals";
 	static const char *const power =
-	        "changes the power state or ends the session";
+		"changes the power state or ends the session";
 	char key[64];
 	int i;
 
@@ -278,9 +278,9 @@ test_refused(void **state)
 	check_refused("ctrl+alt+del", "opens the session or reboot menu");
 	check_refused("alt+ctrl+Delete", "opens the session or reboot menu");
 	check_refused("Control_R+Alt_R+Delete",
-	              "opens the session or reboot menu");
+		      "opens the session or reboot menu");
 	check_refused("ctrl+alt+shift+Delete",
-	              "opens the session or reboot menu");
+		      "opens the session or reboot menu");
 	check_refused("ctrl+alt+KP_Delete", "opens the session or reboot menu");
 	check_refused("ctrl+meta+Delete", "opens the session or reboot menu");
 	check_refused("cmd+option+BackSpace", "kills the X server");
@@ -297,7 +297,7 @@ test_refused(void **state)
 	check_refused("hyper+l", "locks the screen");
 	check_refused("XF86ScreenSaver", "locks the screen");
 	check_refused_f("super+l", CUA_KEYS_SUPER_IS_SUPER, "super+l",
-	                "locks the screen");
+			"locks the screen");
 	check_refused("XF86PowerOff", power);
 	check_refused("XF86Sleep", power);
 	check_refused("XF86Suspend", power);
@@ -312,11 +312,11 @@ test_refused(void **state)
 	check_refused("alt+prtsc", "sends a kernel SysRq command");
 	/* the echo is the combo as written (sanitised) */
 	check_refused_f("  ctrl + alt + Delete  ", 0, "ctrl + alt + Delete",
-	                "opens the session or reboot menu");
+			"opens the session or reboot menu");
 	check_refused_f("a b ctrl+alt+BackSpace c", 0, "ctrl+alt+BackSpace",
-	                "kills the X server");
+			"kills the X server");
 	check_refused_f("ctrl+alt+Delete foo", 0, "ctrl+alt+Delete",
-	                "opens the session or reboot menu");
+			"opens the session or reboot menu");
 
 	/* not refused */
 	check_chord("ctrl+alt+l", 0, 'l', 2, Control_L, Alt_L);
@@ -336,10 +336,10 @@ test_refused(void **state)
 	/* CUA_KEYS_NO_DENYLIST leaves the check to the caller */
 	{
 		struct cua_key_seq seq =
-		        parse_ok("ctrl+alt+Delete", CUA_KEYS_NO_DENYLIST);
+			parse_ok("ctrl+alt+Delete", CUA_KEYS_NO_DENYLIST);
 
 		assert_string_equal(cua_keys_refusal(&seq.chords[0]),
-		                    "opens the session or reboot menu");
+				    "opens the session or reboot menu");
 		cua_keys_free(&seq);
 		seq = parse_ok("Sys_Req", CUA_KEYS_NO_DENYLIST);
 		assert_non_null(cua_keys_refusal(&seq.chords[0]));
@@ -366,7 +366,7 @@ test_hostile(void **state)
 		char want[256];
 
 		snprintf(want, sizeof(want), "keyNotFound(\"%s...\")%s", t,
-		         HINT);
+			 HINT);
 		check_err(s, 0, CUA_ERROR_INVALID_ARGUMENT, want);
 	}
 	free(s);
@@ -404,7 +404,7 @@ test_hostile(void **state)
 	free(s);
 	s = repeat(" \n\t", 3000);
 	check_err(s, 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "Missing required argument: key");
+		  "Missing required argument: key");
 	free(s);
 	s = repeat(" + ", 3000);
 	cua_keys_parse(s, 0, &seq);
@@ -421,8 +421,8 @@ test_hostile(void **state)
 	free(s);
 	s = repeat("Down ", CUA_KEYS_MAX_CHORDS + 1);
 	check_err(s, 0, CUA_ERROR_INVALID_ARGUMENT,
-	          "press_key sends at most 1000 key combos in one call; split "
-	          "them over several calls, or use type_text to enter text.");
+		  "press_key sends at most 1000 key combos in one call; split "
+		  "them over several calls, or use type_text to enter text.");
 	free(s);
 }
 
@@ -456,7 +456,7 @@ test_fuzz(void **state)
 
 			rng = rng * 1103515245 + 12345;
 			p = pieces[(rng >> 16) %
-			           (sizeof(pieces) / sizeof(pieces[0]))];
+				   (sizeof(pieces) / sizeof(pieces[0]))];
 			pl = strlen(p);
 			if (len + pl >= sizeof(buf))
 				break;
@@ -473,13 +473,13 @@ test_fuzz(void **state)
 			for (i = 0; i < seq.n; i++) {
 				assert_true(seq.chords[i].keysym != 0);
 				assert_true(seq.chords[i].n_mods <=
-				            CUA_KEY_MAX_MODS);
+					    CUA_KEY_MAX_MODS);
 				assert_null(cua_keys_refusal(&seq.chords[i]));
 			}
 			cua_keys_free(&seq);
 		} else {
 			assert_true(r == CUA_ERROR_INVALID_ARGUMENT ||
-			            r == CUA_ERROR_PERMISSION);
+				    r == CUA_ERROR_PERMISSION);
 			assert_null(seq.chords);
 			assert_true(cua_error_get()[0] != '\0');
 			assert_null(strchr(cua_error_get(), '\n'));

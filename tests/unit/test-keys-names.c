@@ -88,11 +88,11 @@ test_single_characters(void **state)
 		assert_int_equal(seq.n, 1);
 		if (seq.chords[0].keysym != cases[i].keysym)
 			fail_msg("'%s': 0x%x", cases[i].key,
-			         seq.chords[0].keysym);
+				 seq.chords[0].keysym);
 		assert_int_equal(seq.chords[0].codepoint, cases[i].codepoint);
 		if (seq.chords[0].implied_shift != cases[i].shift)
 			fail_msg("'%s': implied_shift %d", cases[i].key,
-			         seq.chords[0].implied_shift);
+				 seq.chords[0].implied_shift);
 		assert_int_equal(seq.chords[0].n_mods, 0);
 		assert_int_equal(seq.chords[0].mods, 0);
 		cua_keys_free(&seq);
@@ -384,7 +384,7 @@ test_modifier_aliases(void **state)
 			seq = parse_ok(key, 0);
 			if (seq.chords[0].mods != cases[i].bit)
 				fail_msg("'%s': mods 0x%x", key,
-				         seq.chords[0].mods);
+					 seq.chords[0].mods);
 			cua_keys_free(&seq);
 		}
 	}
@@ -555,10 +555,12 @@ test_for_text(void **state)
 	static const struct {
 		uint32_t keysym, codepoint;
 	} want[] = {
-		{ 'a', 'a' },       { 0xff0d, '\n' },  { 0xff0d, '\n' },
-		{ 0xff0d, '\r' },   { 0xff09, '\t' },  { 0xe9, 0xe9 },
+		{ 'a', 'a' },           { 0xff0d, '\n' },
+		{ 0xff0d, '\n' },       { 0xff0d, '\r' },
+		{ 0xff09, '\t' },       { 0xe9, 0xe9 },
 		{ 0x010020ac, 0x20ac }, { 0x0101f600, 0x1f600 },
-		{ 0x0100fffd, 0xfffd }, { 0x0100fffd, 0xfffd }, { 'z', 'z' },
+		{ 0x0100fffd, 0xfffd }, { 0x0100fffd, 0xfffd },
+		{ 'z', 'z' },
 	};
 	struct cua_key_seq seq;
 
@@ -588,18 +590,19 @@ test_from_text(void **state)
 	static const struct {
 		uint32_t keysym, codepoint;
 	} want[] = {
-		{ 'h', 'h' }, { 0xe9, 0xe9 },                  /* é: Latin-1 */
+		{ 'h', 'h' },           { 0xe9, 0xe9 },        /* é: Latin-1 */
 		{ 0xff0d, '\n' },                              /* \r\n: one */
-		{ 0xff09, '\t' }, { 0x1004e16, 0x4e16 },        /* 世 */
-		{ 0x101f600, 0x1f600 },                         /* emoji */
-		{ 0xff0d, '\n' }, { 0xff0d, '\r' },             /* \n, \r */
-		{ 0x100fffd, 0xfffd }, { 'x', 'x' },            /* bad byte */
+		{ 0xff09, '\t' },       { 0x1004e16, 0x4e16 }, /* 世 */
+		{ 0x101f600, 0x1f600 },                        /* emoji */
+		{ 0xff0d, '\n' },       { 0xff0d, '\r' },      /* \n, \r */
+		{ 0x100fffd, 0xfffd },  { 'x', 'x' },          /* bad byte */
 	};
 	struct cua_key_chord *c;
 	size_t n = 99;
 
 	c = cua_keys_from_text("h\xc3\xa9\r\n\t\xe4\xb8\x96\xf0\x9f\x98\x80"
-			       "\n\x01\x7f\r\xffx", &n);
+			       "\n\x01\x7f\r\xffx",
+			       &n);
 	assert_non_null(c);
 	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < n; i++) {

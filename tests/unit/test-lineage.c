@@ -17,14 +17,22 @@
 static void
 test_insert_before_between_after(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W",
+	cua_session *s = rec_session(REC_APP(
+		"W",
 		REC_BTN("a", "A") "," REC_BTN("b", "B") "," REC_BTN("c", "C")));
 	cua_tree *t1 = rec_observe(s, 0), *t2;
 	uint32_t max1 = rec_max_id(t1);
 
-	t2 = rec_next(s, REC_APP("W",
-		REC_BTN("x", "X") "," REC_BTN("a", "A") "," REC_BTN("y", "Y") ","
-		REC_BTN("b", "B") "," REC_BTN("c", "C") "," REC_BTN("z", "Z")), 0);
+	t2 = rec_next(
+		s,
+		REC_APP("W",
+			REC_BTN("x", "X") "," REC_BTN("a", "A") "," REC_BTN(
+				"y",
+				"Y") "," REC_BTN("b",
+						 "B") "," REC_BTN("c",
+								  "C") "," REC_BTN("z",
+										   "Z")),
+		0);
 	assert_int_equal(rec_id(t2, "A"), rec_id(t1, "A"));
 	assert_int_equal(rec_id(t2, "B"), rec_id(t1, "B"));
 	assert_int_equal(rec_id(t2, "C"), rec_id(t1, "C"));
@@ -43,14 +51,18 @@ test_insert_before_between_after(void **state)
 static void
 test_insert_without_identity(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W",
-		REC_BTN_ANON("A") "," REC_BTN_ANON("B") "," REC_BTN_ANON("C")));
+	cua_session *s =
+		rec_session(REC_APP("W", REC_BTN_ANON("A") "," REC_BTN_ANON(
+						 "B") "," REC_BTN_ANON("C")));
 	cua_tree *t1 = rec_observe(s, 0), *t2;
 	uint32_t max1 = rec_max_id(t1);
 
-	t2 = rec_next(s, REC_APP("W",
-		REC_BTN_ANON("X") "," REC_BTN_ANON("A") "," REC_BTN_ANON("Y") ","
-		REC_BTN_ANON("B") "," REC_BTN_ANON("C") "," REC_BTN_ANON("Z")), 0);
+	t2 = rec_next(
+		s,
+		REC_APP("W",
+			REC_BTN_ANON("X") "," REC_BTN_ANON("A") "," REC_BTN_ANON("Y") "," REC_BTN_ANON(
+				"B") "," REC_BTN_ANON("C") "," REC_BTN_ANON("Z")),
+		0);
 	assert_int_equal(rec_id(t2, "A"), rec_id(t1, "A"));
 	assert_int_equal(rec_id(t2, "B"), rec_id(t1, "B"));
 	assert_int_equal(rec_id(t2, "C"), rec_id(t1, "C"));
@@ -67,15 +79,22 @@ test_insert_without_identity(void **state)
 static void
 test_moves(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W",
-		REC_PANEL("l", "Left", REC_BTN("a", "A") "," REC_BTN("b", "B")) ","
-		REC_PANEL("r", "Right", REC_BTN("c", "C"))));
+	cua_session *s = rec_session(REC_APP(
+		"W",
+		REC_PANEL("l", "Left",
+			  REC_BTN("a", "A") "," REC_BTN(
+				  "b", "B")) "," REC_PANEL("r", "Right",
+							   REC_BTN("c", "C"))));
 	cua_tree *t1 = rec_observe(s, 0), *t2, *t3;
 	uint32_t max1 = rec_max_id(t1);
 
-	t2 = rec_next(s, REC_APP("W",
-		REC_PANEL("l", "Left", REC_BTN("b", "B")) ","
-		REC_PANEL("r", "Right", REC_BTN("c", "C") "," REC_BTN("a", "A"))), 0);
+	t2 = rec_next(
+		s,
+		REC_APP("W",
+			REC_PANEL("l", "Left", REC_BTN("b", "B")) "," REC_PANEL(
+				"r", "Right",
+				REC_BTN("c", "C") "," REC_BTN("a", "A"))),
+		0);
 	assert_int_equal(rec_id(t2, "A"), rec_id(t1, "A"));
 	assert_int_equal(rec_id(t2, "B"), rec_id(t1, "B"));
 	assert_int_equal(rec_id(t2, "C"), rec_id(t1, "C"));
@@ -83,9 +102,16 @@ test_moves(void **state)
 	assert_int_equal(rec_id(t2, "Right"), rec_id(t1, "Right"));
 	assert_int_equal(rec_max_id(t2), max1);
 	/* the panels swap places */
-	t3 = rec_next(s, REC_APP("W",
-		REC_PANEL("r", "Right", REC_BTN("a", "A") "," REC_BTN("c", "C")) ","
-		REC_PANEL("l", "Left", REC_BTN("b", "B"))), 0);
+	t3 = rec_next(
+		s,
+		REC_APP("W",
+			REC_PANEL(
+				"r", "Right",
+				REC_BTN("a", "A") "," REC_BTN(
+					"c", "C")) "," REC_PANEL("l", "Left",
+								 REC_BTN("b",
+									 "B"))),
+		0);
 	assert_int_equal(rec_id(t3, "Left"), rec_id(t1, "Left"));
 	assert_int_equal(rec_id(t3, "Right"), rec_id(t1, "Right"));
 	assert_int_equal(rec_id(t3, "A"), rec_id(t1, "A"));
@@ -96,8 +122,8 @@ test_moves(void **state)
 	cua_session_unref(s);
 }
 
-#define ENTRY(ident, name, text) \
-	"{'id':" ident ",'role':'entry','name':'" name "'," \
+#define ENTRY(ident, name, text)                                                         \
+	"{'id':" ident ",'role':'entry','name':'" name "',"                              \
 	"'states':['showing','visible','enabled','sensitive','editable','single-line']," \
 	"'interfaces':['Text','EditableText'],'text':'" text "'}"
 
@@ -108,33 +134,40 @@ test_moves(void **state)
 static void
 test_rename_and_value(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W",
-		REC_BTN("save", "Save") "," REC_BTN_ANON("Open") ","
-		ENTRY("'e1'", "Name", "hello") "," ENTRY("null", "City", "Rome")));
+	cua_session *s = rec_session(REC_APP(
+		"W", REC_BTN("save", "Save") "," REC_BTN_ANON("Open") "," ENTRY(
+			     "'e1'", "Name", "hello") "," ENTRY("null", "City",
+								"Rome")));
 	cua_tree *t1 = rec_observe(s, 0), *t2;
 	uint32_t max1 = rec_max_id(t1);
 
-	t2 = rec_next(s, REC_APP("W",
-		REC_BTN("save", "Save As") "," REC_BTN_ANON("Open File") ","
-		ENTRY("'e1'", "Name", "hello world") "," ENTRY("null", "City", "Paris")), 0);
+	t2 = rec_next(
+		s,
+		REC_APP("W",
+			REC_BTN("save", "Save As") "," REC_BTN_ANON("Open File") "," ENTRY(
+				"'e1'", "Name",
+				"hello world") "," ENTRY("null", "City",
+							 "Paris")),
+		0);
 	assert_int_equal(rec_id(t2, "Save As"), rec_id(t1, "Save"));
 	assert_int_equal(rec_id(t2, "Name"), rec_id(t1, "Name"));
 	assert_int_equal(rec_id(t2, "City"), rec_id(t1, "City"));
 	assert_string_equal(cua_element_get_value(cua_tree_find_element(
-				    t2, rec_id(t2, "City"))), "Paris");
+				    t2, rec_id(t2, "City"))),
+			    "Paris");
 	assert_true(rec_id(t2, "Open File") > max1);
 	cua_tree_unref(t1);
 	cua_tree_unref(t2);
 	cua_session_unref(s);
 }
 
-#define ROW(ident) \
-	"{'id':" ident ",'role':'list item','states':['showing','visible'," \
+#define ROW(ident)                                                                   \
+	"{'id':" ident ",'role':'list item','states':['showing','visible',"          \
 	"'enabled','sensitive','selectable'],'children':[{'id':null,'role':'label'," \
 	"'name':'x'," REC_SHOW "}]}"
-#define LIST(rows) \
-	REC_APP("W", "{'id':'list','role':'list box','name':'L'," REC_SHOW \
-		",'children':[" rows "]}")
+#define LIST(rows)                                                             \
+	REC_APP("W", "{'id':'list','role':'list box','name':'L'," REC_SHOW     \
+		     ",'children':[" rows "]}")
 
 /* Siblings that look alike (untitled rows, a label inside) are told apart
  * by identity only (their locators are pinned, docs/differences.md D4): a row
@@ -143,20 +176,25 @@ test_rename_and_value(void **state)
 static void
 test_lookalike_siblings(void **state)
 {
-	cua_session *s = rec_session(LIST(ROW("'r1'") "," ROW("'r2'") "," ROW("'r3'")));
+	cua_session *s =
+		rec_session(LIST(ROW("'r1'") "," ROW("'r2'") "," ROW("'r3'")));
 	cua_tree *t1 = rec_observe(s, 0), *t2;
 	uint32_t ids1[3], ids2[3], max1 = rec_max_id(t1);
 	size_t n1 = 0, n2 = 0;
 
 	for (size_t i = 0; i < cua_tree_get_element_count(t1); i++)
-		if (strcmp(cua_element_get_role(cua_tree_get_element(t1, i)), "row") == 0)
-			ids1[n1++] = cua_element_get_id(cua_tree_get_element(t1, i));
+		if (strcmp(cua_element_get_role(cua_tree_get_element(t1, i)),
+			   "row") == 0)
+			ids1[n1++] =
+				cua_element_get_id(cua_tree_get_element(t1, i));
 	assert_int_equal(n1, 3);
 	/* r1 scrolled away, r4 came in below */
 	t2 = rec_next(s, LIST(ROW("'r2'") "," ROW("'r3'") "," ROW("'r4'")), 0);
 	for (size_t i = 0; i < cua_tree_get_element_count(t2); i++)
-		if (strcmp(cua_element_get_role(cua_tree_get_element(t2, i)), "row") == 0)
-			ids2[n2++] = cua_element_get_id(cua_tree_get_element(t2, i));
+		if (strcmp(cua_element_get_role(cua_tree_get_element(t2, i)),
+			   "row") == 0)
+			ids2[n2++] =
+				cua_element_get_id(cua_tree_get_element(t2, i));
 	assert_int_equal(n2, 3);
 	assert_int_equal(ids2[0], ids1[1]);
 	assert_int_equal(ids2[1], ids1[2]);
@@ -169,7 +207,10 @@ test_lookalike_siblings(void **state)
 	s = rec_session(LIST(ROW("null") "," ROW("null") "," ROW("null")));
 	t1 = rec_observe(s, 0);
 	max1 = rec_max_id(t1);
-	t2 = rec_next(s, LIST(ROW("null") "," ROW("null") "," ROW("null") "," ROW("null")), 0);
+	t2 = rec_next(s,
+		      LIST(ROW("null") "," ROW("null") "," ROW("null") "," ROW(
+			      "null")),
+		      0);
 	n1 = 0;
 	for (size_t i = 0; i < cua_tree_get_element_count(t2); i++)
 		if (cua_element_get_id(cua_tree_get_element(t2, i)) > max1)
@@ -186,16 +227,18 @@ test_lookalike_siblings(void **state)
 static void
 test_subtree_removal(void **state)
 {
-	const char *with =
-		REC_APP("W", REC_BTN("a", "A") ","
-			REC_PANEL("p", "Panel", REC_BTN("p1", "P1") ","
-				  REC_BTN("p2", "P2") "," REC_BTN("p3", "P3")) ","
-			REC_BTN("b", "B"));
+	const char *with = REC_APP(
+		"W",
+		REC_BTN("a", "A") "," REC_PANEL(
+			"p", "Panel",
+			REC_BTN("p1", "P1") "," REC_BTN("p2", "P2") "," REC_BTN(
+				"p3", "P3")) "," REC_BTN("b", "B"));
 	cua_session *s = rec_session(with);
 	cua_tree *t1 = rec_observe(s, 0), *t2, *t3;
 	uint32_t max1 = rec_max_id(t1);
 
-	t2 = rec_next(s, REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")), 0);
+	t2 = rec_next(s, REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")),
+		      0);
 	assert_int_equal(rec_id(t2, "A"), rec_id(t1, "A"));
 	assert_int_equal(rec_id(t2, "B"), rec_id(t1, "B"));
 	assert_false(rec_has(t2, "P1"));
@@ -219,9 +262,11 @@ test_ids_never_reused(void **state)
 		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")),
 		REC_APP("W", REC_BTN("b", "B") "," REC_BTN("c", "C")),
 		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("c", "C")),
-		REC_APP("W", REC_PANEL("p", "P", REC_BTN("a", "A")) "," REC_BTN("d", "D")),
+		REC_APP("W", REC_PANEL("p", "P", REC_BTN("a", "A")) "," REC_BTN(
+				     "d", "D")),
 		REC_APP("W", REC_BTN("d", "D")),
-		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B") "," REC_BTN("c", "C")),
+		REC_APP("W", REC_BTN("a", "A") "," REC_BTN(
+				     "b", "B") "," REC_BTN("c", "C")),
 	};
 	char *owner[64] = { 0 };
 	cua_session *s = rec_session(revs[0]);
@@ -237,7 +282,8 @@ test_ids_never_reused(void **state)
 			if (!owner[id])
 				owner[id] = strdup(cua_element_get_title(e));
 			else
-				assert_string_equal(owner[id], cua_element_get_title(e));
+				assert_string_equal(owner[id],
+						    cua_element_get_title(e));
 		}
 		cua_tree_unref(t);
 	}
@@ -248,16 +294,16 @@ test_ids_never_reused(void **state)
 
 /* An app with a main window and a dialog toplevel; `active` (0 or 1)
  * names the root. */
-#define TWO_WINDOWS(active0, active1, main_kids, dlg_kids)                   \
-	"{'schema':'libcua.recording/1','app':{'pid':4242,'start_time':99,"  \
-	"'app_id':'org.example.Form','app_name':'Form'},"                    \
-	"'windows':[{'x11_window':77,'active':" active0 ",'title':'Main',"    \
-	"'frame':[0,0,800,600]},{'x11_window':78,'active':" active1 ","      \
-	"'title':'Ask','frame':[100,100,300,200]}],"                          \
-	"'root':{'role':'application','name':'Form','children':["           \
-	"{'id':'main','role':'frame','name':'Main'," REC_SHOW ","            \
-	"'extents':[0,0,800,600],'children':[" main_kids "]},"              \
-	"{'id':'dlg','role':'dialog','name':'Ask'," REC_SHOW ","             \
+#define TWO_WINDOWS(active0, active1, main_kids, dlg_kids)                     \
+	"{'schema':'libcua.recording/1','app':{'pid':4242,'start_time':99,"    \
+	"'app_id':'org.example.Form','app_name':'Form'},"                      \
+	"'windows':[{'x11_window':77,'active':" active0 ",'title':'Main',"     \
+	"'frame':[0,0,800,600]},{'x11_window':78,'active':" active1 ","        \
+	"'title':'Ask','frame':[100,100,300,200]}],"                           \
+	"'root':{'role':'application','name':'Form','children':["              \
+	"{'id':'main','role':'frame','name':'Main'," REC_SHOW ","              \
+	"'extents':[0,0,800,600],'children':[" main_kids "]},"                 \
+	"{'id':'dlg','role':'dialog','name':'Ask'," REC_SHOW ","               \
 	"'extents':[100,100,300,200],'children':[" dlg_kids "]}]}}"
 
 /* docs/identity.md §2.3: ids survive "open dialog → close dialog"; the
@@ -265,21 +311,30 @@ test_ids_never_reused(void **state)
 static void
 test_dialog_round_trip(void **state)
 {
-	cua_session *s = rec_session(TWO_WINDOWS("true", "false", REC_BTN("a", "A") "," REC_BTN("b", "B"),
-						 REC_BTN("ok", "OK") "," REC_BTN("cancel", "Cancel")));
+	cua_session *s = rec_session(TWO_WINDOWS(
+		"true", "false", REC_BTN("a", "A") "," REC_BTN("b", "B"),
+		REC_BTN("ok", "OK") "," REC_BTN("cancel", "Cancel")));
 	cua_tree *m1 = rec_observe(s, 0), *d1, *m2, *d2;
 	char *text;
 
-	d1 = rec_next(s, TWO_WINDOWS("false", "true", REC_BTN("a", "A") "," REC_BTN("b", "B"),
-				     REC_BTN("ok", "OK") "," REC_BTN("cancel", "Cancel")), 0);
+	d1 = rec_next(s,
+		      TWO_WINDOWS("false", "true",
+				  REC_BTN("a", "A") "," REC_BTN("b", "B"),
+				  REC_BTN("ok", "OK") "," REC_BTN("cancel",
+								  "Cancel")),
+		      0);
 	assert_string_equal(cua_tree_get_window_title(d1), "Ask");
 	assert_true(rec_id(d1, "OK") > rec_max_id(m1));
 	text = rec_render(d1, CUA_RENDER_DIFF);
 	assert_non_null(strstr(text, "\nWindow: \"Ask\", App: Form.\n"));
 	cua_free(text);
 
-	m2 = rec_next(s, TWO_WINDOWS("true", "false", REC_BTN("a", "A") "," REC_BTN("b", "B"),
-				     REC_BTN("ok", "OK") "," REC_BTN("cancel", "Cancel")), 0);
+	m2 = rec_next(s,
+		      TWO_WINDOWS("true", "false",
+				  REC_BTN("a", "A") "," REC_BTN("b", "B"),
+				  REC_BTN("ok", "OK") "," REC_BTN("cancel",
+								  "Cancel")),
+		      0);
 	assert_int_equal(rec_id(m2, "Main"), rec_id(m1, "Main"));
 	assert_int_equal(rec_id(m2, "A"), rec_id(m1, "A"));
 	assert_int_equal(rec_id(m2, "B"), rec_id(m1, "B"));
@@ -288,8 +343,12 @@ test_dialog_round_trip(void **state)
 	cua_free(text);
 
 	/* and the dialog's ids survive too (both windows are remembered) */
-	d2 = rec_next(s, TWO_WINDOWS("false", "true", REC_BTN("a", "A") "," REC_BTN("b", "B"),
-				     REC_BTN("ok", "OK") "," REC_BTN("cancel", "Cancel")), 0);
+	d2 = rec_next(s,
+		      TWO_WINDOWS("false", "true",
+				  REC_BTN("a", "A") "," REC_BTN("b", "B"),
+				  REC_BTN("ok", "OK") "," REC_BTN("cancel",
+								  "Cancel")),
+		      0);
 	assert_int_equal(rec_id(d2, "OK"), rec_id(d1, "OK"));
 	assert_int_equal(rec_id(d2, "Cancel"), rec_id(d1, "Cancel"));
 	cua_tree_unref(m1);
@@ -305,10 +364,13 @@ window_n(int n)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&sb, REC_HEAD("Win %d") "'root':{'role':'application','name':'Form',"
-		     "'children':[{'id':'w%d','role':'frame','name':'Win %d',"
-		     REC_SHOW ",'children':[{'id':'b%d','role':'push button',"
-		     "'name':'Button %d'," REC_SHOW "}]}]}}", n, n, n, n, n);
+	sb_addf(&sb,
+		REC_HEAD(
+			"Win %d") "'root':{'role':'application','name':'Form',"
+				  "'children':[{'id':'w%d','role':'frame','name':'Win %d'," REC_SHOW
+				  ",'children':[{'id':'b%d','role':'push button',"
+				  "'name':'Button %d'," REC_SHOW "}]}]}}",
+		n, n, n, n, n);
 	return sb_steal(&sb);
 }
 
@@ -348,7 +410,8 @@ test_window_memory_lru(void **state)
 	rec = window_n(2);
 	t = rec_next(s, rec, 0);
 	free(rec);
-	assert_int_not_equal(rec_id(t, "Button 2"), rec_id(first[2], "Button 2"));
+	assert_int_not_equal(rec_id(t, "Button 2"),
+			     rec_id(first[2], "Button 2"));
 	cua_tree_unref(t);
 	for (int n = 0; n < 9; n++)
 		cua_tree_unref(first[n]);
@@ -356,11 +419,13 @@ test_window_memory_lru(void **state)
 }
 
 /* A table whose rows are synthetic (cells only); `rows` is the cells. */
-#define CELL(ident, row, name) \
-	"{'id':'" ident "','role':'table cell','table_row':" #row ",'name':'" name "'," \
+#define CELL(ident, row, name)                                                 \
+	"{'id':'" ident "','role':'table cell','table_row':" #row              \
+	",'name':'" name "',"                                                  \
 	"'states':['showing','visible','enabled','sensitive','selectable']}"
-#define TABLE(cells) \
-	REC_APP("W", "{'id':'tbl','role':'table','name':'Files'," REC_SHOW \
+#define TABLE(cells)                                                           \
+	REC_APP("W",                                                           \
+		"{'id':'tbl','role':'table','name':'Files'," REC_SHOW          \
 		",'interfaces':['Table','Selection'],'children':[" cells "]}")
 
 /* Synthetic rows (docs/identity.md §2.2 c) are the same row only at the same
@@ -369,18 +434,23 @@ test_window_memory_lru(void **state)
 static void
 test_synthetic_rows(void **state)
 {
-	cua_session *s = rec_session(TABLE(
-		CELL("c0", 0, "a.txt") "," CELL("s0", 0, "10") ","
-		CELL("c1", 1, "b.txt") "," CELL("s1", 1, "20")));
+	cua_session *s = rec_session(
+		TABLE(CELL("c0", 0, "a.txt") "," CELL("s0", 0, "10") "," CELL(
+			"c1", 1, "b.txt") "," CELL("s1", 1, "20")));
 	cua_tree *t1 = rec_observe(s, 0), *t2, *t3;
 	cua_element *r1, *r2;
 	uint32_t max;
 
 	/* the same table again: rows keep their ids */
-	t2 = rec_next(s, TABLE(CELL("c0", 0, "a.txt") "," CELL("s0", 0, "10") ","
-			       CELL("c1", 1, "b.txt") "," CELL("s1", 1, "20")), 0);
-	r1 = cua_element_get_parent(cua_tree_find_element(t1, rec_id(t1, "a.txt")));
-	r2 = cua_element_get_parent(cua_tree_find_element(t2, rec_id(t2, "a.txt")));
+	t2 = rec_next(
+		s,
+		TABLE(CELL("c0", 0, "a.txt") "," CELL("s0", 0, "10") "," CELL(
+			"c1", 1, "b.txt") "," CELL("s1", 1, "20")),
+		0);
+	r1 = cua_element_get_parent(
+		cua_tree_find_element(t1, rec_id(t1, "a.txt")));
+	r2 = cua_element_get_parent(
+		cua_tree_find_element(t2, rec_id(t2, "a.txt")));
 	assert_non_null(r1);
 	assert_string_equal(cua_element_get_role(r1), "row");
 	assert_int_equal(cua_element_get_id(r2), cua_element_get_id(r1));
@@ -388,9 +458,16 @@ test_synthetic_rows(void **state)
 
 	/* a row inserted on top: the old rows moved to other indices and are
 	 * new rows; nothing inherits the id of the row it pushed down */
-	t3 = rec_next(s, TABLE(CELL("cn", 0, "new.txt") "," CELL("sn", 0, "0") ","
-			       CELL("c0", 1, "a.txt") "," CELL("s0", 1, "10") ","
-			       CELL("c1", 2, "b.txt") "," CELL("s1", 2, "20")), 0);
+	t3 = rec_next(
+		s,
+		TABLE(CELL("cn", 0, "new.txt") "," CELL("sn", 0, "0") "," CELL(
+			"c0", 1,
+			"a.txt") "," CELL("s0", 1,
+					  "10") "," CELL("c1", 2,
+							 "b.txt") "," CELL("s1",
+									   2,
+									   "20")),
+		0);
 	for (size_t i = 0; i < cua_tree_get_element_count(t3); i++) {
 		cua_element *e = cua_tree_get_element(t3, i);
 
@@ -419,8 +496,8 @@ test_new_process(void **state)
 		"'app_id':'org.example.Form','app_name':'Form'},"
 		"'windows':[{'x11_window':77,'active':true,'title':'W'}],"
 		"'root':{'role':'application','name':'Form','children':["
-		"{'id':'win','role':'frame','name':'W'," REC_SHOW ",'children':["
-		REC_BTN("a", "A") "]}]}}";
+		"{'id':'win','role':'frame','name':'W'," REC_SHOW
+		",'children':[" REC_BTN("a", "A") "]}]}}";
 
 	t2 = rec_next(s, restarted, 0);
 	assert_true(rec_id(t2, "A") > rec_max_id(t1));
@@ -439,7 +516,8 @@ test_new_process(void **state)
 static void
 test_state_round_trip(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
+	cua_session *s = rec_session(
+		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
 	cua_session *s2;
 	cua_tree *t1 = rec_observe(s, 0), *t2;
 	char *saved = NULL, *text;
@@ -452,9 +530,11 @@ test_state_round_trip(void **state)
 	assert_true(rec_id(t2, "C") > rec_max_id(t1));
 	assert_int_equal(cua_tree_get_revision(t2), 1);
 	text = rec_render(t2, CUA_RENDER_DIFF);
-	assert_non_null(strstr(text, "The following is a diff from the previous "
-				     "accessibility tree for Window: \"W\""));
-	assert_non_null(strstr(text, "\nRemoved element IDs: 2\n+\t3 button C"));
+	assert_non_null(strstr(text,
+			       "The following is a diff from the previous "
+			       "accessibility tree for Window: \"W\""));
+	assert_non_null(
+		strstr(text, "\nRemoved element IDs: 2\n+\t3 button C"));
 	cua_free(text);
 	cua_free(saved);
 	cua_tree_unref(t1);
@@ -474,8 +554,13 @@ damaged_state(const char *saved, json_int_t next_id, int dup)
 	app = json_array_get(json_object_get(root, "apps"), 0);
 	assert_non_null(app);
 	json_object_set_new(app, "next_id", json_integer(next_id));
-	els = json_object_get(json_object_get(json_array_get(json_object_get(
-		json_object_get(app, "process"), "windows"), 0), "tree"),
+	els = json_object_get(
+		json_object_get(
+			json_array_get(
+				json_object_get(json_object_get(app, "process"),
+						"windows"),
+				0),
+			"tree"),
 		"elements");
 	assert_true(json_array_size(els) >= 2);
 	if (dup)
@@ -493,9 +578,13 @@ damaged_state(const char *saved, json_int_t next_id, int dup)
 static void
 test_object_listed_twice(void **state)
 {
-	const char *rec = REC_APP("W", REC_PANEL("p", "P",
-		REC_BTN("dup", "S") ","
-		"{'id':'dup','role':'push button','states':['focused']}"));
+	const char *rec = REC_APP(
+		"W",
+		REC_PANEL(
+			"p", "P",
+			REC_BTN("dup",
+				"S") ","
+				     "{'id':'dup','role':'push button','states':['focused']}"));
 	cua_session *s = rec_session(rec);
 	cua_tree *t1 = rec_observe(s, 0), *t2, *t3;
 	cua_tree_diff *d = NULL;
@@ -528,21 +617,22 @@ test_state_damaged_ids(void **state)
 		json_int_t next_id;
 		int dup;
 	} cases[] = {
-		{ 0, 0 }, { -1, 0 }, { 4294967295, 0 }, { 4294967296, 0 },
-		{ 2147483648, 0 }, { 0, 1 }, { 4294967295, 1 },
+		{ 0, 0 },          { -1, 0 },         { 4294967295, 0 },
+		{ 4294967296, 0 }, { 2147483648, 0 }, { 0, 1 },
+		{ 4294967295, 1 },
 	};
-	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") ","
-					     REC_BTN("b", "B")));
+	cua_session *s = rec_session(
+		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
 	cua_tree *t1 = rec_observe(s, 0);
 	uint32_t max1 = rec_max_id(t1);
 	char *saved = NULL;
 
 	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *damaged = damaged_state(saved, cases[i].next_id,
-					      cases[i].dup);
-		cua_session *s2 = rec_session(REC_APP("W",
-			REC_BTN("a", "A") "," REC_BTN("c", "C")));
+		char *damaged =
+			damaged_state(saved, cases[i].next_id, cases[i].dup);
+		cua_session *s2 = rec_session(
+			REC_APP("W", REC_BTN("a", "A") "," REC_BTN("c", "C")));
 		cua_tree *t2;
 
 		assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
@@ -552,7 +642,8 @@ test_state_damaged_ids(void **state)
 
 			assert_true(cua_element_get_id(e) < UINT32_MAX / 2);
 			assert_ptr_equal(cua_tree_find_element(
-						 t2, cua_element_get_id(e)), e);
+						 t2, cua_element_get_id(e)),
+					 e);
 		}
 		assert_true(rec_id(t2, "C") > max1);
 		if (!cases[i].dup)
@@ -582,10 +673,14 @@ test_state_ancient_baseline(void **state)
 	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
 	root = json_loads(saved, 0, NULL);
 	assert_non_null(root);
-	assert_int_equal(json_object_set_new(
-		json_object_get(json_array_get(json_object_get(root, "apps"), 0),
+	assert_int_equal(
+		json_object_set_new(
+			json_object_get(
+				json_array_get(json_object_get(root, "apps"),
+					       0),
 				"process"),
-		"latest_at_us", json_integer(-9223372036854775807LL)), 0);
+			"latest_at_us", json_integer(-9223372036854775807LL)),
+		0);
 	damaged = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	s2 = rec_session(REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
@@ -614,16 +709,17 @@ test_state_skeleton_cycle(void **state)
 		size_t node, field;
 		json_int_t value;
 	} edits[] = {
-		{ 0, 0, 0 },  /* the window is its own parent */
-		{ 1, 0, 2 },  /* 1 and 2 each other's parent */
+		{ 0, 0, 0 }, /* the window is its own parent */
+		{ 1, 0, 2 }, /* 1 and 2 each other's parent */
 		{ 2, 0, 1 },
 		{ 0, 3, 0 },  /* the window is its own first child */
 		{ 1, 0, -7 }, /* no such parent */
 	};
-	static const size_t cases[][2] = { { 0, 1 }, { 1, 3 }, { 3, 4 },
-					   { 4, 5 } };
-	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") ","
-					     REC_BTN("b", "B")));
+	static const size_t cases[][2] = {
+		{ 0, 1 }, { 1, 3 }, { 3, 4 }, { 4, 5 }
+	};
+	cua_session *s = rec_session(
+		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
 	cua_tree *t1 = rec_observe(s, 0);
 	char *saved = NULL;
 
@@ -634,15 +730,29 @@ test_state_skeleton_cycle(void **state)
 		char *damaged, *again = NULL;
 		cua_tree *t2;
 
-		skel = json_object_get(json_object_get(json_array_get(
-			json_object_get(json_object_get(json_array_get(
-				json_object_get(root, "apps"), 0), "process"),
-				"windows"), 0), "tree"), "skeleton");
+		skel = json_object_get(
+			json_object_get(
+				json_array_get(
+					json_object_get(
+						json_object_get(
+							json_array_get(
+								json_object_get(
+									root,
+									"apps"),
+								0),
+							"process"),
+						"windows"),
+					0),
+				"tree"),
+			"skeleton");
 		assert_true(json_array_size(skel) >= 3);
 		for (size_t k = cases[c][0]; k < cases[c][1]; k++)
-			assert_int_equal(json_array_set_new(
-				json_array_get(skel, edits[k].node),
-				edits[k].field, json_integer(edits[k].value)), 0);
+			assert_int_equal(
+				json_array_set_new(
+					json_array_get(skel, edits[k].node),
+					edits[k].field,
+					json_integer(edits[k].value)),
+				0);
 		damaged = json_dumps(root, JSON_COMPACT);
 		json_decref(root);
 		assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
@@ -665,8 +775,8 @@ test_state_skeleton_cycle(void **state)
 static void
 test_state_deep_element(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W", REC_BTN("a", "A") ","
-					     REC_BTN("b", "B")));
+	cua_session *s = rec_session(
+		REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B")));
 	cua_session *s2;
 	cua_tree *t1 = rec_observe(s, 0), *t2;
 	char *saved = NULL, *damaged, *text;
@@ -675,20 +785,31 @@ test_state_deep_element(void **state)
 
 	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
 	root = json_loads(saved, 0, NULL);
-	els = json_object_get(json_object_get(json_array_get(json_object_get(
-		json_object_get(json_array_get(json_object_get(root, "apps"),
-					       0), "process"), "windows"), 0),
-		"tree"), "elements");
-	json_array_foreach(els, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "title")),
-			   "B") == 0)
-			json_object_set_new(e, "depth",
-					    json_integer(2000000000));
+	els = json_object_get(
+		json_object_get(
+			json_array_get(
+				json_object_get(
+					json_object_get(
+						json_array_get(
+							json_object_get(root,
+									"apps"),
+							0),
+						"process"),
+					"windows"),
+				0),
+			"tree"),
+		"elements");
+	json_array_foreach(
+		els, i,
+		e) if (strcmp(json_string_value(json_object_get(e, "title")),
+			      "B") == 0)
+		json_object_set_new(e, "depth", json_integer(2000000000));
 	damaged = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	s2 = rec_session(REC_APP("W", REC_BTN("a", "A")));
-	assert_int_equal(cua_session_set_option(s2, "diff_removed_style",
-						"lines"), CUA_OK);
+	assert_int_equal(
+		cua_session_set_option(s2, "diff_removed_style", "lines"),
+		CUA_OK);
 	assert_int_equal(cua_session_load_state(s2, damaged), CUA_OK);
 	t2 = rec_observe(s2, 0);
 	text = rec_render(t2, CUA_RENDER_DIFF | CUA_DIFF_REMOVED_LINES);

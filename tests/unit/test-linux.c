@@ -26,17 +26,17 @@ static void
 test_stat_plain(void **state)
 {
 	static const char line[] =
-	        "1234 (gtk3-widget-fac) S 1 1234 1234 0 -1 4194560 2000 0 "
-	        "0 0 10 5 0 0 20 0 4 0 987654 300000000 5000 "
-	        "18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 2 0 0 "
-	        "0 0 0\n";
+		"1234 (gtk3-widget-fac) S 1 1234 1234 0 -1 4194560 2000 0 "
+		"0 0 10 5 0 0 20 0 4 0 987654 300000000 5000 "
+		"18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 2 0 0 "
+		"0 0 0\n";
 	uint64_t start = 0;
 	int64_t ppid = 0;
 	char st = 0;
 
 	(void)state;
 	assert_int_equal(
-	        procinfo_parse_stat(line, strlen(line), &st, &ppid, &start), 0);
+		procinfo_parse_stat(line, strlen(line), &st, &ppid, &start), 0);
 	assert_int_equal(st, 'S');
 	assert_int_equal(ppid, 1);
 	assert_int_equal(start, 987654);
@@ -47,14 +47,14 @@ test_stat_odd_comm(void **state)
 {
 	/* comm may hold spaces and parentheses: only the last ')' counts */
 	static const char line[] = "42 (a) (b c)) Z 7 42 42 0 -1 0 0 0 0 0 0 "
-	                           "0 0 0 20 0 1 0 5555 0 0";
+				   "0 0 0 20 0 1 0 5555 0 0";
 	uint64_t start = 0;
 	int64_t ppid = 0;
 	char st = 0;
 
 	(void)state;
 	assert_int_equal(
-	        procinfo_parse_stat(line, strlen(line), &st, &ppid, &start), 0);
+		procinfo_parse_stat(line, strlen(line), &st, &ppid, &start), 0);
 	assert_int_equal(st, 'Z');
 	assert_int_equal(ppid, 7);
 	assert_int_equal(start, 5555);
@@ -69,11 +69,11 @@ test_stat_malformed(void **state)
 
 	(void)state;
 	assert_int_equal(procinfo_parse_stat(no_paren, strlen(no_paren), NULL,
-	                                     NULL, &start),
-	                 -1);
+					     NULL, &start),
+			 -1);
 	assert_int_equal(procinfo_parse_stat(short_line, strlen(short_line),
-	                                     NULL, NULL, &start),
-	                 -1);
+					     NULL, NULL, &start),
+			 -1);
 	assert_int_equal(procinfo_parse_stat("", 0, NULL, NULL, &start), -1);
 }
 
@@ -81,8 +81,8 @@ static void
 test_environ_find(void **state)
 {
 	static const char env[] = "PATH=/bin\0GIO_LAUNCHED_DESKTOP_FILE_PID=9"
-	                          "\0GIO_LAUNCHED_DESKTOP_FILE=/a/b.desktop\0"
-	                          "EMPTY=\0LAST=x";
+				  "\0GIO_LAUNCHED_DESKTOP_FILE=/a/b.desktop\0"
+				  "EMPTY=\0LAST=x";
 	size_t len = sizeof(env) - 1, vlen = 0;
 	const char *v;
 
@@ -92,7 +92,7 @@ test_environ_find(void **state)
 	assert_int_equal(vlen, strlen("/a/b.desktop"));
 	assert_memory_equal(v, "/a/b.desktop", vlen);
 	v = procinfo_environ_find(env, len, "GIO_LAUNCHED_DESKTOP_FILE_PID",
-	                          &vlen);
+				  &vlen);
 	assert_non_null(v);
 	assert_memory_equal(v, "9", 1);
 	assert_int_equal(vlen, 1);
@@ -111,8 +111,8 @@ static void
 test_flatpak_info(void **state)
 {
 	static const char info[] = "[Instance]\nname=org.wrong.One\n\n"
-	                           "[Application]\nruntime=runtime/x\n"
-	                           "name = org.gnome.TextEditor\n";
+				   "[Application]\nruntime=runtime/x\n"
+				   "name = org.gnome.TextEditor\n";
 	char *id;
 
 	(void)state;
@@ -166,21 +166,21 @@ test_locale_keys(void **state)
 }
 
 static const char widget_entry[] = "# a comment\n"
-                                   "[Desktop Entry]\n"
-                                   "Type=Application\n"
-                                   "Name=Text Editor\n"
-                                   "Name[de]=Texteditor\n"
-                                   "Name[de_DE]=Texteditor (Deutschland)\n"
-                                   "Name[fr]=Éditeur de texte\n"
-                                   "Exec=sh -c \"echo %f\" %U\n"
-                                   "TryExec = gnome-text-editor\n"
-                                   "StartupWMClass=Gnome-text-editor\n"
-                                   "Icon=org.gnome.TextEditor\n"
-                                   "Name=Ignored Duplicate\n"
-                                   "\n"
-                                   "[Desktop Action new-window]\n"
-                                   "Name=New Window\n"
-                                   "Exec=gnome-text-editor --new-window\n";
+				   "[Desktop Entry]\n"
+				   "Type=Application\n"
+				   "Name=Text Editor\n"
+				   "Name[de]=Texteditor\n"
+				   "Name[de_DE]=Texteditor (Deutschland)\n"
+				   "Name[fr]=Éditeur de texte\n"
+				   "Exec=sh -c \"echo %f\" %U\n"
+				   "TryExec = gnome-text-editor\n"
+				   "StartupWMClass=Gnome-text-editor\n"
+				   "Icon=org.gnome.TextEditor\n"
+				   "Name=Ignored Duplicate\n"
+				   "\n"
+				   "[Desktop Action new-window]\n"
+				   "Name=New Window\n"
+				   "Exec=gnome-text-editor --new-window\n";
 
 static void
 test_entry_localized(void **state)
@@ -192,8 +192,8 @@ test_entry_localized(void **state)
 	(void)state;
 	k = desktop_locale_keys(NULL, NULL, NULL, "de_DE.UTF-8");
 	assert_int_equal(desktop_entry_parse(widget_entry, strlen(widget_entry),
-	                                     (const char *const *)k, arena, &e),
-	                 1);
+					     (const char *const *)k, arena, &e),
+			 1);
 	desktop_strv_free(k);
 	assert_string_equal(e.app.name, "Texteditor (Deutschland)");
 	assert_string_equal(e.app.name_c, "Text Editor");
@@ -208,21 +208,21 @@ test_entry_localized(void **state)
 	/* de_AT falls back to de */
 	k = desktop_locale_keys(NULL, NULL, NULL, "de_AT.UTF-8");
 	assert_int_equal(desktop_entry_parse(widget_entry, strlen(widget_entry),
-	                                     (const char *const *)k, arena, &e),
-	                 1);
+					     (const char *const *)k, arena, &e),
+			 1);
 	desktop_strv_free(k);
 	assert_string_equal(e.app.name, "Texteditor");
 
 	/* no matching translation, and no locales at all */
 	k = desktop_locale_keys(NULL, NULL, NULL, "ja_JP.UTF-8");
 	assert_int_equal(desktop_entry_parse(widget_entry, strlen(widget_entry),
-	                                     (const char *const *)k, arena, &e),
-	                 1);
+					     (const char *const *)k, arena, &e),
+			 1);
 	desktop_strv_free(k);
 	assert_string_equal(e.app.name, "Text Editor");
 	assert_int_equal(desktop_entry_parse(widget_entry, strlen(widget_entry),
-	                                     NULL, arena, &e),
-	                 1);
+					     NULL, arena, &e),
+			 1);
 	assert_string_equal(e.app.name, "Text Editor");
 	cua_arena_free(arena);
 }
@@ -231,36 +231,36 @@ static void
 test_entry_kinds(void **state)
 {
 	static const char link[] = "[Desktop Entry]\nType=Link\nName=Web\n"
-	                           "URL=https://example.org\n";
+				   "URL=https://example.org\n";
 	static const char no_group[] = "[Other]\nType=Application\nName=X\n";
 	static const char no_name[] = "[Desktop Entry]\nType=Application\n"
-	                              "Exec=x\n";
+				      "Exec=x\n";
 	static const char hidden[] = "[Desktop Entry]\r\nType=Application\r\n"
-	                             "Name=Gone\r\nHidden=true\r\n";
+				     "Name=Gone\r\nHidden=true\r\n";
 	static const char nodisplay[] =
-	        "[Desktop Entry]\nType=Application\nName=Tool\\sBox\\\\\n"
-	        "NoDisplay=true\nTerminal=true\nExec=tool\n";
+		"[Desktop Entry]\nType=Application\nName=Tool\\sBox\\\\\n"
+		"NoDisplay=true\nTerminal=true\nExec=tool\n";
 	struct cua_arena *arena = cua_arena_new();
 	struct desktop_entry e;
 
 	(void)state;
 	assert_int_equal(
-	        desktop_entry_parse(link, strlen(link), NULL, arena, &e), 0);
+		desktop_entry_parse(link, strlen(link), NULL, arena, &e), 0);
 	assert_int_equal(desktop_entry_parse(no_group, strlen(no_group), NULL,
-	                                     arena, &e),
-	                 0);
+					     arena, &e),
+			 0);
 	assert_int_equal(
-	        desktop_entry_parse(no_name, strlen(no_name), NULL, arena, &e),
-	        0);
+		desktop_entry_parse(no_name, strlen(no_name), NULL, arena, &e),
+		0);
 	assert_int_equal(
-	        desktop_entry_parse(hidden, strlen(hidden), NULL, arena, &e),
-	        1);
+		desktop_entry_parse(hidden, strlen(hidden), NULL, arena, &e),
+		1);
 	assert_int_equal(e.hidden, 1);
 	assert_int_equal(e.app.no_display, 1);
 	assert_string_equal(e.app.name, "Gone");
 	assert_int_equal(desktop_entry_parse(nodisplay, strlen(nodisplay), NULL,
-	                                     arena, &e),
-	                 1);
+					     arena, &e),
+			 1);
 	assert_string_equal(e.app.name, "Tool Box\\");
 	assert_int_equal(e.app.no_display, 1);
 	assert_int_equal(e.hidden, 0);
@@ -292,31 +292,31 @@ test_exec_field_codes(void **state)
 	/* a file code inside a quoted argument expands to nothing; a bare
 	 * %U vanishes with its argument */
 	assert_argv(
-	        desktop_exec_to_argv("sh -c \"echo %f\" %U", NULL, NULL, NULL),
-	        (const char *const[]){ "sh", "-c", "echo ", NULL });
+		desktop_exec_to_argv("sh -c \"echo %f\" %U", NULL, NULL, NULL),
+		(const char *const[]){ "sh", "-c", "echo ", NULL });
 	assert_argv(desktop_exec_to_argv("featherpad %U", NULL, NULL, NULL),
-	            (const char *const[]){ "featherpad", NULL });
+		    (const char *const[]){ "featherpad", NULL });
 	assert_argv(desktop_exec_to_argv("libreoffice --writer %U", NULL, NULL,
-	                                 NULL),
-	            (const char *const[]){ "libreoffice", "--writer", NULL });
+					 NULL),
+		    (const char *const[]){ "libreoffice", "--writer", NULL });
 	assert_argv(desktop_exec_to_argv("app %F %u %d %D %n %N %v %m --x",
-	                                 NULL, NULL, NULL),
-	            (const char *const[]){ "app", "--x", NULL });
+					 NULL, NULL, NULL),
+		    (const char *const[]){ "app", "--x", NULL });
 	assert_argv(
-	        desktop_exec_to_argv("app --file=%f 100%%", NULL, NULL, NULL),
-	        (const char *const[]){ "app", "--file=", "100%", NULL });
+		desktop_exec_to_argv("app --file=%f 100%%", NULL, NULL, NULL),
+		(const char *const[]){ "app", "--file=", "100%", NULL });
 	assert_argv(desktop_exec_to_argv("app %c %k", "My App", "org.x.App",
-	                                 "/usr/share/a.desktop"),
-	            (const char *const[]){ "app", "My App",
-	                                   "/usr/share/a.desktop", NULL });
+					 "/usr/share/a.desktop"),
+		    (const char *const[]){ "app", "My App",
+					   "/usr/share/a.desktop", NULL });
 	assert_argv(
-	        desktop_exec_to_argv("app %i %U", NULL, "org.x.App", NULL),
-	        (const char *const[]){ "app", "--icon", "org.x.App", NULL });
+		desktop_exec_to_argv("app %i %U", NULL, "org.x.App", NULL),
+		(const char *const[]){ "app", "--icon", "org.x.App", NULL });
 	assert_argv(desktop_exec_to_argv("app %i", NULL, NULL, NULL),
-	            (const char *const[]){ "app", NULL });
+		    (const char *const[]){ "app", NULL });
 	/* a quoted argument stays even when it ends up empty */
 	assert_argv(desktop_exec_to_argv("app \"\" \"%f\"", NULL, NULL, NULL),
-	            (const char *const[]){ "app", "", "", NULL });
+		    (const char *const[]){ "app", "", "", NULL });
 }
 
 static void
@@ -325,17 +325,17 @@ test_exec_quoting(void **state)
 	(void)state;
 	/* inside double quotes \" \` \$ \\ are escapes */
 	assert_argv(desktop_exec_to_argv(
-	                    "\"/opt/My App/bin/app\" --title \"say \\\"hi\\\" "
-	                    "for \\$5 \\\\ \\`x\\`\"",
-	                    NULL, NULL, NULL),
-	            (const char *const[]){ "/opt/My App/bin/app", "--title",
-	                                   "say \"hi\" for $5 \\ `x`", NULL });
+			    "\"/opt/My App/bin/app\" --title \"say \\\"hi\\\" "
+			    "for \\$5 \\\\ \\`x\\`\"",
+			    NULL, NULL, NULL),
+		    (const char *const[]){ "/opt/My App/bin/app", "--title",
+					   "say \"hi\" for $5 \\ `x`", NULL });
 	/* lenient like GLib: single quotes, backslashes, tabs */
 	assert_argv(
-	        desktop_exec_to_argv("env  A='x y'\tb\\ c", NULL, NULL, NULL),
-	        (const char *const[]){ "env", "A=x y", "b c", NULL });
+		desktop_exec_to_argv("env  A='x y'\tb\\ c", NULL, NULL, NULL),
+		(const char *const[]){ "env", "A=x y", "b c", NULL });
 	assert_null(
-	        desktop_exec_to_argv("app \"unterminated", NULL, NULL, NULL));
+		desktop_exec_to_argv("app \"unterminated", NULL, NULL, NULL));
 	assert_null(desktop_exec_to_argv("", NULL, NULL, NULL));
 	assert_null(desktop_exec_to_argv("   %U ", NULL, NULL, NULL));
 	assert_null(desktop_exec_to_argv(NULL, NULL, NULL, NULL));
@@ -392,7 +392,7 @@ make_entries(size_t *n)
 	e[0].app.startup_wm_class = "libreoffice-writer";
 	e[1].app.desktop_id = "libreoffice-startcenter";
 	e[1].app.path = "/usr/share/applications/"
-	                "libreoffice-startcenter.desktop";
+			"libreoffice-startcenter.desktop";
 	e[1].app.name = "LibreOffice";
 	e[1].app.name_c = "LibreOffice";
 	e[1].app.exec = "libreoffice %U";
@@ -405,7 +405,7 @@ make_entries(size_t *n)
 	e[2].app.no_display = 1;
 	e[3].app.desktop_id = "org.gtk.WidgetFactory4";
 	e[3].app.path = "/usr/share/applications/"
-	                "org.gtk.WidgetFactory4.desktop";
+			"org.gtk.WidgetFactory4.desktop";
 	e[3].app.name = "Fabrique";
 	e[3].app.name_c = "Widget Factory";
 	e[3].app.exec = "gtk4-widget-factory";
@@ -427,7 +427,7 @@ make_entries(size_t *n)
 	e[6].app.exec = "env GDK_BACKEND=x11 mousepad %F";
 	e[7].app.desktop_id = "firefox_firefox";
 	e[7].app.path = "/var/lib/snapd/desktop/applications/"
-	                "firefox_firefox.desktop";
+			"firefox_firefox.desktop";
 	e[7].app.name = "Firefox";
 	e[7].app.name_c = "Firefox";
 	e[7].app.exec = "/snap/bin/firefox %u";
@@ -530,7 +530,7 @@ test_appid_launched(void **state)
 	e = make_entries(&n);
 	/* rule 1 beats everything else */
 	in.launched_desktop_file =
-	        "/usr/share/applications/libreoffice-writer.desktop";
+		"/usr/share/applications/libreoffice-writer.desktop";
 	in.gtk_app_id = "org.gtk.WidgetFactory4";
 	in.wm_class_class = "FeatherPad";
 	in.atspi_name = "soffice";
@@ -540,7 +540,7 @@ test_appid_launched(void **state)
 
 	/* same id, another directory: found by id */
 	in.launched_desktop_file =
-	        "/home/u/.local/share/applications/featherpad.desktop";
+		"/home/u/.local/share/applications/featherpad.desktop";
 	appid_choose(&in, e, n, NULL, NULL, &ch);
 	assert_int_equal(ch.rule, APPID_RULE_LAUNCHED);
 	assert_ptr_equal(ch.entry, &e[4]);

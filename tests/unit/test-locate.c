@@ -15,36 +15,38 @@
 
 /* The stale sentences of the contract, word for word, written out here
  * rather than taken from the library, so that rewording one there fails. */
-#define MSG_INVALID                                                          \
+#define MSG_INVALID                                                            \
 	"The element ID is no longer valid. Try to get the on-screen content " \
 	"again and see if that resolves the issue."
-#define MSG_REFETCH_START                                                    \
+#define MSG_REFETCH_START                                                      \
 	"The element was invalidated, and an attempt was made to refetch it, " \
-	"but the refetch couldn't be started because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
+	"but the refetch couldn't be started because multiple elements were "  \
+	"found that match the criteria. Try to get the on-screen content "     \
 	"again and see if that resolves the issue."
-#define MSG_REFETCH_FINISH                                                   \
+#define MSG_REFETCH_FINISH                                                     \
 	"The element was invalidated, and an attempt was made to refetch it, " \
 	"but the refetch couldn't be finished because multiple elements were " \
-	"found that match the criteria. Try to get the on-screen content "    \
+	"found that match the criteria. Try to get the on-screen content "     \
 	"again and see if that resolves the issue."
 
-#define LBL(ident, name)                                                     \
+#define LBL(ident, name)                                                       \
 	"{'id':'" ident "','role':'label','name':'" name "'," REC_SHOW "}"
-#define ICON(ident)                                                          \
-	"{'id':'" ident "','role':'push button'," REC_SHOW                  \
+#define ICON(ident)                                                            \
+	"{'id':'" ident "','role':'push button'," REC_SHOW                     \
 	",'actions':['click']}"
-#define ICON_ANON                                                            \
+#define ICON_ANON                                                              \
 	"{'id':null,'role':'push button'," REC_SHOW ",'actions':['click']}"
 /* an unnamed (eliminated) container */
-#define BOX(ident, kids)                                                     \
+#define BOX(ident, kids)                                                       \
 	"{'id':'" ident "','role':'panel'," REC_SHOW ",'children':[" kids "]}"
 
-#define ROW3 REC_BTN("bA", "Alpha") "," REC_BTN("bB", "Beta") "," \
-	REC_BTN("bC", "Gamma")
+#define ROW3                                                                   \
+	REC_BTN("bA", "Alpha")                                                 \
+	"," REC_BTN("bB", "Beta") "," REC_BTN("bC", "Gamma")
 
-static const char base[] = REC_APP("W",
-	BOX("p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle")));
+static const char base[] =
+	REC_APP("W", BOX("p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL(
+				       "s1", "Status: idle")));
 
 struct fx {
 	cua_session *s;
@@ -101,7 +103,8 @@ locate(struct fx *fx, const struct cua_element *e, int strict,
 	assert_int_equal(fx->s->backend->ops->list_apps(fx->s->backend, &apps),
 			 CUA_OK);
 	assert_int_equal(apps->n, 1);
-	r = cua_locate(fx->s->backend, &apps->apps[0], fx->t, e, 0, strict, loc);
+	r = cua_locate(fx->s->backend, &apps->apps[0], fx->t, e, 0, strict,
+		       loc);
 	cua_app_list_free(apps);
 	return r;
 }
@@ -182,8 +185,10 @@ test_status_label_d5(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1", ROW3 "," ICON("i1") ","
-					     ICON("i2") "," LBL("s1", "Status: busy"))));
+	rec_replace(fx->s,
+		    REC_APP("W", BOX("p1",
+				     ROW3 "," ICON("i1") "," ICON("i2") "," LBL(
+					     "s1", "Status: busy"))));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 0);
 	expect_ident(fx, element_titled(fx->t, "Beta"), 1, "bB", 1);
 }
@@ -193,11 +198,16 @@ test_target_renamed(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bA", "Alpha") "," REC_BTN("bB", "Zeta") ","
-		REC_BTN("bC", "Gamma") "," ICON("i1") "," ICON("i2") ","
-		LBL("s1", "Status: idle"))));
-	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID, MSG_INVALID);
+	rec_replace(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bA", "Alpha") "," REC_BTN("bB", "Zeta") "," REC_BTN(
+				    "bC",
+				    "Gamma") "," ICON("i1") "," ICON("i2") "," LBL("s1",
+										   "Status: idle"))));
+	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID,
+		     MSG_INVALID);
 }
 
 /* A confusable sibling renamed: the step fails (its title is compared),
@@ -207,10 +217,14 @@ test_confusable_sibling_renamed(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bA", "Alpha!") "," REC_BTN("bB", "Beta") ","
-		REC_BTN("bC", "Gamma") "," ICON("i1") "," ICON("i2") ","
-		LBL("s1", "Status: idle"))));
+	rec_replace(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bA", "Alpha!") "," REC_BTN("bB", "Beta") "," REC_BTN(
+				    "bC",
+				    "Gamma") "," ICON("i1") "," ICON("i2") "," LBL("s1",
+										   "Status: idle"))));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 1);
 }
 
@@ -219,10 +233,14 @@ test_reorder_refetch(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bC", "Gamma") "," REC_BTN("bB", "Beta") ","
-		REC_BTN("bA", "Alpha") "," ICON("i1") "," ICON("i2") ","
-		LBL("s1", "Status: idle"))));
+	rec_replace(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bC", "Gamma") "," REC_BTN("bB", "Beta") "," REC_BTN(
+				    "bA",
+				    "Alpha") "," ICON("i1") "," ICON("i2") "," LBL("s1",
+										   "Status: idle"))));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 1);
 	expect_ident(fx, element_titled(fx->t, "Alpha"), 0, "bA", 1);
 }
@@ -232,9 +250,14 @@ test_inserted_sibling(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bN", "New") "," ROW3 "," ICON("i1") "," ICON("i2") ","
-		LBL("s1", "Status: idle"))));
+	rec_replace(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bN",
+				    "New") "," ROW3
+					   "," ICON("i1") "," ICON("i2") "," LBL(
+						   "s1", "Status: idle"))));
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 1);
 }
 
@@ -244,12 +267,16 @@ test_ambiguous_refetch(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bA", "Beta") "," REC_BTN("bB", "Beta") ","
-		REC_BTN("bC", "Gamma") "," ICON("i1") "," ICON("i2") ","
-		LBL("s1", "Status: idle"))));
-	expect_stale(fx, element_titled(fx->t, "Beta"), 0,
-		     CUA_E_REFETCH_FINISH, MSG_REFETCH_FINISH);
+	rec_replace(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bA", "Beta") "," REC_BTN("bB", "Beta") "," REC_BTN(
+				    "bC",
+				    "Gamma") "," ICON("i1") "," ICON("i2") "," LBL("s1",
+										   "Status: idle"))));
+	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_REFETCH_FINISH,
+		     MSG_REFETCH_FINISH);
 }
 
 static void
@@ -257,10 +284,15 @@ test_removed(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bA", "Alpha") "," REC_BTN("bC", "Gamma") ","
-		ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle"))));
-	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID, MSG_INVALID);
+	rec_replace(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bA", "Alpha") "," REC_BTN("bC", "Gamma") "," ICON(
+				    "i1") "," ICON("i2") "," LBL("s1",
+								 "Status: idle"))));
+	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID,
+		     MSG_INVALID);
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 1);
 }
 
@@ -271,19 +303,25 @@ static void
 test_pinned(void **state)
 {
 	struct fx *fx = *state;
-	const struct cua_element *second = nth_role(fx->t, CUA_ROLE_PUSH_BUTTON, 4);
+	const struct cua_element *second =
+		nth_role(fx->t, CUA_ROLE_PUSH_BUTTON, 4);
 
 	/* swapped: the step fails on identity, the refetch finds i2 */
-	rec_replace(fx->s, REC_APP("W", BOX("p1", ROW3 "," ICON("i2") ","
-					     ICON("i1") "," LBL("s1", "Status: idle"))));
+	rec_replace(fx->s,
+		    REC_APP("W", BOX("p1",
+				     ROW3 "," ICON("i2") "," ICON("i1") "," LBL(
+					     "s1", "Status: idle"))));
 	expect_ident(fx, second, 0, "i2", 1);
 	/* i2 removed: i1 has the same fingerprint but is another object */
-	rec_replace(fx->s, REC_APP("W", BOX("p1", ROW3 "," ICON("i1") ","
-					     LBL("s1", "Status: idle"))));
+	rec_replace(fx->s,
+		    REC_APP("W", BOX("p1", ROW3 "," ICON("i1") "," LBL(
+						   "s1", "Status: idle"))));
 	expect_stale(fx, second, 0, CUA_E_INVALID, MSG_INVALID);
 	/* i1 replaced by a new object at the same place: not i2 either */
-	rec_replace(fx->s, REC_APP("W", BOX("p1", ROW3 "," ICON("i1") ","
-					     ICON("i9") "," LBL("s1", "Status: idle"))));
+	rec_replace(fx->s,
+		    REC_APP("W", BOX("p1",
+				     ROW3 "," ICON("i1") "," ICON("i9") "," LBL(
+					     "s1", "Status: idle"))));
 	expect_stale(fx, second, 0, CUA_E_INVALID, MSG_INVALID);
 }
 
@@ -299,23 +337,24 @@ test_window_by_identity(void **state)
 		"'root':{'role':'application','name':'Form','children':["
 		"{'id':'other','role':'frame','name':'Other'," REC_SHOW "},"
 		"{'id':'win','role':'frame','name':'W *'," REC_SHOW
-		",'extents':[0,0,800,600],'children':["
-		BOX("p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle"))
-		"]}]}}";
+		",'extents':[0,0,800,600],'children':[" BOX(
+			"p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL(
+				      "s1", "Status: idle")) "]}]}}";
 	static const char gone[] =
 		"{'schema':'libcua.recording/1','app':{'pid':4242,'start_time':99,"
 		"'app_id':'org.example.Form','app_name':'Form'},"
 		"'windows':[{'x11_window':78,'active':true}],"
 		"'root':{'role':'application','name':'Form','children':["
 		"{'id':'win2','role':'frame','name':'W'," REC_SHOW
-		",'extents':[0,0,800,600],'children':["
-		BOX("p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle"))
-		"]}]}}";
+		",'extents':[0,0,800,600],'children':[" BOX(
+			"p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL(
+				      "s1", "Status: idle")) "]}]}}";
 
 	rec_replace(fx->s, two);
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 0);
 	rec_replace(fx->s, gone);
-	expect_stale(fx, element_titled(fx->t, "Gamma"), 0, CUA_E_INVALID, MSG_INVALID);
+	expect_stale(fx, element_titled(fx->t, "Gamma"), 0, CUA_E_INVALID,
+		     MSG_INVALID);
 }
 
 /* An eliminated container appears around the buttons: the refetch
@@ -325,9 +364,11 @@ test_extra_level(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s, REC_APP("W", BOX("p1", BOX("p2", ROW3) ","
-					     ICON("i1") "," ICON("i2") ","
-					     LBL("s1", "Status: idle"))));
+	rec_replace(
+		fx->s,
+		REC_APP("W", BOX("p1",
+				 BOX("p2", ROW3) "," ICON("i1") "," ICON(
+					 "i2") "," LBL("s1", "Status: idle"))));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 1);
 }
 
@@ -335,8 +376,9 @@ test_extra_level(void **state)
 static void
 test_unlocatable(void **state)
 {
-	cua_session *s = rec_session(REC_APP("W", BOX("p1",
-		REC_BTN("bA", "Alpha") "," ICON_ANON "," ICON_ANON)));
+	cua_session *s = rec_session(REC_APP(
+		"W",
+		BOX("p1", REC_BTN("bA", "Alpha") "," ICON_ANON "," ICON_ANON)));
 	struct fx fx2 = { s, rec_observe(s, 0) };
 
 	expect_stale(&fx2, nth_role(fx2.t, CUA_ROLE_PUSH_BUTTON, 1), 0,
@@ -389,14 +431,17 @@ test_step_rule(void **state)
 	live[0] = fx->t->skel[p->first_child].fp;
 	/* a pinned step needs its identity */
 	{
-		const struct cua_element *i2 = nth_role(fx->t, CUA_ROLE_PUSH_BUTTON, 4);
+		const struct cua_element *i2 =
+			nth_role(fx->t, CUA_ROLE_PUSH_BUTTON, 4);
 
 		assert_true(fx->t->skel[i2->skel].pinned);
-		assert_true(cua_locate_step_ok(fx->t, parent, (uint32_t)i2->skel,
-					       live, ids, n, 0, (uint32_t)n, 0));
+		assert_true(cua_locate_step_ok(fx->t, parent,
+					       (uint32_t)i2->skel, live, ids, n,
+					       0, (uint32_t)n, 0));
 		ids[4] = "someone-else";
-		assert_false(cua_locate_step_ok(fx->t, parent, (uint32_t)i2->skel,
-						live, ids, n, 0, (uint32_t)n, 0));
+		assert_false(cua_locate_step_ok(fx->t, parent,
+						(uint32_t)i2->skel, live, ids,
+						n, 0, (uint32_t)n, 0));
 	}
 }
 
@@ -440,57 +485,74 @@ test_guards(void **state)
 	cua_result r;
 
 	/* no observation in this session */
-	r = cua_session_click(fresh, "pid:4242", beta, CUA_BUTTON_LEFT, 1, &out);
+	r = cua_session_click(fresh, "pid:4242", beta, CUA_BUTTON_LEFT, 1,
+			      &out);
 	assert_int_equal(r, CUA_ERROR_NO_SESSION);
 	assert_null(out);
-	assert_string_equal(cua_error_message(),
-			    "Computer Use is not active for 'pid:4242'. You first "
-			    "must observe the app to get the latest state "
-			    "before doing other Computer Use actions.");
+	assert_string_equal(
+		cua_error_message(),
+		"Computer Use is not active for 'pid:4242'. You first "
+		"must observe the app to get the latest state "
+		"before doing other Computer Use actions.");
 	assert_int_equal(cua_error_code(), CUA_E_NOT_ACTIVE);
 	cua_session_unref(fresh);
 
-	r = cua_session_click(fx->s, "no-such-app", beta, CUA_BUTTON_LEFT, 1, NULL);
+	r = cua_session_click(fx->s, "no-such-app", beta, CUA_BUTTON_LEFT, 1,
+			      NULL);
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
-	assert_non_null(strstr(cua_error_message(), "appNotFound(\"no-such-app\")"));
+	assert_non_null(
+		strstr(cua_error_message(), "appNotFound(\"no-such-app\")"));
 
 	/* an id this app never issued */
-	r = cua_session_click(fx->s, "pid:4242", 9999, CUA_BUTTON_LEFT, 1, NULL);
+	r = cua_session_click(fx->s, "pid:4242", 9999, CUA_BUTTON_LEFT, 1,
+			      NULL);
 	assert_int_equal(r, CUA_ERROR_NOT_FOUND);
-	assert_string_equal(cua_error_message(),
-			    "9999 is an invalid element ID. Use an element index "
-			    "from the latest observation of 'pid:4242'.");
+	assert_string_equal(
+		cua_error_message(),
+		"9999 is an invalid element ID. Use an element index "
+		"from the latest observation of 'pid:4242'.");
 	assert_int_equal(cua_error_code(), CUA_E_NOTFOUND);
 
 	/* Beta removed and the app observed again: its id is dead */
-	t2 = rec_next(fx->s, REC_APP("W", BOX("p1",
-		REC_BTN("bA", "Alpha") "," REC_BTN("bC", "Gamma") ","
-		ICON("i1") "," ICON("i2") "," LBL("s1", "Status: idle"))), 0);
-	r = cua_session_click(fx->s, "pid:4242", beta, CUA_BUTTON_LEFT, 1, NULL);
+	t2 = rec_next(
+		fx->s,
+		REC_APP("W",
+			BOX("p1",
+			    REC_BTN("bA", "Alpha") "," REC_BTN("bC", "Gamma") "," ICON(
+				    "i1") "," ICON("i2") "," LBL("s1",
+								 "Status: idle"))),
+		0);
+	r = cua_session_click(fx->s, "pid:4242", beta, CUA_BUTTON_LEFT, 1,
+			      NULL);
 	assert_int_equal(r, CUA_ERROR_STALE);
 	assert_int_equal(cua_error_code(), CUA_E_INVALID);
 	assert_string_equal(cua_error_message(), MSG_INVALID);
 
 	/* bad arguments are refused before anything else */
-	r = cua_session_click(fx->s, "pid:4242", rec_id(t2, "Gamma"), 7, 1, NULL);
+	r = cua_session_click(fx->s, "pid:4242", rec_id(t2, "Gamma"), 7, 1,
+			      NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "Invalid mouse button: 7 Use left, right or middle.");
+	assert_string_equal(
+		cua_error_message(),
+		"Invalid mouse button: 7 Use left, right or middle.");
 	r = cua_session_scroll(fx->s, "pid:4242", rec_id(t2, "Gamma"), "down",
 			       -1, NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(cua_error_message(), "pages must be > 0");
-	r = cua_session_scroll(fx->s, "pid:4242", rec_id(t2, "Gamma"), "sideways",
-			       1, NULL);
+	r = cua_session_scroll(fx->s, "pid:4242", rec_id(t2, "Gamma"),
+			       "sideways", 1, NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(),
-			    "Invalid scroll direction: sideways Use up, down, left or right.");
+	assert_string_equal(
+		cua_error_message(),
+		"Invalid scroll direction: sideways Use up, down, left or right.");
 	r = cua_session_type_text(fx->s, "pid:4242", "", NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: text");
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: text");
 	r = cua_session_press_key(fx->s, "", "a", NULL);
 	assert_int_equal(r, CUA_ERROR_INVALID_ARGUMENT);
-	assert_string_equal(cua_error_message(), "Missing required argument: app");
+	assert_string_equal(cua_error_message(),
+			    "Missing required argument: app");
 
 	/* an element that resolves; the recorded backend cannot act */
 	r = cua_session_click(fx->s, "pid:4242", rec_id(t2, "Gamma"),
@@ -503,9 +565,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_fingerprint_matches_skeleton,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unchanged, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_fingerprint_matches_skeleton, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unchanged, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_status_label_d5, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_target_renamed, setup,
@@ -522,9 +585,11 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pinned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_window_by_identity, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_extra_level, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_extra_level, setup,
+						teardown),
 		cmocka_unit_test(test_unlocatable),
-		cmocka_unit_test_setup_teardown(test_step_rule, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_step_rule, setup,
+						teardown),
 		cmocka_unit_test(test_chain_rule),
 		cmocka_unit_test_setup_teardown(test_guards, setup, teardown),
 	};

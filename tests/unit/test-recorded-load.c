@@ -112,10 +112,10 @@ test_load_every_field(void **state)
 	assert_int_equal(frame->x11_window, 4194310);
 	assert_int_equal(frame->states,
 			 (UINT64_C(1) << CUA_STATE_ACTIVE) |
-			 (UINT64_C(1) << CUA_STATE_SHOWING) |
-			 (UINT64_C(1) << CUA_STATE_VISIBLE) |
-			 (UINT64_C(1) << CUA_STATE_ENABLED) |
-			 (UINT64_C(1) << CUA_STATE_SENSITIVE));
+				 (UINT64_C(1) << CUA_STATE_SHOWING) |
+				 (UINT64_C(1) << CUA_STATE_VISIBLE) |
+				 (UINT64_C(1) << CUA_STATE_ENABLED) |
+				 (UINT64_C(1) << CUA_STATE_SENSITIVE));
 	assert_int_equal(frame->ifaces, CUA_IFACE_COMPONENT);
 	assert_int_equal(frame->extents.w, 1024);
 	assert_int_equal(frame->n_children, 11);
@@ -152,7 +152,8 @@ test_load_every_field(void **state)
 	assert_false(CUA_HAS_STATE(n, CUA_STATE_SHOWING));
 	/* inferred: extents, text, editable text, actions */
 	assert_int_equal(n->ifaces, CUA_IFACE_COMPONENT | CUA_IFACE_TEXT |
-			 CUA_IFACE_EDITABLE_TEXT | CUA_IFACE_ACTION);
+					    CUA_IFACE_EDITABLE_TEXT |
+					    CUA_IFACE_ACTION);
 	assert_int_equal(n->n_attrs, 2);
 	assert_string_equal(n->attrs[0].key, "placeholder-text");
 	assert_string_equal(n->attrs[0].value, "Type");
@@ -168,11 +169,11 @@ test_load_every_field(void **state)
 	assert_null(n->actions[2].name);
 	assert_string_equal(n->actions[2].localized, "Only localized");
 	assert_int_equal(n->have,
-			 CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION |
-			 CUA_HAVE_HELP | CUA_HAVE_ID | CUA_HAVE_ATTRIBUTES |
-			 CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS |
-			 CUA_HAVE_CHILDREN | CUA_HAVE_TEXT |
-			 CUA_HAVE_TEXT_SELECTION | CUA_HAVE_EXTENTS);
+			 CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION | CUA_HAVE_HELP |
+				 CUA_HAVE_ID | CUA_HAVE_ATTRIBUTES |
+				 CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS |
+				 CUA_HAVE_CHILDREN | CUA_HAVE_TEXT |
+				 CUA_HAVE_TEXT_SELECTION | CUA_HAVE_EXTENTS);
 	assert_int_equal(n->table_row, -1);
 	assert_int_equal(n->index_in_parent, 0);
 	assert_string_equal(cua_raw_attr(n, "placeholder-text"), "Type");
@@ -191,10 +192,10 @@ test_load_every_field(void **state)
 	assert_true(n->value_step == 0.5);
 	assert_string_equal(n->value_text, "two and a half");
 	assert_int_equal(n->have,
-			 CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION |
-			 CUA_HAVE_HELP | CUA_HAVE_ID | CUA_HAVE_ATTRIBUTES |
-			 CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS |
-			 CUA_HAVE_CHILDREN | CUA_HAVE_VALUE);
+			 CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION | CUA_HAVE_HELP |
+				 CUA_HAVE_ID | CUA_HAVE_ATTRIBUTES |
+				 CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS |
+				 CUA_HAVE_CHILDREN | CUA_HAVE_VALUE);
 	assert_int_equal(cua_raw_value_kind(n), CUA_VALUE_NUMBER);
 
 	n = child(frame, 2);
@@ -236,10 +237,10 @@ test_load_every_field(void **state)
 	assert_false(n->have & CUA_HAVE_CHILDREN);
 
 	n = child(frame, 8);
-	assert_int_equal(n->have,
-			 CUA_HAVE_BASIC | CUA_HAVE_HELP | CUA_HAVE_ID |
-			 CUA_HAVE_ATTRIBUTES | CUA_HAVE_ACTIONS |
-			 CUA_HAVE_RELATIONS);
+	assert_int_equal(n->have, CUA_HAVE_BASIC | CUA_HAVE_HELP | CUA_HAVE_ID |
+					  CUA_HAVE_ATTRIBUTES |
+					  CUA_HAVE_ACTIONS |
+					  CUA_HAVE_RELATIONS);
 
 	/* no basic fields: like live, no details are read */
 	n = child(frame, 9);
@@ -312,8 +313,8 @@ test_load_errors(void **state)
 {
 	struct cua_backend *b = (struct cua_backend *)1;
 
-	assert_int_equal(cua_backend_recorded_new(
-				 &test_ctx, "/nonexistent/rec.json", &b),
+	assert_int_equal(cua_backend_recorded_new(&test_ctx,
+						  "/nonexistent/rec.json", &b),
 			 CUA_ERROR_IO);
 	assert_null(b);
 	assert_non_null(strstr(cua_error_get(), "/nonexistent/rec.json"));
@@ -322,63 +323,90 @@ test_load_errors(void **state)
 			 CUA_ERROR_IO);
 	assert_non_null(strstr(cua_error_get(), "directory"));
 
-	expect_error("{\n 'schema': 'libcua.recording/1',\n 'root': {\n  'role': 'frame',,\n }\n}",
-		     CUA_ERROR_INVALID_ARGUMENT, "line 4", "column", NULL);
+	expect_error(
+		"{\n 'schema': 'libcua.recording/1',\n 'root': {\n  'role': 'frame',,\n }\n}",
+		CUA_ERROR_INVALID_ARGUMENT, "line 4", "column", NULL);
 	expect_error("", CUA_ERROR_INVALID_ARGUMENT, "line 1", NULL);
 	expect_error("[]", CUA_ERROR_INVALID_ARGUMENT, "top level", NULL);
-	expect_error("{ 'schema': 'libcua.recording/2', 'root': { 'role': 'frame' } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "schema",
-		     "libcua.recording/1", NULL);
+	expect_error(
+		"{ 'schema': 'libcua.recording/2', 'root': { 'role': 'frame' } }",
+		CUA_ERROR_INVALID_ARGUMENT, "schema", "libcua.recording/1",
+		NULL);
 	expect_error("{ 'root': { 'role': 'frame' } }",
 		     CUA_ERROR_INVALID_ARGUMENT, "schema", NULL);
 	expect_error(HEAD "'roots': {} }", CUA_ERROR_INVALID_ARGUMENT,
 		     "unknown key \"roots\"", NULL);
 	expect_error(HEAD "'focused': 'x' }", CUA_ERROR_INVALID_ARGUMENT,
 		     "\"root\" is missing", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'children': [ { 'name': 'x' } ] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "node /0:", "role", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'children': ["
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'children': [ { 'name': 'x' } ] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "node /0:", "role", NULL);
+	expect_error(HEAD
+		     "'root': { 'role': 'application', 'children': ["
 		     "{ 'role': 'frame' }, { 'role': 'frame', 'children': ["
 		     "{ 'role': 'push_button' } ] } ] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "node /1/0:",
-		     "unknown role \"push_button\"", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'children': ["
-		     "{ 'role': 'frame', 'states': ['showing', 'multiline'] } ] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "node /0:",
-		     "unknown state \"multiline\"", NULL);
+		     CUA_ERROR_INVALID_ARGUMENT,
+		     "node /1/0:", "unknown role \"push_button\"", NULL);
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'children': ["
+		"{ 'role': 'frame', 'states': ['showing', 'multiline'] } ] } }",
+		CUA_ERROR_INVALID_ARGUMENT,
+		"node /0:", "unknown state \"multiline\"", NULL);
 	expect_error(HEAD "'root': { 'role': 'application', 'states': [64] } }",
 		     CUA_ERROR_INVALID_ARGUMENT, "node /:", "states", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'interfaces': ['Text', 'Txt'] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "unknown interface \"Txt\"",
-		     NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'state': ['showing'] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "unknown key \"state\"", NULL);
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'interfaces': ['Text', 'Txt'] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "unknown interface \"Txt\"", NULL);
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'state': ['showing'] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "unknown key \"state\"", NULL);
 	expect_error(HEAD "'root': { 'role': 'application', 'name': 5 } }",
 		     CUA_ERROR_INVALID_ARGUMENT, "\"name\" must be a string",
 		     NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'extents': [1, 2, 3] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "extents", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'extents': [1, 2, 3, 4294967296] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "extents", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'value': { 'curent': 1 } } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "unknown key \"curent\"", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'actions': [ 3 ] } }",
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'extents': [1, 2, 3] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "extents", NULL);
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'extents': [1, 2, 3, 4294967296] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "extents", NULL);
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'value': { 'curent': 1 } } }",
+		CUA_ERROR_INVALID_ARGUMENT, "unknown key \"curent\"", NULL);
+	expect_error(HEAD
+		     "'root': { 'role': 'application', 'actions': [ 3 ] } }",
 		     CUA_ERROR_INVALID_ARGUMENT, "actions", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'unread': ['colour'] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "colour", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'child_offset': -1 } }",
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'unread': ['colour'] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "colour", NULL);
+	expect_error(HEAD
+		     "'root': { 'role': 'application', 'child_offset': -1 } }",
 		     CUA_ERROR_INVALID_ARGUMENT, "child_offset", NULL);
-	expect_error(HEAD "'windows': [ {}, {} ], 'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "windows", "2 entries for 1",
-		     NULL);
-	expect_error(HEAD "'windows': [ { 'x11_window': 'big' } ], 'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "windows[0]", "x11_window",
-		     NULL);
-	expect_error(HEAD "'app': { 'pid': 'one' }, 'root': { 'role': 'application' } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "app:", "pid", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'name': 'a', 'name': 'b' } }",
-		     CUA_ERROR_INVALID_ARGUMENT, "duplicate", NULL);
-	expect_error(HEAD "'root': { 'role': 'application', 'name': 'a\\u0000b' } }",
+	expect_error(
+		HEAD
+		"'windows': [ {}, {} ], 'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "windows", "2 entries for 1", NULL);
+	expect_error(
+		HEAD
+		"'windows': [ { 'x11_window': 'big' } ], 'root': { 'role': 'application', 'children': [ { 'role': 'frame' } ] } }",
+		CUA_ERROR_INVALID_ARGUMENT, "windows[0]", "x11_window", NULL);
+	expect_error(
+		HEAD
+		"'app': { 'pid': 'one' }, 'root': { 'role': 'application' } }",
+		CUA_ERROR_INVALID_ARGUMENT, "app:", "pid", NULL);
+	expect_error(
+		HEAD
+		"'root': { 'role': 'application', 'name': 'a', 'name': 'b' } }",
+		CUA_ERROR_INVALID_ARGUMENT, "duplicate", NULL);
+	expect_error(HEAD
+		     "'root': { 'role': 'application', 'name': 'a\\u0000b' } }",
 		     CUA_ERROR_INVALID_ARGUMENT, "line 1", NULL);
 }
 
@@ -387,8 +415,8 @@ static char *
 nested(int levels)
 {
 	static const char open[] = "{'role':'panel','children':[";
-	size_t len = strlen(HEAD "'root':") + (size_t)levels *
-		     (sizeof(open) + 4) + 64;
+	size_t len = strlen(HEAD "'root':") +
+		     (size_t)levels * (sizeof(open) + 4) + 64;
 	char *s = malloc(len), *p = s;
 	int i;
 
@@ -446,8 +474,10 @@ test_hostile(void **state)
 	/* an 8 MiB name */
 	big = malloc(n + 256);
 	assert_non_null(big);
-	s = big + sprintf(big, HEAD "'focused': 'dup', 'root': { 'role': 'application', 'children': ["
-			  "{ 'id': 'dup', 'role': 'frame', 'name': '");
+	s = big +
+	    sprintf(big, HEAD
+		    "'focused': 'dup', 'root': { 'role': 'application', 'children': ["
+		    "{ 'id': 'dup', 'role': 'frame', 'name': '");
 	memset(s, 'x', n);
 	sprintf(s + n, "' }, { 'id': 'dup', 'role': 'frame' } ] } }");
 	b = load_ok(big);

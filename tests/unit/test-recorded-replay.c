@@ -212,9 +212,10 @@ test_open_app_copies(void **state)
 	struct cua_raw_snapshot *s1 = NULL, *s2 = NULL;
 	const struct cua_raw_node *t;
 
-	assert_int_equal(cua_backend_recorded_new(
-				 &test_ctx, data_path("recorded-gedit.json"), &b),
-			 CUA_OK);
+	assert_int_equal(
+		cua_backend_recorded_new(&test_ctx,
+					 data_path("recorded-gedit.json"), &b),
+		CUA_OK);
 	assert_int_equal(b->ops->list_apps(b, &apps), CUA_OK);
 	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &s1), CUA_OK);
 	assert_int_equal(b->ops->open_app(b, &apps->apps[0], &s2), CUA_OK);
@@ -244,10 +245,10 @@ test_open_app_copies(void **state)
 
 struct probe {
 	int calls_details, calls_descend;
-	int last_depth;       /* details calls come level by level */
+	int last_depth; /* details calls come level by level */
 	int order_ok;
-	uint32_t details;     /* what details() answers */
-	int no_descend_role;  /* descend() says no for this role */
+	uint32_t details;    /* what details() answers */
+	int no_descend_role; /* descend() says no for this role */
 	int max_depth_seen;
 };
 
@@ -294,20 +295,25 @@ find(const struct cua_raw_node *n, const char *name)
 static void
 test_fetch_policy(void **state)
 {
-	struct probe p = { .order_ok = 1, .no_descend_role = CUA_ROLE_MENU,
+	struct probe p = { .order_ok = 1,
+			   .no_descend_role = CUA_ROLE_MENU,
 			   .details = CUA_HAVE_ACTIONS | CUA_HAVE_TEXT };
 	struct cua_fetch_policy pol = {
-		.details = probe_details, .descend = probe_descend,
-		.user_data = &p, .max_raw_depth = 64, .max_nodes = 20000,
+		.details = probe_details,
+		.descend = probe_descend,
+		.user_data = &p,
+		.max_raw_depth = 64,
+		.max_nodes = 20000,
 	};
 	struct cua_backend *b = NULL;
 	struct cua_app_list *apps = NULL;
 	struct cua_raw_snapshot *snap;
 	const struct cua_raw_node *n;
 
-	assert_int_equal(cua_backend_recorded_new(
-				 &test_ctx, data_path("recorded-gedit.json"), &b),
-			 CUA_OK);
+	assert_int_equal(
+		cua_backend_recorded_new(&test_ctx,
+					 data_path("recorded-gedit.json"), &b),
+		CUA_OK);
 	snap = open_fetch(b, &pol, &apps);
 	assert_true(p.order_ok);
 	/* 2 toplevels + 12 under the frame + the menu under the popup */
@@ -321,8 +327,8 @@ test_fetch_policy(void **state)
 	/* asked-for pieces are there, the others are not */
 	n = find(snap->app, "New");
 	assert_non_null(n);
-	assert_int_equal(n->have, CUA_HAVE_BASIC | CUA_HAVE_ACTIONS |
-			 CUA_HAVE_CHILDREN);
+	assert_int_equal(n->have,
+			 CUA_HAVE_BASIC | CUA_HAVE_ACTIONS | CUA_HAVE_CHILDREN);
 	assert_int_equal(n->n_actions, 1);
 	assert_null(n->description);
 	assert_int_equal(n->extents.w, 0);
@@ -434,16 +440,16 @@ test_fetch_policy(void **state)
 static void
 test_focus(void **state)
 {
-	static const char json[] =
-		HEAD "'focused': 'rec:/0/0', 'root': { 'role': 'application', 'children': [\n"
+	static const char json[] = HEAD
+		"'focused': 'rec:/0/0', 'root': { 'role': 'application', 'children': [\n"
 		"  { 'role': 'frame', 'children': [\n"
 		"      { 'role': 'label', 'name': 'a' },\n"
 		"      { 'role': 'entry', 'name': 'b', 'states': ['focused'],\n"
 		"        'text': 'xyz', 'selection': [1, 2] } ] },\n"
 		"  { 'role': 'window', 'children': [\n"
 		"      { 'role': 'menu', 'name': 'c', 'states': ['focused'] } ] } ] } }";
-	static const char json2[] =
-		HEAD "'focused': 'rec:/0/0', 'root': { 'role': 'application', 'children': [\n"
+	static const char json2[] = HEAD
+		"'focused': 'rec:/0/0', 'root': { 'role': 'application', 'children': [\n"
 		"  { 'role': 'frame', 'children': [ { 'role': 'label', 'name': 'a' } ] } ] } }";
 	struct cua_fetch_policy pol = { .details = all_details };
 	struct cua_backend *b = load_ok(json);
@@ -501,9 +507,10 @@ test_files_recording(void **state)
 	struct cua_raw_snapshot *snap;
 	const struct cua_raw_node *table, *n;
 
-	assert_int_equal(cua_backend_recorded_new(
-				 &test_ctx, data_path("recorded-files.json"), &b),
-			 CUA_OK);
+	assert_int_equal(
+		cua_backend_recorded_new(&test_ctx,
+					 data_path("recorded-files.json"), &b),
+		CUA_OK);
 	snap = open_fetch(b, &everything, &apps);
 	assert_string_equal(apps->apps[0].app_id, "files");
 	assert_string_equal(apps->apps[0].exe_base, "files");
@@ -513,7 +520,8 @@ test_files_recording(void **state)
 	assert_int_equal(table->child_offset, 100);
 	assert_int_equal(table->children_partial, 1);
 	assert_int_equal(table->ifaces, CUA_IFACE_COMPONENT |
-			 CUA_IFACE_SELECTION | CUA_IFACE_TABLE);
+						CUA_IFACE_SELECTION |
+						CUA_IFACE_TABLE);
 	n = snap->focused;
 	assert_non_null(n);
 	assert_string_equal(n->name, "Downloads");
@@ -545,8 +553,7 @@ round_trip_file(const char *path)
 	struct cua_backend *b = NULL, *b2, *b3;
 	char *j1, *j2, *j3;
 
-	assert_int_equal(cua_backend_recorded_new(&test_ctx, path, &b),
-			 CUA_OK);
+	assert_int_equal(cua_backend_recorded_new(&test_ctx, path, &b), CUA_OK);
 	j1 = record_backend(b);
 	b2 = load_json_text(j1);
 	j2 = record_backend(b2);
@@ -575,8 +582,8 @@ test_round_trip_files(void **state)
 }
 
 static struct cua_raw_node *
-mk(struct cua_raw_snapshot *s, struct cua_raw_node *parent,
-   const char *ident, uint32_t role, const char *name, uint32_t have)
+mk(struct cua_raw_snapshot *s, struct cua_raw_node *parent, const char *ident,
+   uint32_t role, const char *name, uint32_t have)
 {
 	struct cua_raw_node *n = cua_raw_node_new(s);
 	struct cua_raw_node **kids;
@@ -588,18 +595,18 @@ mk(struct cua_raw_snapshot *s, struct cua_raw_node *parent,
 	n->have = have | CUA_HAVE_BASIC;
 	if (!parent)
 		return n;
-	kids = cua_arena_alloc(s->arena, (parent->n_children + 1) *
-				       sizeof(*kids));
+	kids = cua_arena_alloc(s->arena,
+			       (parent->n_children + 1) * sizeof(*kids));
 	if (parent->n_children)
 		memcpy(kids, parent->children,
 		       parent->n_children * sizeof(*kids));
 	n->parent = parent;
-	n->index_in_parent = (int32_t)(parent->child_offset +
-				       parent->n_children);
+	n->index_in_parent =
+		(int32_t)(parent->child_offset + parent->n_children);
 	kids[parent->n_children++] = n;
 	parent->children = kids;
-	parent->child_count = (int32_t)(parent->child_offset +
-					parent->n_children);
+	parent->child_count =
+		(int32_t)(parent->child_offset + parent->n_children);
 	parent->have |= CUA_HAVE_CHILDREN;
 	return n;
 }
@@ -618,7 +625,7 @@ live_like_snapshot(void)
 			  CUA_ROLE_APPLICATION, "gedit", 0);
 	frame = mk(s, app, ":1.42:/1", CUA_ROLE_FRAME, "Doc - gedit",
 		   CUA_HAVE_EXTENTS | CUA_HAVE_DESCRIPTION | CUA_HAVE_ACTIONS |
-		   CUA_HAVE_ATTRIBUTES);
+			   CUA_HAVE_ATTRIBUTES);
 	frame->states = (UINT64_C(1) << CUA_STATE_ACTIVE) |
 			(UINT64_C(1) << CUA_STATE_SHOWING);
 	frame->ifaces = CUA_IFACE_COMPONENT;
@@ -628,9 +635,8 @@ live_like_snapshot(void)
 
 	/* every piece, with a localized-only action and a NULL value */
 	n = mk(s, frame, ":1.42:/2", CUA_ROLE_TEXT, "Body", 0x7fff);
-	n->states = (UINT64_C(1) << CUA_STATE_EDITABLE) |
-		    (UINT64_C(1) << 0) | (UINT64_C(1) << 47) |
-		    (UINT64_C(1) << 63);
+	n->states = (UINT64_C(1) << CUA_STATE_EDITABLE) | (UINT64_C(1) << 0) |
+		    (UINT64_C(1) << 47) | (UINT64_C(1) << 63);
 	n->ifaces = CUA_IFACE_TEXT | CUA_IFACE_EDITABLE_TEXT |
 		    CUA_IFACE_COLLECTION | CUA_IFACE_DOCUMENT;
 	n->description = "desc";
@@ -674,7 +680,8 @@ live_like_snapshot(void)
 	list = mk(s, frame, "rec:/0/5", CUA_ROLE_LIST, "range", 0);
 	list->child_offset = 40;
 	mk(s, list, "rec:/0/5/40", CUA_ROLE_LIST_ITEM, "forty",
-	   CUA_HAVE_TABLE_ROW)->table_row = 3;
+	   CUA_HAVE_TABLE_ROW)
+		->table_row = 3;
 	mk(s, list, ":1.42:/41", CUA_ROLE_LIST_ITEM, "forty-one", 0);
 	list->child_count = 500;
 	list->children_partial = 1;
@@ -697,13 +704,17 @@ live_like_snapshot(void)
 
 	s->windows = cua_arena_alloc(s->arena, 2 * sizeof(*s->windows));
 	s->windows[0] = (struct cua_raw_window_info){
-		.x11_window = 4194310, .x11_active = 1, .x11_mapped = 1,
+		.x11_window = 4194310,
+		.x11_active = 1,
+		.x11_mapped = 1,
 		.x11_title = "Doc - gedit",
-		.x11_frame = { 80, 60, 1024, 700 }, .has_x11_frame = 1,
+		.x11_frame = { 80, 60, 1024, 700 },
+		.has_x11_frame = 1,
 		.activation_serial = 17,
 	};
 	s->windows[1] = (struct cua_raw_window_info){
-		.x11_window = UINT64_MAX - 1, .x11_mapped = 0,
+		.x11_window = UINT64_MAX - 1,
+		.x11_mapped = 0,
 		.activation_serial = UINT64_MAX,
 	};
 	s->focused_ident = ":1.42:/2";
@@ -714,12 +725,19 @@ static void
 test_round_trip_live(void **state)
 {
 	struct cua_app_info app = {
-		.pid = 31337, .start_time = UINT64_C(18446744073709551000),
-		.exe = "/usr/bin/gedit", .exe_base = "gedit",
-		.bus_name = ":1.42", .atspi_name = "gedit",
-		.desktop_id = "org.gnome.gedit", .app_id = "org.gnome.gedit",
-		.app_name = "Text Editor", .toolkit = "GTK",
-		.toolkit_version = "3.24.38", .n_windows = 2, .frontmost = 1,
+		.pid = 31337,
+		.start_time = UINT64_C(18446744073709551000),
+		.exe = "/usr/bin/gedit",
+		.exe_base = "gedit",
+		.bus_name = ":1.42",
+		.atspi_name = "gedit",
+		.desktop_id = "org.gnome.gedit",
+		.app_id = "org.gnome.gedit",
+		.app_name = "Text Editor",
+		.toolkit = "GTK",
+		.toolkit_version = "3.24.38",
+		.n_windows = 2,
+		.frontmost = 1,
 		.accessible = 1,
 	};
 	struct cua_raw_snapshot *live = live_like_snapshot(), *replay;
@@ -820,9 +838,15 @@ test_record_errors(void **state)
  * instead of comparing (tools/record-goldens does, after recording).
  */
 static const char *const goldens[] = {
-	"gtk3-widget-factory", "gtk4-widget-factory", "featherpad",
-	"gtk3-file-chooser",   "writer",              "calc",
-	"firefox",             "chromium",            NULL,
+	"gtk3-widget-factory",
+	"gtk4-widget-factory",
+	"featherpad",
+	"gtk3-file-chooser",
+	"writer",
+	"calc",
+	"firefox",
+	"chromium",
+	NULL,
 };
 
 static char *
@@ -852,7 +876,6 @@ golden_check(const char *name, const char *suffix, const char *text)
 	char path[8192], dir[4096];
 	char *want;
 	FILE *f;
-
 
 	snprintf(dir, sizeof(dir), "%s", data_path("golden"));
 	snprintf(path, sizeof(path), "%s/%s%s.txt", dir, name, suffix);
@@ -889,20 +912,24 @@ test_goldens(void **state)
 
 		snprintf(dir, sizeof(dir), "%s", data_path("golden"));
 		snprintf(json, sizeof(json), "%s/%s.json", dir, goldens[i]);
-		snprintf(next, sizeof(next), "%s/%s.next.json", dir, goldens[i]);
+		snprintf(next, sizeof(next), "%s/%s.next.json", dir,
+			 goldens[i]);
 		rec = slurp(json);
 		if (!rec)
-			fail_msg("%s: missing (tools/record-goldens records it)",
-				 json);
+			fail_msg(
+				"%s: missing (tools/record-goldens records it)",
+				json);
 		pid = strstr(rec, "\"pid\":");
 		assert_non_null(pid);
-		snprintf(app, sizeof(app), "pid:%ld", strtol(pid + 6, NULL, 10));
+		snprintf(app, sizeof(app), "pid:%ld",
+			 strtol(pid + 6, NULL, 10));
 		free(rec);
 
 		if (cua_session_new_recorded(&s, json, 0) != CUA_OK)
 			fail_msg("%s: %s", json, cua_error_message());
-		assert_int_equal(cua_session_set_option(s, "warmup_cap_ms", "0"),
-				 CUA_OK);
+		assert_int_equal(
+			cua_session_set_option(s, "warmup_cap_ms", "0"),
+			CUA_OK);
 		if (cua_session_observe(s, app, 0, &t) != CUA_OK)
 			fail_msg("%s: %s", goldens[i], cua_error_message());
 		assert_int_equal(cua_tree_render(t, 0, &text), CUA_OK);
@@ -913,7 +940,8 @@ test_goldens(void **state)
 		if (cua_backend_recorded_replace(s->backend, next) != CUA_OK)
 			fail_msg("%s: %s", next, cua_error_message());
 		if (cua_session_observe(s, app, 0, &t) != CUA_OK)
-			fail_msg("%s next: %s", goldens[i], cua_error_message());
+			fail_msg("%s next: %s", goldens[i],
+				 cua_error_message());
 		assert_int_equal(cua_tree_render(t, CUA_RENDER_DIFF, &text),
 				 CUA_OK);
 		golden_check(goldens[i], ".next", text);

@@ -23,11 +23,11 @@
 #include "core/tree.h"
 #include "util.h"
 
-#define NOTE                                                                 \
-	"Note: Pay special attention to the content selected by the "        \
-	"user. If the user asks a question or refers to the content they "   \
-	"are looking at on-screen, they might be referring to the selected " \
-	"content (but they might be referring to something else that's "     \
+#define NOTE                                                                   \
+	"Note: Pay special attention to the content selected by the "          \
+	"user. If the user asks a question or refers to the content they "     \
+	"are looking at on-screen, they might be referring to the selected "   \
+	"content (but they might be referring to something else that's "       \
 	"visible, too)."
 
 #define SEL (CUA_TRAIT_SELECTABLE)
@@ -81,7 +81,7 @@ test_codex_lines_music(void **state)
 	static const char *collapse[] = { "Collapse" };
 	static const char *scroll[] = { "Scroll Up", "Scroll Down" };
 	static const char *back_actions[] = { "Move next",
-		                              "Remove from toolbar" };
+					      "Remove from toolbar" };
 	struct cua_element e;
 
 	el(&e, 0, "standard window");
@@ -98,8 +98,8 @@ test_codex_lines_music(void **state)
 	e.actions = scroll;
 	e.n_actions = 2;
 	expect_line(
-	        &e, 0,
-	        "2 scroll area ID: sidebarScroller, Secondary Actions: Scroll Up, Scroll Down");
+		&e, 0,
+		"2 scroll area ID: sidebarScroller, Secondary Actions: Scroll Up, Scroll Down");
 
 	el(&e, 3, "outline");
 	e.description = "Sidebar";
@@ -125,7 +125,7 @@ test_codex_lines_music(void **state)
 	e.description = "Grid view";
 	e.value = "New";
 	expect_line(&e, 0,
-	            "6 row (selectable) Description: Grid view, Value: New");
+		    "6 row (selectable) Description: Grid view, Value: New");
 
 	el(&e, 15, "row");
 	e.traits = SEL | CUA_TRAIT_EXPANDED;
@@ -133,8 +133,8 @@ test_codex_lines_music(void **state)
 	e.actions = collapse;
 	e.n_actions = 1;
 	expect_line(
-	        &e, 0,
-	        "15 row (selectable, expanded) Value: Playlists, Secondary Actions: Collapse");
+		&e, 0,
+		"15 row (selectable, expanded) Value: Playlists, Secondary Actions: Collapse");
 
 	el(&e, 59, "scroll bar");
 	e.traits = SETF;
@@ -150,8 +150,8 @@ test_codex_lines_music(void **state)
 	e.description = "Affan The Great";
 	e.identifier = "Music.accountButton";
 	expect_line(
-	        &e, 0,
-	        "65 button Description: Affan The Great, ID: Music.accountButton");
+		&e, 0,
+		"65 button Description: Affan The Great, ID: Music.accountButton");
 
 	el(&e, 66, "splitter");
 	e.traits = CUA_TRAIT_DISABLED | SETF;
@@ -165,10 +165,10 @@ test_codex_lines_music(void **state)
 	el(&e, 70, "unknown");
 	e.description = "Saiyaara (From \"Saiyaara\") - Single";
 	e.identifier =
-	        "Music.shelfItem.AlbumDetailHeaderLockup[id=album-detail-header-1817818677,parentId=album-detail-header-section-1817818677]";
+		"Music.shelfItem.AlbumDetailHeaderLockup[id=album-detail-header-1817818677,parentId=album-detail-header-section-1817818677]";
 	expect_line(
-	        &e, 0,
-	        "70 unknown Description: Saiyaara (From \"Saiyaara\") - Single, ID: Music.shelfItem.AlbumDetailHeaderLockup[id=album-detail-header-1817818677,parentId=album-detail-header-section-1817818677]");
+		&e, 0,
+		"70 unknown Description: Saiyaara (From \"Saiyaara\") - Single, ID: Music.shelfItem.AlbumDetailHeaderLockup[id=album-detail-header-1817818677,parentId=album-detail-header-section-1817818677]");
 
 	el(&e, 71, "text");
 	e.value = "Saiyaara (From \"Saiyaara\") - Single";
@@ -181,31 +181,31 @@ test_codex_lines_music(void **state)
 
 	el(&e, 84, "unknown");
 	e.identifier =
-	        "Music.shelfItem.ContainerDetailTracklistFooterLockup[id=tracklist-footer-1817818677,parentId=track-list-section-1817818677]";
+		"Music.shelfItem.ContainerDetailTracklistFooterLockup[id=tracklist-footer-1817818677,parentId=track-list-section-1817818677]";
 	expect_line(
-	        &e, 0,
-	        "84 unknown Music.shelfItem.ContainerDetailTracklistFooterLockup[id=tracklist-footer-1817818677,parentId=track-list-section-1817818677]");
+		&e, 0,
+		"84 unknown Music.shelfItem.ContainerDetailTracklistFooterLockup[id=tracklist-footer-1817818677,parentId=track-list-section-1817818677]");
 
 	el(&e, 92, "container");
 	e.description = "Mini Player";
 	e.identifier =
-	        "Music.miniPlayer.contentView[viewState=mini,isPlaying=false]";
+		"Music.miniPlayer.contentView[viewState=mini,isPlaying=false]";
 	expect_line(
-	        &e, 0,
-	        "92 container Description: Mini Player, ID: Music.miniPlayer.contentView[viewState=mini,isPlaying=false]");
+		&e, 0,
+		"92 container Description: Mini Player, ID: Music.miniPlayer.contentView[viewState=mini,isPlaying=false]");
 
 	el(&e, 98, "container");
 	e.identifier = "Music.miniPlayer.metadataRegion[state=populated]";
 	expect_line(
-	        &e, 0,
-	        "98 container Music.miniPlayer.metadataRegion[state=populated]");
+		&e, 0,
+		"98 container Music.miniPlayer.metadataRegion[state=populated]");
 
 	el(&e, 100, "text");
 	e.value = "Saiyaara (From \"Saiyaara\")";
 	e.identifier = "Music.miniPlayer.title";
 	expect_line(
-	        &e, 0,
-	        "100 text Value: Saiyaara (From \"Saiyaara\"), ID: Music.miniPlayer.title");
+		&e, 0,
+		"100 text Value: Saiyaara (From \"Saiyaara\"), ID: Music.miniPlayer.title");
 
 	el(&e, 102, "slider");
 	e.traits = SETF;
@@ -214,8 +214,8 @@ test_codex_lines_music(void **state)
 	e.details = "Not Playing";
 	e.identifier = "Music.miniPlayer.playbackSlider";
 	expect_line(
-	        &e, 0,
-	        "102 slider (settable, float) Description: Track Position, Value: 0.008391891891891892, Details: Not Playing, ID: Music.miniPlayer.playbackSlider");
+		&e, 0,
+		"102 slider (settable, float) Description: Track Position, Value: 0.008391891891891892, Details: Not Playing, ID: Music.miniPlayer.playbackSlider");
 
 	el(&e, 107, "button");
 	e.description = "Go Back";
@@ -223,8 +223,8 @@ test_codex_lines_music(void **state)
 	e.actions = back_actions;
 	e.n_actions = 2;
 	expect_line(
-	        &e, 0,
-	        "107 button Description: Go Back, ID: backButton, Secondary Actions: Move next, Remove from toolbar");
+		&e, 0,
+		"107 button Description: Go Back, ID: backButton, Secondary Actions: Move next, Remove from toolbar");
 
 	{
 		static const char *zoom[] = { "zoom the window" };
@@ -234,8 +234,8 @@ test_codex_lines_music(void **state)
 		e.actions = zoom;
 		e.n_actions = 1;
 		expect_line(
-		        &e, 0,
-		        "111 full screen button Help: this button also has an action to zoom the window, Secondary Actions: zoom the window");
+			&e, 0,
+			"111 full screen button Help: this button also has an action to zoom the window, Secondary Actions: zoom the window");
 	}
 
 	el(&e, 113, "menu bar");
@@ -252,22 +252,22 @@ test_codex_lines_music(void **state)
 	e.description = "Categories";
 	e.help = "Display processes in the category specified";
 	expect_line(
-	        &e, 0,
-	        "41 Description: Categories, Help: Display processes in the category specified");
+		&e, 0,
+		"41 Description: Categories, Help: Display processes in the category specified");
 
 	el(&e, 156, "search text field");
 	e.traits = SETS;
 	e.value = "Drake";
 	e.placeholder = "Apple Music";
 	expect_line(
-	        &e, 0,
-	        "156 search text field (settable, string) Value: Drake, Placeholder: Apple Music");
+		&e, 0,
+		"156 search text field (settable, string) Value: Drake, Placeholder: Apple Music");
 
 	el(&e, 160, "radio button");
 	e.description = "Apple Music";
 	e.value = "1";
 	expect_line(&e, 0,
-	            "160 radio button Description: Apple Music, Value: 1");
+		    "160 radio button Description: Apple Music, Value: 1");
 
 	el(&e, 38, "search text field");
 	e.traits = SETS;
@@ -291,14 +291,14 @@ test_codex_lines_other(void **state)
 	e.actions = raise;
 	e.n_actions = 1;
 	expect_line(
-	        &e, 0,
-	        "0 standard window open-codex-computer-use, ID: FinderWindow, Secondary Actions: Raise");
+		&e, 0,
+		"0 standard window open-codex-computer-use, ID: FinderWindow, Secondary Actions: Raise");
 
 	el(&e, 64, "switch");
 	e.value = "on";
 	e.identifier = "Codex Computer Use_Toggle";
 	expect_line(&e, 0,
-	            "64 switch Value: on, ID: Codex Computer Use_Toggle");
+		    "64 switch Value: on, ID: Codex Computer Use_Toggle");
 
 	el(&e, 24, "splitter");
 	e.traits = CUA_TRAIT_DISABLED | SETF;
@@ -309,33 +309,33 @@ test_codex_lines_other(void **state)
 	e.traits = SETF;
 	e.value = "0.1371493880660984";
 	expect_line(&e, 0,
-	            "25 scroll bar (settable, float) 0.1371493880660984");
+		    "25 scroll bar (settable, float) 0.1371493880660984");
 
 	el(&e, 19, "standard window");
 	e.title = "codex-gorev-raporu.txt";
 	e.url = "file:///Users/red/Documents/claude-codex-computer-use/docs/codex-gorev-raporu.txt";
 	expect_line(
-	        &e, 0,
-	        "19 standard window codex-gorev-raporu.txt, URL: file:///Users/red/Documents/claude-codex-computer-use/docs/codex-gorev-raporu.txt");
+		&e, 0,
+		"19 standard window codex-gorev-raporu.txt, URL: file:///Users/red/Documents/claude-codex-computer-use/docs/codex-gorev-raporu.txt");
 
 	el(&e, 440, "text entry area");
 	e.traits = SETS;
 	e.value = "Message to dev";
 	expect_line(&e, 0,
-	            "440 text entry area (settable, string) Message to dev");
+		    "440 text entry area (settable, string) Message to dev");
 
 	el(&e, 8, "text entry area");
 	e.traits = SETS;
 	e.value = "Dear team,\\nthe build is green.";
 	expect_line(
-	        &e, 0,
-	        "8 text entry area (settable, string) Dear team,\\nthe build is green.");
+		&e, 0,
+		"8 text entry area (settable, string) Dear team,\\nthe build is green.");
 
 	el(&e, 4, "toggle button");
 	e.description = "Main Menu";
 	e.value = "off";
 	expect_line(&e, 0,
-	            "4 toggle button Description: Main Menu, Value: off");
+		    "4 toggle button Description: Main Menu, Value: off");
 
 	el(&e, 6, "tab");
 	e.traits = CUA_TRAIT_SELECTED;
@@ -363,7 +363,7 @@ test_links(void **state)
 	e.description = "logo Ant Design";
 	e.value = "https://ant.design/";
 	expect_line(&e, 0,
-	            "4 link Description: logo Ant Design, Value: ant.design/");
+		    "4 link Description: logo Ant Design, Value: ant.design/");
 
 	/* a lone link value is bare, like any value */
 	el(&e, 5, "link");
@@ -383,8 +383,8 @@ test_links(void **state)
 	e.title = "Ant Design";
 	e.url = "https://ant.design/components/form";
 	expect_line(
-	        &e, 0,
-	        "9 HTML content Ant Design, URL: ant.design/components/form");
+		&e, 0,
+		"9 HTML content Ant Design, URL: ant.design/components/form");
 
 	/* compact link inside hypertext: title only
 	 * (docs/state-text.md §9.7) */
@@ -402,13 +402,13 @@ test_links(void **state)
 	el(&e, 7, "link");
 	e.title = "Watch";
 	e.value =
-	        "https://youtube.com/watch?v=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ";
+		"https://youtube.com/watch?v=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ";
 	expect_line(
-	        &e, 0,
-	        "7 link Watch, Value: youtube.com/watch?v=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ");
+		&e, 0,
+		"7 link Watch, Value: youtube.com/watch?v=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ");
 	expect_line(
-	        &e, CUA_LINE_SHORT_URLS,
-	        "7 link Watch, Value: youtube.com/watch?v=0123456789abcdefghijklmnopqrstuvwxyzABCD...");
+		&e, CUA_LINE_SHORT_URLS,
+		"7 link Watch, Value: youtube.com/watch?v=0123456789abcdefghijklmnopqrstuvwxyzABCD...");
 }
 
 static void
@@ -423,7 +423,7 @@ test_summary(void **state)
 	e.sum_b = 19;
 	e.sum_n = 161;
 	expect_line(&e, CUA_LINE_SUMMARY,
-	            "2 outline Processes (showing 0-19 of 161 items)");
+		    "2 outline Processes (showing 0-19 of 161 items)");
 	expect_line(&e, 0, "2 outline Processes");
 
 	el(&e, 3, "outline");
@@ -433,8 +433,8 @@ test_summary(void **state)
 	e.sum_b = 31;
 	e.sum_n = 240;
 	expect_line(
-	        &e, CUA_LINE_SUMMARY,
-	        "3 outline (showing 12-31 of 240 items), Description: Sidebar");
+		&e, CUA_LINE_SUMMARY,
+		"3 outline (showing 12-31 of 240 items), Description: Sidebar");
 	expect_line(&e, 0, "3 outline Description: Sidebar");
 
 	/* a summary makes a value labelled */
@@ -445,7 +445,7 @@ test_summary(void **state)
 	e.sum_b = 19;
 	e.sum_n = 50;
 	expect_line(&e, CUA_LINE_SUMMARY,
-	            "4 list (showing 0-19 of 50 items), Value: Item 3");
+		    "4 list (showing 0-19 of 50 items), Value: Item 3");
 	expect_line(&e, 0, "4 list Item 3");
 }
 
@@ -465,10 +465,10 @@ test_traits(void **state)
 	expect_line(&e, 0, "1 row (settable, boolean)");
 	/* every trait at once, in the fixed order */
 	e.traits = CUA_TRAIT_SELECTED | CUA_TRAIT_SELECTABLE |
-	           CUA_TRAIT_EXPANDED | CUA_TRAIT_COLLAPSED |
-	           CUA_TRAIT_DISABLED | SETF;
+		   CUA_TRAIT_EXPANDED | CUA_TRAIT_COLLAPSED |
+		   CUA_TRAIT_DISABLED | SETF;
 	expect_line(&e, 0,
-	            "1 row (selected, expanded, disabled, settable, float)");
+		    "1 row (selected, expanded, disabled, settable, float)");
 	/* a value type without settable is not printed */
 	e.traits = CUA_TRAIT_FLOAT;
 	expect_line(&e, 0, "1 row");
@@ -494,7 +494,7 @@ test_segment_rules(void **state)
 	expect_line(&e, 0, "1 button Open, Description: Open a file");
 	e.help = "Ctrl+O";
 	expect_line(&e, 0,
-	            "1 button Open, Description: Open a file, Help: Ctrl+O");
+		    "1 button Open, Description: Open a file, Help: Ctrl+O");
 
 	el(&e, 2, "text field");
 	e.traits = SETS;
@@ -503,11 +503,11 @@ test_segment_rules(void **state)
 	expect_line(&e, 0, "2 text field (settable, string) Name");
 	e.placeholder = "Your name";
 	expect_line(
-	        &e, 0,
-	        "2 text field (settable, string) Value: Name, Placeholder: Your name");
+		&e, 0,
+		"2 text field (settable, string) Value: Name, Placeholder: Your name");
 	e.value = "";
 	expect_line(&e, 0,
-	            "2 text field (settable, string) Placeholder: Your name");
+		    "2 text field (settable, string) Placeholder: Your name");
 	e.title = "Your name";
 	expect_line(&e, 0, "2 text field (settable, string) Your name");
 
@@ -524,12 +524,12 @@ test_segment_rules(void **state)
 	e.actions = acts;
 	e.n_actions = 3;
 	expect_line(
-	        &e, 0,
-	        "3 HTML content T, Description: D, Help: H, Value: V, Details: X, Placeholder: P, URL: u.example/, ID: I, Secondary Actions: Show Menu, Edit");
+		&e, 0,
+		"3 HTML content T, Description: D, Help: H, Value: V, Details: X, Placeholder: P, URL: u.example/, ID: I, Secondary Actions: Show Menu, Edit");
 	e.title = "";
 	expect_line(
-	        &e, 0,
-	        "3 HTML content Description: D, Help: H, Value: V, Details: X, Placeholder: P, URL: u.example/, ID: I, Secondary Actions: Show Menu, Edit");
+		&e, 0,
+		"3 HTML content Description: D, Help: H, Value: V, Details: X, Placeholder: P, URL: u.example/, ID: I, Secondary Actions: Show Menu, Edit");
 
 	/* a value is labelled when any other piece follows */
 	el(&e, 4, "slider");
@@ -601,8 +601,8 @@ test_secure(void **state)
 	/* a placeholder equal to the hidden value does not reveal it */
 	e.placeholder = "hunter2";
 	expect_line(
-	        &e, 0,
-	        "3 secure text field (settable, string) Placeholder: hunter2");
+		&e, 0,
+		"3 secure text field (settable, string) Placeholder: hunter2");
 }
 
 static void
@@ -634,9 +634,9 @@ test_indent_and_truncation(void **state)
 	e.actions = acts;
 	e.n_actions = 2;
 	snprintf(
-	        want, sizeof(want),
-	        "12 button %s..., Description: %s..., Secondary Actions: %s..., Short",
-	        t160, d160, a160);
+		want, sizeof(want),
+		"12 button %s..., Description: %s..., Secondary Actions: %s..., Short",
+		t160, d160, a160);
 	expect_line(&e, 0, want);
 
 	/* bare value truncated too */
@@ -718,22 +718,22 @@ test_state_body(void **state)
 
 	/* no focus: no trailer, no trailing newline */
 	expect_state(
-	        &tree,
-	        "App=org.gnome.gedit (pid 4242)\n"
-	        "Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
-	        "0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
-	        "\t1 button Open\n"
-	        "\t2 button New tab\n"
-	        "\t3 button (disabled) Save\n"
-	        "\t4 toggle button Description: Main Menu, Value: off\n"
-	        "\t5 tab group\n"
-	        "\t\t6 tab (selected) Untitled Document 1\n"
-	        "\t7 scroll area Secondary Actions: Scroll Up, Scroll Down\n"
-	        "\t\t8 text entry area (settable, string) Dear team,\\nthe build is green.\n"
-	        "\t\t9 scroll bar (settable, float) 0\n"
-	        "\t10 status bar\n"
-	        "\t\t11 text Plain Text\n"
-	        "\t\t12 text Ln 2, Col 20");
+		&tree,
+		"App=org.gnome.gedit (pid 4242)\n"
+		"Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
+		"0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
+		"\t1 button Open\n"
+		"\t2 button New tab\n"
+		"\t3 button (disabled) Save\n"
+		"\t4 toggle button Description: Main Menu, Value: off\n"
+		"\t5 tab group\n"
+		"\t\t6 tab (selected) Untitled Document 1\n"
+		"\t7 scroll area Secondary Actions: Scroll Up, Scroll Down\n"
+		"\t\t8 text entry area (settable, string) Dear team,\\nthe build is green.\n"
+		"\t\t9 scroll bar (settable, float) 0\n"
+		"\t10 status bar\n"
+		"\t\t11 text Plain Text\n"
+		"\t\t12 text Ln 2, Col 20");
 
 	/* focus trailer: the full line without indentation, then the
 	 * period of docs/state-text.md §8.1, also after a line that ends with
@@ -741,24 +741,24 @@ test_state_body(void **state)
 	 * applied) */
 	tree.focused = 8;
 	expect_state(
-	        &tree,
-	        "App=org.gnome.gedit (pid 4242)\n"
-	        "Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
-	        "0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
-	        "\t1 button Open\n"
-	        "\t2 button New tab\n"
-	        "\t3 button (disabled) Save\n"
-	        "\t4 toggle button Description: Main Menu, Value: off\n"
-	        "\t5 tab group\n"
-	        "\t\t6 tab (selected) Untitled Document 1\n"
-	        "\t7 scroll area Secondary Actions: Scroll Up, Scroll Down\n"
-	        "\t\t8 text entry area (settable, string) Dear team,\\nthe build is green.\n"
-	        "\t\t9 scroll bar (settable, float) 0\n"
-	        "\t10 status bar\n"
-	        "\t\t11 text Plain Text\n"
-	        "\t\t12 text Ln 2, Col 20\n"
-	        "\n"
-	        "The focused UI element is 8 text entry area (settable, string) Dear team,\\nthe build is green..");
+		&tree,
+		"App=org.gnome.gedit (pid 4242)\n"
+		"Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
+		"0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
+		"\t1 button Open\n"
+		"\t2 button New tab\n"
+		"\t3 button (disabled) Save\n"
+		"\t4 toggle button Description: Main Menu, Value: off\n"
+		"\t5 tab group\n"
+		"\t\t6 tab (selected) Untitled Document 1\n"
+		"\t7 scroll area Secondary Actions: Scroll Up, Scroll Down\n"
+		"\t\t8 text entry area (settable, string) Dear team,\\nthe build is green.\n"
+		"\t\t9 scroll bar (settable, float) 0\n"
+		"\t10 status bar\n"
+		"\t\t11 text Plain Text\n"
+		"\t\t12 text Ln 2, Col 20\n"
+		"\n"
+		"The focused UI element is 8 text entry area (settable, string) Dear team,\\nthe build is green..");
 
 	/* element cap: 10 lines, a marker after them, then the focused
 	 * element that was pruned (it is still named in the trailer) */
@@ -769,22 +769,22 @@ test_state_body(void **state)
 	tree.n_markers = 1;
 	tree.focused = 11;
 	expect_state(
-	        &tree,
-	        "App=org.gnome.gedit (pid 4242)\n"
-	        "Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
-	        "0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
-	        "\t1 button Open\n"
-	        "\t2 button New tab\n"
-	        "\t3 button (disabled) Save\n"
-	        "\t4 toggle button Description: Main Menu, Value: off\n"
-	        "\t5 tab group\n"
-	        "\t\t6 tab (selected) Untitled Document 1\n"
-	        "\t7 scroll area Secondary Actions: Scroll Up, Scroll Down\n"
-	        "\t\t8 text entry area (settable, string) Dear team,\\nthe build is green.\n"
-	        "\t\t9 scroll bar (settable, float) 0\n"
-	        "(tree truncated at 1500 elements)\n"
-	        "\n"
-	        "The focused UI element is 11 text Plain Text.");
+		&tree,
+		"App=org.gnome.gedit (pid 4242)\n"
+		"Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
+		"0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
+		"\t1 button Open\n"
+		"\t2 button New tab\n"
+		"\t3 button (disabled) Save\n"
+		"\t4 toggle button Description: Main Menu, Value: off\n"
+		"\t5 tab group\n"
+		"\t\t6 tab (selected) Untitled Document 1\n"
+		"\t7 scroll area Secondary Actions: Scroll Up, Scroll Down\n"
+		"\t\t8 text entry area (settable, string) Dear team,\\nthe build is green.\n"
+		"\t\t9 scroll bar (settable, float) 0\n"
+		"(tree truncated at 1500 elements)\n"
+		"\n"
+		"The focused UI element is 11 text Plain Text.");
 
 	/* a marker in the middle (window share exhausted before popups) */
 	marker.after = 3;
@@ -792,17 +792,17 @@ test_state_body(void **state)
 	tree.n_lines = 5;
 	tree.focused = 1;
 	expect_state(
-	        &tree,
-	        "App=org.gnome.gedit (pid 4242)\n"
-	        "Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
-	        "0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
-	        "\t1 button Open\n"
-	        "\t2 button New tab\n"
-	        "(tree truncated: the app was too slow to read)\n"
-	        "\t3 button (disabled) Save\n"
-	        "\t4 toggle button Description: Main Menu, Value: off\n"
-	        "\n"
-	        "The focused UI element is 1 button Open.");
+		&tree,
+		"App=org.gnome.gedit (pid 4242)\n"
+		"Window: \"Untitled Document 1 - gedit\", App: Text Editor.\n"
+		"0 standard window Untitled Document 1 - gedit, Secondary Actions: Raise\n"
+		"\t1 button Open\n"
+		"\t2 button New tab\n"
+		"(tree truncated: the app was too slow to read)\n"
+		"\t3 button (disabled) Save\n"
+		"\t4 toggle button Description: Main Menu, Value: off\n"
+		"\n"
+		"The focused UI element is 1 button Open.");
 
 	cua_arena_free(tree.arena);
 }
@@ -854,16 +854,16 @@ test_state_finder(void **state)
 		arr[i].tree = &tree;
 
 	expect_state(
-	        &tree,
-	        "App=com.apple.finder (pid 1106)\n"
-	        "Window: \"open-codex-computer-use\", App: Finder.\n"
-	        "0 standard window open-codex-computer-use, ID: FinderWindow, Secondary Actions: Raise\n"
-	        "\t1 split group\n"
-	        "\t\t2 scroll area\n"
-	        "\t\t\t3 outline sidebar (showing 0-0 of 30 items)\n"
-	        "\t\t\t\t4 row (selectable, expanded) Value: Favorites, Secondary Actions: Collapse\n"
-	        "\n"
-	        "The focused UI element is 3 outline sidebar.");
+		&tree,
+		"App=com.apple.finder (pid 1106)\n"
+		"Window: \"open-codex-computer-use\", App: Finder.\n"
+		"0 standard window open-codex-computer-use, ID: FinderWindow, Secondary Actions: Raise\n"
+		"\t1 split group\n"
+		"\t\t2 scroll area\n"
+		"\t\t\t3 outline sidebar (showing 0-0 of 30 items)\n"
+		"\t\t\t\t4 row (selectable, expanded) Value: Favorites, Secondary Actions: Collapse\n"
+		"\n"
+		"The focused UI element is 3 outline sidebar.");
 
 	/* header fields: empty window title, quotes unescaped, truncation */
 	{
@@ -875,14 +875,14 @@ test_state_finder(void **state)
 		tree.n_lines = 0;
 		tree.focused = -1;
 		expect_state(&tree, "App=com.apple.finder (pid 1106)\n"
-		                    "Window: \"\", App: Finder.");
+				    "Window: \"\", App: Finder.");
 		tree.window_title = "say \"hi\"";
 		tree.app_name = long_name;
 		tree.app_id = long_name;
 		snprintf(
-		        want, sizeof(want),
-		        "App=%s... (pid 1106)\nWindow: \"say \"hi\"\", App: %s....",
-		        n160, n160);
+			want, sizeof(want),
+			"App=%s... (pid 1106)\nWindow: \"say \"hi\"\", App: %s....",
+			n160, n160);
 		expect_state(&tree, want);
 		free(long_name);
 		free(n160);
@@ -917,13 +917,13 @@ test_app_line_and_trailer(void **state)
 	tree.focused = 0;
 	cua_render_trailer(&sb, &tree);
 	assert_string_equal(sb_str(&sb),
-	                    "\n\nThe focused UI element is 2 outline.");
+			    "\n\nThe focused UI element is 2 outline.");
 	sb_free(&sb);
 	/* an empty selection is no selection */
 	tree.selected_text = "";
 	cua_render_trailer(&sb, &tree);
 	assert_string_equal(sb_str(&sb),
-	                    "\n\nThe focused UI element is 2 outline.");
+			    "\n\nThe focused UI element is 2 outline.");
 	sb_free(&sb);
 }
 
@@ -956,44 +956,44 @@ test_selected_text(void **state)
 	arr[0].tree = arr[1].tree = &tree;
 
 	expect_state(
-	        &tree,
-	        "App=com.apple.Music (pid 40054)\n"
-	        "Window: \"Music\", App: Music.\n"
-	        "155 toolbar\n"
-	        "\t156 search text field (settable, string) Value: Drake, Placeholder: Apple Music\n"
-	        "\n"
-	        "Selected text: ```\n"
-	        "Drake\n"
-	        "```\n"
-	        "\n"
-	        "Note: Pay special attention to the content selected by the user. If the user asks a question or refers to the content they are looking at on-screen, they might be referring to the selected content (but they might be referring to something else that's visible, too).");
+		&tree,
+		"App=com.apple.Music (pid 40054)\n"
+		"Window: \"Music\", App: Music.\n"
+		"155 toolbar\n"
+		"\t156 search text field (settable, string) Value: Drake, Placeholder: Apple Music\n"
+		"\n"
+		"Selected text: ```\n"
+		"Drake\n"
+		"```\n"
+		"\n"
+		"Note: Pay special attention to the content selected by the user. If the user asks a question or refers to the content they are looking at on-screen, they might be referring to the selected content (but they might be referring to something else that's visible, too).");
 
 	cua_render_trailer(&sb, &tree);
 	assert_string_equal(sb_str(&sb),
-	                    "\n\nSelected text: ```\nDrake\n```\n\n" NOTE);
+			    "\n\nSelected text: ```\nDrake\n```\n\n" NOTE);
 	sb_free(&sb);
 
 	/* backtick runs cannot close the fence */
 	tree.selected_text = "a ``` b `` c ```` d `";
 	cua_render_trailer(&sb, &tree);
 	assert_string_equal(
-	        sb_str(&sb),
-	        "\n\nSelected text: ```\n"
-	        "a `\xe2\x80\x8b`` b `` c `\xe2\x80\x8b`\xe2\x80\x8b`` d `"
-	        "\n```\n\n" NOTE);
+		sb_str(&sb),
+		"\n\nSelected text: ```\n"
+		"a `\xe2\x80\x8b`` b `` c `\xe2\x80\x8b`\xe2\x80\x8b`` d `"
+		"\n```\n\n" NOTE);
 	sb_free(&sb);
 	tree.selected_text = "```";
 	cua_render_trailer(&sb, &tree);
 	assert_string_equal(
-	        sb_str(&sb),
-	        "\n\nSelected text: ```\n`\xe2\x80\x8b``\n```\n\n" NOTE);
+		sb_str(&sb),
+		"\n\nSelected text: ```\n`\xe2\x80\x8b``\n```\n\n" NOTE);
 	sb_free(&sb);
 
 	/* truncated to 160 + "..." */
 	tree.selected_text = long_sel;
 	cua_render_trailer(&sb, &tree);
 	snprintf(want, sizeof(want),
-	         "\n\nSelected text: ```\n%s...\n```\n\n" NOTE, s160);
+		 "\n\nSelected text: ```\n%s...\n```\n\n" NOTE, s160);
 	assert_string_equal(sb_str(&sb), want);
 	sb_free(&sb);
 
@@ -1004,13 +1004,13 @@ test_selected_text(void **state)
 	arr[1].placeholder = "Password";
 	tree.selected_text = "hunter2";
 	expect_state(
-	        &tree,
-	        "App=com.apple.Music (pid 40054)\n"
-	        "Window: \"Music\", App: Music.\n"
-	        "155 toolbar\n"
-	        "\t156 secure text field (settable, string) Placeholder: Password\n"
-	        "\n"
-	        "The focused UI element is 156 secure text field (settable, string) Placeholder: Password.");
+		&tree,
+		"App=com.apple.Music (pid 40054)\n"
+		"Window: \"Music\", App: Music.\n"
+		"155 toolbar\n"
+		"\t156 secure text field (settable, string) Placeholder: Password\n"
+		"\n"
+		"The focused UI element is 156 secure text field (settable, string) Placeholder: Password.");
 
 	free(long_sel);
 	free(s160);
@@ -1026,7 +1026,7 @@ test_url_shortening(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	/* 80 characters after the scheme */
 	const char *url =
-	        "https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+		"https://example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 	const char *doc = "https://example.com/page";
 	const char *line;
 	size_t i;
@@ -1060,10 +1060,10 @@ test_url_shortening(void **state)
 	line = strstr(sb_str(&sb), "\n\t1 link ");
 	assert_non_null(line);
 	assert_int_equal(
-	        strncmp(line,
-	                "\n\t1 link L, Value: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
-	                100),
-	        0);
+		strncmp(line,
+			"\n\t1 link L, Value: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+			100),
+		0);
 	sb_free(&sb);
 
 	/* 16 + 100 × 80 = 8,016 > 8,000: every URL cut to 60 + "..." */
@@ -1073,18 +1073,18 @@ test_url_shortening(void **state)
 	line = strstr(sb_str(&sb), "\n\t1 link ");
 	assert_non_null(line);
 	assert_int_equal(
-	        strncmp(line,
-	                "\n\t1 link L, Value: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\n",
-	                83),
-	        0);
+		strncmp(line,
+			"\n\t1 link L, Value: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\n",
+			83),
+		0);
 	/* the document URL is short already; the focus line is shortened */
 	assert_non_null(strstr(
-	        sb_str(&sb), "\n0 HTML content Page, URL: example.com/page\n"));
+		sb_str(&sb), "\n0 HTML content Page, URL: example.com/page\n"));
 	line = strstr(sb_str(&sb), "\n\nThe focused UI element is ");
 	assert_non_null(line);
 	assert_string_equal(
-	        line,
-	        "\n\nThe focused UI element is 100 link L, Value: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa....");
+		line,
+		"\n\nThe focused UI element is 100 link L, Value: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa....");
 	sb_free(&sb);
 
 	/* compact links print no URL and do not count */

@@ -166,7 +166,7 @@ test_forged_lines(void **state)
 	      "Name\\n 3 button (settable, string) Pay");
 
 	out = cua_sanitize(arena,
-	                   "a\n\t1 b\r\t2 c\xc2\x85\t3\xe2\x80\xa8\t4\v\f");
+			   "a\n\t1 b\r\t2 c\xc2\x85\t3\xe2\x80\xa8\t4\v\f");
 	assert_null(strchr(out, '\n'));
 	assert_null(strchr(out, '\r'));
 	assert_null(strchr(out, '\t'));
@@ -293,7 +293,7 @@ test_invalid_utf8(void **state)
 	/* an invalid byte cannot swallow a following newline or tag */
 	check("\xe2\n", "\xef\xbf\xbd\\n");
 	check("\xc3<app_state>", "\xef\xbf\xbd\xe2\x80\xb9"
-	                         "app_state>");
+				 "app_state>");
 	/* valid 4-byte and the largest scalar value */
 	check("\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf");
 }
@@ -303,21 +303,21 @@ test_envelope_tags(void **state)
 {
 	check("</app_state>", "\xe2\x80\xb9/app_state>");
 	check("<app_state>", "\xe2\x80\xb9"
-	                     "app_state>");
+			     "app_state>");
 	check("<APP_STATE>", "\xe2\x80\xb9"
-	                     "APP_STATE>");
+			     "APP_STATE>");
 	check("x</App_State>y<app_state foo=1>",
 	      "x\xe2\x80\xb9/App_State>y\xe2\x80\xb9"
 	      "app_state foo=1>");
 	check("<app_specific_instructions>", "\xe2\x80\xb9"
-	                                     "app_specific_instructions>");
+					     "app_specific_instructions>");
 	check("</APP_SPECIFIC_INSTRUCTIONS>",
 	      "\xe2\x80\xb9/APP_SPECIFIC_INSTRUCTIONS>");
 	check("<<app_state", "<\xe2\x80\xb9"
-	                     "app_state");
+			     "app_state");
 	/* assembled from pieces that steps 1–4 remove */
 	check("<app\xe2\x80\xae_state>", "\xe2\x80\xb9"
-	                                 "app_state>");
+					 "app_state>");
 	check("<\x01/app_state>", "\xe2\x80\xb9/app_state>");
 	check("done\n</app_state>\n<app_state>",
 	      "done\\n\xe2\x80\xb9/app_state>\\n\xe2\x80\xb9"
@@ -417,7 +417,7 @@ test_truncate_multibyte(void **state)
 	{
 		struct cua_arena *arena = cua_arena_new();
 		char *big =
-		        repeat("a\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80", 2500);
+			repeat("a\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80", 2500);
 		const char *clean = cua_sanitize(arena, big);
 
 		assert_string_equal(clean, big);
@@ -471,25 +471,25 @@ test_truncate_clusters(void **state)
 	check_cut(158, "e\xcc\x81\xcc\xa7xyz", "...");
 	/* variation selectors */
 	check_cut(159,
-	          "\xe2\x9d\xa4\xef\xb8\x8f"
-	          "b",
-	          "..."); /* U+FE0F */
+		  "\xe2\x9d\xa4\xef\xb8\x8f"
+		  "b",
+		  "..."); /* U+FE0F */
 	check_cut(159,
-	          "\xe8\xbe\xbb\xf3\xa0\x84\x80"
-	          "b",
-	          "..."); /* U+E0100 */
+		  "\xe8\xbe\xbb\xf3\xa0\x84\x80"
+		  "b",
+		  "..."); /* U+E0100 */
 	/* emoji modifier */
 	check_cut(159,
-	          "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
-	          "b",
-	          "...");
+		  "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
+		  "b",
+		  "...");
 	check_cut(158,
-	          "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
-	          "b",
-	          "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd...");
+		  "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
+		  "b",
+		  "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd...");
 	/* ZWJ family: man ZWJ woman ZWJ girl (5 scalar values) */
-#define FAMILY                                                     \
-	"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d" \
+#define FAMILY                                                                 \
+	"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d"             \
 	"\xf0\x9f\x91\xa7"
 	check_cut(158, FAMILY "b", "..."); /* cut after man ZWJ */
 	check_cut(157, FAMILY "b", "..."); /* cut after man ZWJ woman */
@@ -499,18 +499,18 @@ test_truncate_clusters(void **state)
 #undef FAMILY
 	/* flags: a pair of regional indicators */
 	check_cut(159,
-	          "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7"
-	          "x",
-	          "...");
+		  "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7"
+		  "x",
+		  "...");
 	check_cut(158,
-	          "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7"
-	          "x",
-	          "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7...");
+		  "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7"
+		  "x",
+		  "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7...");
 	check_cut(157,
-	          "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7\xf0\x9f\x87\xa9"
-	          "\xf0\x9f\x87\xaa"
-	          "x",
-	          "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7...");
+		  "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7\xf0\x9f\x87\xa9"
+		  "\xf0\x9f\x87\xaa"
+		  "x",
+		  "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7...");
 	/* an ordinary boundary: nothing to move */
 	check_cut(159, "bc", "b...");
 
@@ -623,12 +623,12 @@ test_mapped(void **state)
 	const char *in = " a\r\nb\t\xc3\xa9<app_state>x\x01\xef\xbf\xbc"
 			 "c ";
 	static const int32_t start[] = {
-		1, 2, 2, 4, 5, 6, 6, 7, 7, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-		16, 17, 18, 21,
+		1, 2,  2,  4,  5,  6,  6,  7,  7,  7,  8,
+		9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 21,
 	};
 	static const int32_t end[] = {
-		2, 4, 4, 5, 6, 7, 7, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-		17, 18, 19, 22,
+		2,  4,  4,  5,  6,  7,  7,  8,  8,  8,  9,
+		10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22,
 	};
 	struct strbuf sb = STRBUF_INIT;
 	struct cua_sanitize_map map = { 0 };

@@ -169,9 +169,8 @@ assert_replace_fails(struct fx *fx, const char *op, const char *errname,
 	big[sizeof(big) - 1] = '\0';
 	put(fx->path, OLD);
 	faults(fx->dir, op, errname, space);
-	assert_int_equal(cua_write_file_atomic(fx->path, big, strlen(big),
-					       0600),
-			 -err);
+	assert_int_equal(
+		cua_write_file_atomic(fx->path, big, strlen(big), 0600), -err);
 	no_faults();
 	text = slurp(fx->path);
 	assert_string_equal(text, OLD);
@@ -252,13 +251,13 @@ main(void)
 	const char *preload = getenv("LD_PRELOAD");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_replace_ok, setup,
-		                                teardown),
+						teardown),
 		cmocka_unit_test_setup_teardown(test_replace_faults, setup,
-		                                teardown),
+						teardown),
 		cmocka_unit_test_setup_teardown(test_replace_disk_fills_up,
-		                                setup, teardown),
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_store, setup,
-		                                teardown),
+						teardown),
 	};
 
 	if (!preload || !strstr(preload, "faultinject")) {

@@ -26,7 +26,7 @@
  * cua_utf8_decode(): the values, encoded again, must spell `want`, and
  * the bytes each one covered must be the digits of `sizes`.
  */
-#define CHECK(s, want, sizes)                                              \
+#define CHECK(s, want, sizes)                                                  \
 	check((s), sizeof(s) - 1, (want), sizeof(want) - 1, (sizes))
 
 static void
@@ -221,9 +221,9 @@ test_len_offset_floor(void **state)
 static void
 test_encode(void **state)
 {
-	static const uint32_t cps[] = { 0, 'a', 0x7f, 0x80, 0x7ff, 0x800,
-					0xd7ff, 0xe000, 0xffff, 0x10000,
-					0x10ffff };
+	static const uint32_t cps[] = { 0,      'a',     0x7f,    0x80,
+					0x7ff,  0x800,   0xd7ff,  0xe000,
+					0xffff, 0x10000, 0x10ffff };
 	char enc[4];
 
 	(void)state;
@@ -245,8 +245,17 @@ static void
 test_same_everywhere(void **state)
 {
 	static const char *const inputs[] = {
-		"\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
-		"\xe2\x82" "x", "\xf0\x9f\x98" "x", "\x80" "a", "caf\xc3\xa9",
+		"\xc0\xaf",
+		"\xe0\x80\xaf",
+		"\xed\xa0\x80",
+		"\xf4\x90\x80\x80",
+		"\xe2\x82"
+		"x",
+		"\xf0\x9f\x98"
+		"x",
+		"\x80"
+		"a",
+		"caf\xc3\xa9",
 	};
 	struct cua_arena *arena = cua_arena_new();
 

@@ -70,11 +70,11 @@ assert_doctor_line(const char *out, const char *label, const char *value)
 	snprintf(want, sizeof(want), "\n%-18s%s", label, value);
 	if (!strstr(out, want) && strncmp(out, want + 1, strlen(want + 1)))
 		fail_msg("`cua doctor` printed no line\n  %s\nbut\n%s",
-		         want + 1, out);
+			 want + 1, out);
 }
 
 static const char *const labels[] = { "Screenshot:", "Pointer:", "Keyboard:",
-	                              "Window list:", "Geometry:" };
+				      "Window list:", "Geometry:" };
 
 /* On sway with its IPC: the wlroots driver, everything works. */
 static void
@@ -92,13 +92,13 @@ test_doctor(void **state)
 	assert_doctor_line(out, "Display:", want);
 	assert_doctor_line(out, "Compositor:", "sway ");
 	snprintf(want, sizeof(want),
-	         "wlroots, chosen from the environment: a Wayland session on "
-	         "WAYLAND_DISPLAY=%s",
-	         getenv("WAYLAND_DISPLAY"));
+		 "wlroots, chosen from the environment: a Wayland session on "
+		 "WAYLAND_DISPLAY=%s",
+		 getenv("WAYLAND_DISPLAY"));
 	assert_doctor_line(out, "Driver:", want);
 	assert_doctor_line(out, "Tree:",
-	                   "works: the accessibility bus "
-	                   "answers (");
+			   "works: the accessibility bus "
+			   "answers (");
 	assert_doctor_line(out, "Element actions:", "works\n");
 	for (size_t i = 0; i < sizeof(labels) / sizeof(*labels); i++)
 		assert_doctor_line(out, labels[i], "works\n");
@@ -108,12 +108,12 @@ test_doctor(void **state)
 	if (!j)
 		fail_msg("`cua doctor --json` printed no JSON:\n%s", out);
 	assert_string_equal(json_string_value(json_object_get(j, "driver")),
-	                    "wlroots");
+			    "wlroots");
 	assert_string_equal(json_string_value(json_object_get(j, "session")),
-	                    "wayland");
+			    "wayland");
 	a11y = json_object_get(j, "accessibility");
 	assert_true(json_is_true(
-	        json_object_get(json_object_get(a11y, "tree"), "available")));
+		json_object_get(json_object_get(a11y, "tree"), "available")));
 	assert_true(json_integer_value(json_object_get(a11y, "apps")) >= 1);
 	json_decref(j);
 }
@@ -165,9 +165,9 @@ app_of_pid(json_t *list, int pid)
 	size_t i, k;
 
 	json_array_foreach(json_object_get(list, "apps"), i, a)
-	        json_array_foreach(json_object_get(a, "pids"), k,
-	                           p) if (json_integer_value(p) ==
-	                                  pid) return a;
+		json_array_foreach(json_object_get(a, "pids"), k,
+				   p) if (json_integer_value(p) ==
+					  pid) return a;
 	return NULL;
 }
 
@@ -190,8 +190,8 @@ test_app_ids(void **state)
 		snprintf(path, sizeof(path), "/usr/bin/%s", apps[i].exe);
 		if (access(path, X_OK) != 0)
 			fail_msg("%s is not installed (tools/setup-debian "
-			         "installs it)",
-			         apps[i].exe);
+				 "installs it)",
+				 apps[i].exe);
 		assert_int_equal(app_start(&procs[i], argv, 0), 0);
 	}
 	/* until every app is on the accessibility bus with a window */
@@ -207,7 +207,7 @@ test_app_ids(void **state)
 		for (i = 0; i < sizeof(apps) / sizeof(*apps); i++) {
 			a = app_of_pid(list, procs[i].pid);
 			found += a &&
-			         json_is_true(json_object_get(a, "accessible"));
+				 json_is_true(json_object_get(a, "accessible"));
 		}
 		found += app_of_pid(list, E.app.pid) != NULL;
 		if (found < sizeof(apps) / sizeof(*apps) + 1)
@@ -217,18 +217,18 @@ test_app_ids(void **state)
 		a = app_of_pid(list, procs[i].pid);
 		if (!a)
 			fail_msg("%s (pid %d) is not listed:\n%s", apps[i].exe,
-			         (int)procs[i].pid, out);
+				 (int)procs[i].pid, out);
 		assert_string_equal(json_string_value(json_object_get(a, "id")),
-		                    apps[i].id);
+				    apps[i].id);
 		assert_string_equal(
-		        json_string_value(json_object_get(a, "name")),
-		        apps[i].name);
+			json_string_value(json_object_get(a, "name")),
+			apps[i].name);
 	}
 	/* an app without a desktop entry: its AT-SPI name, as on X11 */
 	a = app_of_pid(list, E.app.pid);
 	assert_non_null(a);
 	assert_string_equal(json_string_value(json_object_get(a, "id")),
-	                    FIXTURE_APP);
+			    FIXTURE_APP);
 	json_decref(list);
 
 	/* the library resolves the executable's name to the same app */
@@ -239,14 +239,14 @@ test_app_ids(void **state)
 
 		if (cua_session_resolve_app(s, apps[i].exe, 0, &text) != CUA_OK)
 			fail_msg("resolve %s: %s", apps[i].exe,
-			         cua_error_message());
+				 cua_error_message());
 		j = json_loads(text, 0, NULL);
 		cua_free(text);
 		assert_non_null(j);
 		assert_string_equal(json_string_value(json_object_get(j, "id")),
-		                    apps[i].id);
+				    apps[i].id);
 		assert_int_equal(json_integer_value(json_object_get(j, "pid")),
-		                 procs[i].pid);
+				 procs[i].pid);
 		json_decref(j);
 	}
 	cua_session_unref(s);

@@ -133,7 +133,7 @@ assert_nothing_left(const struct leftovers *l)
 	for (i = 0; i < l->n; i++)
 		if (running(l->pids[i])) {
 			fprintf(stderr, "# pid %d still runs\n",
-			        (int)l->pids[i]);
+				(int)l->pids[i]);
 			fail();
 		}
 }
@@ -199,10 +199,10 @@ probe_main(void)
 	printf("DISPLAY %s\n", getenv("DISPLAY") ? "set" : "unset");
 	/* the compositor's output, from sway's IPC */
 	snprintf(cmd, sizeof(cmd),
-	         "swaymsg -s '%s' -t get_outputs -r | "
-	         "sed -n 's/^ *\"current_mode\": {/mode/p; "
-	         "s/^ *\"\\(width\\|height\\)\": \\([0-9]*\\),*$/\\1 \\2/p'",
-	         getenv("SWAYSOCK") ? getenv("SWAYSOCK") : "");
+		 "swaymsg -s '%s' -t get_outputs -r | "
+		 "sed -n 's/^ *\"current_mode\": {/mode/p; "
+		 "s/^ *\"\\(width\\|height\\)\": \\([0-9]*\\),*$/\\1 \\2/p'",
+		 getenv("SWAYSOCK") ? getenv("SWAYSOCK") : "");
 	p = popen(cmd, "r");
 	while (p && fgets(line, sizeof(line), p))
 		fputs(line, stdout);
@@ -243,10 +243,10 @@ test_start_stop(void **state)
 	assert_non_null(wl);
 	assert_non_null(sock);
 	assert_string_equal(cua_desktop_get_env(d, "XDG_SESSION_TYPE"),
-	                    "wayland");
+			    "wayland");
 	assert_string_equal(cua_desktop_get_env(d, "GDK_BACKEND"), "wayland");
 	snprintf(path, sizeof(path), "%s/%s",
-	         cua_desktop_get_env(d, "XDG_RUNTIME_DIR"), wl);
+		 cua_desktop_get_env(d, "XDG_RUNTIME_DIR"), wl);
 	assert_true(exists(path)); /* the link to sway's socket */
 	/* as root, sway runs as uid 65534 */
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)l.pids[1]);
@@ -292,12 +292,12 @@ test_run(void **state)
 	/* the command copies what a stop must remove, then leaves a
 	 * Wayland client behind */
 	snprintf(
-	        script, sizeof(script),
-	        "test -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" || exit 1; "
-	        "cp \"$CUA_DESKTOP_DIR/pids\" '%s' && "
-	        "{ cat \"$CUA_DESKTOP_DIR/sway-runtime\" 2>/dev/null; echo; } > '%s.rt'; "
-	        "swaymsg -t get_version >/dev/null || exit 2; exit 7",
-	        copy, copy);
+		script, sizeof(script),
+		"test -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" || exit 1; "
+		"cp \"$CUA_DESKTOP_DIR/pids\" '%s' && "
+		"{ cat \"$CUA_DESKTOP_DIR/sway-runtime\" 2>/dev/null; echo; } > '%s.rt'; "
+		"swaymsg -t get_version >/dev/null || exit 2; exit 7",
+		copy, copy);
 	d = new_sway(dir, "800x600x24");
 	assert_int_equal(cua_desktop_run(d, argv, &status), CUA_OK);
 	assert_int_equal(status, 7);

@@ -58,7 +58,7 @@ capture_stderr(void)
 	int fd;
 
 	snprintf(E.stderr_path, sizeof(E.stderr_path),
-	         "/tmp/cua-wl-session-stderr.XXXXXX");
+		 "/tmp/cua-wl-session-stderr.XXXXXX");
 	fd = mkstemp(E.stderr_path);
 	if (fd < 0)
 		return;
@@ -140,7 +140,7 @@ static void
 test_display_info(void **state)
 {
 	static const char *const caps[] = { "windows", "geometry", "screenshot",
-		                            "pointer", "keyboard" };
+					    "pointer", "keyboard" };
 	json_t *j = display_info(E.s);
 	json_t *c = json_object_get(j, "capabilities");
 
@@ -149,15 +149,15 @@ test_display_info(void **state)
 	assert_string_equal(jstr(j, NULL, NULL, "session"), "wayland");
 	assert_string_equal(jstr(j, NULL, NULL, "chosen_by"), "auto");
 	assert_string_equal(jstr(j, NULL, NULL, "display"),
-	                    getenv("WAYLAND_DISPLAY"));
+			    getenv("WAYLAND_DISPLAY"));
 	assert_int_equal(strncmp(jstr(j, NULL, NULL, "server"), "sway ", 5), 0);
 	for (size_t i = 0; i < sizeof(caps) / sizeof(*caps); i++) {
 		json_t *ci = json_object_get(c, caps[i]);
 
 		if (!json_is_true(json_object_get(ci, "available")))
 			fail_msg("%s unavailable: %s", caps[i],
-			         json_string_value(
-			                 json_object_get(ci, "reason")));
+				 json_string_value(
+					 json_object_get(ci, "reason")));
 	}
 	json_decref(j);
 }
@@ -206,7 +206,7 @@ test_screenshot(void **state)
 /* The screenshot pixel of an element's centre. */
 static void
 element_pixel(cua_tree *t, const char *role, const char *title, double *px,
-              double *py)
+	      double *py)
 {
 	cua_element *e = find_element(t, role, title);
 	int32_t x, y, w, h;
@@ -219,8 +219,8 @@ element_pixel(cua_tree *t, const char *role, const char *title, double *px,
 		fail_msg("no %s '%s' in the tree", role, title);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
 	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
-	                                         NULL, &ppp),
-	                 CUA_OK);
+						 NULL, &ppp),
+			 CUA_OK);
 	*px = (x + w / 2.0) * ppp;
 	*py = (y + h / 2.0) * ppp;
 }
@@ -242,10 +242,10 @@ test_click_at_element_pixel(void **state)
 	    CUA_OK)
 		fail_msg("click_at %g,%g: %s", px, py, cua_error_message());
 	assert_int_equal(
-	        app_wait_line(&E.app, "toggled", 5000, line, sizeof(line)), 0);
+		app_wait_line(&E.app, "toggled", 5000, line, sizeof(line)), 0);
 	assert_string_equal(line, "toggled Unchecked box on");
 	assert_int_equal(
-	        probe_find(&E.probe, APP, "check box", "Unchecked box", &n), 0);
+		probe_find(&E.probe, APP, "check box", "Unchecked box", &n), 0);
 	assert_true(node_has_state(&n, "checked"));
 	cua_tree_unref(t);
 }
@@ -264,16 +264,16 @@ test_click_element_pointer(void **state)
 	e = find_element(t, "button", "Beta");
 	assert_non_null(e);
 	assert_int_equal(
-	        cua_session_set_option(E.s, "always_simulate_click", "1"),
-	        CUA_OK);
+		cua_session_set_option(E.s, "always_simulate_click", "1"),
+		CUA_OK);
 	if (cua_session_click(E.s, APP, cua_element_get_id(e), CUA_BUTTON_LEFT,
-	                      1, NULL) != CUA_OK)
+			      1, NULL) != CUA_OK)
 		fail_msg("click: %s", cua_error_message());
 	assert_int_equal(
-	        cua_session_set_option(E.s, "always_simulate_click", "0"),
-	        CUA_OK);
+		cua_session_set_option(E.s, "always_simulate_click", "0"),
+		CUA_OK);
 	assert_int_equal(
-	        app_wait_line(&E.app, "clicked", 5000, line, sizeof(line)), 0);
+		app_wait_line(&E.app, "clicked", 5000, line, sizeof(line)), 0);
 	assert_int_equal(strncmp(line, "clicked Beta", 12), 0);
 	cua_tree_unref(t);
 }
@@ -294,17 +294,17 @@ test_scroll_at_pixel(void **state)
 	    CUA_OK)
 		fail_msg("scroll_at down: %s", cua_error_message());
 	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-	                               sizeof(line)),
-	                 0);
+				       sizeof(line)),
+			 0);
 	assert_string_equal(line, "canvas scroll 1"); /* GDK_SCROLL_DOWN */
 	while (app_wait_line(&E.app, "canvas scroll", 300, line,
-	                     sizeof(line)) == 0)
+			     sizeof(line)) == 0)
 		;
 	if (cua_session_scroll_at(E.s, APP, px, py, "up", 0.1, NULL) != CUA_OK)
 		fail_msg("scroll_at up: %s", cua_error_message());
 	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-	                               sizeof(line)),
-	                 0);
+				       sizeof(line)),
+			 0);
 	assert_string_equal(line, "canvas scroll 0"); /* GDK_SCROLL_UP */
 	cua_tree_unref(t);
 }
@@ -329,25 +329,25 @@ test_drag_slider(void **state)
 	assert_non_null(e);
 	assert_true(cua_element_get_frame(e, &x, &y, &w, &h));
 	assert_int_equal(cua_tree_get_screenshot(t, &data, &size, &mime, NULL,
-	                                         NULL, &ppp),
-	                 CUA_OK);
+						 NULL, &ppp),
+			 CUA_OK);
 	if (cua_session_drag(E.s, APP, (x + w * 0.15) * ppp,
-	                     (y + h / 2.0) * ppp, (x + w * 0.95) * ppp,
-	                     (y + h / 2.0) * ppp, NULL) != CUA_OK)
+			     (y + h / 2.0) * ppp, (x + w * 0.95) * ppp,
+			     (y + h / 2.0) * ppp, NULL) != CUA_OK)
 		fail_msg("drag: %s", cua_error_message());
 	/* the press put the slider near its left end (GTK warps it to the
 	 * pointer), the motion took it near the right end: a drag, not two
 	 * clicks */
 	while (app_wait_line(&E.app, "scale ", value < 0 ? 5000 : 500, line,
-	                     sizeof(line)) == 0) {
+			     sizeof(line)) == 0) {
 		value = atof(line + 6);
 		if (first < 0)
 			first = value;
 	}
 	if (!(first >= 0 && first < 40 && value > 80))
 		fail_msg("the slider went from %g to %g, not from its left end "
-		         "to its right end",
-		         first, value);
+			 "to its right end",
+			 first, value);
 	cua_tree_unref(t);
 }
 
@@ -366,30 +366,30 @@ test_type_and_keys(void **state)
 	e = find_element(t, "text field", NULL);
 	assert_non_null(e);
 	if (cua_session_click(E.s, APP, cua_element_get_id(e), CUA_BUTTON_LEFT,
-	                      1, NULL) != CUA_OK)
+			      1, NULL) != CUA_OK)
 		fail_msg("click on the entry: %s", cua_error_message());
 	cua_tree_unref(t);
 	t = observe_until(E.s, APP, 15000);
 	cua_tree_unref(t);
 	assert_int_equal(cua_session_set_option(E.s, "type_text_keys", "1"),
-	                 CUA_OK);
+			 CUA_OK);
 	if (cua_session_press_key(E.s, APP, "ctrl+a", NULL) != CUA_OK)
 		fail_msg("press_key ctrl+a: %s", cua_error_message());
 	if (cua_session_type_text(E.s, APP, text, NULL) != CUA_OK)
 		fail_msg("type_text: %s", cua_error_message());
 	if (probe_wait_text(&E.probe, APP, "text", "*", text, 5000, &n) < 0)
 		fail_msg("the entry holds '%s', not '%s' (%s)", n.text, text,
-		         n.error);
+			 n.error);
 	/* keys: BackSpace twice removes "ok", Home then Delete the "G" */
 	if (cua_session_press_key(E.s, APP, "BackSpace BackSpace Home Delete",
-	                          NULL) != CUA_OK)
+				  NULL) != CUA_OK)
 		fail_msg("press_key: %s", cua_error_message());
 	if (probe_wait_text(&E.probe, APP, "text", "*", "rüße 世界 ", 5000,
-	                    &n) < 0)
+			    &n) < 0)
 		fail_msg("the entry holds '%s' after the keys (%s)", n.text,
-		         n.error);
+			 n.error);
 	assert_int_equal(cua_session_set_option(E.s, "type_text_keys", "0"),
-	                 CUA_OK);
+			 CUA_OK);
 }
 
 /* A session of its own, start to end, writes nothing to stderr: no
@@ -440,16 +440,16 @@ test_no_geometry(void **state)
 	why = jstr(j, "capabilities", "geometry", "reason");
 	assert_non_null(why);
 	assert_non_null(strstr(why, "the compositor gives no window "
-	                            "positions"));
+				    "positions"));
 	assert_non_null(strstr(why, "SWAYSOCK is not set"));
 	assert_false(json_is_true(json_object_get(
-	        json_object_get(json_object_get(j, "capabilities"),
-	                        "screenshot"),
-	        "available")));
+		json_object_get(json_object_get(j, "capabilities"),
+				"screenshot"),
+		"available")));
 	/* the keyboard does not need positions */
 	assert_true(json_is_true(json_object_get(
-	        json_object_get(json_object_get(j, "capabilities"), "keyboard"),
-	        "available")));
+		json_object_get(json_object_get(j, "capabilities"), "keyboard"),
+		"available")));
 	t = observe_until(s, APP, 15000);
 	assert_non_null(t);
 	assert_true(cua_tree_get_element_count(t) > 10);
@@ -489,12 +489,12 @@ test_missing_protocol(void **state)
 	d->ops->capabilities(d, &caps);
 	assert_false(caps.cap[CUA_DISPLAY_CAP_KEYBOARD].ok);
 	assert_string_equal(caps.cap[CUA_DISPLAY_CAP_KEYBOARD].why,
-	                    "the compositor does not offer the virtual "
-	                    "keyboard protocol (zwp_virtual_keyboard_manager_"
-	                    "v1), left unbound on request");
+			    "the compositor does not offer the virtual "
+			    "keyboard protocol (zwp_virtual_keyboard_manager_"
+			    "v1), left unbound on request");
 	assert_false(caps.cap[CUA_DISPLAY_CAP_SCREENSHOT].ok);
 	assert_non_null(strstr(caps.cap[CUA_DISPLAY_CAP_SCREENSHOT].why,
-	                       "zwlr_screencopy_manager_v1"));
+			       "zwlr_screencopy_manager_v1"));
 	assert_true(caps.cap[CUA_DISPLAY_CAP_POINTER].ok);
 	assert_true(caps.cap[CUA_DISPLAY_CAP_GEOMETRY].ok);
 	assert_true(caps.cap[CUA_DISPLAY_CAP_WINDOWS].ok);
@@ -519,14 +519,14 @@ observe_shot(cua_session *s, const char *app, const char *want)
 			if (want ? err && strstr(err, want) : !err)
 				return t;
 			snprintf(last, sizeof(last), "%s",
-			         err ? err : "(a screenshot)");
+				 err ? err : "(a screenshot)");
 			cua_tree_unref(t);
 		} else {
 			snprintf(last, sizeof(last), "%s", cua_error_message());
 		}
 		if (now_ms() > deadline)
 			fail_msg("%s: wanted %s, last: %s", app,
-			         want ? want : "a screenshot", last);
+				 want ? want : "a screenshot", last);
 		usleep(300 * 1000);
 	}
 }
@@ -596,7 +596,7 @@ test_client_side_shadow(void **state)
 	(void)state;
 	if (access("/usr/bin/gtk3-widget-factory", X_OK) != 0)
 		fail_msg("gtk3-widget-factory is not installed "
-		         "(tools/setup-debian installs gtk-3-examples)");
+			 "(tools/setup-debian installs gtk-3-examples)");
 	assert_int_equal(app_start(&wf, argv, 0), 0);
 	deadline = now_ms() + 30000;
 	while (!sway_pid_window(wf.pid, &sw)) {
@@ -610,11 +610,11 @@ test_client_side_shadow(void **state)
 	/* floating at the corner of an output it fits in (it is 1415 px
 	 * wide; a capture holds only what an output shows) */
 	assert_int_equal(cua_sway_command(sock, 2000,
-	                                  "output HEADLESS-1 mode --custom "
-	                                  "1600x900@60Hz"),
-	                 CUA_OK);
+					  "output HEADLESS-1 mode --custom "
+					  "1600x900@60Hz"),
+			 CUA_OK);
 	snprintf(cmd, sizeof(cmd),
-	         "[pid=%d] floating enable, move position 0 0", (int)wf.pid);
+		 "[pid=%d] floating enable, move position 0 0", (int)wf.pid);
 	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
 	/* floating, with its shadow: the AT-SPI frame is larger than the
 	 * content on every side */
@@ -629,31 +629,31 @@ test_client_side_shadow(void **state)
 			break;
 		if (now_ms() > deadline)
 			fail_msg("gtk3-widget-factory: no shadow around the "
-			         "floating window");
+				 "floating window");
 		usleep(200 * 1000);
 	}
 	t = observe_shot(E.s, app, NULL);
 	assert_true(cua_tree_get_element_count(t) > 10);
 	assert_int_equal(
-	        cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h, &ppp),
-	        CUA_OK);
+		cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h, &ppp),
+		CUA_OK);
 	/* the content, shadow left out */
 	assert_true(sway_pid_window(wf.pid, &sw));
 	if (fabs(w - sw.content.w * ppp) > 1.0 ||
 	    fabs(h - sw.content.h * ppp) > 1.0)
 		fail_msg("screenshot %ux%u at %g, sway's content %dx%d", w, h,
-		         ppp, sw.content.w, sw.content.h);
+			 ppp, sw.content.w, sw.content.h);
 
 	/* the first toggle button (enabled, off) is not the first one on
 	 * (the third) */
 	assert_int_equal(probe_find(&E.probe, "gtk3-widget-factory",
-	                            "toggle button", "togglebutton", &first),
-	                 0);
+				    "toggle button", "togglebutton", &first),
+			 0);
 	assert_false(node_has_state(&first, "checked"));
 	assert_int_equal(probe_find_state(&E.probe, "gtk3-widget-factory",
-	                                  "toggle button", "togglebutton",
-	                                  "checked", &on),
-	                 0);
+					  "toggle button", "togglebutton",
+					  "checked", &on),
+			 0);
 	assert_int_not_equal(on.ext.y, first.ext.y);
 	e = nth_titled(t, "togglebutton", 0);
 	assert_non_null(e);
@@ -661,22 +661,22 @@ test_client_side_shadow(void **state)
 	assert_int_equal(fw, first.ext.w);
 	assert_int_equal(fh, first.ext.h);
 	if (cua_session_click_at(E.s, app, (x + fw / 2.0) * ppp,
-	                         (y + fh / 2.0) * ppp, CUA_BUTTON_LEFT, 1,
-	                         NULL) != CUA_OK)
+				 (y + fh / 2.0) * ppp, CUA_BUTTON_LEFT, 1,
+				 NULL) != CUA_OK)
 		fail_msg("click_at: %s", cua_error_message());
 	/* now the first one is on */
 	deadline = now_ms() + 5000;
 	for (;;) {
-		assert_int_equal(probe_find_state(&E.probe,
-		                                  "gtk3-widget-factory",
-		                                  "toggle button", "togglebutton",
-		                                  "checked", &on),
-		                 0);
+		assert_int_equal(
+			probe_find_state(&E.probe, "gtk3-widget-factory",
+					 "toggle button", "togglebutton",
+					 "checked", &on),
+			0);
 		if (on.ext.x == first.ext.x && on.ext.y == first.ext.y)
 			break;
 		if (now_ms() > deadline)
 			fail_msg("the click at the first toggle button's pixel "
-			         "did not toggle it");
+				 "did not toggle it");
 		usleep(100 * 1000);
 	}
 	cua_tree_unref(t);
@@ -686,8 +686,8 @@ test_client_side_shadow(void **state)
 	assert_int_equal(cua_sway_command(sock, 2000, cmd), CUA_OK);
 	t = observe_shot(E.s, app, NULL);
 	assert_int_equal(
-	        cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h, &ppp),
-	        CUA_OK);
+		cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h, &ppp),
+		CUA_OK);
 	assert_true(sway_pid_window(wf.pid, &sw));
 	assert_true(fabs(w - sw.content.w * ppp) <= 1.0);
 	assert_true(fabs(h - sw.content.h * ppp) <= 1.0);

@@ -44,7 +44,12 @@ static int
 setup(void **state)
 {
 	const char *argv[] = {
-		SWAY_SESSION, "--size", "640x480", "--", "sh", "-c",
+		SWAY_SESSION,
+		"--size",
+		"640x480",
+		"--",
+		"sh",
+		"-c",
 		"printf '%s\\n%s\\n' \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" "
 		"\"$SWAYSOCK\"; exec sleep 600",
 		NULL
@@ -52,7 +57,8 @@ setup(void **state)
 
 	if (app_start(&session, argv, 1) < 0 ||
 	    app_wait_line(&session, "/", 30000, display, sizeof(display)) < 0 ||
-	    app_wait_line(&session, "/", 5000, swaysock, sizeof(swaysock)) < 0) {
+	    app_wait_line(&session, "/", 5000, swaysock, sizeof(swaysock)) <
+		    0) {
 		fprintf(stderr, "the second sway session did not start\n");
 		return -1;
 	}
@@ -132,8 +138,10 @@ test_hung_compositor(void **state)
 	t0 = now_ms();
 	assert_int_equal(cua_wlr_roundtrip(w), CUA_ERROR_BACKEND);
 	assert_true(now_ms() - t0 < 3 * TIMEOUT_MS);
-	assert_non_null(strstr(cua_error_get(), "did not answer within 500 ms"));
-	assert_non_null(strstr(cua_error_get(), "the next call connects again"));
+	assert_non_null(
+		strstr(cua_error_get(), "did not answer within 500 ms"));
+	assert_non_null(
+		strstr(cua_error_get(), "the next call connects again"));
 	/* while it is stopped, a reconnect fails the same way, in time */
 	t0 = now_ms();
 	assert_int_equal(cua_wlr_capture(w, NULL, 0, &shot), CUA_ERROR_BACKEND);

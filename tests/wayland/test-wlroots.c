@@ -96,7 +96,8 @@ type_into_entry(const char *text)
 	if (app_wait_line(&E.app, want, 10000, line, sizeof(line)) < 0)
 		line[0] = '\0';
 	if (probe_wait_text(&E.probe, FIXTURE_APP, "text", "*", text, 5000,
-			    &n) < 0 && (wl_debug_shot(&E.ops, "type"), 1))
+			    &n) < 0 &&
+	    (wl_debug_shot(&E.ops, "type"), 1))
 		fail_msg("the entry holds '%s', not '%s' (%s)", n.text, text,
 			 n.error);
 	assert_string_equal(line, want);
@@ -199,7 +200,8 @@ static void
 test_type_unicode(void **state)
 {
 	type_into_entry("h\xc3\xa9llo w\xc3\xb6rld");
-	type_into_entry("Gr\xc3\xbc\xc3\x9f" "e \xe4\xb8\x96\xe7\x95\x8c "
+	type_into_entry("Gr\xc3\xbc\xc3\x9f"
+			"e \xe4\xb8\x96\xe7\x95\x8c "
 			"\xf0\x9f\x98\x80 \xe2\x82\xac \xc5\x93 \xd0\x96");
 }
 
@@ -347,8 +349,8 @@ test_scroll(void **state)
 		usleep(100 * 1000);
 	}
 	if (!(after.value < bar.value + 0.5))
-		fail_msg("the list did not scroll back (%g, then %g)", bar.value,
-			 after.value);
+		fail_msg("the list did not scroll back (%g, then %g)",
+			 bar.value, after.value);
 }
 
 /* A click at the screenshot pixel of a button's centre lands on that
@@ -374,7 +376,8 @@ test_click_at_screenshot_pixel(void **state)
 		int dark = 0;
 
 		for (int y = beta.ext.y; y < beta.ext.y + beta.ext.h; y++)
-			for (int x = beta.ext.x; x < beta.ext.x + beta.ext.w; x++) {
+			for (int x = beta.ext.x; x < beta.ext.x + beta.ext.w;
+			     x++) {
 				p = img.data + ((size_t)y * img.width + x) * 3;
 				dark += p[0] < 100 && p[1] < 100 && p[2] < 100;
 			}
@@ -383,9 +386,8 @@ test_click_at_screenshot_pixel(void **state)
 	assert_int_equal(E.ops.click(E.ops.data, E.win.content.x + px + 0.5,
 				     E.win.content.y + py + 0.5),
 			 0);
-	assert_int_equal(app_wait_line(&E.app, "clicked", 5000, line,
-				       sizeof(line)),
-			 0);
+	assert_int_equal(
+		app_wait_line(&E.app, "clicked", 5000, line, sizeof(line)), 0);
 	assert_string_equal(line, "clicked Beta #2");
 	cua_rgb_free(&img);
 }
@@ -425,9 +427,8 @@ test_capture_window(void **state)
 		int same;
 
 		usleep(50 * 1000);
-		assert_int_equal(E.ops.capture(E.ops.data, &E.win.content,
-					       &again),
-				 0);
+		assert_int_equal(
+			E.ops.capture(E.ops.data, &E.win.content, &again), 0);
 		same = again.width == img.width && again.height == img.height &&
 		       memcmp(again.data, img.data,
 			      (size_t)img.width * img.height * 3) == 0;
@@ -463,7 +464,8 @@ test_capture_window(void **state)
 		assert_memory_equal(
 			crop.data + (size_t)y * crop.width * 3,
 			img.data + (((size_t)(check.ext.y + y) * img.width) +
-				    (size_t)check.ext.x) * 3,
+				    (size_t)check.ext.x) *
+					   3,
 			(size_t)crop.width * 3);
 	cua_rgb_free(&crop);
 	cua_rgb_free(&img);
@@ -568,13 +570,13 @@ test_window_changes(void **state)
 	/* sway 1.7 does not send the dialog's parent: not checked */
 	cua_wlr_toplevels_free(tops, n);
 
-	assert_int_equal(cua_wlr_toplevel_activate(w, main_id, 2000,
-						   &confirmed),
-			 CUA_OK);
+	assert_int_equal(
+		cua_wlr_toplevel_activate(w, main_id, 2000, &confirmed),
+		CUA_OK);
 	assert_true(confirmed);
-	assert_int_equal(cua_wlr_toplevel_activate(w, dialog_id, 2000,
-						   &confirmed),
-			 CUA_OK);
+	assert_int_equal(
+		cua_wlr_toplevel_activate(w, dialog_id, 2000, &confirmed),
+		CUA_OK);
 	assert_true(confirmed);
 	assert_int_equal(cua_wlr_toplevel_activate(w, 99999, 500, &confirmed),
 			 CUA_ERROR_NOT_FOUND);

@@ -37,7 +37,8 @@ probe_stop(struct probe *p)
 static void
 copy_str(char *dst, size_t size, json_t *v)
 {
-	snprintf(dst, size, "%s", json_string_value(v) ? json_string_value(v) : "");
+	snprintf(dst, size, "%s",
+		 json_string_value(v) ? json_string_value(v) : "");
 }
 
 static void
@@ -49,7 +50,8 @@ parse_node(json_t *o, struct wl_node *n)
 	copy_str(n->name, sizeof(n->name), json_object_get(o, "name"));
 	copy_str(n->role, sizeof(n->role), json_object_get(o, "role"));
 	snprintf(n->states, sizeof(n->states), " ");
-	json_array_foreach(json_object_get(o, "states"), i, st) {
+	json_array_foreach(json_object_get(o, "states"), i, st)
+	{
 		strncat(n->states, json_string_value(st),
 			sizeof(n->states) - strlen(n->states) - 2);
 		strcat(n->states, " ");
@@ -78,8 +80,10 @@ probe_call(struct probe *p, const char *request, struct wl_node *n)
 	memset(n, 0, sizeof(*n));
 	if (app_send(&p->p, request) < 0 ||
 	    app_wait_line(&p->p, "{", 10000, line, sizeof(line)) < 0) {
-		snprintf(n->error, sizeof(n->error), "the AT-SPI probe did "
-			 "not answer '%s'", request);
+		snprintf(n->error, sizeof(n->error),
+			 "the AT-SPI probe did "
+			 "not answer '%s'",
+			 request);
 		return NULL;
 	}
 	o = json_loads(line, 0, NULL);
@@ -89,7 +93,8 @@ probe_call(struct probe *p, const char *request, struct wl_node *n)
 		return NULL;
 	}
 	if (!json_is_true(json_object_get(o, "ok"))) {
-		copy_str(n->error, sizeof(n->error), json_object_get(o, "error"));
+		copy_str(n->error, sizeof(n->error),
+			 json_object_get(o, "error"));
 		json_decref(o);
 		return NULL;
 	}
@@ -97,8 +102,8 @@ probe_call(struct probe *p, const char *request, struct wl_node *n)
 }
 
 int
-probe_find(struct probe *p, const char *app, const char *role,
-	   const char *name, struct wl_node *n)
+probe_find(struct probe *p, const char *app, const char *role, const char *name,
+	   struct wl_node *n)
 {
 	return probe_find_state(p, app, role, name, NULL, n);
 }
@@ -234,7 +239,8 @@ wlr_click(void *data, double x, double y)
 {
 	struct wlr_ops *o = data;
 
-	return cua_wlr_pointer_click(o->w, x, y, CUA_WLR_BTN_LEFT, 1) == CUA_OK ?
+	return cua_wlr_pointer_click(o->w, x, y, CUA_WLR_BTN_LEFT, 1) ==
+			       CUA_OK ?
 		       0 :
 		       wlr_fail("click");
 }
@@ -288,7 +294,8 @@ wlr_window(void *data, const char *app_id, struct wl_window *out)
 			continue;
 		memset(out, 0, sizeof(*out));
 		out->pid = list[i].pid;
-		snprintf(out->app_id, sizeof(out->app_id), "%s", list[i].app_id);
+		snprintf(out->app_id, sizeof(out->app_id), "%s",
+			 list[i].app_id);
 		snprintf(out->title, sizeof(out->title), "%s", list[i].name);
 		out->content = list[i].content;
 		out->focused = list[i].focused;
@@ -389,8 +396,10 @@ fixture_start(struct app_proc *app, struct probe *pr, const struct wl_ops *ops,
 			last = win->content;
 		}
 		if (now_ms() > deadline) {
-			fprintf(stderr, "fixture-gtk3 never showed its window "
-				"(%s)\n", frame.error);
+			fprintf(stderr,
+				"fixture-gtk3 never showed its window "
+				"(%s)\n",
+				frame.error);
 			return -1;
 		}
 		usleep(200 * 1000);

@@ -31,35 +31,43 @@ struct probe {
 struct wl_node {
 	char name[256];
 	char role[64];
-	char states[512];   /* space-separated, with a space at each end */
+	char states[512];    /* space-separated, with a space at each end */
 	struct cua_rect ext; /* window coordinates */
 	char text[1024];
 	int has_text;
 	double value;
 	int has_value;
-	int pid;            /* of the app (app requests only) */
+	int pid; /* of the app (app requests only) */
 	char error[256];
 };
 
-int probe_start(struct probe *p);
-void probe_stop(struct probe *p);
+int
+probe_start(struct probe *p);
+void
+probe_stop(struct probe *p);
 /* The first node of `app` with `role` and `name` ("*" = any). 0 or -1
  * (n->error says why). */
-int probe_find(struct probe *p, const char *app, const char *role,
-	       const char *name, struct wl_node *n);
+int
+probe_find(struct probe *p, const char *app, const char *role, const char *name,
+	   struct wl_node *n);
 /* The same, among the nodes with the state `state` ("vertical"). */
-int probe_find_state(struct probe *p, const char *app, const char *role,
-		     const char *name, const char *state, struct wl_node *n);
+int
+probe_find_state(struct probe *p, const char *app, const char *role,
+		 const char *name, const char *state, struct wl_node *n);
 /* The node with the focused state. */
-int probe_focused(struct probe *p, const char *app, struct wl_node *n);
+int
+probe_focused(struct probe *p, const char *app, struct wl_node *n);
 /* The app's first window (frame) and pid. */
-int probe_app(struct probe *p, const char *app, struct wl_node *frame);
-int node_has_state(const struct wl_node *n, const char *state);
+int
+probe_app(struct probe *p, const char *app, struct wl_node *frame);
+int
+node_has_state(const struct wl_node *n, const char *state);
 /* Polls probe_find() until the node's text is `want` or timeout_ms
  * passes; returns 0 when it is, else -1 with the last text in n. */
-int probe_wait_text(struct probe *p, const char *app, const char *role,
-		    const char *name, const char *want, int timeout_ms,
-		    struct wl_node *n);
+int
+probe_wait_text(struct probe *p, const char *app, const char *role,
+		const char *name, const char *want, int timeout_ms,
+		struct wl_node *n);
 
 /* ---- display operations ---------------------------------------------- */
 
@@ -77,7 +85,7 @@ struct wl_ops {
 	/* 0 on success, else -1 with a message on stderr */
 	int (*type_text)(void *data, const char *text);
 	int (*press_key)(void *data, const char *keys);
-	int (*click)(void *data, double x, double y);     /* global */
+	int (*click)(void *data, double x, double y); /* global */
 	/* wheel steps at (x, y): dy > 0 down, dx > 0 right */
 	int (*scroll)(void *data, double x, double y, int dx, int dy);
 	/* packed RGB of a global rectangle, scaled to its logical size */
@@ -90,11 +98,13 @@ struct wl_ops {
 
 /* The operations over the wlroots building blocks (a connection of its
  * own to $WAYLAND_DISPLAY, windows from sway's IPC). */
-int wl_ops_wlr(struct wl_ops *ops);
+int
+wl_ops_wlr(struct wl_ops *ops);
 
 /* With CUA_TEST_SHOT_DIR set, saves a PNG of the whole first output as
  * DIR/NAME.png (for failures). */
-void wl_debug_shot(const struct wl_ops *ops, const char *name);
+void
+wl_debug_shot(const struct wl_ops *ops, const char *name);
 
 /* ---- the fixture --------------------------------------------------------- */
 
@@ -102,12 +112,14 @@ void wl_debug_shot(const struct wl_ops *ops, const char *name);
 
 /* Starts fixture-gtk3 as a native Wayland client and waits until it is
  * ready and visible to AT-SPI and to the display. */
-int fixture_start(struct app_proc *app, struct probe *pr,
-		  const struct wl_ops *ops, struct wl_window *win);
+int
+fixture_start(struct app_proc *app, struct probe *pr, const struct wl_ops *ops,
+	      struct wl_window *win);
 
 /* Global position of the centre of a node, from its window coordinates
  * and the window's content rectangle. */
-void node_centre(const struct wl_window *win, const struct wl_node *n,
-		 double *x, double *y);
+void
+node_centre(const struct wl_window *win, const struct wl_node *n, double *x,
+	    double *y);
 
 #endif

@@ -55,7 +55,8 @@ bench_click(cua_session *s, const char *app, cua_element *e, int rounds,
 		printf("%-22s %-34s   (element not found)\n", app, what);
 		return;
 	}
-	cua_session_click(s, app, cua_element_get_id(e), CUA_BUTTON_LEFT, 1, NULL);
+	cua_session_click(s, app, cua_element_get_id(e), CUA_BUTTON_LEFT, 1,
+			  NULL);
 	for (int i = 0; i < rounds && n < 200; i++) {
 		double t0 = bench_now_ms();
 		cua_result r = cua_session_click(s, app, cua_element_get_id(e),
@@ -73,8 +74,9 @@ bench_click(cua_session *s, const char *app, cua_element *e, int rounds,
 	if (out) {
 		const char *route = strstr(out, "\"route\":");
 
-		printf("%-22s %-34s   route %.*s\n", app, "", route ?
-		       (int)strcspn(route + 8, ",") : 0, route ? route + 8 : "");
+		printf("%-22s %-34s   route %.*s\n", app, "",
+		       route ? (int)strcspn(route + 8, ",") : 0,
+		       route ? route + 8 : "");
 		cua_free(out);
 	}
 }
@@ -124,11 +126,13 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (sizeof(text100) - 1 != 100) {
-		fprintf(stderr, "bench-actions: the text is not 100 characters\n");
+		fprintf(stderr,
+			"bench-actions: the text is not 100 characters\n");
 		return 1;
 	}
 	printf("libcua %s, %d rounds; wall time of each call (guards, live "
-	       "re-resolution, route)\n\n", cua_version_string(), rounds);
+	       "re-resolution, route)\n\n",
+	       cua_version_string(), rounds);
 
 	{
 		const char *av[] = { "gtk3-widget-factory", NULL };
@@ -137,16 +141,22 @@ main(int argc, char **argv)
 		pid = bench_spawn(av);
 		t = bench_observe_stable(s, app, 20000);
 		if (!t) {
-			printf("%s: not observable: %s\n", app, cua_error_message());
+			printf("%s: not observable: %s\n", app,
+			       cua_error_message());
 		} else {
-			bench_click(s, app, bench_find(t, "toggle button", "togglebutton"),
-				    rounds, "click by index (toggle button)");
-			bench_click(s, app, bench_find(t, "checkbox", "checkbutton"),
+			bench_click(
+				s, app,
+				bench_find(t, "toggle button", "togglebutton"),
+				rounds, "click by index (toggle button)");
+			bench_click(s, app,
+				    bench_find(t, "checkbox", "checkbutton"),
 				    rounds, "click by index (check box)");
 			bench_type(s, app, bench_find(t, "text field", NULL), 0,
-				   rounds / 3 + 1, "type 100 chars (EditableText)");
+				   rounds / 3 + 1,
+				   "type 100 chars (EditableText)");
 			bench_type(s, app, bench_find(t, "text field", NULL), 1,
-				   rounds / 3 + 1, "type 100 chars (XTEST keys)");
+				   rounds / 3 + 1,
+				   "type 100 chars (XTEST keys)");
 			cua_tree_unref(t);
 		}
 		bench_stop(pid);
@@ -157,15 +167,16 @@ main(int argc, char **argv)
 		 (int)getpid());
 	setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
 	{
-		const char *av[] = { "soffice", "--writer", "--norestore",
-				     "--nologo", lo, NULL };
+		const char *av[] = { "soffice",  "--writer", "--norestore",
+				     "--nologo", lo,         NULL };
 		const char *app = "libreoffice-writer";
 		cua_element *bold;
 
 		pid = bench_spawn(av);
 		t = bench_observe_stable(s, app, 60000);
 		if (!t) {
-			printf("%s: not observable: %s\n", app, cua_error_message());
+			printf("%s: not observable: %s\n", app,
+			       cua_error_message());
 		} else {
 			bold = bench_find(t, "toggle button", "Bold");
 			if (!bold)
@@ -185,8 +196,8 @@ main(int argc, char **argv)
 	{
 		char cmd[300];
 
-		snprintf(cmd, sizeof(cmd), "rm -rf /tmp/cua-bench-actions-lo-%d",
-			 (int)getpid());
+		snprintf(cmd, sizeof(cmd),
+			 "rm -rf /tmp/cua-bench-actions-lo-%d", (int)getpid());
 		if (system(cmd) != 0)
 			fprintf(stderr, "bench-actions: could not remove %s\n",
 				cmd + 7);

@@ -42,7 +42,8 @@ struct step {
 static const struct step gtk3_steps[] = {
 	{ "toggle a check box", CLICK, "checkbox", "checkbutton", NULL },
 	{ "choose a radio button", CLICK, "radio button", "radiobutton", NULL },
-	{ "press a toggle button", CLICK, "toggle button", "togglebutton", NULL },
+	{ "press a toggle button", CLICK, "toggle button", "togglebutton",
+	  NULL },
 	{ "move a slider", SET_VALUE, "slider", "", "75" },
 	{ "edit an entry", SET_VALUE, "text field", "", "hello bench" },
 	{ "switch a notebook tab", CLICK, "tab", "page 2", NULL },
@@ -89,8 +90,8 @@ act(cua_session *s, const char *app, cua_tree *t, const struct step *st,
 				      CUA_BUTTON_LEFT, 1, &outcome);
 		break;
 	case SET_VALUE:
-		r = cua_session_set_value(s, app, cua_element_get_id(e), st->arg,
-					  &outcome);
+		r = cua_session_set_value(s, app, cua_element_get_id(e),
+					  st->arg, &outcome);
 		break;
 	case TYPE:
 		r = cua_session_type_text(s, app, st->arg, &outcome);
@@ -159,15 +160,16 @@ run(cua_session *s, const char *label, const char *app,
 		printf("%s: not ready: %s\n\n", label, cua_error_message());
 		return;
 	}
-	if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH |
-				CUA_OBSERVE_DISABLE_DIFF, &t) != CUA_OK) {
+	if (cua_session_observe(
+		    s, app, CUA_OBSERVE_NO_LAUNCH | CUA_OBSERVE_DISABLE_DIFF,
+		    &t) != CUA_OK) {
 		printf("%s: %s\n\n", label, cua_error_message());
 		return;
 	}
 	printf("%s (%lld elements at the start)\n", label,
 	       (long long)cua_tree_get_stat(t, CUA_STAT_ELEMENTS));
-	printf("  %-24s %6s %6s  %-9s %8s %8s %8s %8s\n", "step", "full", "diff",
-	       "shown", "obs ms", "cmp us", "full us", "diff us");
+	printf("  %-24s %6s %6s  %-9s %8s %8s %8s %8s\n", "step", "full",
+	       "diff", "shown", "obs ms", "cmp us", "full us", "diff us");
 	for (size_t i = 0; i < n_steps && i < 32; i++) {
 		cua_tree *next = NULL;
 		size_t full_len, diff_len;
@@ -180,12 +182,13 @@ run(cua_session *s, const char *label, const char *app,
 		if (r != CUA_OK) {
 			/* no state change to measure: not counted; observed
 			 * anyway, so that the next step diffs against now */
-			printf("  %-24s FAILED, not counted: %s\n", steps[i].what,
-			       why);
+			printf("  %-24s FAILED, not counted: %s\n",
+			       steps[i].what, why);
 			tot.failed++;
 		}
 		t0 = bench_now_ms();
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &next) != CUA_OK) {
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &next) !=
+		    CUA_OK) {
 			printf("  %s: observe failed: %s\n", steps[i].what,
 			       cua_error_message());
 			break;
@@ -228,7 +231,9 @@ run(cua_session *s, const char *label, const char *app,
 	       "chars (%.1f%%, %.1fx smaller); %d diffs, %d no-change, %d full\n",
 	       tot.n, tot.full_chars, tot.diff_chars,
 	       100.0 * (double)tot.diff_chars / (double)tot.full_chars,
-	       tot.diff_chars ? (double)tot.full_chars / (double)tot.diff_chars : 0.0,
+	       tot.diff_chars ?
+		       (double)tot.full_chars / (double)tot.diff_chars :
+		       0.0,
 	       tot.diffs, tot.no_change, tot.fallbacks);
 	printf("  time: observation %.1f ms mean; the diff adds %.0f us mean "
 	       "(compare %.0f us + render %+.0f us vs the full text) = %.3f%% "
@@ -236,10 +241,15 @@ run(cua_session *s, const char *label, const char *app,
 	       "%.1f ms observation\n\n",
 	       tot.observe_ms / tot.n,
 	       (tot.diff_us + tot.render_diff_us - tot.render_full_us) / tot.n,
-	       tot.diff_us / tot.n, (tot.render_diff_us - tot.render_full_us) / tot.n,
-	       100.0 * ((tot.diff_us + tot.render_diff_us - tot.render_full_us) / 1000.0) /
+	       tot.diff_us / tot.n,
+	       (tot.render_diff_us - tot.render_full_us) / tot.n,
+	       100.0 *
+		       ((tot.diff_us + tot.render_diff_us -
+			 tot.render_full_us) /
+			1000.0) /
 		       tot.observe_ms,
-	       bench_median(tot.added_us, tot.n), bench_median(tot.obs_ms, tot.n));
+	       bench_median(tot.added_us, tot.n),
+	       bench_median(tot.obs_ms, tot.n));
 	fflush(stdout);
 	all->full_chars += tot.full_chars;
 	all->diff_chars += tot.diff_chars;
@@ -274,12 +284,13 @@ main(int argc, char **argv)
 		bench_stop_app(s, "gtk3-widget-factory");
 		(void)pid;
 	}
-	snprintf(lo, sizeof(lo), "-env:UserInstallation=file:///tmp/cua-bench-diff-lo-%d",
+	snprintf(lo, sizeof(lo),
+		 "-env:UserInstallation=file:///tmp/cua-bench-diff-lo-%d",
 		 (int)getpid());
 	setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
 	{
-		const char *av[] = { "soffice", "--writer", "--norestore", "--nologo",
-				     lo, NULL };
+		const char *av[] = { "soffice",  "--writer", "--norestore",
+				     "--nologo", lo,         NULL };
 
 		pid = bench_spawn(av);
 		run(s, "LibreOffice Writer", "libreoffice-writer", writer_steps,

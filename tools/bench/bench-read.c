@@ -53,8 +53,10 @@ bench(cua_session *s, const char *label, const char *app, int runs)
 		char *text = NULL;
 		double t0 = bench_now_ms(), t1, t2;
 
-		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK) {
-			printf("%-28s  failed: %s\n", label, cua_error_message());
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) !=
+		    CUA_OK) {
+			printf("%-28s  failed: %s\n", label,
+			       cua_error_message());
 			goto out;
 		}
 		t1 = bench_now_ms();
@@ -69,7 +71,8 @@ bench(cua_session *s, const char *label, const char *app, int runs)
 				   cua_tree_get_stat(t, CUA_STAT_BUILD_US)) /
 			  1000.0;
 		rend[n] = t2 - t1;
-		settle[n] = (double)cua_tree_get_stat(t, CUA_STAT_SETTLE_US) / 1000.0;
+		settle[n] = (double)cua_tree_get_stat(t, CUA_STAT_SETTLE_US) /
+			    1000.0;
 		shot[n] = (double)(cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) +
 				   cua_tree_get_stat(t, CUA_STAT_ENCODE_US)) /
 			  1000.0;
@@ -88,8 +91,9 @@ bench(cua_session *s, const char *label, const char *app, int runs)
 		       label, (long long)nodes, (long long)elements,
 		       nodes ? (double)calls / (double)nodes : 0.0,
 		       elements ? (double)calls / (double)elements : 0.0,
-		       read_med, read_best, bench_median(rend, n), bench_median(settle, n),
-		       bench_median(shot, n), bench_median(wall, n));
+		       read_med, read_best, bench_median(rend, n),
+		       bench_median(settle, n), bench_median(shot, n),
+		       bench_median(wall, n));
 	}
 	fflush(stdout);
 out:
@@ -120,9 +124,9 @@ main(int argc, char **argv)
 	       "render: the state text;\nsettle, shot (capture + encoding): the "
 	       "rest of an observation; observe: its wall time\n",
 	       cua_version_string(), runs);
-	printf("%-28s %6s %8s %8s %8s %9s %9s %9s %9s %9s %9s\n", "app", "nodes",
-	       "elements", "calls/n", "calls/el", "read", "read best", "render",
-	       "settle", "shot", "observe");
+	printf("%-28s %6s %8s %8s %8s %9s %9s %9s %9s %9s %9s\n", "app",
+	       "nodes", "elements", "calls/n", "calls/el", "read", "read best",
+	       "render", "settle", "shot", "observe");
 
 	/* GTK 3, GTK 4 and Qt apps: libcua starts them from their entries */
 	static const char *const launched[][2] = {
@@ -142,25 +146,33 @@ main(int argc, char **argv)
 	}
 
 	snprintf(url, sizeof(url), "file://%s/form.html", data);
-	snprintf(prof, sizeof(prof), "--user-data-dir=/tmp/cua-bench-chromium-%d",
-		 (int)getpid());
+	snprintf(prof, sizeof(prof),
+		 "--user-data-dir=/tmp/cua-bench-chromium-%d", (int)getpid());
 	{
-		const char *av[] = { "chromium", "--force-renderer-accessibility",
-				     "--no-sandbox", "--disable-gpu", "--no-first-run",
+		const char *av[] = { "chromium",
+				     "--force-renderer-accessibility",
+				     "--no-sandbox",
+				     "--disable-gpu",
+				     "--no-first-run",
 				     "--disable-background-networking",
-				     "--disable-component-update", "--disable-sync",
-				     "--window-size=1000,800", prof, url, NULL };
+				     "--disable-component-update",
+				     "--disable-sync",
+				     "--window-size=1000,800",
+				     prof,
+				     url,
+				     NULL };
 
 		pid = bench_spawn(av);
 		bench(s, "Chromium (form page)", "chromium", runs);
 		bench_stop(pid);
 	}
 
-	snprintf(lo, sizeof(lo), "-env:UserInstallation=file:///tmp/cua-bench-lo-%d",
+	snprintf(lo, sizeof(lo),
+		 "-env:UserInstallation=file:///tmp/cua-bench-lo-%d",
 		 (int)getpid());
 	{
-		const char *av[] = { "soffice", "--writer", "--norestore", "--nologo",
-				     lo, NULL };
+		const char *av[] = { "soffice",  "--writer", "--norestore",
+				     "--nologo", lo,         NULL };
 
 		setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
 		pid = bench_spawn(av);

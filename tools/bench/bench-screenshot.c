@@ -75,8 +75,10 @@ ui_window(Display *dpy, int w, int h)
 		    wa.map_state == IsViewable)
 			break;
 		if (i == 100) {
-			fprintf(stderr, "bench-screenshot: the %dx%d window was "
-					"not shown within 10 s\n", w, h);
+			fprintf(stderr,
+				"bench-screenshot: the %dx%d window was "
+				"not shown within 10 s\n",
+				w, h);
 			exit(1);
 		}
 		if (i % 10 == 9)
@@ -85,19 +87,22 @@ ui_window(Display *dpy, int w, int h)
 	}
 	gc = XCreateGC(dpy, win, 0, NULL);
 	for (int y = 0; y < h; y += 4) {
-		XSetForeground(dpy, gc, 0xf0f0f0 - (unsigned long)(y % 64) * 0x010101);
+		XSetForeground(dpy, gc,
+			       0xf0f0f0 - (unsigned long)(y % 64) * 0x010101);
 		XFillRectangle(dpy, win, gc, 0, y, (unsigned)w, 4);
 	}
 	for (int y = 10, i = 0; y < h - 20; y += 24, i++) {
 		for (int x = 10; x < w - 200; x += 260) {
 			char text[64];
 
-			XSetForeground(dpy, gc, 0x3060c0 + (unsigned long)i * 0x050301);
+			XSetForeground(dpy, gc,
+				       0x3060c0 + (unsigned long)i * 0x050301);
 			XDrawRectangle(dpy, win, gc, x, y, 240, 20);
 			XSetForeground(dpy, gc, 0x202020);
-			snprintf(text, sizeof(text), "Item %d, column %d: lorem ipsum", i,
-				 x / 260);
-			XDrawString(dpy, win, gc, x + 6, y + 15, text, (int)strlen(text));
+			snprintf(text, sizeof(text),
+				 "Item %d, column %d: lorem ipsum", i, x / 260);
+			XDrawString(dpy, win, gc, x + 6, y + 15, text,
+				    (int)strlen(text));
 		}
 	}
 	XFreeGC(dpy, gc);
@@ -232,7 +237,8 @@ bench_settle(const char *fixture)
 		printf("settle, first sight in a new session: %.2f ms\n",
 		       first / 1000.0);
 	if (n) {
-		double med = median_ms(idle, n); /* sorts: then the max is last */
+		double med =
+			median_ms(idle, n); /* sorts: then the max is last */
 
 		printf("settle, idle app observed again: median %.2f ms (max "
 		       "%.2f ms, %d observations)\n",
@@ -263,8 +269,9 @@ main(int argc, char **argv)
 	dpy = XOpenDisplay(NULL);
 	if (!dpy || cua_backend_atspi_new(&ctx, 0, &b) != CUA_OK ||
 	    !b->ops->capture) {
-		fprintf(stderr, "bench-screenshot: needs a desktop (run it under "
-				"`cua desktop run`): %s\n",
+		fprintf(stderr,
+			"bench-screenshot: needs a desktop (run it under "
+			"`cua desktop run`): %s\n",
 			cua_error_get());
 		return 77;
 	}

@@ -44,8 +44,8 @@
 #define APP FIXTURE_APP
 
 static const char text100[] =
-        "The quick brown fox jumps over the lazy dog 0123456789 "
-        "pack my box with five dozen liquor jugs! abcd";
+	"The quick brown fox jumps over the lazy dog 0123456789 "
+	"pack my box with five dozen liquor jugs! abcd";
 
 static void
 report(const char *what, double *ms, int n)
@@ -84,7 +84,7 @@ main(int argc, char **argv)
 	struct wl_window win;
 	cua_session *s;
 	double *cap, *enc, *both, *type_call, *type_seen, *click_call,
-	        *click_seen;
+		*click_seen;
 	int n_shot = 0, n_type = 0, n_click = 0;
 	uint32_t w = 0, h = 0;
 	char line[256];
@@ -119,17 +119,17 @@ main(int argc, char **argv)
 			return 1;
 		}
 		if (cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h,
-		                            &ppp) == CUA_OK) {
+					    &ppp) == CUA_OK) {
 			cap[n_shot] =
-			        cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) /
-			        1000.0;
+				cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) /
+				1000.0;
 			enc[n_shot] = cua_tree_get_stat(t, CUA_STAT_ENCODE_US) /
-			              1000.0;
+				      1000.0;
 			both[n_shot] = cap[n_shot] + enc[n_shot];
 			n_shot++;
 		} else {
 			fprintf(stderr, "no screenshot: %s\n",
-			        cua_tree_get_screenshot_error(t));
+				cua_tree_get_screenshot_error(t));
 		}
 		cua_tree_unref(t);
 	}
@@ -143,13 +143,13 @@ main(int argc, char **argv)
 		int64_t t0;
 
 		if (cua_session_click(
-		            s, APP,
-		            cua_element_get_id(element(t, "text field", NULL)),
-		            CUA_BUTTON_LEFT, 1, NULL) != CUA_OK ||
+			    s, APP,
+			    cua_element_get_id(element(t, "text field", NULL)),
+			    CUA_BUTTON_LEFT, 1, NULL) != CUA_OK ||
 		    cua_session_press_key(s, APP, "ctrl+a BackSpace", NULL) !=
-		            CUA_OK) {
+			    CUA_OK) {
 			fprintf(stderr, "preparing the entry: %s\n",
-			        cua_error_message());
+				cua_error_message());
 			return 1;
 		}
 		cua_tree_unref(t);
@@ -162,7 +162,7 @@ main(int argc, char **argv)
 		}
 		type_call[n_type] = (double)(now_ms() - t0);
 		if (probe_wait_text(&pr, APP, "text", "*", text100, 10000,
-		                    &n) == 0)
+				    &n) == 0)
 			type_seen[n_type++] = (double)(now_ms() - t0);
 		else
 			fprintf(stderr, "the entry holds '%s'\n", n.text);
@@ -177,7 +177,7 @@ main(int argc, char **argv)
 	for (int i = 0; i < rounds; i++) {
 		cua_tree *t = observe_until(s, APP, 10000);
 		uint32_t id = cua_element_get_id(
-		        element(t, "checkbox", "Unchecked box"));
+			element(t, "checkbox", "Unchecked box"));
 		int64_t t0;
 
 		cua_tree_unref(t);
@@ -189,7 +189,7 @@ main(int argc, char **argv)
 		}
 		click_call[n_click] = (double)(now_ms() - t0);
 		if (app_wait_line(&app, "toggled Unchecked box", 5000, line,
-		                  sizeof(line)) == 0)
+				  sizeof(line)) == 0)
 			click_seen[n_click++] = (double)(now_ms() - t0);
 	}
 
@@ -222,7 +222,7 @@ main(int argc, char **argv)
 			q[i] = (cua_now_us() - t0) / 1000.0;
 			t0 = cua_now_us();
 			d->ops->window_at(d, win.content.x + 10 + i,
-			                  win.content.y + 10, &cw);
+					  win.content.y + 10, &cw);
 			at[i] = (cua_now_us() - t0) / 1000.0;
 			ev.x = win.content.x + 200 + i;
 			ev.y = win.content.y + win.content.h - 5;

@@ -40,12 +40,15 @@ static const char text100[] =
 	"pack my box with five dozen liquor jugs! abcd";
 /* 100 characters, 34 of them off the US keymap */
 static const char text100_intl[] =
-	"Gr\xc3\xbc\xc3\x9f" "e aus K\xc3\xb6ln, \xc3\xa9t\xc3\xa9 \xc3\xa0 "
+	"Gr\xc3\xbc\xc3\x9f"
+	"e aus K\xc3\xb6ln, \xc3\xa9t\xc3\xa9 \xc3\xa0 "
 	"Z\xc3\xbcrich: \xe4\xb8\x96\xe7\x95\x8c \xe4\xbd\xa0\xe5\xa5\xbd "
 	"\xf0\x9f\x98\x80\xf0\x9f\x8e\x89 \xce\xb1\xce\xb2\xce\xb3 "
 	"\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 \xe2\x82\xac 42 "
 	"\xc5\x93\xc3\xb8\xc3\xa5 na\xc3\xafve caf\xc3\xa9 r\xc3\xa9sum\xc3\xa9 "
-	"\xc3\xb1" "and\xc3\xba \xc3\xa7" "a va fin. \xce\xa9mega!";
+	"\xc3\xb1"
+	"and\xc3\xba \xc3\xa7"
+	"a va fin. \xce\xa9mega!";
 
 static int
 cmp(const void *a, const void *b)
@@ -167,7 +170,8 @@ focus_entry(struct cua_wlr *w, struct probe *pr)
 	double x, y;
 
 	if (probe_find(pr, FIXTURE_APP, "text", "*", &n) < 0 ||
-	    cua_sway_windows(cua_wlr_sway_socket(w), 1000, &list, &count) != CUA_OK)
+	    cua_sway_windows(cua_wlr_sway_socket(w), 1000, &list, &count) !=
+		    CUA_OK)
 		return -1;
 	memset(&win, 0, sizeof(win));
 	for (size_t i = 0; i < count; i++)
@@ -251,8 +255,10 @@ bench_click(struct cua_wlr *w, struct probe *pr, struct app_proc *app)
 	size_t count;
 	double x, y;
 
-	if (probe_find(pr, FIXTURE_APP, "check box", "Unchecked box", &node) < 0 ||
-	    cua_sway_windows(cua_wlr_sway_socket(w), 1000, &list, &count) != CUA_OK)
+	if (probe_find(pr, FIXTURE_APP, "check box", "Unchecked box", &node) <
+		    0 ||
+	    cua_sway_windows(cua_wlr_sway_socket(w), 1000, &list, &count) !=
+		    CUA_OK)
 		return;
 	memset(&win, 0, sizeof(win));
 	for (size_t i = 0; i < count; i++)
@@ -263,10 +269,12 @@ bench_click(struct cua_wlr *w, struct probe *pr, struct app_proc *app)
 	for (int i = 0; i < ROUNDS; i++) {
 		int64_t t0 = cua_now_us();
 
-		if (cua_wlr_pointer_click(w, x, y, CUA_WLR_BTN_LEFT, 1) != CUA_OK)
+		if (cua_wlr_pointer_click(w, x, y, CUA_WLR_BTN_LEFT, 1) !=
+		    CUA_OK)
 			break;
 		call[n] = ms_since(t0);
-		if (app_wait_line(app, "toggled Unchecked box", 5000, NULL, 0) < 0)
+		if (app_wait_line(app, "toggled Unchecked box", 5000, NULL, 0) <
+		    0)
 			break;
 		seen[n++] = ms_since(t0);
 		usleep(50 * 1000); /* no double clicks */

@@ -28,7 +28,8 @@ approvals_default_path(void)
 		if (asprintf(&p, "%s/cua/approvals.json", state) < 0)
 			p = NULL;
 	} else if (home && *home) {
-		if (asprintf(&p, "%s/.local/state/cua/approvals.json", home) < 0)
+		if (asprintf(&p, "%s/.local/state/cua/approvals.json", home) <
+		    0)
 			p = NULL;
 	}
 	return p;
@@ -94,8 +95,9 @@ approvals_add(const char *path, const char *id)
 	}
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	json_object_set_new(apps, id, json_pack("{s:s,s:s}", "scope", "always",
-						"granted_at", stamp));
+	json_object_set_new(
+		apps, id,
+		json_pack("{s:s,s:s}", "scope", "always", "granted_at", stamp));
 	text = json_dumps(store, JSON_INDENT(2));
 	json_decref(store);
 	if (text) {

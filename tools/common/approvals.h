@@ -11,10 +11,13 @@
 
 /* $XDG_STATE_HOME/cua/approvals.json (~/.local/state/…); malloc'd, NULL
  * when neither XDG_STATE_HOME nor HOME is set. */
-char *approvals_default_path(void);
+char *
+approvals_default_path(void);
 /* 1 when `id` has a persisted approval in the store at `path`. */
-int approvals_has(const char *path, const char *id);
+int
+approvals_has(const char *path, const char *id);
 /* Adds `id` (creating the directories, mode 0700); 0, or -1 with errno. */
-int approvals_add(const char *path, const char *id);
+int
+approvals_add(const char *path, const char *id);
 
 #endif

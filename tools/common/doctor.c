@@ -64,9 +64,9 @@ bus_apps(cua_session *s, const char **why)
 	j = json_loads(text, 0, NULL);
 	cua_free(text);
 	json_array_foreach(
-	        json_object_get(j, "apps"), i,
-	        app) if (json_is_true(json_object_get(app, "running")) &&
-	                 json_is_true(json_object_get(app, "accessible"))) n++;
+		json_object_get(j, "apps"), i,
+		app) if (json_is_true(json_object_get(app, "running")) &&
+			 json_is_true(json_object_get(app, "accessible"))) n++;
 	json_decref(j);
 	return n;
 }
@@ -86,10 +86,10 @@ doctor_facts(cua_session *s, const char *error)
 	if (!facts) {
 		/* no session: what the environment says, and why not */
 		facts = json_pack("{s:s, s:n, s:n, s:n, s:s, s:n, s:n, s:n, "
-		                  "s:[]}",
-		                  "schema", "libcua.display/1", "driver",
-		                  "chosen_by", "why", "session", env_session(),
-		                  "display", "server", "capabilities", "tried");
+				  "s:[]}",
+				  "schema", "libcua.display/1", "driver",
+				  "chosen_by", "why", "session", env_session(),
+				  "display", "server", "capabilities", "tried");
 		if (!facts)
 			return NULL;
 	}
@@ -100,11 +100,11 @@ doctor_facts(cua_session *s, const char *error)
 	a11y = json_object();
 	json_object_set_new(a11y, "tree", capability(apps >= 0, why));
 	json_object_set_new(
-	        a11y, "element_actions",
-	        capability(apps >= 0,
-	                   "element actions need the accessibility tree"));
+		a11y, "element_actions",
+		capability(apps >= 0,
+			   "element actions need the accessibility tree"));
 	json_object_set_new(a11y, "apps",
-	                    apps >= 0 ? json_integer(apps) : json_null());
+			    apps >= 0 ? json_integer(apps) : json_null());
 	json_object_set_new(facts, "accessibility", a11y);
 	return facts;
 }
@@ -113,9 +113,9 @@ int
 doctor_tree_works(const json_t *facts)
 {
 	return json_is_true(json_object_get(
-	        json_object_get(json_object_get(facts, "accessibility"),
-	                        "tree"),
-	        "available"));
+		json_object_get(json_object_get(facts, "accessibility"),
+				"tree"),
+		"available"));
 }
 
 /* "works", or "unavailable: REASON". */
@@ -153,34 +153,34 @@ doctor_print(FILE *f, const json_t *facts)
 	fprintf(f, "Session:          %s\n", session);
 	fprintf(f, "Display:          %s\n", str(facts, "display", "unknown"));
 	fprintf(f, "%-18s%s\n",
-	        !strcmp(session, "wayland") ? "Compositor:" : "Window manager:",
-	        str(facts, "server", "unknown"));
+		!strcmp(session, "wayland") ? "Compositor:" : "Window manager:",
+		str(facts, "server", "unknown"));
 	if (json_is_string(json_object_get(facts, "driver")))
 		fprintf(f, "Driver:           %s, %s: %s\n",
-		        str(facts, "driver", "none"),
-		        !chosen || !strcmp(chosen, "auto")
-		                ? "chosen from the environment"
-		        : !strcmp(chosen, "backend") ? "no window system"
-		                                     : "forced",
-		        str(facts, "why", "no reason given"));
+			str(facts, "driver", "none"),
+			!chosen || !strcmp(chosen, "auto") ?
+				"chosen from the environment" :
+			!strcmp(chosen, "backend") ? "no window system" :
+						     "forced",
+			str(facts, "why", "no reason given"));
 	else
 		fprintf(f, "Driver:           unknown: no session could be "
-		           "opened\n");
+			   "opened\n");
 	json_array_foreach(json_object_get(facts, "tried"), i, t)
-	        fprintf(f, "Tried:            %s: %s\n", str(t, "driver", "?"),
-	                str(t, "reason", "?"));
+		fprintf(f, "Tried:            %s: %s\n", str(t, "driver", "?"),
+			str(t, "reason", "?"));
 
 	st = state(json_object_get(a11y, "tree"), &reason);
 	if (reason)
 		fprintf(f, "Tree:             %s: %s\n", st, reason);
 	else
 		fprintf(f,
-		        "Tree:             works: the accessibility bus "
-		        "answers (%ld running app%s on it)\n",
-		        apps, apps == 1 ? "" : "s");
+			"Tree:             works: the accessibility bus "
+			"answers (%ld running app%s on it)\n",
+			apps, apps == 1 ? "" : "s");
 	st = state(json_object_get(a11y, "element_actions"), &reason);
 	fprintf(f, "Element actions:  %s%s%s\n", st, reason ? ": " : "",
-	        reason ? reason : "");
+		reason ? reason : "");
 	for (i = 0; i < sizeof(display_caps) / sizeof(display_caps[0]); i++) {
 		char label[32];
 
@@ -191,12 +191,12 @@ doctor_print(FILE *f, const json_t *facts)
 		}
 		st = state(json_object_get(caps, display_caps[i].key), &reason);
 		fprintf(f, "%-18s%s%s%s\n", label, st, reason ? ": " : "",
-		        reason ? reason : "");
+			reason ? reason : "");
 	}
 	if (json_is_object(json_object_get(facts, "user_input"))) {
 		st = state(json_object_get(facts, "user_input"), &reason);
 		fprintf(f, "%-18s%s%s%s\n", "User input:", st,
-		        reason ? ": " : "", reason ? reason : "");
+			reason ? ": " : "", reason ? reason : "");
 	}
 }
 
@@ -213,12 +213,12 @@ doctor_line(const json_t *facts)
 	if (!f)
 		return NULL;
 	fprintf(f, "desktop: session %s, display %s, %s %s, driver %s (%s)",
-	        str(facts, "session", "none"), str(facts, "display", "unknown"),
-	        !strcmp(str(facts, "session", ""), "wayland")
-	                ? "compositor"
-	                : "window manager",
-	        str(facts, "server", "unknown"), str(facts, "driver", "none"),
-	        str(facts, "why", "no reason given"));
+		str(facts, "session", "none"), str(facts, "display", "unknown"),
+		!strcmp(str(facts, "session", ""), "wayland") ?
+			"compositor" :
+			"window manager",
+		str(facts, "server", "unknown"), str(facts, "driver", "none"),
+		str(facts, "why", "no reason given"));
 	st = state(json_object_get(a11y, "tree"), &reason);
 	fprintf(f, "; tree: %s", st);
 	if (reason)
@@ -226,7 +226,7 @@ doctor_line(const json_t *facts)
 	st = state(json_object_get(a11y, "element_actions"), &reason);
 	fprintf(f, ", element actions: %s", st);
 	for (i = 0; json_is_object(caps) &&
-	            i < sizeof(display_caps) / sizeof(display_caps[0]);
+		    i < sizeof(display_caps) / sizeof(display_caps[0]);
 	     i++) {
 		st = state(json_object_get(caps, display_caps[i].key), &reason);
 		fprintf(f, ", %s: %s", display_caps[i].key, st);

@@ -42,7 +42,7 @@ tool_replace_file(const char *path, const void *data, size_t len, mode_t mode)
 	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
 		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	          mode);
+		  mode);
 	if (fd >= 0) {
 		if (tool_write_all(fd, data, len) == 0 &&
 		    fchmod(fd, mode) == 0 && fsync(fd) == 0) {

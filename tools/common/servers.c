@@ -119,7 +119,8 @@ servers_list(struct server **out, size_t *n)
 		f = fopen(path, "r");
 		if (f) {
 			if (fgets(v[*n].display, sizeof(v[*n].display), f))
-				v[*n].display[strcspn(v[*n].display, "\n")] = '\0';
+				v[*n].display[strcspn(v[*n].display, "\n")] =
+					'\0';
 			fclose(f);
 		}
 		(*n)++;

@@ -14,8 +14,10 @@
 #include <sys/types.h>
 
 /* Registers this process (cua-mcp) for `display`; 0 or -1. */
-int servers_register(const char *display);
-void servers_unregister(void);
+int
+servers_register(const char *display);
+void
+servers_unregister(void);
 
 struct server {
 	pid_t pid;
@@ -24,6 +26,7 @@ struct server {
 
 /* The live registered servers (stale files are removed); malloc'd array,
  * *n entries; -1 on error. */
-int servers_list(struct server **out, size_t *n);
+int
+servers_list(struct server **out, size_t *n);
 
 #endif

@@ -49,14 +49,13 @@ action_run(struct job *job, const struct target *t, const struct call_args *a,
 		return -1;
 	if (strcmp(tool, "click") == 0) {
 		if (a->has_element)
-			r = cua_session_click(s, app, a->element,
-					      button_of(a->button),
-					      (uint32_t)a->click_count, &outcome);
+			r = cua_session_click(
+				s, app, a->element, button_of(a->button),
+				(uint32_t)a->click_count, &outcome);
 		else
-			r = cua_session_click_at(s, app, a->x, a->y,
-						 button_of(a->button),
-						 (uint32_t)a->click_count,
-						 &outcome);
+			r = cua_session_click_at(
+				s, app, a->x, a->y, button_of(a->button),
+				(uint32_t)a->click_count, &outcome);
 	} else if (strcmp(tool, "perform_secondary_action") == 0) {
 		r = cua_session_perform_action(s, app, a->element, a->action,
 					       &outcome);
@@ -64,10 +63,9 @@ action_run(struct job *job, const struct target *t, const struct call_args *a,
 		r = cua_session_set_value(s, app, a->element, a->value,
 					  &outcome);
 	} else if (strcmp(tool, "select_text") == 0) {
-		r = cua_session_select_text(s, app, a->element, a->text,
-					    a->prefix, a->suffix,
-					    selection_of(a->selection),
-					    &outcome);
+		r = cua_session_select_text(
+			s, app, a->element, a->text, a->prefix, a->suffix,
+			selection_of(a->selection), &outcome);
 	} else if (strcmp(tool, "scroll") == 0) {
 		if (a->has_element)
 			r = cua_session_scroll(s, app, a->element, a->direction,

@@ -30,7 +30,7 @@
 #define X11_SOCKET_DIR "/tmp/.X11-unix"
 
 static cua_desktop *owned; /* the desktop we started (--headless) */
-static char problem[1024];  /* why there is no display */
+static char problem[1024]; /* why there is no display */
 
 const char *
 desktop_env_problem(void)
@@ -89,7 +89,8 @@ find_displays(char *first, size_t first_size, char *list, size_t list_size)
 		num = strtol(e->d_name + 1, &end, 10);
 		if (end == e->d_name + 1 || *end || num < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", X11_SOCKET_DIR, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", X11_SOCKET_DIR,
+			 e->d_name);
 		if (stat(path, &st) < 0 || !S_ISSOCK(st.st_mode) ||
 		    !socket_connects(path))
 			continue;
@@ -186,7 +187,8 @@ desktop_env_setup(void)
 		if (!getenv("DBUS_SESSION_BUS_ADDRESS") && have_bus)
 			setenv("DBUS_SESSION_BUS_ADDRESS", bus, 1);
 		LOG_INFO("DISPLAY was unset: using the X server %s and %s",
-			 first, getenv("DBUS_SESSION_BUS_ADDRESS") ?
+			 first,
+			 getenv("DBUS_SESSION_BUS_ADDRESS") ?
 				 getenv("DBUS_SESSION_BUS_ADDRESS") :
 				 "no session bus");
 		return 0;
@@ -198,12 +200,14 @@ desktop_env_setup(void)
 			 "cua-mcp found no X server of this user in %s.",
 			 X11_SOCKET_DIR);
 	else
-		snprintf(found, sizeof(found),
-			 "cua-mcp found several X servers (%s) and cannot tell which one is the user's.",
-			 list);
-	snprintf(problem, sizeof(problem),
-		 "Computer Use permissions are not granted. No X11 display is available (DISPLAY is unset or unreachable); Wayland-only sessions are not supported yet. %s Ask the user to pass DISPLAY (and DBUS_SESSION_BUS_ADDRESS) to this server in the MCP host's configuration, for example env = { DISPLAY = \":0\" } in Codex's config.toml or \"env\": { \"DISPLAY\": \":0\" } in .mcp.json, or to start cua-mcp with --headless.",
-		 found);
+		snprintf(
+			found, sizeof(found),
+			"cua-mcp found several X servers (%s) and cannot tell which one is the user's.",
+			list);
+	snprintf(
+		problem, sizeof(problem),
+		"Computer Use permissions are not granted. No X11 display is available (DISPLAY is unset or unreachable); Wayland-only sessions are not supported yet. %s Ask the user to pass DISPLAY (and DBUS_SESSION_BUS_ADDRESS) to this server in the MCP host's configuration, for example env = { DISPLAY = \":0\" } in Codex's config.toml or \"env\": { \"DISPLAY\": \":0\" } in .mcp.json, or to start cua-mcp with --headless.",
+		found);
 	LOG_WARN("%s", problem);
 	return 0;
 }

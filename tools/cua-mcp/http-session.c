@@ -48,26 +48,26 @@ extern char **environ;
 struct hevent {
 	uint64_t seq;
 	unsigned long stream;
-	char *frame;     /* "id: S-N\nevent: message\ndata: JSON\n\n" */
+	char *frame; /* "id: S-N\nevent: message\ndata: JSON\n\n" */
 	size_t len;
 	size_t json_off; /* the JSON inside frame */
 	size_t json_len;
-	int response;    /* ends its stream */
+	int response; /* ends its stream */
 	struct hevent *next;
 };
 
 struct hstream {
 	unsigned long no;
-	char *key;        /* the request id (compact JSON); NULL: standalone */
-	char *progress;   /* its progress token (compact JSON) or NULL */
+	char *key;      /* the request id (compact JSON); NULL: standalone */
+	char *progress; /* its progress token (compact JSON) or NULL */
 	int tools_call;
 	int initialize;
-	int json;         /* answered as application/json: no events */
-	int done;         /* its response is in the log */
-	int cancelled;    /* the client cancelled it: no response will come */
-	int attached;     /* a connection reads it */
-	unsigned gen;     /* which one: a resumption takes a stream over */
-	uint64_t sent;    /* the last event handed to a connection */
+	int json;      /* answered as application/json: no events */
+	int done;      /* its response is in the log */
+	int cancelled; /* the client cancelled it: no response will come */
+	int attached;  /* a connection reads it */
+	unsigned gen;  /* which one: a resumption takes a stream over */
+	uint64_t sent; /* the last event handed to a connection */
 	struct hstream *next;
 };
 
@@ -76,7 +76,7 @@ struct hsession {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int refs;
-	int ended;        /* terminated, or the child went away */
+	int ended; /* terminated, or the child went away */
 	pid_t pid;
 	time_t ended_at;
 	int to_child;
@@ -96,9 +96,9 @@ struct hsession {
 struct hs_reader {
 	struct hsession *s;
 	struct hstream *st;
-	uint64_t pos;     /* last event fully written */
-	size_t off;       /* bytes of event pos+… already written */
-	uint64_t cur;     /* the event being written (0: none) */
+	uint64_t pos; /* last event fully written */
+	size_t off;   /* bytes of event pos+… already written */
+	uint64_t cur; /* the event being written (0: none) */
 	int json;
 	int fd;
 	unsigned gen;
@@ -270,8 +270,9 @@ log_add(struct hsession *s, struct hstream *st, const char *json, size_t len,
 	e->seq = ++s->next_seq;
 	e->stream = st->no;
 	e->response = response;
-	hl = snprintf(head, sizeof(head), "id: %lu-%" PRIu64 "\nevent: message\ndata: ",
-		      st->no, e->seq);
+	hl = snprintf(head, sizeof(head),
+		      "id: %lu-%" PRIu64 "\nevent: message\ndata: ", st->no,
+		      e->seq);
 	e->len = (size_t)hl + len + 2;
 	e->frame = malloc(e->len + 1);
 	if (!e->frame) {
@@ -362,8 +363,9 @@ session_end_locked(struct hsession *s)
 		atomic_fetch_sub(&reg.live, 1);
 		for (struct hstream *st = s->streams; st; st = st->next)
 			if (st->key && !st->done && !st->cancelled)
-				stream_fail(s, st,
-					    "the MCP session ended before this request was answered; start a new session (initialize)");
+				stream_fail(
+					s, st,
+					"the MCP session ended before this request was answered; start a new session (initialize)");
 	}
 	pthread_cond_broadcast(&s->cond);
 }
@@ -378,8 +380,9 @@ child_line(struct hsession *s, const char *line, size_t len)
 	int response, failed_init = 0;
 
 	if (!json_is_object(msg)) {
-		LOG_WARN("http session %.8s: the session process wrote a line that is not a message",
-			 s->id);
+		LOG_WARN(
+			"http session %.8s: the session process wrote a line that is not a message",
+			s->id);
 		json_decref(msg);
 		return;
 	}
@@ -420,8 +423,9 @@ child_reader(void *data)
 			char *nb;
 
 			if (cap >= MAX_CHILD_LINE) {
-				LOG_WARN("http session %.8s: a message over %u bytes; ending the session",
-					 s->id, MAX_CHILD_LINE);
+				LOG_WARN(
+					"http session %.8s: a message over %u bytes; ending the session",
+					s->id, MAX_CHILD_LINE);
 				break;
 			}
 			nb = realloc(buf, cap * 2);
@@ -437,7 +441,8 @@ child_reader(void *data)
 			break;
 		used += (size_t)n;
 		while ((nl = memchr(buf + start, '\n', used - start))) {
-			child_line(s, buf + start, (size_t)(nl - (buf + start)));
+			child_line(s, buf + start,
+				   (size_t)(nl - (buf + start)));
 			start = (size_t)(nl - buf) + 1;
 		}
 		memmove(buf, buf + start, used - start);
@@ -514,8 +519,9 @@ reaper_main(void *data)
 			int idle, kill_it;
 
 			pthread_mutex_lock(&s->lock);
-			idle = !s->ended && t - s->last_active >
-				(time_t)reg.lim.idle_timeout;
+			idle = !s->ended &&
+			       t - s->last_active >
+				       (time_t)reg.lim.idle_timeout;
 			for (struct hstream *st = s->streams; st && idle;
 			     st = st->next)
 				if (st->attached)
@@ -817,8 +823,9 @@ hs_send(struct hsession *s, const char *text, size_t len)
 	}
 	pthread_mutex_unlock(&s->write_lock);
 	if (stuck) {
-		LOG_WARN("http session %.8s: the session process reads no input; ending the session",
-			 s->id);
+		LOG_WARN(
+			"http session %.8s: the session process reads no input; ending the session",
+			s->id);
 		hs_terminate(s);
 	}
 	return r;
@@ -852,8 +859,8 @@ hs_parse_event_id(const char *text, unsigned long *stream, uint64_t *seq)
 }
 
 enum hs_attach
-hs_attach(struct hsession *s, unsigned long stream, uint64_t after,
-	  int resume, int json, int fd, struct hs_reader **out)
+hs_attach(struct hsession *s, unsigned long stream, uint64_t after, int resume,
+	  int json, int fd, struct hs_reader **out)
 {
 	struct hs_reader *r;
 	struct hstream *st;
@@ -889,7 +896,8 @@ hs_attach(struct hsession *s, unsigned long stream, uint64_t after,
 	 * (2025-11-25 and later) */
 	if (!json && strcmp(s->version, "2025-11-25") >= 0) {
 		r->prime_len = (size_t)snprintf(r->prime, sizeof(r->prime),
-						"id: %lu-%" PRIu64 "\nretry: 500\ndata: \n\n",
+						"id: %lu-%" PRIu64
+						"\nretry: 500\ndata: \n\n",
 						st->no, r->pos);
 	} else {
 		r->primed = 1;
@@ -945,7 +953,8 @@ hs_read(void *data, uint64_t pos, char *buf, size_t max)
 		e = next_event(r);
 
 		if (e && (!r->json || e->response)) {
-			const char *src = r->json ? e->frame + e->json_off : e->frame;
+			const char *src =
+				r->json ? e->frame + e->json_off : e->frame;
 			size_t total = r->json ? e->json_len : e->len, k;
 
 			if (r->cur != e->seq) {
@@ -983,7 +992,9 @@ hs_read(void *data, uint64_t pos, char *buf, size_t max)
 		if (r->json && now_s() - r->since > JSON_WAIT_S) {
 			LOG_WARN("http session %.8s: no response within %d s",
 				 s->id, JSON_WAIT_S);
-			stream_fail(s, r->st, "no response within the time limit; ask again, or accept text/event-stream for long calls");
+			stream_fail(
+				s, r->st,
+				"no response within the time limit; ask again, or accept text/event-stream for long calls");
 			continue;
 		}
 		if (!r->json && waited >= KEEPALIVE_S) {

@@ -41,9 +41,9 @@
 /* How far past the bound a body is still read (and dropped). */
 #define DRAIN_MAX (64u << 20)
 
-static const char *const known_versions[] = {
-	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL
-};
+static const char *const known_versions[] = { "2025-11-25", "2025-06-18",
+					      "2025-03-26", "2024-11-05",
+					      NULL };
 
 static struct {
 	char token[128];
@@ -100,7 +100,8 @@ load_token(const char *given)
 	int fd, r = -1;
 
 	if (!path) {
-		fprintf(stderr, "cua-mcp: --listen: no place for the token file: set XDG_STATE_HOME or HOME, or pass --token-file PATH\n");
+		fprintf(stderr,
+			"cua-mcp: --listen: no place for the token file: set XDG_STATE_HOME or HOME, or pass --token-file PATH\n");
 		return -1;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -109,7 +110,8 @@ load_token(const char *given)
 		char hex[65];
 
 		if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
-			fprintf(stderr, "cua-mcp: cannot make a token: %s\n", strerror(errno));
+			fprintf(stderr, "cua-mcp: cannot make a token: %s\n",
+				strerror(errno));
 			goto out;
 		}
 		for (size_t i = 0; i < sizeof(raw); i++)
@@ -117,7 +119,8 @@ load_token(const char *given)
 		hex[64] = '\n';
 		if (mkdir_parents(path) < 0 ||
 		    tool_replace_file(path, hex, 65, 0600) < 0) {
-			fprintf(stderr, "cua-mcp: cannot write the token file %s: %s\n",
+			fprintf(stderr,
+				"cua-mcp: cannot write the token file %s: %s\n",
 				path, strerror(errno));
 			goto out;
 		}
@@ -125,7 +128,8 @@ load_token(const char *given)
 		fprintf(stderr,
 			"cua-mcp: a new bearer token was written to %s (mode 0600); clients send it as\n"
 			"  Authorization: Bearer %s\n"
-			"(it is not printed again)\n", path, hex);
+			"(it is not printed again)\n",
+			path, hex);
 		memcpy(http.token, hex, 64);
 		http.token_len = 64;
 		r = 0;
@@ -153,7 +157,9 @@ load_token(const char *given)
 			 buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	if (n < 16 || (size_t)n >= sizeof(http.token) ||
-	    strspn(buf, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") != (size_t)n) {
+	    strspn(buf,
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") !=
+		    (size_t)n) {
 		fprintf(stderr,
 			"cua-mcp: the token file %s must hold one token of 16 to 127 visible characters (letters, digits, -._~+/=); delete it to get a new one\n",
 			path);
@@ -201,7 +207,8 @@ header(struct MHD_Connection *c, const char *name)
 static int
 origin_ok(const char *origin)
 {
-	static const char *const local[] = { "localhost", "127.0.0.1", "[::1]", NULL };
+	static const char *const local[] = { "localhost", "127.0.0.1", "[::1]",
+					     NULL };
 	const char *host;
 	size_t n;
 
@@ -219,9 +226,9 @@ origin_ok(const char *origin)
 	for (size_t i = 0; local[i]; i++) {
 		n = strlen(local[i]);
 		if (strncmp(host, local[i], n) == 0 &&
-		    (host[n] == '\0' ||
-		     (host[n] == ':' && host[n + 1] &&
-		      strspn(host + n + 1, "0123456789") == strlen(host + n + 1))))
+		    (host[n] == '\0' || (host[n] == ':' && host[n + 1] &&
+					 strspn(host + n + 1, "0123456789") ==
+						 strlen(host + n + 1))))
 			return 1;
 	}
 	return 0;
@@ -301,7 +308,8 @@ reply_stream(struct MHD_Connection *c, struct hs_reader *reader, int json,
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, "Content-Type",
-				json ? "application/json" : "text/event-stream");
+				json ? "application/json" :
+				       "text/event-stream");
 	MHD_add_response_header(r, "Cache-Control", "no-cache");
 	if (session_id)
 		MHD_add_response_header(r, "Mcp-Session-Id", session_id);
@@ -328,14 +336,16 @@ session_of(struct MHD_Connection *c, enum MHD_Result *ret)
 	struct hsession *s;
 
 	if (!id) {
-		*ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-				   "Bad Request: the Mcp-Session-Id header is missing; start a session with initialize and send the id it returned");
+		*ret = reply_error(
+			c, MHD_HTTP_BAD_REQUEST, -32600,
+			"Bad Request: the Mcp-Session-Id header is missing; start a session with initialize and send the id it returned");
 		return NULL;
 	}
 	s = hs_find(id);
 	if (!s)
-		*ret = reply_error(c, MHD_HTTP_NOT_FOUND, -32001,
-				   "Session not found: it ended or never existed; start a new one with initialize");
+		*ret = reply_error(
+			c, MHD_HTTP_NOT_FOUND, -32001,
+			"Session not found: it ended or never existed; start a new one with initialize");
 	return s;
 }
 
@@ -356,9 +366,10 @@ version_ok(struct MHD_Connection *c, struct hsession *s, enum MHD_Result *ret)
 	hs_version(s, negotiated, sizeof(negotiated));
 	if (known_versions[i] && (!*negotiated || strcmp(v, negotiated) == 0))
 		return 1;
-	*ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-			   "Bad Request: MCP-Protocol-Version '%.40s' is not the version of this session (%s)",
-			   v, *negotiated ? negotiated : "none yet");
+	*ret = reply_error(
+		c, MHD_HTTP_BAD_REQUEST, -32600,
+		"Bad Request: MCP-Protocol-Version '%.40s' is not the version of this session (%s)",
+		v, *negotiated ? negotiated : "none yet");
 	return 0;
 }
 
@@ -382,8 +393,9 @@ do_post(struct MHD_Connection *c, struct req *rq)
 				   err.text, err.line, err.column);
 	if (!json_is_object(msg)) {
 		json_decref(msg);
-		return reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-				   "Invalid Request: send one JSON-RPC message per POST (batches are not supported)");
+		return reply_error(
+			c, MHD_HTTP_BAD_REQUEST, -32600,
+			"Invalid Request: send one JSON-RPC message per POST (batches are not supported)");
 	}
 	id = json_object_get(msg, "id");
 	method = json_string_value(json_object_get(msg, "method"));
@@ -395,17 +407,22 @@ do_post(struct MHD_Connection *c, struct req *rq)
 
 	if (initialize) {
 		if (header(c, "Mcp-Session-Id")) {
-			ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-					  "Bad Request: initialize starts a session; send it without Mcp-Session-Id");
+			ret = reply_error(
+				c, MHD_HTTP_BAD_REQUEST, -32600,
+				"Bad Request: initialize starts a session; send it without Mcp-Session-Id");
 			goto out;
 		}
 		s = hs_create(&full);
 		if (!s) {
-			ret = full ? reply_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, -32000,
-						 "Too many sessions: this server holds at most %u; end one (DELETE) or wait for idle ones to time out",
-						 mcp_opt.max_sessions)
-				   : reply_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, -32603,
-						 "the session process could not start; see the server's log");
+			ret = full ? reply_error(
+					     c, MHD_HTTP_SERVICE_UNAVAILABLE,
+					     -32000,
+					     "Too many sessions: this server holds at most %u; end one (DELETE) or wait for idle ones to time out",
+					     mcp_opt.max_sessions) :
+				     reply_error(
+					     c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+					     -32603,
+					     "the session process could not start; see the server's log");
 			goto out;
 		}
 	} else {
@@ -417,8 +434,9 @@ do_post(struct MHD_Connection *c, struct req *rq)
 	if (!method || !id) {
 		/* a notification or a response (an elicitation's answer) */
 		if (hs_send(s, line, strlen(line)) < 0) {
-			ret = reply_error(c, MHD_HTTP_NOT_FOUND, -32001,
-					  "Session not found: it ended; start a new one with initialize");
+			ret = reply_error(
+				c, MHD_HTTP_NOT_FOUND, -32001,
+				"Session not found: it ended; start a new one with initialize");
 			goto out;
 		}
 		if (method && strcmp(method, "notifications/cancelled") == 0) {
@@ -431,8 +449,9 @@ do_post(struct MHD_Connection *c, struct req *rq)
 		goto out;
 	}
 	if (!json_is_string(id) && !json_is_integer(id)) {
-		ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-				  "Invalid Request: the id must be a string or an integer");
+		ret = reply_error(
+			c, MHD_HTTP_BAD_REQUEST, -32600,
+			"Invalid Request: the id must be a string or an integer");
 		goto out;
 	}
 	tools_call = strcmp(method, "tools/call") == 0;
@@ -443,18 +462,21 @@ do_post(struct MHD_Connection *c, struct req *rq)
 					      "progressToken"),
 			      JSON_COMPACT | JSON_ENCODE_ANY);
 	stream = key ? hs_open_request(s, key, progress, tools_call, initialize,
-				      json_mode) : -1;
+				       json_mode) :
+		       -1;
 	if (stream == 0) {
-		ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-				  "Invalid Request: a request with id %.64s is still open in this session; use a new id",
-				  key);
+		ret = reply_error(
+			c, MHD_HTTP_BAD_REQUEST, -32600,
+			"Invalid Request: a request with id %.64s is still open in this session; use a new id",
+			key);
 		goto out;
 	}
 	if (stream < 0 || hs_send(s, line, strlen(line)) < 0 ||
-	    hs_attach(s, (unsigned long)stream, 0, 0, json_mode, connection_fd(c),
-		      &reader) != HS_ATTACHED) {
-		ret = reply_error(c, MHD_HTTP_NOT_FOUND, -32001,
-				  "Session not found: it ended; start a new one with initialize");
+	    hs_attach(s, (unsigned long)stream, 0, 0, json_mode,
+		      connection_fd(c), &reader) != HS_ATTACHED) {
+		ret = reply_error(
+			c, MHD_HTTP_NOT_FOUND, -32001,
+			"Session not found: it ended; start a new one with initialize");
 		if (initialize)
 			hs_terminate(s);
 		goto out;
@@ -481,30 +503,35 @@ do_get(struct MHD_Connection *c)
 	enum hs_attach a;
 
 	if (!accepts(header(c, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
-		return reply_error(c, MHD_HTTP_NOT_ACCEPTABLE, -32600,
-				   "Not Acceptable: GET opens an event stream; send Accept: text/event-stream");
+		return reply_error(
+			c, MHD_HTTP_NOT_ACCEPTABLE, -32600,
+			"Not Acceptable: GET opens an event stream; send Accept: text/event-stream");
 	s = session_of(c, &ret);
 	if (!s || !version_ok(c, s, &ret)) {
 		hs_unref(s);
 		return ret;
 	}
 	if (last && hs_parse_event_id(last, &stream, &after) < 0) {
-		ret = reply_error(c, MHD_HTTP_BAD_REQUEST, -32600,
-				  "Bad Request: Last-Event-ID '%.40s' is not an event id of this server",
-				  last);
+		ret = reply_error(
+			c, MHD_HTTP_BAD_REQUEST, -32600,
+			"Bad Request: Last-Event-ID '%.40s' is not an event id of this server",
+			last);
 		hs_unref(s);
 		return ret;
 	}
-	a = hs_attach(s, stream, after, last != NULL, 0, connection_fd(c), &reader);
+	a = hs_attach(s, stream, after, last != NULL, 0, connection_fd(c),
+		      &reader);
 	if (a == HS_ATTACHED)
 		ret = reply_stream(c, reader, 0, NULL);
 	else if (a == HS_BUSY)
-		ret = reply_error(c, MHD_HTTP_CONFLICT, -32600,
-				  "Conflict: another connection already reads this stream; close it first");
+		ret = reply_error(
+			c, MHD_HTTP_CONFLICT, -32600,
+			"Conflict: another connection already reads this stream; close it first");
 	else
-		ret = reply_error(c, MHD_HTTP_NOT_FOUND, -32600,
-				  "Not Found: the stream of event %.40s is no longer kept; its messages cannot be replayed",
-				  last);
+		ret = reply_error(
+			c, MHD_HTTP_NOT_FOUND, -32600,
+			"Not Found: the stream of event %.40s is no longer kept; its messages cannot be replayed",
+			last);
 	hs_unref(s);
 	return ret;
 }
@@ -524,9 +551,9 @@ do_delete(struct MHD_Connection *c)
 }
 
 static enum MHD_Result
-handle(void *cls, struct MHD_Connection *c, const char *url,
-       const char *method, const char *version, const char *upload,
-       size_t *upload_size, void **con_cls)
+handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+       const char *version, const char *upload, size_t *upload_size,
+       void **con_cls)
 {
 	struct req *rq = *con_cls;
 	const char *len;
@@ -541,46 +568,60 @@ handle(void *cls, struct MHD_Connection *c, const char *url,
 			return MHD_NO;
 		*con_cls = rq;
 		if (strcmp(url, ENDPOINT) != 0)
-			return reply_error(c, MHD_HTTP_NOT_FOUND, -32600,
-					   "Not Found: the MCP endpoint is " ENDPOINT);
+			return reply_error(
+				c, MHD_HTTP_NOT_FOUND, -32600,
+				"Not Found: the MCP endpoint is " ENDPOINT);
 		if (!origin_ok(header(c, "Origin"))) {
 			LOG_WARN("http: refused a request from Origin %.80s",
 				 header(c, "Origin"));
-			return reply_error(c, MHD_HTTP_FORBIDDEN, -32600,
-					   "Forbidden: requests from the web origin '%.80s' are not allowed (start the server with --allow-origin ORIGIN to allow it)",
-					   header(c, "Origin"));
+			return reply_error(
+				c, MHD_HTTP_FORBIDDEN, -32600,
+				"Forbidden: requests from the web origin '%.80s' are not allowed (start the server with --allow-origin ORIGIN to allow it)",
+				header(c, "Origin"));
 		}
 		if (!token_ok(header(c, MHD_HTTP_HEADER_AUTHORIZATION)))
-			return reply_error(c, MHD_HTTP_UNAUTHORIZED, -32600,
-					   "Unauthorized: send the server's token as 'Authorization: Bearer TOKEN' (the token is in the server's token file)");
+			return reply_error(
+				c, MHD_HTTP_UNAUTHORIZED, -32600,
+				"Unauthorized: send the server's token as 'Authorization: Bearer TOKEN' (the token is in the server's token file)");
 		if (strcmp(method, "POST") != 0 && strcmp(method, "GET") != 0 &&
 		    strcmp(method, "DELETE") != 0)
-			return reply_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, -32600,
-					   "Method Not Allowed: use POST, GET or DELETE");
+			return reply_error(
+				c, MHD_HTTP_METHOD_NOT_ALLOWED, -32600,
+				"Method Not Allowed: use POST, GET or DELETE");
 		if (strcmp(method, "POST") == 0) {
-			const char *type = header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
+			const char *type =
+				header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
 
 			/* a body a little over the bound is read and dropped,
 			 * so that the client, still sending, sees the 413;
 			 * a far larger one is refused at once */
 			len = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
-			if (len && strtoull(len, NULL, 10) > http.max_body + DRAIN_MAX)
-				return reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE, -32600,
-						   "Payload Too Large: a message may have at most %zu bytes; this one has %.20s",
-						   http.max_body, len);
-			if (!type || strncasecmp(type, "application/json", 16) != 0)
-				return reply_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, -32600,
-						   "Unsupported Media Type: POST a JSON-RPC message as Content-Type: application/json");
-			if (!accepts(header(c, MHD_HTTP_HEADER_ACCEPT), "application/json") &&
-			    !accepts(header(c, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
-				return reply_error(c, MHD_HTTP_NOT_ACCEPTABLE, -32600,
-						   "Not Acceptable: send Accept: application/json, text/event-stream");
+			if (len &&
+			    strtoull(len, NULL, 10) > http.max_body + DRAIN_MAX)
+				return reply_error(
+					c, MHD_HTTP_CONTENT_TOO_LARGE, -32600,
+					"Payload Too Large: a message may have at most %zu bytes; this one has %.20s",
+					http.max_body, len);
+			if (!type ||
+			    strncasecmp(type, "application/json", 16) != 0)
+				return reply_error(
+					c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+					-32600,
+					"Unsupported Media Type: POST a JSON-RPC message as Content-Type: application/json");
+			if (!accepts(header(c, MHD_HTTP_HEADER_ACCEPT),
+				     "application/json") &&
+			    !accepts(header(c, MHD_HTTP_HEADER_ACCEPT),
+				     "text/event-stream"))
+				return reply_error(
+					c, MHD_HTTP_NOT_ACCEPTABLE, -32600,
+					"Not Acceptable: send Accept: application/json, text/event-stream");
 		}
 		return MHD_YES;
 	}
 	if (*upload_size) {
 		if (!rq->too_big && rq->len + *upload_size <= http.max_body) {
-			char *nb = realloc(rq->body, rq->len + *upload_size + 1);
+			char *nb =
+				realloc(rq->body, rq->len + *upload_size + 1);
 
 			if (!nb)
 				return MHD_NO;
@@ -603,9 +644,10 @@ handle(void *cls, struct MHD_Connection *c, const char *url,
 		return MHD_YES;
 	}
 	if (rq->too_big)
-		return reply_error(c, MHD_HTTP_CONTENT_TOO_LARGE, -32600,
-				   "Payload Too Large: a message may have at most %zu bytes",
-				   http.max_body);
+		return reply_error(
+			c, MHD_HTTP_CONTENT_TOO_LARGE, -32600,
+			"Payload Too Large: a message may have at most %zu bytes",
+			http.max_body);
 	if (strcmp(method, "POST") == 0)
 		return do_post(c, rq);
 	if (strcmp(method, "GET") == 0)
@@ -645,7 +687,8 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 
 /* ---- the user's directories --------------------------------------------- */
 
-static const char *const user_dirs[] = { "XDG_CONFIG_HOME", "XDG_STATE_HOME", NULL };
+static const char *const user_dirs[] = { "XDG_CONFIG_HOME", "XDG_STATE_HOME",
+					 NULL };
 
 void
 http_user_dirs(enum http_dirs phase)
@@ -695,11 +738,13 @@ parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len,
 	const char *colon = strrchr(spec, ':'), *h = spec;
 	size_t hl;
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV }, *ai = NULL;
+				  .ai_flags = AI_NUMERICSERV },
+			*ai = NULL;
 	int r;
 
 	if (!colon || !colon[1]) {
-		fprintf(stderr, "cua-mcp: --listen '%s': give HOST:PORT (for example 127.0.0.1:8765, [::1]:8765, or :0 for any free port on 127.0.0.1)\n",
+		fprintf(stderr,
+			"cua-mcp: --listen '%s': give HOST:PORT (for example 127.0.0.1:8765, [::1]:8765, or :0 for any free port on 127.0.0.1)\n",
 			spec);
 		return -1;
 	}
@@ -716,16 +761,20 @@ parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len,
 		strcpy(host, "127.0.0.1");
 	r = getaddrinfo(host, colon + 1, &hints, &ai);
 	if (r != 0 || !ai) {
-		fprintf(stderr, "cua-mcp: --listen '%s': %s\n", spec, gai_strerror(r));
+		fprintf(stderr, "cua-mcp: --listen '%s': %s\n", spec,
+			gai_strerror(r));
 		return -1;
 	}
 	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
 	*len = ai->ai_addrlen;
 	freeaddrinfo(ai);
 	if (ss->ss_family == AF_INET)
-		*loopback = (ntohl(((struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+		*loopback =
+			(ntohl(((struct sockaddr_in *)ss)->sin_addr.s_addr) >>
+			 24) == 127;
 	else
-		*loopback = IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)ss)->sin6_addr);
+		*loopback = IN6_IS_ADDR_LOOPBACK(
+			&((struct sockaddr_in6 *)ss)->sin6_addr);
 	return 0;
 }
 
@@ -758,7 +807,8 @@ http_run(int argc, char **argv)
 	    load_token(mcp_opt.token_file) < 0)
 		return 1;
 	if (!loopback)
-		LOG_WARN("listening on a non-loopback address: the token protects the server, but HTTP is plain text; put a TLS reverse proxy in front (docs/remote.md)");
+		LOG_WARN(
+			"listening on a non-loopback address: the token protects the server, but HTTP is plain text; put a TLS reverse proxy in front (docs/remote.md)");
 
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);
@@ -770,20 +820,20 @@ http_run(int argc, char **argv)
 		fprintf(stderr, "cua-mcp: cannot start the session reaper\n");
 		return 1;
 	}
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-			     MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG |
-			     (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-			     0, NULL, NULL, handle, NULL,
-			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-			     MHD_OPTION_CONNECTION_LIMIT,
-			     (unsigned)(mcp_opt.max_sessions * 4 + 8),
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
-			     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-			     MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-			     MHD_OPTION_END);
+	d = MHD_start_daemon(
+		MHD_USE_INTERNAL_POLLING_THREAD |
+			MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG |
+			(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+		0, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR,
+		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)(mcp_opt.max_sessions * 4 + 8),
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+		MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
 	if (!d) {
-		fprintf(stderr, "cua-mcp: --listen %s: cannot listen there (%s)\n",
+		fprintf(stderr,
+			"cua-mcp: --listen %s: cannot listen there (%s)\n",
 			mcp_opt.listen, strerror(errno));
 		hs_shutdown();
 		return 1;
@@ -798,13 +848,19 @@ http_run(int argc, char **argv)
 		return 1;
 	}
 	if (ss.ss_family == AF_INET) {
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, addr, sizeof(addr));
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, addr,
+			  sizeof(addr));
 		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-		fprintf(stderr, "cua-mcp: listening on http://%s:%u" ENDPOINT "\n", addr, port);
+		fprintf(stderr,
+			"cua-mcp: listening on http://%s:%u" ENDPOINT "\n",
+			addr, port);
 	} else {
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, addr, sizeof(addr));
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
+			  addr, sizeof(addr));
 		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-		fprintf(stderr, "cua-mcp: listening on http://[%s]:%u" ENDPOINT "\n", addr, port);
+		fprintf(stderr,
+			"cua-mcp: listening on http://[%s]:%u" ENDPOINT "\n",
+			addr, port);
 	}
 	fflush(stderr);
 

@@ -34,12 +34,14 @@
  * apps it starts.
  */
 enum http_dirs { HTTP_DIRS_NONE, HTTP_DIRS_USE, HTTP_DIRS_RESTORE };
-void http_user_dirs(enum http_dirs phase);
+void
+http_user_dirs(enum http_dirs phase);
 
 /* Runs the HTTP server until SIGTERM, SIGINT or SIGHUP; argv is the
  * server's own command line, reused for every session's child. Returns
  * the exit status. */
-int http_run(int argc, char **argv);
+int
+http_run(int argc, char **argv);
 
 /* ---- sessions (http-session.c) ------------------------------------------ */
 
@@ -47,31 +49,39 @@ struct hsession;
 
 struct hs_limits {
 	unsigned max_sessions;
-	unsigned idle_timeout;  /* seconds without a request or a reader */
-	size_t max_log_bytes;   /* the events kept for resumption, per session */
+	unsigned idle_timeout; /* seconds without a request or a reader */
+	size_t max_log_bytes;  /* the events kept for resumption, per session */
 };
 
 /* Sets the limits and the child's command line; starts the reaper. */
-int hs_init(const struct hs_limits *limits, char **argv);
+int
+hs_init(const struct hs_limits *limits, char **argv);
 /* Ends every session and waits (a while) for their children. */
-void hs_shutdown(void);
+void
+hs_shutdown(void);
 
 /*
  * A new session with its child started, referenced once for the caller.
  * NULL when the session limit is reached (*full set) or the child could
  * not start.
  */
-struct hsession *hs_create(int *full);
+struct hsession *
+hs_create(int *full);
 /* The live session with this id, referenced; NULL when there is none. */
-struct hsession *hs_find(const char *id);
-void hs_unref(struct hsession *s);
+struct hsession *
+hs_find(const char *id);
+void
+hs_unref(struct hsession *s);
 /* Ends the session (DELETE, a failed initialize): the child's input is
  * closed, readers see the end, the id is forgotten. */
-void hs_terminate(struct hsession *s);
+void
+hs_terminate(struct hsession *s);
 
-const char *hs_id(const struct hsession *s);
+const char *
+hs_id(const struct hsession *s);
 /* The negotiated protocol version ("" before initialize answered). */
-void hs_version(struct hsession *s, char *buf, size_t size);
+void
+hs_version(struct hsession *s, char *buf, size_t size);
 
 /*
  * Opens the stream of a request whose id is `key` (compact JSON);
@@ -81,22 +91,25 @@ void hs_version(struct hsession *s, char *buf, size_t size);
  * stream number, 0 when a request with this id is still open (-1: the
  * session ended).
  */
-long hs_open_request(struct hsession *s, const char *key, const char *progress,
-		     int tools_call, int initialize, int json);
+long
+hs_open_request(struct hsession *s, const char *key, const char *progress,
+		int tools_call, int initialize, int json);
 /* The client cancelled the request `key` (notifications/cancelled): its
  * stream gets no response, and no error when the session ends; it stays
  * open until the client closes it. */
-void hs_cancelled(struct hsession *s, const char *key);
+void
+hs_cancelled(struct hsession *s, const char *key);
 /* Writes one message line to the child; 0 or -1 (the session ended). */
-int hs_send(struct hsession *s, const char *text, size_t len);
+int
+hs_send(struct hsession *s, const char *text, size_t len);
 
 /* A reader of one stream, for one HTTP response. */
 struct hs_reader;
 
 enum hs_attach {
 	HS_ATTACHED,
-	HS_BUSY,        /* another connection reads that stream */
-	HS_NO_STREAM,   /* no such stream (or its events are gone) */
+	HS_BUSY,      /* another connection reads that stream */
+	HS_NO_STREAM, /* no such stream (or its events are gone) */
 };
 
 /*
@@ -108,14 +121,17 @@ enum hs_attach {
  * the response alone, as application/json. `fd` is the connection's
  * socket, watched for a hang-up while waiting.
  */
-enum hs_attach hs_attach(struct hsession *s, unsigned long stream,
-			 uint64_t after, int resume, int json, int fd,
-			 struct hs_reader **out);
+enum hs_attach
+hs_attach(struct hsession *s, unsigned long stream, uint64_t after, int resume,
+	  int json, int fd, struct hs_reader **out);
 /* Parses a Last-Event-ID ("<stream>-<event>"); 0 or -1. */
-int hs_parse_event_id(const char *text, unsigned long *stream, uint64_t *seq);
+int
+hs_parse_event_id(const char *text, unsigned long *stream, uint64_t *seq);
 /* The MHD content reader: copies the next bytes, waiting for them. */
-ssize_t hs_read(void *reader, uint64_t pos, char *buf, size_t max);
+ssize_t
+hs_read(void *reader, uint64_t pos, char *buf, size_t max);
 /* The MHD content reader's destructor: detaches and frees. */
-void hs_reader_free(void *reader);
+void
+hs_reader_free(void *reader);
 
 #endif /* CUA_MCP_HTTP_H */

@@ -74,8 +74,7 @@ instructions_delivered(const char *app_id)
 static int
 safe_id(const char *id)
 {
-	return id[0] && id[0] != '.' && !strchr(id, '/') &&
-	       strlen(id) < 200;
+	return id[0] && id[0] != '.' && !strchr(id, '/') && strlen(id) < 200;
 }
 
 static char *

@@ -27,106 +27,106 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"Usage: cua-mcp [OPTIONS]\n"
-"\n"
-"The MCP server of libcua: lets an AI agent read desktop apps'\n"
-"accessibility trees and screenshots and act on them, with the tools and\n"
-"habits of Codex Computer Use. It speaks MCP (JSON-RPC 2.0, one message per\n"
-"line) on standard input and output; its logs go to standard error. An MCP\n"
-"host starts it; see README.md (\"Using cua-mcp with Codex and Claude\n"
-"Code\").\n"
-"\n"
-"Tools, in this order: list_apps, get_app_state, click,\n"
-"perform_secondary_action, set_value, select_text, scroll, drag,\n"
-"press_key, type_text, and sequence (several actions in one call).\n"
-"\n"
-"Options:\n"
-"  --headless           when there is no desktop (DISPLAY unset and no X\n"
-"                       server of this user found), start a private headless\n"
-"                       one (Xvfb, D-Bus, AT-SPI, openbox: `cua desktop`) and\n"
-"                       stop it when the server exits\n"
-"  --app-dir DIR        read per-app instructions (<app-id>.md) from DIR\n"
-"                       before the ones installed with libcua\n"
-"  --data-dir DIR       read forbidden-apps.txt and app-instructions/ from DIR\n"
-"                       (default %s)\n"
-"  --config FILE        the configuration file (default\n"
-"                       $XDG_CONFIG_HOME/libcua/config.json)\n"
-"  --no-sequence        do not offer the sequence tool\n"
-"  --no-diff            get_app_state always returns the full tree, never a\n"
-"                       diff against the previous call (config diff_mode)\n"
-"  --no-structured-content\n"
-"                       never send structuredContent (for hosts that show it\n"
-"                       to the model instead of the text)\n"
-"  --no-error-prefix    errors never start with \"Computer Use server error\n"
-"                       <code>: \"\n"
-"  --no-instructions    send no server instructions in initialize\n"
-"  --plain-receipt      actions return the sentence \"Action completed. …\"\n"
-"                       without the version banner\n"
-"  --trust-apps         approve every app that is not forbidden or denied\n"
-"                       without asking (config approval_mode \"allow_all\"):\n"
-"                       for tests and CI, never for a user's desktop\n"
-"  --listen HOST:PORT   speak MCP Streamable HTTP on http://HOST:PORT/mcp\n"
-"                       instead of stdio (HOST defaults to 127.0.0.1; a\n"
-"                       bearer token is always required; docs/remote.md)\n"
-"  --token-file PATH    the token file (default $XDG_STATE_HOME/cua/mcp-token,\n"
-"                       created with a new token, mode 0600, on first start)\n"
-"  --max-sessions N     at most N MCP sessions at once over HTTP (default 16)\n"
-"  --session-timeout S  end an HTTP session idle for S seconds (default 600)\n"
-"  --max-request-bytes N  the largest HTTP message accepted (default 8 MiB)\n"
-"  --allow-origin ORIGIN  also accept browser requests from ORIGIN (e.g.\n"
-"                       https://app.example); other web origins than the\n"
-"                       local host's own pages get 403\n"
-"  --log-level LEVEL    what goes to standard error: error, warning (default),\n"
-"                       info, debug or trace (also $CUA_LOG_LEVEL); at info,\n"
-"                       a line at start-up says what works on the desktop\n"
-"                       and why not (the facts of `cua doctor`)\n"
-"  --version            print the version and exit\n"
-"  -h, --help           print this help and exit\n"
-"\n"
-"Safety:\n"
-"  Every call that targets an app resolves it to one process first. Apps on\n"
-"  the forbidden list (terminals, password managers, polkit and keyring\n"
-"  prompts, screen lockers, this server and the processes that started it)\n"
-"  are refused. Other apps need the user's approval on first use, asked\n"
-"  through MCP elicitation (\"for this session\" or \"always\"); \"always\" is\n"
-"  kept in $XDG_STATE_HOME/cua/approvals.json (mode 0600). A host that\n"
-"  cannot ask gets an error naming `cua approve APP-ID`, unless the app is\n"
-"  approved already or configured \"allow\". list_apps is never gated.\n"
-"\n"
-"Configuration ($XDG_CONFIG_HOME/libcua/config.json, every key optional):\n"
-"  enabled                    false: every targeted tool is refused\n"
-"  default_app_access         \"allow\" (approval applies) or \"deny\" (only\n"
-"                             apps configured \"allow\" are usable)\n"
-"  allow_persistent_approval  false: \"always\" is never offered\n"
-"  apps                       { \"<app-id>\": \"allow\" | \"deny\" }\n"
-"  approval_mode              \"prompt\" (default), \"allow_all\", \"allowlist\"\n"
-"  forbidden_apps_add         [ \"<app-id or executable>\", … ]\n"
-"  forbidden_apps_remove      [ … ] (built-in entries; only here, never via MCP)\n"
-"  diff_mode                  \"auto\" (default) or \"off\"\n"
-"\n"
-"Turns: a host that sends a turn id (params._meta \"libcua/turn_id\" or Codex's\n"
-"\"x-codex-turn-metadata\".turn_id on tools/call) or the notifications\n"
-"notifications/libcua/turn_started and turn_ended ({\"turn_id\": …}) gets\n"
-"Codex's turn rules: once a turn ended, every tool but list_apps fails until\n"
-"the next turn; in each turn an app must be observed with get_app_state\n"
-"before it is acted on, and that first observation is a full tree.\n"
-"\n"
-"Per-app instructions: Markdown files named <app-id>.md, delivered with the\n"
-"first get_app_state of that app in a server session, from\n"
-"$XDG_CONFIG_HOME/libcua/app-instructions/, then --app-dir, then\n"
-"<data dir>/app-instructions/.\n"
-"\n"
-"Environment:\n"
-"  DISPLAY, DBUS_SESSION_BUS_ADDRESS  the desktop to work on. MCP hosts often\n"
-"                       start servers without them: pass them in the host's\n"
-"                       server configuration. Without DISPLAY, cua-mcp uses the\n"
-"                       user's X server if exactly one is found in\n"
-"                       /tmp/.X11-unix, with the bus at $XDG_RUNTIME_DIR/bus.\n"
-"  CUA_LOG_LEVEL        as --log-level\n"
-"  XDG_CONFIG_HOME, XDG_STATE_HOME  where the user's files are\n"
-"\n"
-"Exit status: 0 when standard input closes or on SIGTERM, SIGINT or SIGHUP;\n"
-"1 when the server cannot start; 2 for a usage error.\n",
+		"Usage: cua-mcp [OPTIONS]\n"
+		"\n"
+		"The MCP server of libcua: lets an AI agent read desktop apps'\n"
+		"accessibility trees and screenshots and act on them, with the tools and\n"
+		"habits of Codex Computer Use. It speaks MCP (JSON-RPC 2.0, one message per\n"
+		"line) on standard input and output; its logs go to standard error. An MCP\n"
+		"host starts it; see README.md (\"Using cua-mcp with Codex and Claude\n"
+		"Code\").\n"
+		"\n"
+		"Tools, in this order: list_apps, get_app_state, click,\n"
+		"perform_secondary_action, set_value, select_text, scroll, drag,\n"
+		"press_key, type_text, and sequence (several actions in one call).\n"
+		"\n"
+		"Options:\n"
+		"  --headless           when there is no desktop (DISPLAY unset and no X\n"
+		"                       server of this user found), start a private headless\n"
+		"                       one (Xvfb, D-Bus, AT-SPI, openbox: `cua desktop`) and\n"
+		"                       stop it when the server exits\n"
+		"  --app-dir DIR        read per-app instructions (<app-id>.md) from DIR\n"
+		"                       before the ones installed with libcua\n"
+		"  --data-dir DIR       read forbidden-apps.txt and app-instructions/ from DIR\n"
+		"                       (default %s)\n"
+		"  --config FILE        the configuration file (default\n"
+		"                       $XDG_CONFIG_HOME/libcua/config.json)\n"
+		"  --no-sequence        do not offer the sequence tool\n"
+		"  --no-diff            get_app_state always returns the full tree, never a\n"
+		"                       diff against the previous call (config diff_mode)\n"
+		"  --no-structured-content\n"
+		"                       never send structuredContent (for hosts that show it\n"
+		"                       to the model instead of the text)\n"
+		"  --no-error-prefix    errors never start with \"Computer Use server error\n"
+		"                       <code>: \"\n"
+		"  --no-instructions    send no server instructions in initialize\n"
+		"  --plain-receipt      actions return the sentence \"Action completed. …\"\n"
+		"                       without the version banner\n"
+		"  --trust-apps         approve every app that is not forbidden or denied\n"
+		"                       without asking (config approval_mode \"allow_all\"):\n"
+		"                       for tests and CI, never for a user's desktop\n"
+		"  --listen HOST:PORT   speak MCP Streamable HTTP on http://HOST:PORT/mcp\n"
+		"                       instead of stdio (HOST defaults to 127.0.0.1; a\n"
+		"                       bearer token is always required; docs/remote.md)\n"
+		"  --token-file PATH    the token file (default $XDG_STATE_HOME/cua/mcp-token,\n"
+		"                       created with a new token, mode 0600, on first start)\n"
+		"  --max-sessions N     at most N MCP sessions at once over HTTP (default 16)\n"
+		"  --session-timeout S  end an HTTP session idle for S seconds (default 600)\n"
+		"  --max-request-bytes N  the largest HTTP message accepted (default 8 MiB)\n"
+		"  --allow-origin ORIGIN  also accept browser requests from ORIGIN (e.g.\n"
+		"                       https://app.example); other web origins than the\n"
+		"                       local host's own pages get 403\n"
+		"  --log-level LEVEL    what goes to standard error: error, warning (default),\n"
+		"                       info, debug or trace (also $CUA_LOG_LEVEL); at info,\n"
+		"                       a line at start-up says what works on the desktop\n"
+		"                       and why not (the facts of `cua doctor`)\n"
+		"  --version            print the version and exit\n"
+		"  -h, --help           print this help and exit\n"
+		"\n"
+		"Safety:\n"
+		"  Every call that targets an app resolves it to one process first. Apps on\n"
+		"  the forbidden list (terminals, password managers, polkit and keyring\n"
+		"  prompts, screen lockers, this server and the processes that started it)\n"
+		"  are refused. Other apps need the user's approval on first use, asked\n"
+		"  through MCP elicitation (\"for this session\" or \"always\"); \"always\" is\n"
+		"  kept in $XDG_STATE_HOME/cua/approvals.json (mode 0600). A host that\n"
+		"  cannot ask gets an error naming `cua approve APP-ID`, unless the app is\n"
+		"  approved already or configured \"allow\". list_apps is never gated.\n"
+		"\n"
+		"Configuration ($XDG_CONFIG_HOME/libcua/config.json, every key optional):\n"
+		"  enabled                    false: every targeted tool is refused\n"
+		"  default_app_access         \"allow\" (approval applies) or \"deny\" (only\n"
+		"                             apps configured \"allow\" are usable)\n"
+		"  allow_persistent_approval  false: \"always\" is never offered\n"
+		"  apps                       { \"<app-id>\": \"allow\" | \"deny\" }\n"
+		"  approval_mode              \"prompt\" (default), \"allow_all\", \"allowlist\"\n"
+		"  forbidden_apps_add         [ \"<app-id or executable>\", … ]\n"
+		"  forbidden_apps_remove      [ … ] (built-in entries; only here, never via MCP)\n"
+		"  diff_mode                  \"auto\" (default) or \"off\"\n"
+		"\n"
+		"Turns: a host that sends a turn id (params._meta \"libcua/turn_id\" or Codex's\n"
+		"\"x-codex-turn-metadata\".turn_id on tools/call) or the notifications\n"
+		"notifications/libcua/turn_started and turn_ended ({\"turn_id\": …}) gets\n"
+		"Codex's turn rules: once a turn ended, every tool but list_apps fails until\n"
+		"the next turn; in each turn an app must be observed with get_app_state\n"
+		"before it is acted on, and that first observation is a full tree.\n"
+		"\n"
+		"Per-app instructions: Markdown files named <app-id>.md, delivered with the\n"
+		"first get_app_state of that app in a server session, from\n"
+		"$XDG_CONFIG_HOME/libcua/app-instructions/, then --app-dir, then\n"
+		"<data dir>/app-instructions/.\n"
+		"\n"
+		"Environment:\n"
+		"  DISPLAY, DBUS_SESSION_BUS_ADDRESS  the desktop to work on. MCP hosts often\n"
+		"                       start servers without them: pass them in the host's\n"
+		"                       server configuration. Without DISPLAY, cua-mcp uses the\n"
+		"                       user's X server if exactly one is found in\n"
+		"                       /tmp/.X11-unix, with the bus at $XDG_RUNTIME_DIR/bus.\n"
+		"  CUA_LOG_LEVEL        as --log-level\n"
+		"  XDG_CONFIG_HOME, XDG_STATE_HOME  where the user's files are\n"
+		"\n"
+		"Exit status: 0 when standard input closes or on SIGTERM, SIGINT or SIGHUP;\n"
+		"1 when the server cannot start; 2 for a usage error.\n",
 		CUA_DATADIR);
 }
 
@@ -174,12 +174,25 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_HEADLESS = 256, OPT_APP_DIR, OPT_DATA_DIR, OPT_CONFIG,
-		OPT_NO_SEQUENCE, OPT_NO_DIFF, OPT_NO_STRUCTURED,
-		OPT_NO_ERROR_PREFIX, OPT_NO_INSTRUCTIONS, OPT_PLAIN_RECEIPT,
-		OPT_TRUST_APPS, OPT_LOG_LEVEL, OPT_VERSION, OPT_LISTEN,
-		OPT_TOKEN_FILE, OPT_MAX_SESSIONS, OPT_SESSION_TIMEOUT,
-		OPT_MAX_REQUEST, OPT_ALLOW_ORIGIN,
+		OPT_HEADLESS = 256,
+		OPT_APP_DIR,
+		OPT_DATA_DIR,
+		OPT_CONFIG,
+		OPT_NO_SEQUENCE,
+		OPT_NO_DIFF,
+		OPT_NO_STRUCTURED,
+		OPT_NO_ERROR_PREFIX,
+		OPT_NO_INSTRUCTIONS,
+		OPT_PLAIN_RECEIPT,
+		OPT_TRUST_APPS,
+		OPT_LOG_LEVEL,
+		OPT_VERSION,
+		OPT_LISTEN,
+		OPT_TOKEN_FILE,
+		OPT_MAX_SESSIONS,
+		OPT_SESSION_TIMEOUT,
+		OPT_MAX_REQUEST,
+		OPT_ALLOW_ORIGIN,
 	};
 	static const struct option opts[] = {
 		{ "headless", no_argument, NULL, OPT_HEADLESS },
@@ -188,7 +201,8 @@ main(int argc, char **argv)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "no-sequence", no_argument, NULL, OPT_NO_SEQUENCE },
 		{ "no-diff", no_argument, NULL, OPT_NO_DIFF },
-		{ "no-structured-content", no_argument, NULL, OPT_NO_STRUCTURED },
+		{ "no-structured-content", no_argument, NULL,
+		  OPT_NO_STRUCTURED },
 		{ "no-error-prefix", no_argument, NULL, OPT_NO_ERROR_PREFIX },
 		{ "no-instructions", no_argument, NULL, OPT_NO_INSTRUCTIONS },
 		{ "plain-receipt", no_argument, NULL, OPT_PLAIN_RECEIPT },
@@ -198,8 +212,10 @@ main(int argc, char **argv)
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
 		{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
-		{ "session-timeout", required_argument, NULL, OPT_SESSION_TIMEOUT },
-		{ "max-request-bytes", required_argument, NULL, OPT_MAX_REQUEST },
+		{ "session-timeout", required_argument, NULL,
+		  OPT_SESSION_TIMEOUT },
+		{ "max-request-bytes", required_argument, NULL,
+		  OPT_MAX_REQUEST },
 		{ "allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -266,7 +282,8 @@ main(int argc, char **argv)
 			unsigned long long n = strtoull(optarg, &end, 10);
 
 			if (!*optarg || *end || n == 0 || n > 1ull << 30) {
-				fprintf(stderr, "cua-mcp: '%s' is not a positive number\n",
+				fprintf(stderr,
+					"cua-mcp: '%s' is not a positive number\n",
 					optarg);
 				return 2;
 			}
@@ -280,10 +297,12 @@ main(int argc, char **argv)
 		}
 		case OPT_ALLOW_ORIGIN:
 			if (mcp_opt.n_allow_origins == 8) {
-				fprintf(stderr, "cua-mcp: at most 8 --allow-origin\n");
+				fprintf(stderr,
+					"cua-mcp: at most 8 --allow-origin\n");
 				return 2;
 			}
-			mcp_opt.allow_origins[mcp_opt.n_allow_origins++] = optarg;
+			mcp_opt.allow_origins[mcp_opt.n_allow_origins++] =
+				optarg;
 			break;
 		case OPT_VERSION:
 			printf("cua-mcp %s (libcua %s)\n", CUA_VERSION,
@@ -298,7 +317,8 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cua-mcp: unexpected argument '%s'\nTry 'cua-mcp --help'.\n",
+		fprintf(stderr,
+			"cua-mcp: unexpected argument '%s'\nTry 'cua-mcp --help'.\n",
 			argv[optind]);
 		return 2;
 	}

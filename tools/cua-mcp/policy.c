@@ -24,16 +24,35 @@
 #include "mcp.h"
 
 /* docs/safety.md §3.2: offered the session scope only. */
-static const char *const high_risk[] = {
-	"firefox", "org.mozilla.firefox", "firefox-esr", "chromium",
-	"google-chrome", "brave-browser", "microsoft-edge", "org.gnome.Epiphany",
-	"thunderbird", "org.gnome.Evolution", "org.gnome.Geary", "slack",
-	"discord", "signal-desktop", "org.telegram.desktop", "element-desktop",
-	"org.gnome.Nautilus", "org.kde.dolphin", "thunar", "nemo", "pcmanfm",
-	"org.gnome.Settings", "gnome-control-center", "systemsettings",
-	"org.gnome.Software", "org.kde.discover", "synaptic",
-	"nm-connection-editor", NULL
-};
+static const char *const high_risk[] = { "firefox",
+					 "org.mozilla.firefox",
+					 "firefox-esr",
+					 "chromium",
+					 "google-chrome",
+					 "brave-browser",
+					 "microsoft-edge",
+					 "org.gnome.Epiphany",
+					 "thunderbird",
+					 "org.gnome.Evolution",
+					 "org.gnome.Geary",
+					 "slack",
+					 "discord",
+					 "signal-desktop",
+					 "org.telegram.desktop",
+					 "element-desktop",
+					 "org.gnome.Nautilus",
+					 "org.kde.dolphin",
+					 "thunar",
+					 "nemo",
+					 "pcmanfm",
+					 "org.gnome.Settings",
+					 "gnome-control-center",
+					 "systemsettings",
+					 "org.gnome.Software",
+					 "org.kde.discover",
+					 "synaptic",
+					 "nm-connection-editor",
+					 NULL };
 
 enum approval_mode { MODE_PROMPT, MODE_ALLOW_ALL, MODE_ALLOWLIST };
 
@@ -170,8 +189,8 @@ load_ancestors(void)
 	/* the server, the MCP host that started it, the terminal the host
 	 * runs in, … up to (not including) init */
 	while (pid > 1 && pol.n_ancestors < 64) {
-		int64_t *grown = realloc(pol.ancestors,
-					 (pol.n_ancestors + 1) * sizeof(*grown));
+		int64_t *grown = realloc(pol.ancestors, (pol.n_ancestors + 1) *
+								sizeof(*grown));
 		char path[64], buf[1024], *close_paren;
 		long long ppid = 0;
 		FILE *f;
@@ -189,7 +208,8 @@ load_ancestors(void)
 		fclose(f);
 		buf[n] = '\0';
 		close_paren = strrchr(buf, ')');
-		if (!close_paren || sscanf(close_paren + 1, " %*c %lld", &ppid) != 1)
+		if (!close_paren ||
+		    sscanf(close_paren + 1, " %*c %lld", &ppid) != 1)
 			break;
 		pid = ppid;
 	}
@@ -205,9 +225,7 @@ string_list(json_t *v, const char *key)
 		return 0;
 	if (!json_is_array(v))
 		return -1;
-	json_array_foreach(v, i, item)
-		if (!json_is_string(item))
-			return -1;
+	json_array_foreach(v, i, item) if (!json_is_string(item)) return -1;
 	(void)key;
 	return 0;
 }
@@ -226,7 +244,8 @@ load_config(void)
 		char *dir = xdg_dir("XDG_CONFIG_HOME", ".config");
 
 		if (dir)
-			str_addf(&pol.config_path, "%s/libcua/config.json", dir);
+			str_addf(&pol.config_path, "%s/libcua/config.json",
+				 dir);
 		free(dir);
 	}
 	pol.enabled = 1;
@@ -245,16 +264,17 @@ load_config(void)
 	if (!json_is_object(c)) {
 		fprintf(stderr,
 			"cua-mcp: %s: line %d: %s\ncua-mcp: fix or remove the configuration file\n",
-			pol.config_path, jerr.line, c ? "not a JSON object" : jerr.text);
+			pol.config_path, jerr.line,
+			c ? "not a JSON object" : jerr.text);
 		json_decref(c);
 		return -1;
 	}
 	pol.config = c;
-#define BAD(key, what)                                                       \
-	do {                                                                 \
-		fprintf(stderr, "cua-mcp: %s: '%s' must be %s\n",            \
-			pol.config_path, key, what);                         \
-		return -1;                                                   \
+#define BAD(key, what)                                                         \
+	do {                                                                   \
+		fprintf(stderr, "cua-mcp: %s: '%s' must be %s\n",              \
+			pol.config_path, key, what);                           \
+		return -1;                                                     \
 	} while (0)
 	v = json_object_get(c, "enabled");
 	if (v && !json_is_boolean(v))
@@ -278,7 +298,8 @@ load_config(void)
 		else if (s && strcmp(s, "allowlist") == 0)
 			pol.mode = MODE_ALLOWLIST;
 		else
-			BAD("approval_mode", "\"prompt\", \"allow_all\" or \"allowlist\"");
+			BAD("approval_mode",
+			    "\"prompt\", \"allow_all\" or \"allowlist\"");
 	}
 	s = json_string_value(json_object_get(c, "diff_mode"));
 	if (json_object_get(c, "diff_mode") &&
@@ -291,11 +312,14 @@ load_config(void)
 		json_t *a;
 
 		if (!json_is_object(v))
-			BAD("apps", "an object of app id: \"allow\" | \"deny\"");
-		json_object_foreach(v, key, a) {
+			BAD("apps",
+			    "an object of app id: \"allow\" | \"deny\"");
+		json_object_foreach(v, key, a)
+		{
 			s = json_string_value(a);
 			if (!s || (strcmp(s, "allow") && strcmp(s, "deny")))
-				BAD("apps", "an object of app id: \"allow\" | \"deny\"");
+				BAD("apps",
+				    "an object of app id: \"allow\" | \"deny\"");
 		}
 	}
 	if (string_list(json_object_get(c, "forbidden_apps_add"), NULL) < 0)
@@ -306,7 +330,8 @@ load_config(void)
 	json_array_foreach(json_object_get(c, "forbidden_apps_add"), i, v)
 		set_add(&pol.forbidden, &pol.n_forbidden, json_string_value(v));
 	json_array_foreach(json_object_get(c, "forbidden_apps_remove"), i, v)
-		set_remove(pol.forbidden, &pol.n_forbidden, json_string_value(v));
+		set_remove(pol.forbidden, &pol.n_forbidden,
+			   json_string_value(v));
 	LOG_INFO("configuration from %s", pol.config_path);
 	return 0;
 }
@@ -321,7 +346,8 @@ policy_init(void)
 	if (mcp_opt.trust_apps)
 		pol.mode = MODE_ALLOW_ALL;
 	if (pol.mode == MODE_ALLOW_ALL)
-		LOG_WARN("every app that is not forbidden or denied is approved without asking (--trust-apps / approval_mode allow_all): use this for tests and CI only");
+		LOG_WARN(
+			"every app that is not forbidden or denied is approved without asking (--trust-apps / approval_mode allow_all): use this for tests and CI only");
 	return 0;
 }
 
@@ -345,12 +371,12 @@ info_str(const struct target *t, const char *key)
 static int
 is_forbidden(const struct target *t)
 {
-	static const char *const keys[] = {
-		"id", "executable_name", "atspi_name", "desktop_id", NULL
-	};
+	static const char *const keys[] = { "id", "executable_name",
+					    "atspi_name", "desktop_id", NULL };
 
 	for (int i = 0; keys[i]; i++)
-		if (set_has(pol.forbidden, pol.n_forbidden, info_str(t, keys[i])))
+		if (set_has(pol.forbidden, pol.n_forbidden,
+			    info_str(t, keys[i])))
 			return 1;
 	for (size_t i = 0; t->running && i < pol.n_ancestors; i++)
 		if (pol.ancestors[i] == t->pid)
@@ -398,19 +424,21 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 	json_t *params, *reply, *persist;
 	int code;
 
-	str_addf(&message,
-		 "Allow Computer Use to use %s (%s)?\n\n"
-		 "Allowing Computer Use to use this app introduces new risks, including prompt injection attacks that could lead to data theft or loss. It will be able to read %s's window, take screenshots of it, and click, type and press keys in it. Keep an eye on what it does.",
-		 t->name, t->id, t->name);
+	str_addf(
+		&message,
+		"Allow Computer Use to use %s (%s)?\n\n"
+		"Allowing Computer Use to use this app introduces new risks, including prompt injection attacks that could lead to data theft or loss. It will be able to read %s's window, take screenshots of it, and click, type and press keys in it. Keep an eye on what it does.",
+		t->name, t->id, t->name);
 	if (high)
-		str_addf(&message,
-			 " %s can act on your accounts and data, for example sending messages or deleting files.",
-			 t->name);
+		str_addf(
+			&message,
+			" %s can act on your accounts and data, for example sending messages or deleting files.",
+			t->name);
 	params = json_pack(
 		"{s:s,s:{s:s,s:{s:{s:s,s:s,s:o,s:o}},s:[s]},s:{s:o}}",
-		"message", message ? message : "",
-		"requestedSchema", "type", "object", "properties", "scope",
-		"type", "string", "title", "Allow", "enum",
+		"message", message ? message : "", "requestedSchema", "type",
+		"object", "properties", "scope", "type", "string", "title",
+		"Allow", "enum",
 		always_ok ? json_pack("[s,s]", "session", "always") :
 			    json_pack("[s]", "session"),
 		"enumNames",
@@ -428,9 +456,10 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 		if (code == 0)
 			return -2; /* cancelled while waiting */
 		LOG_WARN("elicitation/create failed with %d", code);
-		return mcp_fail(err, E_APPROVAL_UNAVAILABLE,
-				"Computer Use needs the user's approval to use '%s', but this MCP client cannot ask for it. Ask the user to approve it with: cua approve %s (or add it to %s).",
-				t->name, t->id, policy_config_path());
+		return mcp_fail(
+			err, E_APPROVAL_UNAVAILABLE,
+			"Computer Use needs the user's approval to use '%s', but this MCP client cannot ask for it. Ask the user to approve it with: cua approve %s (or add it to %s).",
+			t->name, t->id, policy_config_path());
 	}
 	action = json_string_value(json_object_get(reply, "action"));
 	if (!action || strcmp(action, "accept") != 0) {
@@ -440,12 +469,14 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 		LOG_INFO("approval of %s %s", t->id,
 			 declined ? "declined" : "cancelled");
 		if (declined)
-			return mcp_fail(err, E_APPROVAL_DENIED,
-					"Computer Use approval denied via MCP elicitation for app '%s'. Do not retry; tell the user you need their permission to use %s.",
-					t->id, t->name);
-		return mcp_fail(err, E_APPROVAL_CANCELED,
-				"Computer Use permission request canceled for app '%s'. Ask the user whether Computer Use may use %s, then try again.",
+			return mcp_fail(
+				err, E_APPROVAL_DENIED,
+				"Computer Use approval denied via MCP elicitation for app '%s'. Do not retry; tell the user you need their permission to use %s.",
 				t->id, t->name);
+		return mcp_fail(
+			err, E_APPROVAL_CANCELED,
+			"Computer Use permission request canceled for app '%s'. Ask the user whether Computer Use may use %s, then try again.",
+			t->id, t->name);
 	}
 	/* docs/safety.md §3.2: the form field, else a Codex-style persist
 	 * value */
@@ -464,11 +495,13 @@ ask(struct job *job, const struct target *t, struct mcp_error *err)
 		/* docs/safety.md §3.2: a failed write keeps the session
 		 * approval (the call goes on) and says what to do about it */
 		if (!path)
-			LOG_WARN("could not save the approval of %s: neither XDG_STATE_HOME nor HOME is set; it holds for this session only",
-				 t->id);
+			LOG_WARN(
+				"could not save the approval of %s: neither XDG_STATE_HOME nor HOME is set; it holds for this session only",
+				t->id);
 		else if (approvals_add(path, t->id) < 0)
-			LOG_WARN("could not save the approval of %s in %s (%s); it holds for this session only. Free some space or make the directory writable, then run: cua approve %s",
-				 t->id, path, strerror(errno), t->id);
+			LOG_WARN(
+				"could not save the approval of %s in %s (%s); it holds for this session only. Free some space or make the directory writable, then run: cua approve %s",
+				t->id, path, strerror(errno), t->id);
 		else
 			LOG_INFO("%s approved always (%s)", t->id, path);
 	} else {
@@ -487,16 +520,18 @@ policy_check(struct job *job, const struct target *t, struct mcp_error *err)
 		return -1;
 	if (is_forbidden(t)) {
 		LOG_INFO("refused forbidden app %s", t->id);
-		return mcp_fail(err, E_NOT_ALLOWED,
-				"Computer Use is not allowed to use the app '%s' for safety reasons.",
-				t->id);
+		return mcp_fail(
+			err, E_NOT_ALLOWED,
+			"Computer Use is not allowed to use the app '%s' for safety reasons.",
+			t->id);
 	}
 	if ((conf && strcmp(conf, "deny") == 0) ||
 	    ((pol.default_deny || pol.mode == MODE_ALLOWLIST) &&
 	     !(conf && strcmp(conf, "allow") == 0)))
-		return mcp_fail(err, E_BLOCKED,
-				"Computer Use is blocked from using the app '%s' by your configuration. Ask the user to allow it in %s if it should be usable.",
-				t->id, policy_config_path());
+		return mcp_fail(
+			err, E_BLOCKED,
+			"Computer Use is blocked from using the app '%s' by your configuration. Ask the user to allow it in %s if it should be usable.",
+			t->id, policy_config_path());
 	if ((conf && strcmp(conf, "allow") == 0) ||
 	    set_has(pol.session, pol.n_session, t->id) ||
 	    pol.mode == MODE_ALLOW_ALL)
@@ -507,7 +542,8 @@ policy_check(struct job *job, const struct target *t, struct mcp_error *err)
 	}
 	if (rpc_client_can_elicit())
 		return ask(job, t, err);
-	return mcp_fail(err, E_APPROVAL_UNAVAILABLE,
-			"Computer Use needs the user's approval to use '%s', but this MCP client cannot ask for it. Ask the user to approve it with: cua approve %s (or add it to %s).",
-			t->name, t->id, policy_config_path());
+	return mcp_fail(
+		err, E_APPROVAL_UNAVAILABLE,
+		"Computer Use needs the user's approval to use '%s', but this MCP client cannot ask for it. Ask the user to approve it with: cua approve %s (or add it to %s).",
+		t->name, t->id, policy_config_path());
 }

@@ -24,7 +24,7 @@ struct catalogue_row {
 };
 
 static const struct catalogue_row catalogue[E_COUNT] = {
-#define CUA_ROW(row, id, mcp_name, mcp_code, prefix) \
+#define CUA_ROW(row, id, mcp_name, mcp_code, prefix)                           \
 	[E_##row] = { id, mcp_name, mcp_code, prefix },
 #include "core/errors.def"
 };
@@ -34,8 +34,8 @@ static enum mcp_err
 row_of_code(cua_errcode code)
 {
 	switch (code) {
-#define CUA_CODE(code, value, row) \
-	case CUA_E_##code:         \
+#define CUA_CODE(code, value, row)                                             \
+	case CUA_E_##code:                                                     \
 		return E_##row;
 #include "core/errors.def"
 	case CUA_E_OK:
@@ -288,8 +288,10 @@ result_limit_size(json_t *result)
 	json_object_del(result, "structuredContent");
 	if (serialized_size(result) < MAX_RESULT)
 		return;
-	json_array_foreach(content, i, block) {
-		if (strcmp(json_string_value(json_object_get(block, "type")) ?: "",
+	json_array_foreach(content, i, block)
+	{
+		if (strcmp(json_string_value(json_object_get(block, "type")) ?:
+									       "",
 			   "image") == 0) {
 			json_array_remove(content, i);
 			break;
@@ -299,9 +301,11 @@ result_limit_size(json_t *result)
 	if (json_is_string(json_object_get(block, "text"))) {
 		char *t = NULL;
 
-		str_addf(&t, "%s\nScreenshot unavailable: the result would exceed the %d-byte message limit.",
-			 json_string_value(json_object_get(block, "text")),
-			 MAX_RESULT);
+		str_addf(
+			&t,
+			"%s\nScreenshot unavailable: the result would exceed the %d-byte message limit.",
+			json_string_value(json_object_get(block, "text")),
+			MAX_RESULT);
 		if (t)
 			json_object_set_new(block, "text", json_string(t));
 		free(t);

@@ -29,15 +29,14 @@
 /* How long the main thread waits for a running tool at shutdown. */
 #define SHUTDOWN_WAIT_MS 3000
 
-static const char *const supported_versions[] = {
-	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL
-};
+static const char *const supported_versions[] = { "2025-11-25", "2025-06-18",
+						  "2025-03-26", "2024-11-05",
+						  NULL };
 
 /* MCP log levels (RFC 5424 order). */
-static const char *const mcp_levels[] = {
-	"debug", "info", "notice", "warning", "error", "critical", "alert",
-	"emergency", NULL
-};
+static const char *const mcp_levels[] = { "debug",   "info",      "notice",
+					  "warning", "error",     "critical",
+					  "alert",   "emergency", NULL };
 
 static struct {
 	pthread_mutex_t out_lock; /* stdout: one message at a time */
@@ -56,8 +55,8 @@ static struct {
 	struct job *running;
 	struct pending *pending; /* our requests waiting for a reply */
 	unsigned long next_request;
-	char turn_id[128];    /* the current turn, "" before any */
-	unsigned long turn;   /* its number, 0 before any */
+	char turn_id[128];  /* the current turn, "" before any */
+	unsigned long turn; /* its number, 0 before any */
 	int turn_ended;
 
 	int event_fd; /* wakes the main thread: EOF or a broken pipe */
@@ -87,7 +86,8 @@ wake_main(void)
 	}
 }
 
-static void write_line(char *text);
+static void
+write_line(char *text);
 
 /* Sends one message (steals msg): compact JSON and one newline. */
 static void
@@ -119,7 +119,8 @@ write_line(char *text)
 		text[len] = '\n';
 		if (tool_write_all(STDOUT_FILENO, text, len + 1) < 0) {
 			rpc.out_broken = 1;
-			fprintf(stderr, "cua-mcp: stdout closed (%s); stopping\n",
+			fprintf(stderr,
+				"cua-mcp: stdout closed (%s); stopping\n",
 				strerror(errno));
 			wake_main();
 		}
@@ -246,7 +247,8 @@ log_message(int level, const char *logger, const char *text)
 	int client;
 
 	if (level <= mcp_opt.log_level)
-		fprintf(stderr, "%s: %s: %s\n", logger, level_name(level), text);
+		fprintf(stderr, "%s: %s: %s\n", logger, level_name(level),
+			text);
 	pthread_mutex_lock(&rpc.lock);
 	client = rpc.client_level;
 	pthread_mutex_unlock(&rpc.lock);
@@ -521,7 +523,8 @@ cancel_request(json_t *request_id)
 	}
 	pthread_mutex_unlock(&rpc.lock);
 	if (drop)
-		LOG_INFO("request cancelled before it started (%s)", drop->tool);
+		LOG_INFO("request cancelled before it started (%s)",
+			 drop->tool);
 	job_free(drop);
 }
 
@@ -571,7 +574,8 @@ worker_main(void *arg)
 		} else {
 			json_decref(result);
 			if (cancelled)
-				LOG_INFO("%s cancelled; no response sent", j->tool);
+				LOG_INFO("%s cancelled; no response sent",
+					 j->tool);
 		}
 		job_free(j);
 	}
@@ -584,10 +588,9 @@ worker_main(void *arg)
 static int
 is_known_method(const char *m)
 {
-	static const char *const known[] = {
-		"initialize", "ping", "tools/list", "tools/call",
-		"logging/setLevel", NULL
-	};
+	static const char *const known[] = { "initialize",       "ping",
+					     "tools/list",       "tools/call",
+					     "logging/setLevel", NULL };
 
 	for (int i = 0; known[i]; i++)
 		if (strcmp(m, known[i]) == 0)
@@ -598,16 +601,17 @@ is_known_method(const char *m)
 static void
 handle_initialize(json_t *id, json_t *params)
 {
-	const char *asked = json_string_value(
-		json_object_get(params, "protocolVersion"));
+	const char *asked =
+		json_string_value(json_object_get(params, "protocolVersion"));
 	json_t *caps, *elic, *result;
 	const char *version = supported_versions[0];
 	int form = 0;
 
 	if (!json_is_object(params) || !asked) {
-		send_error(id, -32602,
-			   "Invalid params: initialize needs params.protocolVersion (a string)",
-			   NULL);
+		send_error(
+			id, -32602,
+			"Invalid params: initialize needs params.protocolVersion (a string)",
+			NULL);
 		return;
 	}
 	for (int i = 0; supported_versions[i]; i++)
@@ -624,8 +628,10 @@ handle_initialize(json_t *id, json_t *params)
 	pthread_mutex_lock(&rpc.lock);
 	if (rpc.initialize_done) {
 		pthread_mutex_unlock(&rpc.lock);
-		send_error(id, -32600,
-			   "Invalid Request: the session is already initialized", NULL);
+		send_error(
+			id, -32600,
+			"Invalid Request: the session is already initialized",
+			NULL);
 		return;
 	}
 	rpc.initialize_done = 1;
@@ -634,19 +640,19 @@ handle_initialize(json_t *id, json_t *params)
 	pthread_mutex_unlock(&rpc.lock);
 
 	result = json_pack("{s:s,s:{s:{s:b},s:{}},s:{s:s,s:s,s:s}}",
-			   "protocolVersion", version,
-			   "capabilities", "tools", "listChanged", 0,
-			   "logging",
-			   "serverInfo", "name", "cua-mcp", "title",
-			   "Computer Use", "version", cua_version_string());
+			   "protocolVersion", version, "capabilities", "tools",
+			   "listChanged", 0, "logging", "serverInfo", "name",
+			   "cua-mcp", "title", "Computer Use", "version",
+			   cua_version_string());
 	if (!mcp_opt.no_instructions)
 		json_object_set_new(result, "instructions",
 				    json_string(instructions_server()));
-	LOG_INFO("initialize: protocol %s (asked %s), client %s, elicitation %s",
-		 version, asked,
-		 json_string_value(json_object_get(
-			 json_object_get(params, "clientInfo"), "name")) ?: "?",
-		 form ? "yes" : "no");
+	LOG_INFO(
+		"initialize: protocol %s (asked %s), client %s, elicitation %s",
+		version, asked,
+		json_string_value(json_object_get(json_object_get(params, "clientInfo"), "name")) ?:
+			"?",
+		form ? "yes" : "no");
 	send_result(id, result);
 }
 
@@ -663,9 +669,10 @@ handle_set_level(json_t *id, json_t *params)
 			send_result(id, json_object());
 			return;
 		}
-	send_error(id, -32602,
-		   "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency",
-		   NULL);
+	send_error(
+		id, -32602,
+		"Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency",
+		NULL);
 }
 
 static void
@@ -678,9 +685,10 @@ handle_tools_call(json_t *id, json_t *params)
 	char msg[256];
 
 	if (!json_is_object(params) || !name) {
-		send_error(id, -32602,
-			   "Invalid params: tools/call needs params.name (a string)",
-			   NULL);
+		send_error(
+			id, -32602,
+			"Invalid params: tools/call needs params.name (a string)",
+			NULL);
 		return;
 	}
 	if (!tools_exists(name)) {
@@ -692,9 +700,10 @@ handle_tools_call(json_t *id, json_t *params)
 		return;
 	}
 	if (args && !json_is_object(args) && !json_is_null(args)) {
-		send_error(id, -32602,
-			   "Invalid params: tools/call arguments must be an object",
-			   NULL);
+		send_error(
+			id, -32602,
+			"Invalid params: tools/call arguments must be an object",
+			NULL);
 		return;
 	}
 	j = calloc(1, sizeof(*j));
@@ -711,7 +720,8 @@ handle_tools_call(json_t *id, json_t *params)
 		j->meta = json_incref(meta);
 		if (json_is_string(tok) || json_is_integer(tok))
 			j->progress_token = json_incref(tok);
-		j->turn_id = turn_id_of(json_object_get(meta, "libcua/turn_id"));
+		j->turn_id =
+			turn_id_of(json_object_get(meta, "libcua/turn_id"));
 		if (!j->turn_id)
 			j->turn_id = turn_id_of(json_object_get(
 				json_object_get(meta, "x-codex-turn-metadata"),
@@ -745,9 +755,10 @@ handle_request(json_t *id, const char *method, json_t *params)
 	ready = rpc.initialize_done;
 	pthread_mutex_unlock(&rpc.lock);
 	if (!ready) {
-		send_error(id, -32600,
-			   "Invalid Request: the server is not initialized; send initialize first",
-			   NULL);
+		send_error(
+			id, -32600,
+			"Invalid Request: the server is not initialized; send initialize first",
+			NULL);
 		return;
 	}
 	if (strcmp(method, "tools/list") == 0) {
@@ -817,7 +828,8 @@ handle_line(char *line, size_t len)
 	}
 	if (!json_is_object(msg)) {
 		send_error(NULL, -32600,
-			   "Invalid Request: a message must be a JSON object", NULL);
+			   "Invalid Request: a message must be a JSON object",
+			   NULL);
 		goto out;
 	}
 	id = json_object_get(msg, "id");
@@ -1034,7 +1046,8 @@ rpc_run(void)
 		joined = join_within(worker, SHUTDOWN_WAIT_MS);
 	}
 	if (!joined)
-		LOG_WARN("a tool call is still running; exiting without waiting for it");
+		LOG_WARN(
+			"a tool call is still running; exiting without waiting for it");
 	servers_unregister();
 	desktop_env_teardown();
 	if (!joined) {

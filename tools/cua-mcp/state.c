@@ -236,8 +236,9 @@ resolve(const char *app, struct target *t, struct mcp_error *err)
 	cua_free(json);
 	if (!json_is_object(info)) {
 		json_decref(info);
-		return mcp_fail(err, E_INTERNAL,
-				"libcua returned an unreadable app description.");
+		return mcp_fail(
+			err, E_INTERNAL,
+			"libcua returned an unreadable app description.");
 	}
 	target_set(t, info);
 	return 0;
@@ -267,9 +268,10 @@ target_require_active(const struct target *t, const char *app,
 	if (in_set(observed, n_observed, t->id))
 		return 0;
 	clean = sanitized(app, 160);
-	r = mcp_fail(err, E_NOT_ACTIVE,
-		     "Computer Use is not active for '%s'. You first must call `get_app_state` to get the latest state before doing other Computer Use actions.",
-		     clean);
+	r = mcp_fail(
+		err, E_NOT_ACTIVE,
+		"Computer Use is not active for '%s'. You first must call `get_app_state` to get the latest state before doing other Computer Use actions.",
+		clean);
 	free(clean);
 	return r;
 }
@@ -287,8 +289,8 @@ base64(const unsigned char *data, size_t len)
 	if (!out)
 		return NULL;
 	for (i = 0; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 |
-			     data[i + 2];
+		uint32_t v = (uint32_t)data[i] << 16 |
+			     (uint32_t)data[i + 1] << 8 | data[i + 2];
 
 		*o++ = tab[v >> 18 & 63];
 		*o++ = tab[v >> 12 & 63];
@@ -330,7 +332,8 @@ attach_screenshot(struct observation *obs, json_t *structured)
 				    json_pack("{s:s,s:i,s:i,s:f}", "mime_type",
 					      mime, "width", (int)w, "height",
 					      (int)h, "pixels_per_point", ppp));
-		json_object_set_new(structured, "screenshot_error", json_null());
+		json_object_set_new(structured, "screenshot_error",
+				    json_null());
 		return;
 	}
 	why = cua_tree_get_screenshot_error(obs->tree);
@@ -419,7 +422,8 @@ observe(struct job *job, struct target *t, const char *app, int disable_diff,
 		note = cua_accessibility_note(
 			t->name,
 			json_string_value(json_object_get(t->info, "toolkit")),
-			json_string_value(json_object_get(t->info, "executable")),
+			json_string_value(
+				json_object_get(t->info, "executable")),
 			cua_tree_get_pid(obs->tree));
 	else if (cua_tree_get_accessibility_note(obs->tree))
 		note = strdup(cua_tree_get_accessibility_note(obs->tree));
@@ -433,8 +437,8 @@ observe(struct job *job, struct target *t, const char *app, int disable_diff,
 	 * and structured form; encode: base64 */
 	json_object_set_new(obs->structured, "timings_ms",
 			    json_pack("{s:f,s:f,s:f,s:f}", "observe", t1 - t0,
-				      "render", t2 - t1, "encode", now_ms() - t2,
-				      "total", now_ms() - t0));
+				      "render", t2 - t1, "encode",
+				      now_ms() - t2, "total", now_ms() - t0));
 	return 0;
 }
 
@@ -449,9 +453,10 @@ observation_result(struct observation *obs, const char *report,
 		str_addf(&text, "%s\n\n", report);
 	str_addf(&text, "%s", result_banner());
 	if (obs->instructions)
-		str_addf(&text,
-			 "\n<app_specific_instructions>\n%s\n</app_specific_instructions>",
-			 obs->instructions);
+		str_addf(
+			&text,
+			"\n<app_specific_instructions>\n%s\n</app_specific_instructions>",
+			obs->instructions);
 	str_addf(&text, "\n<app_state>\n%s\n</app_state>", obs->body);
 	if (obs->notes)
 		str_addf(&text, "\n%s", obs->notes);

@@ -32,7 +32,8 @@ tools_init(void)
 
 	tools = json_loads(tool_list_json, 0, &jerr);
 	if (!json_is_array(tools)) {
-		fprintf(stderr, "cua-mcp: bad built-in tool list: %s\n", jerr.text);
+		fprintf(stderr, "cua-mcp: bad built-in tool list: %s\n",
+			jerr.text);
 		return -1;
 	}
 	if (mcp_opt.no_sequence)
@@ -52,9 +53,10 @@ tool_def(const char *name)
 	size_t i;
 	json_t *t;
 
-	json_array_foreach(tools, i, t)
-		if (strcmp(json_string_value(json_object_get(t, "name")), name) == 0)
-			return t;
+	json_array_foreach(
+		tools, i,
+		t) if (strcmp(json_string_value(json_object_get(t, "name")),
+			      name) == 0) return t;
 	return NULL;
 }
 
@@ -140,7 +142,8 @@ parse_element(json_t *v, uint32_t *out)
 	const char *s;
 
 	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
+		if (json_integer_value(v) < 0 ||
+		    json_integer_value(v) > UINT32_MAX)
 			return -1;
 		*out = (uint32_t)json_integer_value(v);
 		return 0;
@@ -202,7 +205,8 @@ validate_steps(json_t *steps);
 char *
 validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 {
-	static const char *const buttons[] = { "left", "right", "middle", NULL };
+	static const char *const buttons[] = { "left", "right", "middle",
+					       NULL };
 	static const char *const directions[] = { "up", "down", "left", "right",
 						  NULL };
 	static const char *const selections[] = { "text", "cursor_before",
@@ -220,44 +224,53 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 	a->pages = 1;
 	if (!def)
 		return invalid(name, "unknown tool '%s'.", tool);
-	props = json_object_get(json_object_get(def, "inputSchema"), "properties");
-	required = json_object_get(json_object_get(def, "inputSchema"), "required");
+	props = json_object_get(json_object_get(def, "inputSchema"),
+				"properties");
+	required = json_object_get(json_object_get(def, "inputSchema"),
+				   "required");
 
 	/* unknown parameters: never silently ignored (docs/tools.md §1.4) */
-	json_object_foreach(args, key, v) {
+	json_object_foreach(args, key, v)
+	{
 		char *list = NULL;
 		const char *p;
 		json_t *pv;
 
 		if (step && strcmp(key, "app") == 0)
-			return invalid("sequence",
-				       "step %d must not contain app; the batch app applies to every step.",
-				       step);
+			return invalid(
+				"sequence",
+				"step %d must not contain app; the batch app applies to every step.",
+				step);
 		if (json_object_get(props, key))
 			continue;
-		json_object_foreach(props, p, pv)
-			if (!(step && strcmp(p, "app") == 0))
-				str_addf(&list, "%s%s", list ? ", " : "", p);
+		json_object_foreach(props, p,
+				    pv) if (!(step && strcmp(p, "app") == 0))
+			str_addf(&list, "%s%s", list ? ", " : "", p);
 		clean = sanitized(key, 64);
-		m = invalid(tool, "unknown parameter '%s'. Valid parameters: %s.",
+		m = invalid(tool,
+			    "unknown parameter '%s'. Valid parameters: %s.",
 			    clean, list ? list : "none");
 		free(clean);
 		free(list);
 		return m;
 	}
 	/* types, in schema order */
-	json_object_foreach(props, key, v) {
+	json_object_foreach(props, key, v)
+	{
 		json_t *arg = json_object_get(args, key);
-		const char *type = json_string_value(json_object_get(v, "type"));
+		const char *type =
+			json_string_value(json_object_get(v, "type"));
 
 		if (!arg || json_is_null(arg))
 			continue;
 		if (strcmp(key, "element_index") == 0) {
-			if (json_is_string(arg) && blank(json_string_value(arg)))
+			if (json_is_string(arg) &&
+			    blank(json_string_value(arg)))
 				continue; /* empty = not given */
 			if (parse_element(arg, &a->element) < 0)
-				return invalid(tool,
-					       "'element_index' must be an element number from the latest get_app_state, such as \"12\".");
+				return invalid(
+					tool,
+					"'element_index' must be an element number from the latest get_app_state, such as \"12\".");
 			a->has_element = 1;
 			continue;
 		}
@@ -266,7 +279,8 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 				       type_phrase(type));
 	}
 	/* required, and empty strings as missing (except set_value's value) */
-	json_array_foreach(required, i, v) {
+	json_array_foreach(required, i, v)
+	{
 		const char *r = json_string_value(v);
 		json_t *arg = json_object_get(args, r);
 
@@ -274,9 +288,9 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 			continue;
 		if (!arg || json_is_null(arg) ||
 		    (json_is_string(arg) && strcmp(r, "value") != 0 &&
-		     (strcmp(r, "text") == 0 ? !*json_string_value(arg) :
-					       blank(json_string_value(arg)))))
-		{
+		     (strcmp(r, "text") == 0 ?
+			      !*json_string_value(arg) :
+			      blank(json_string_value(arg))))) {
 			str_addf(&m, "Missing required argument: %s", r);
 			return m;
 		}
@@ -294,8 +308,10 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 		a->button = lenient(str_arg(args, "mouse_button"), buttons);
 		if (!a->button) {
 			clean = sanitized(str_arg(args, "mouse_button"), 64);
-			str_addf(&m, "Invalid mouse button: %s Use left, right or middle.",
-				 clean);
+			str_addf(
+				&m,
+				"Invalid mouse button: %s Use left, right or middle.",
+				clean);
 			free(clean);
 			return m;
 		}
@@ -304,8 +320,10 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 		a->direction = lenient(str_arg(args, "direction"), directions);
 		if (!a->direction) {
 			clean = sanitized(str_arg(args, "direction"), 64);
-			str_addf(&m, "Invalid scroll direction: %s Use up, down, left or right.",
-				 clean);
+			str_addf(
+				&m,
+				"Invalid scroll direction: %s Use up, down, left or right.",
+				clean);
 			free(clean);
 			return m;
 		}
@@ -315,22 +333,28 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 
 		a->selection = NULL;
 		for (i = 0; selections[i]; i++)
-			if (strncasecmp(s, selections[i], strlen(selections[i])) == 0 &&
+			if (strncasecmp(s, selections[i],
+					strlen(selections[i])) == 0 &&
 			    blank(s + strlen(selections[i])))
 				a->selection = selections[i];
 		if (!a->selection) {
 			clean = sanitized(str_arg(args, "selection"), 64);
-			str_addf(&m, "Invalid text selection mode: %s Use text, cursor_before or cursor_after.",
-				 clean);
+			str_addf(
+				&m,
+				"Invalid text selection mode: %s Use text, cursor_before or cursor_after.",
+				clean);
 			free(clean);
 			return m;
 		}
 	}
 	if (present(args, "click_count")) {
-		double c = json_number_value(json_object_get(args, "click_count"));
+		double c =
+			json_number_value(json_object_get(args, "click_count"));
 
 		if (c < 1 || c > 100)
-			return invalid(tool, "'click_count' must be between 1 and 100.");
+			return invalid(
+				tool,
+				"'click_count' must be between 1 and 100.");
 		a->click_count = (int)c;
 	}
 	if (present(args, "pages")) {
@@ -352,10 +376,12 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 		if (hx != hy && !a->has_element)
 			return invalid(tool, "x and y must be given together.");
 		if (!hx && !a->has_element)
-			return invalid(tool,
-				       "pass element_index, or x and y from the screenshot.");
+			return invalid(
+				tool,
+				"pass element_index, or x and y from the screenshot.");
 		if (hx && hy && a->has_element)
-			a->warning = "coordinates ignored because element_index was given";
+			a->warning =
+				"coordinates ignored because element_index was given";
 		else if (hx && hy) {
 			a->has_xy = 1;
 			a->x = json_number_value(json_object_get(args, "x"));
@@ -373,8 +399,11 @@ static char *
 validate_steps(json_t *steps)
 {
 	static const char *const step_tools[] = {
-		"click", "perform_secondary_action", "set_value", "select_text",
-		"scroll", "drag", "press_key", "type_text", NULL
+		"click",     "perform_secondary_action",
+		"set_value", "select_text",
+		"scroll",    "drag",
+		"press_key", "type_text",
+		NULL
 	};
 	size_t i, n = json_array_size(steps);
 	json_t *s;
@@ -383,7 +412,8 @@ validate_steps(json_t *steps)
 		return invalid("sequence",
 			       "'steps' must have between 1 and %d items.",
 			       SEQUENCE_MAX_STEPS);
-	json_array_foreach(steps, i, s) {
+	json_array_foreach(steps, i, s)
+	{
 		int k = (int)i + 1, known = 0;
 		const char *key, *tool;
 		struct call_args sub;
@@ -391,38 +421,47 @@ validate_steps(json_t *steps)
 		char *m, *clean;
 
 		if (!json_is_object(s))
-			return invalid("sequence", "step %d must be an object with tool and arguments.",
-				       k);
-		json_object_foreach(s, key, v)
-			if (strcmp(key, "tool") != 0 && strcmp(key, "arguments") != 0) {
-				clean = sanitized(key, 64);
-				m = invalid("sequence",
-					    "step %d: unknown parameter '%s'. Valid parameters: tool, arguments.",
-					    k, clean);
-				free(clean);
-				return m;
-			}
+			return invalid(
+				"sequence",
+				"step %d must be an object with tool and arguments.",
+				k);
+		json_object_foreach(s, key,
+				    v) if (strcmp(key, "tool") != 0 &&
+					   strcmp(key, "arguments") != 0)
+		{
+			clean = sanitized(key, 64);
+			m = invalid(
+				"sequence",
+				"step %d: unknown parameter '%s'. Valid parameters: tool, arguments.",
+				k, clean);
+			free(clean);
+			return m;
+		}
 		tool = json_string_value(json_object_get(s, "tool"));
 		args = json_object_get(s, "arguments");
 		for (int t = 0; tool && step_tools[t]; t++)
 			known |= strcmp(tool, step_tools[t]) == 0;
 		if (!known)
-			return invalid("sequence",
-				       "step %d: 'tool' must be one of click, perform_secondary_action, set_value, select_text, scroll, drag, press_key, type_text.",
-				       k);
+			return invalid(
+				"sequence",
+				"step %d: 'tool' must be one of click, perform_secondary_action, set_value, select_text, scroll, drag, press_key, type_text.",
+				k);
 		if (!json_is_object(args))
-			return invalid("sequence",
-				       "step %d: 'arguments' must be an object (the tool's arguments without app).",
-				       k);
+			return invalid(
+				"sequence",
+				"step %d: 'arguments' must be an object (the tool's arguments without app).",
+				k);
 		m = validate_args(tool, args, k, &sub);
 		if (m) {
 			char *wrapped = NULL;
 
-			if (strncmp(m, "Invalid arguments for sequence:", 31) == 0)
+			if (strncmp(m, "Invalid arguments for sequence:", 31) ==
+			    0)
 				return m;
-			str_addf(&wrapped,
-				 "Invalid arguments for sequence: step %d (%s): %s",
-				 k, tool, m);
+			str_addf(
+				&wrapped,
+				"Invalid arguments for sequence: step %d (%s): %s",
+				k, tool, m);
 			free(m);
 			return wrapped;
 		}
@@ -595,8 +634,10 @@ do_sequence(struct job *job, struct call_args *a)
 		}
 		return fail_result(&err);
 	}
-	json_array_foreach(a->steps, i, step) {
-		const char *tool = json_string_value(json_object_get(step, "tool"));
+	json_array_foreach(a->steps, i, step)
+	{
+		const char *tool =
+			json_string_value(json_object_get(step, "tool"));
 		struct action_outcome out = { 0 };
 		struct call_args sa;
 		long long t0 = now_ms();
@@ -614,8 +655,8 @@ do_sequence(struct job *job, struct call_args *a)
 			turn_over = 1;
 			break;
 		}
-		snprintf(progress, sizeof(progress), "step %zu of %zu (%s)", i + 1,
-			 n, tool);
+		snprintf(progress, sizeof(progress), "step %zu of %zu (%s)",
+			 i + 1, n, tool);
 		rpc_progress(job, progress);
 		m = validate_args(tool, json_object_get(step, "arguments"),
 				  (int)i + 1, &sa);
@@ -629,12 +670,13 @@ do_sequence(struct job *job, struct call_args *a)
 		}
 		json_array_append_new(
 			steps_json,
-			json_pack("{s:I,s:s,s:s,s:o,s:I}", "index", (json_int_t)i + 1,
-				  "tool", tool, "status", r == 0 ? "ok" : "failed",
-				  "route",
-				  json_incref(json_object_get(out.structured, "route")) ?:
-					  json_null(),
-				  "ms", (json_int_t)(now_ms() - t0)));
+			json_pack(
+				"{s:I,s:s,s:s,s:o,s:I}", "index",
+				(json_int_t)i + 1, "tool", tool, "status",
+				r == 0 ? "ok" : "failed", "route",
+				json_incref(json_object_get(out.structured, "route")) ?:
+					json_null(),
+				"ms", (json_int_t)(now_ms() - t0)));
 		json_decref(out.structured);
 		if (r < 0) {
 			char *msg = mcp_error_message(&step_err);
@@ -653,7 +695,8 @@ do_sequence(struct job *job, struct call_args *a)
 	}
 	if (rpc_cancelled(job)) {
 		/* no response for a cancelled request (docs/mcp.md §1.10) */
-		LOG_INFO("sequence cancelled after %d of %zu steps", completed, n);
+		LOG_INFO("sequence cancelled after %d of %zu steps", completed,
+			 n);
 		json_decref(steps_json);
 		json_decref(failed);
 		mcp_error_clear(&step_err);
@@ -663,8 +706,8 @@ do_sequence(struct job *job, struct call_args *a)
 	for (i = json_array_size(steps_json); i < n; i++)
 		json_array_append_new(
 			steps_json,
-			json_pack("{s:I,s:s,s:s,s:n,s:n}", "index", (json_int_t)i + 1,
-				  "tool",
+			json_pack("{s:I,s:s,s:s,s:n,s:n}", "index",
+				  (json_int_t)i + 1, "tool",
 				  json_string_value(json_object_get(
 					  json_array_get(a->steps, i), "tool")),
 				  "status", "not_run", "route", "ms"));
@@ -674,7 +717,8 @@ do_sequence(struct job *job, struct call_args *a)
 		if (failed_at == 2)
 			str_addf(&report, "Step 1 completed");
 		else if (failed_at > 2)
-			str_addf(&report, "Steps 1-%d completed", failed_at - 1);
+			str_addf(&report, "Steps 1-%d completed",
+				 failed_at - 1);
 		else
 			str_addf(&report, "No steps completed");
 		if (failed_at + 1 == (int)n)
@@ -686,9 +730,10 @@ do_sequence(struct job *job, struct call_args *a)
 		str_addf(&report, ". Completed actions are not rolled back.");
 		free(left);
 	} else if (deadline || turn_over) {
-		str_addf(&report, "Stopped after step %d of %zu: %s.", completed,
-			 n, deadline ? "the 60-second limit was reached" :
-				       "the current turn ended");
+		str_addf(&report, "Stopped after step %d of %zu: %s.",
+			 completed, n,
+			 deadline ? "the 60-second limit was reached" :
+				    "the current turn ended");
 	} else {
 		str_addf(&report, "Completed %zu of %zu steps.", n, n);
 	}
@@ -696,16 +741,18 @@ do_sequence(struct job *job, struct call_args *a)
 	structured = json_pack("{s:s,s:I,s:i,s:o,s:o,s:i,s:n}", "schema",
 			       "libcua.sequence/1", "total", (json_int_t)n,
 			       "completed", completed, "failed_step", failed,
-			       "steps", steps_json, "rejected_before_dispatch", 0,
-			       "state");
+			       "steps", steps_json, "rejected_before_dispatch",
+			       0, "state");
 	if (failed_at || deadline || turn_over) {
 		struct mcp_error e = { 0 };
 
 		if (turn_over)
 			mcp_fail(&e, E_TURN_ENDED, "%s", turn_ended_text);
 		else
-			mcp_fail(&e, failed_at ? E_SEQUENCE_STEP :
-						 E_SEQUENCE_DEADLINE, "%s", report);
+			mcp_fail(&e,
+				 failed_at ? E_SEQUENCE_STEP :
+					     E_SEQUENCE_DEADLINE,
+				 "%s", report);
 		json_object_set_new(structured, "error", mcp_error_json(&e));
 		mcp_error_clear(&e);
 	}
@@ -730,7 +777,8 @@ do_sequence(struct job *job, struct call_args *a)
 		} else {
 			char *msg = mcp_error_message(&err);
 
-			str_addf(&report, "\n\nThe final get_app_state failed: %s",
+			str_addf(&report,
+				 "\n\nThe final get_app_state failed: %s",
 				 msg ? msg : "");
 			free(msg);
 			res = result_text(report, structured, 1);
@@ -787,7 +835,8 @@ tools_call(struct job *job)
 	if (strcmp(job->tool, "sequence") == 0)
 		return do_sequence(job, &a);
 	res = do_action(job, &a);
-	if (res && a.warning && json_is_object(json_object_get(res, "structuredContent")))
+	if (res && a.warning &&
+	    json_is_object(json_object_get(res, "structuredContent")))
 		json_object_set_new(json_object_get(res, "structuredContent"),
 				    "warnings", json_pack("[s]", a.warning));
 	return res;

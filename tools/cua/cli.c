@@ -105,7 +105,7 @@ is_option(const char *arg)
  */
 static int
 parse_option(struct cli *cli, int argc, char **argv, int *i,
-             const struct cli_option **opt, const char **value)
+	     const struct cli_option **opt, const char **value)
 {
 	const struct cli_command *cmd = cli->cmd;
 	const char *arg = argv[*i], *eq;
@@ -119,34 +119,34 @@ parse_option(struct cli *cli, int argc, char **argv, int *i,
 		o = find_long(cmd, arg + 2, len);
 		if (!o)
 			return cli_usage_error(cli,
-			                       "cua %s: unknown option '%.*s'",
-			                       cmd->name, (int)len + 2, arg);
+					       "cua %s: unknown option '%.*s'",
+					       cmd->name, (int)len + 2, arg);
 		if (eq)
 			*value = eq + 1;
 	} else {
 		o = find_letter(cmd, arg[1]);
 		if (!o || (arg[2] && !o->arg))
 			return cli_usage_error(
-			        cli,
-			        "cua %s: unknown option '%s' (put -- before an argument that starts with '-')",
-			        cmd->name, arg);
+				cli,
+				"cua %s: unknown option '%s' (put -- before an argument that starts with '-')",
+				cmd->name, arg);
 		if (arg[2])
 			*value = arg + 2;
 	}
 	if (o == &json_option && !(cmd->flags & CLI_JSON))
 		return cli_usage_error(
-		        cli,
-		        "cua %s: --json is not available: this command has no JSON output",
-		        cmd->name);
+			cli,
+			"cua %s: --json is not available: this command has no JSON output",
+			cmd->name);
 	if (!o->arg && *value)
 		return cli_usage_error(cli,
-		                       "cua %s: option '--%s' takes no value",
-		                       cmd->name, o->name);
+				       "cua %s: option '--%s' takes no value",
+				       cmd->name, o->name);
 	if (o->arg && !*value) {
 		if (*i + 1 >= argc)
 			return cli_usage_error(
-			        cli, "cua %s: option '%s' needs a value (%s)",
-			        cmd->name, arg, o->arg);
+				cli, "cua %s: option '%s' needs a value (%s)",
+				cmd->name, arg, o->arg);
 		*value = argv[++*i];
 	}
 	*opt = o;
@@ -163,7 +163,7 @@ run_subcommand(const struct cli_command *cmd, int argc, char **argv)
 
 	if (argc < 2)
 		return cli_usage_error(&cli, "cua %s: no subcommand given",
-		                       cmd->name);
+				       cmd->name);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		cli_help(cmd);
@@ -173,7 +173,7 @@ run_subcommand(const struct cli_command *cmd, int argc, char **argv)
 		if (!strcmp((*sub)->name + len + 1, argv[1]))
 			return cli_run(*sub, argc - 1, argv + 1);
 	return cli_usage_error(&cli, "cua %s: unknown subcommand '%s'",
-	                       cmd->name, argv[1]);
+			       cmd->name, argv[1]);
 }
 
 int
@@ -229,11 +229,11 @@ cli_run(const struct cli_command *cmd, int argc, char **argv)
 			r = cli_missing(&cli, cmd->operands[k]);
 	if (r == 0 && cmd->max_operands >= 0 && n > cmd->max_operands)
 		r = cli_usage_error(
-		        &cli, "cua %s: unexpected argument '%s'%s%s%s",
-		        cmd->name, operands[cmd->max_operands],
-		        cmd->too_many_hint ? " (" : "",
-		        cmd->too_many_hint ? cmd->too_many_hint : "",
-		        cmd->too_many_hint ? ")" : "");
+			&cli, "cua %s: unexpected argument '%s'%s%s%s",
+			cmd->name, operands[cmd->max_operands],
+			cmd->too_many_hint ? " (" : "",
+			cmd->too_many_hint ? cmd->too_many_hint : "",
+			cmd->too_many_hint ? ")" : "");
 	if (r == 0)
 		r = cmd->run(&cli);
 	free(operands);

@@ -82,7 +82,7 @@ cli_help(const struct cli_command *cmd);
 /* Prints the sentence and the usage on stderr; returns 2. */
 int
 cli_usage_error(const struct cli *cli, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 /* "Missing required argument: NAME" and the usage; returns 2. */
 int
@@ -115,45 +115,45 @@ cli_plain_session(const char *what, cua_session **s);
  * after printing why not (the session is then closed). */
 int
 cli_observe(struct cli *cli, const char *what, uint32_t flags, cua_session **s,
-            struct cua_state_file *sf, cua_tree **t);
+	    struct cua_state_file *sf, cua_tree **t);
 
 /* An action: opens the session, calls act (with ctx), prints the receipt
  * (or the outcome, or the error) and saves the state; returns the exit
  * status. */
 int
 cli_act(struct cli *cli, const char *what,
-        cua_result (*act)(struct cli *cli, cua_session *s, const void *ctx,
-                          char **outcome),
-        const void *ctx);
+	cua_result (*act)(struct cli *cli, cua_session *s, const void *ctx,
+			  char **outcome),
+	const void *ctx);
 
 /* The actions on APP and one text (type, key): cli_act() calling
  * fn(session, APP, TEXT); operand names TEXT when it is empty. */
 typedef cua_result (*cli_text_fn)(cua_session *s, const char *app,
-                                  const char *text, char **outcome);
+				  const char *text, char **outcome);
 int
 cli_act_text(struct cli *cli, const char *what, const char *operand,
-             cli_text_fn fn);
+	     cli_text_fn fn);
 
 /* The actions on APP, an element number and a text (set, action):
  * fn(session, APP, INDEX, TEXT); tool names the action in messages;
  * operand names TEXT when it must not be empty (NULL: it may). */
 typedef cua_result (*cli_element_text_fn)(cua_session *s, const char *app,
-                                          uint32_t index, const char *text,
-                                          char **outcome);
+					  uint32_t index, const char *text,
+					  char **outcome);
 int
 cli_act_element_text(struct cli *cli, const char *what, const char *tool,
-                     const char *operand, cli_element_text_fn fn);
+		     const char *operand, cli_element_text_fn fn);
 
 /* An element number (decimal digits, white space around ignored); -1
  * after a usage error naming tool (the MCP tool's name). */
 int
 cli_parse_index(const struct cli *cli, const char *tool, const char *s,
-                uint32_t *out);
+		uint32_t *out);
 
 /* A finite number; -1 after a usage error naming tool and name. */
 int
 cli_parse_number(const struct cli *cli, const char *tool, const char *name,
-                 const char *s, double *out);
+		 const char *s, double *out);
 
 /* Writes data to path; 0, or 1 after printing why not. */
 int
@@ -166,8 +166,8 @@ cli_save_screenshot(cua_tree *t, const char *path, int marks);
 
 /* The commands (cmd-*.c). */
 extern const struct cli_command cmd_apps, cmd_state, cmd_screenshot, cmd_watch,
-        cmd_record, cmd_click, cmd_set, cmd_type, cmd_key, cmd_scroll, cmd_drag,
-        cmd_action, cmd_select, cmd_approve, cmd_desktop, cmd_doctor,
-        cmd_version, cmd_stop;
+	cmd_record, cmd_click, cmd_set, cmd_type, cmd_key, cmd_scroll, cmd_drag,
+	cmd_action, cmd_select, cmd_approve, cmd_desktop, cmd_doctor,
+	cmd_version, cmd_stop;
 
 #endif /* CUA_TOOLS_CLI_H */

@@ -30,8 +30,8 @@ run(struct cli *cli)
 	return 0;
 }
 
-#define HELP                                                                  \
-	"Lists the running and recently used apps: \"name — id [flags]\"\n" \
+#define HELP                                                                   \
+	"Lists the running and recently used apps: \"name — id [flags]\"\n"  \
 	"lines, or with --json the libcua.apps/1 object.\n"
 
 const struct cli_command cmd_apps = {

@@ -34,9 +34,9 @@ option(struct cli *cli, int id, const char *value)
 			return 2;
 		if (v < 1 || v > 100 || v != (uint32_t)v)
 			return cli_usage_error(
-			        cli,
-			        "Invalid arguments for click: "
-			        "'click_count' must be between 1 and 100.");
+				cli,
+				"Invalid arguments for click: "
+				"'click_count' must be between 1 and 100.");
 		o->count = (uint32_t)v;
 		break;
 	case OPT_BUTTON:
@@ -45,14 +45,14 @@ option(struct cli *cli, int id, const char *value)
 		else if (!strcasecmp(value, "right") || !strcasecmp(value, "r"))
 			o->button = CUA_BUTTON_RIGHT;
 		else if (!strcasecmp(value, "middle") ||
-		         !strcasecmp(value, "m"))
+			 !strcasecmp(value, "m"))
 			o->button = CUA_BUTTON_MIDDLE;
 		else
 			return cli_usage_error(
-			        cli,
-			        "Invalid mouse button: %s Use left, "
-			        "right or middle.",
-			        value);
+				cli,
+				"Invalid mouse button: %s Use left, "
+				"right or middle.",
+				value);
 		break;
 	case OPT_AT:
 		o->at = (char *)value; /* an argv string */
@@ -68,9 +68,9 @@ act(struct cli *cli, cua_session *s, const void *ctx, char **outcome)
 
 	if (o->at)
 		return cua_session_click_at(s, cli->argv[0], o->x, o->y,
-		                            o->button, o->count, outcome);
+					    o->button, o->count, outcome);
 	return cua_session_click(s, cli->argv[0], o->index, o->button, o->count,
-	                         outcome);
+				 outcome);
 }
 
 static int
@@ -82,12 +82,12 @@ run(struct cli *cli)
 	if (o->at) {
 		if (cli->argc != 1)
 			return cli_usage_error(cli, "cua click: with --at, "
-			                            "give no element number");
+						    "give no element number");
 		comma = strchr(o->at, ',');
 		if (!comma)
 			return cli_usage_error(cli, "Invalid arguments for "
-			                            "click: x and y must be "
-			                            "given together.");
+						    "click: x and y must be "
+						    "given together.");
 		*comma = '\0';
 		if (cli_parse_number(cli, "click", "x", o->at, &o->x) < 0 ||
 		    cli_parse_number(cli, "click", "y", comma + 1, &o->y) < 0)
@@ -95,10 +95,10 @@ run(struct cli *cli)
 	} else {
 		if (cli->argc < 2)
 			return cli_usage_error(cli,
-			                       "Invalid arguments for "
-			                       "click: pass element_index, "
-			                       "or x and y from the "
-			                       "screenshot.");
+					       "Invalid arguments for "
+					       "click: pass element_index, "
+					       "or x and y from the "
+					       "screenshot.");
 		if (cli_parse_index(cli, "click", cli->argv[1], &o->index) < 0)
 			return 2;
 	}
@@ -120,8 +120,8 @@ static const struct options defaults = { CUA_BUTTON_LEFT, 1, NULL, 0, 0, 0 };
 	"cua click APP INDEX [--count N] [--button left|right|middle] [--json]\n" \
 	"cua click APP --at X,Y [--count N] [--button B] [--json]"
 
-#define HELP                                                               \
-	"Clicks element INDEX of the latest state of APP, or a pixel of\n" \
+#define HELP                                                                   \
+	"Clicks element INDEX of the latest state of APP, or a pixel of\n"     \
 	"its latest screenshot.\n"
 
 const struct cli_command cmd_click = {

@@ -34,16 +34,16 @@ option(struct cli *cli, int id, const char *value)
 	if (id == OPT_DIR) {
 		if (!value[0])
 			return cli_usage_error(cli, "cua %s: empty --dir",
-			                       cli->cmd->name);
+					       cli->cmd->name);
 		o->dir = value;
 	} else if (id == OPT_SCREEN) {
 		o->screen = value;
 	} else if (id == OPT_WAYLAND) {
 		if (strcmp(value, "sway"))
 			return cli_usage_error(
-			        cli,
-			        "cua %s: --wayland %s: the headless Wayland desktop is sway (--wayland sway)",
-			        cli->cmd->name, value);
+				cli,
+				"cua %s: --wayland %s: the headless Wayland desktop is sway (--wayland sway)",
+				cli->cmd->name, value);
 		o->wayland = value;
 	} else {
 		o->no_wm = 1;
@@ -53,7 +53,7 @@ option(struct cli *cli, int id, const char *value)
 
 static void
 print_warning(cua_desktop *desktop, cua_log_level level, const char *message,
-              void *data)
+	      void *data)
 {
 	(void)desktop;
 	(void)level;
@@ -80,7 +80,7 @@ new_desktop(const struct cli *cli, uint32_t flags)
 		r = cua_desktop_set_option(d, "window_manager", "none");
 	if (r != CUA_OK) {
 		cli_usage_error(cli, "cua %s: %s", cli->cmd->name,
-		                cua_error_message());
+				cua_error_message());
 		return cua_desktop_unref(d);
 	}
 	cua_desktop_set_log_handler(d, print_warning, NULL);
@@ -100,7 +100,7 @@ env_json(cua_desktop *d)
 		name = cua_desktop_get_env_name(d, i);
 		value = cua_desktop_get_env(d, name);
 		json_object_set_new(env, name,
-		                    value ? json_string(value) : json_null());
+				    value ? json_string(value) : json_null());
 	}
 	text = json_dumps(env, JSON_INDENT(2));
 	json_decref(env);
@@ -144,7 +144,7 @@ run_stop(struct cli *cli)
 
 	if (!dir || !dir[0]) {
 		fprintf(stderr,
-		        "cua desktop stop: no desktop given: pass --dir DIR or set CUA_DESKTOP_DIR\n");
+			"cua desktop stop: no desktop given: pass --dir DIR or set CUA_DESKTOP_DIR\n");
 		return 1;
 	}
 	if (cua_desktop_attach(&d, dir) != CUA_OK ||
@@ -290,7 +290,7 @@ static const struct cli_command run = {
 };
 
 static const struct cli_command *const subcommands[] = { &start, &stop, &run,
-	                                                 NULL };
+							 NULL };
 
 const struct cli_command cmd_desktop = {
 	.name = "desktop",

@@ -28,16 +28,19 @@ app_pid(cua_session *s, const char *query)
 	root = json_loads(out, 0, NULL);
 	cua_free(out);
 	apps = json_object_get(root, "apps");
-	json_array_foreach(apps, i, a) {
+	json_array_foreach(apps, i, a)
+	{
 		const char *id = json_string_value(json_object_get(a, "id"));
-		const char *name = json_string_value(json_object_get(a, "name"));
+		const char *name =
+			json_string_value(json_object_get(a, "name"));
 		json_t *pids = json_object_get(a, "pids");
 
 		if (pid || !json_is_true(json_object_get(a, "running")))
 			continue;
 		if ((id && strcasecmp(id, query) == 0) ||
 		    (name && strcasecmp(name, query) == 0))
-			pid = (int64_t)json_integer_value(json_array_get(pids, 0));
+			pid = (int64_t)json_integer_value(
+				json_array_get(pids, 0));
 	}
 	json_decref(root);
 	return pid;
@@ -59,9 +62,8 @@ diagnose(const char *app)
 
 	if (cli_plain_session("doctor", &s))
 		return 1;
-	r = cua_session_observe(s, app,
-				CUA_OBSERVE_NO_LAUNCH | CUA_OBSERVE_NO_SCREENSHOT,
-				&t);
+	r = cua_session_observe(
+		s, app, CUA_OBSERVE_NO_LAUNCH | CUA_OBSERVE_NO_SCREENSHOT, &t);
 	if (r == CUA_OK) {
 		const char *n = cua_tree_get_accessibility_note(t);
 
@@ -128,13 +130,13 @@ run(struct cli *cli)
 	"\n"                                                                    \
 	"\n"                                                                    \
 	"With APP: whether APP's elements can be read; when they cannot (APP\n" \
-	"is not on the accessibility bus, or shows only a skeleton, like a\n"  \
-	"Chromium or Electron window without renderer accessibility), the\n"  \
+	"is not on the accessibility bus, or shows only a skeleton, like a\n"   \
+	"Chromium or Electron window without renderer accessibility), the\n"    \
 	"Accessibility unavailable: note that cua-mcp gives, with the likely\n" \
-	"fix.\n"                                                               \
+	"fix.\n"                                                                \
 	"\n"                                                                    \
 	"Exit status: 0 when the accessibility tree works (the accessibility\n" \
-	"bus answers; with APP, its elements can be read), 1 when it does\n"  \
+	"bus answers; with APP, its elements can be read), 1 when it does\n"    \
 	"not, 2 for a usage error.\n"
 
 const struct cli_command cmd_doctor = {

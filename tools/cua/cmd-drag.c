@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char *const operands[] = { "app",  "from_x", "from_y",
-	                                "to_x", "to_y",   NULL };
+					"to_x", "to_y",   NULL };
 
 static cua_result
 act(struct cli *cli, cua_session *s, const void *ctx, char **outcome)
@@ -16,7 +16,7 @@ act(struct cli *cli, cua_session *s, const void *ctx, char **outcome)
 	const double *v = cli->data;
 
 	return cua_session_drag(s, cli->argv[0], v[0], v[1], v[2], v[3],
-	                        outcome);
+				outcome);
 }
 
 static int
@@ -27,7 +27,7 @@ run(struct cli *cli)
 
 	for (i = 0; i < 4; i++)
 		if (cli_parse_number(cli, "drag", operands[i + 1],
-		                     cli->argv[i + 1], &v[i]) < 0)
+				     cli->argv[i + 1], &v[i]) < 0)
 			return 2;
 	return cli_act(cli, "drag", act, NULL);
 }

@@ -19,7 +19,7 @@ const struct cli_command cmd_key = {
 	.name = "key",
 	.usage = "cua key APP KEY [--json]",
 	.help = "Presses a key or combination in xdotool syntax: Return, "
-	        "ctrl+a,\nctrl+shift+t, \"ctrl+a BackSpace\".\n",
+		"ctrl+a,\nctrl+shift+t, \"ctrl+a BackSpace\".\n",
 	.flags = CLI_JSON,
 	.operands = operands,
 	.max_operands = 2,

@@ -41,7 +41,7 @@ run(struct cli *cli)
 		f = fopen(output, "we");
 		if (!f || fprintf(f, "%s\n", json) < 0 || fclose(f) != 0) {
 			fprintf(stderr, "cua: cannot write %s: %s\n", output,
-			        strerror(errno));
+				strerror(errno));
 			status = 1;
 		}
 	} else {
@@ -59,8 +59,8 @@ static const struct cli_option options[] = {
 
 static const char *const operands[] = { "app", NULL };
 
-#define HELP                                                          \
-	"The recording is JSON (libcua.recording/1; --json changes\n" \
+#define HELP                                                                   \
+	"The recording is JSON (libcua.recording/1; --json changes\n"          \
 	"nothing); replay it with CUA_BACKEND=recorded:FILE.\n"
 
 const struct cli_command cmd_record = {

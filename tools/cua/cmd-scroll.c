@@ -20,7 +20,7 @@ act(struct cli *cli, cua_session *s, const void *ctx, char **outcome)
 	struct args *a = cli->data;
 
 	return cua_session_scroll(s, cli->argv[0], a->index, cli->argv[2],
-	                          a->pages, outcome);
+				  a->pages, outcome);
 }
 
 static int
@@ -42,10 +42,10 @@ run(struct cli *cli)
 }
 
 static const char *const operands[] = { "app", "element_index", "direction",
-	                                NULL };
+					NULL };
 
-#define HELP                                                            \
-	"Scrolls the element by PAGES (default 1, fractions allowed)\n" \
+#define HELP                                                                   \
+	"Scrolls the element by PAGES (default 1, fractions allowed)\n"        \
 	"times its height or width.\n"
 
 const struct cli_command cmd_scroll = {

@@ -35,10 +35,10 @@ option(struct cli *cli, int id, const char *value)
 		o->mode = CUA_SELECTION_CURSOR_AFTER;
 	} else {
 		return cli_usage_error(cli,
-		                       "Invalid text selection mode: %s Use "
-		                       "text, cursor_before or "
-		                       "cursor_after.",
-		                       value);
+				       "Invalid text selection mode: %s Use "
+				       "text, cursor_before or "
+				       "cursor_after.",
+				       value);
 	}
 	return 0;
 }
@@ -49,7 +49,7 @@ act(struct cli *cli, cua_session *s, const void *ctx, char **outcome)
 	struct options *o = cli->data;
 
 	return cua_session_select_text(s, cli->argv[0], o->index, cli->argv[2],
-	                               o->prefix, o->suffix, o->mode, outcome);
+				       o->prefix, o->suffix, o->mode, outcome);
 }
 
 static int
@@ -75,13 +75,13 @@ static const char *const operands[] = { "app", "element_index", "text", NULL };
 
 static const struct options defaults = { NULL, NULL, CUA_SELECTION_TEXT, 0 };
 
-#define USAGE                                                  \
-	"cua select APP INDEX TEXT [--prefix P] [--suffix S] " \
+#define USAGE                                                                  \
+	"cua select APP INDEX TEXT [--prefix P] [--suffix S] "                 \
 	"[--mode text|cursor_before|cursor_after] [--json]"
 
-#define HELP                                                                \
-	"Selects TEXT in a text element, or with --mode cursor_before or\n" \
-	"cursor_after puts the caret before or after it; --prefix and\n"    \
+#define HELP                                                                   \
+	"Selects TEXT in a text element, or with --mode cursor_before or\n"    \
+	"cursor_after puts the caret before or after it; --prefix and\n"       \
 	"--suffix choose among several occurrences.\n"
 
 const struct cli_command cmd_select = {

@@ -47,21 +47,21 @@ print_stats(cua_tree *t)
 	double nodes = (double)cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
 
 	fprintf(stderr, "settle %.1f ms%s, capture %.1f ms, encode %.1f ms, ",
-	        cua_tree_get_stat(t, CUA_STAT_SETTLE_US) / 1000.0,
-	        cua_tree_get_stat(t, CUA_STAT_SETTLE_CAPPED) ? " (cap)" : "",
-	        cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) / 1000.0,
-	        cua_tree_get_stat(t, CUA_STAT_ENCODE_US) / 1000.0);
+		cua_tree_get_stat(t, CUA_STAT_SETTLE_US) / 1000.0,
+		cua_tree_get_stat(t, CUA_STAT_SETTLE_CAPPED) ? " (cap)" : "",
+		cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) / 1000.0,
+		cua_tree_get_stat(t, CUA_STAT_ENCODE_US) / 1000.0);
 	fprintf(stderr,
-	        "raw nodes %lld, elements %lld, calls %lld (%.2f/node), "
-	        "errors %lld, walk %.1f ms, build %.1f ms\n",
-	        (long long)cua_tree_get_stat(t, CUA_STAT_RAW_NODES),
-	        (long long)cua_tree_get_stat(t, CUA_STAT_ELEMENTS),
-	        (long long)cua_tree_get_stat(t, CUA_STAT_CALLS),
-	        nodes ? (double)cua_tree_get_stat(t, CUA_STAT_CALLS) / nodes
-	              : 0.0,
-	        (long long)cua_tree_get_stat(t, CUA_STAT_CALL_ERRORS),
-	        cua_tree_get_stat(t, CUA_STAT_WALK_US) / 1000.0,
-	        cua_tree_get_stat(t, CUA_STAT_BUILD_US) / 1000.0);
+		"raw nodes %lld, elements %lld, calls %lld (%.2f/node), "
+		"errors %lld, walk %.1f ms, build %.1f ms\n",
+		(long long)cua_tree_get_stat(t, CUA_STAT_RAW_NODES),
+		(long long)cua_tree_get_stat(t, CUA_STAT_ELEMENTS),
+		(long long)cua_tree_get_stat(t, CUA_STAT_CALLS),
+		nodes ? (double)cua_tree_get_stat(t, CUA_STAT_CALLS) / nodes :
+			0.0,
+		(long long)cua_tree_get_stat(t, CUA_STAT_CALL_ERRORS),
+		cua_tree_get_stat(t, CUA_STAT_WALK_US) / 1000.0,
+		cua_tree_get_stat(t, CUA_STAT_BUILD_US) / 1000.0);
 }
 
 static int
@@ -78,8 +78,8 @@ run(struct cli *cli)
 	status = cli_observe(cli, "state", o->observe_flags, &s, &sf, &t);
 	if (status)
 		return status;
-	r = cli->json ? cua_tree_to_json(t, o->render_flags, &text)
-	              : cua_tree_render(t, o->render_flags, &text);
+	r = cli->json ? cua_tree_to_json(t, o->render_flags, &text) :
+			cua_tree_render(t, o->render_flags, &text);
 	if (r != CUA_OK) {
 		status = cli_fail("state", r);
 	} else {
@@ -89,7 +89,7 @@ run(struct cli *cli)
 	if (o->shot_path && status == 0) {
 		if (cua_tree_get_screenshot_error(t)) {
 			fprintf(stderr, "Screenshot unavailable: %s.\n",
-			        cua_tree_get_screenshot_error(t));
+				cua_tree_get_screenshot_error(t));
 			status = 1;
 		} else {
 			status = cli_save_screenshot(t, o->shot_path, 0);
@@ -111,8 +111,8 @@ static const struct cli_option options[] = {
 
 static const char *const operands[] = { "app", NULL };
 
-#define USAGE                                             \
-	"cua state APP [--json] [--no-launch] [--stats] " \
+#define USAGE                                                                  \
+	"cua state APP [--json] [--no-launch] [--stats] "                      \
 	"[--screenshot FILE] [--diff]"
 
 #define HELP                                                                     \

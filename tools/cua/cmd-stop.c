@@ -42,7 +42,8 @@ option(struct cli *cli, int id, const char *value)
 	}
 	opts.pid = strtol(value, &end, 10);
 	if (opts.pid <= 0 || *end)
-		return cli_usage_error(cli, "--pid needs a process id, such as --pid 4242");
+		return cli_usage_error(
+			cli, "--pid needs a process id, such as --pid 4242");
 	return 0;
 }
 
@@ -55,43 +56,48 @@ run(struct cli *cli)
 
 	(void)cli;
 	if (servers_list(&v, &n) < 0) {
-		fprintf(stderr, "cua stop: cannot read the list of running servers\n");
+		fprintf(stderr,
+			"cua stop: cannot read the list of running servers\n");
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (opts.pid ? v[i].pid != opts.pid :
-			       !opts.all && strcmp(v[i].display, display ? display : "") != 0)
+			       !opts.all && strcmp(v[i].display,
+						   display ? display : "") != 0)
 			continue;
 		if (kill(v[i].pid, SIGUSR1) < 0) {
 			perror("cua stop: kill");
 			continue;
 		}
-		printf("stopped cua-mcp (pid %ld, display %s)\n", (long)v[i].pid,
+		printf("stopped cua-mcp (pid %ld, display %s)\n",
+		       (long)v[i].pid,
 		       v[i].display[0] ? v[i].display : "unknown");
 		hit++;
 	}
 	free(v);
 	if (!hit) {
 		if (opts.pid)
-			fprintf(stderr, "cua stop: no cua-mcp server of yours has pid %ld\n",
+			fprintf(stderr,
+				"cua stop: no cua-mcp server of yours has pid %ld\n",
 				opts.pid);
 		else
-			fprintf(stderr, "cua stop: no cua-mcp server runs on display %s "
-					"(--all stops those of every display)\n",
+			fprintf(stderr,
+				"cua stop: no cua-mcp server runs on display %s "
+				"(--all stops those of every display)\n",
 				display ? display : "(DISPLAY unset)");
 		return 1;
 	}
 	return 0;
 }
 
-#define HELP                                                                  \
-	"Stops Computer Use: every running cua-mcp server of this desktop\n"  \
-	"(DISPLAY), of every desktop with --all, or the one with --pid,\n"    \
-	"refuses every tool with the explicit-stop sentence until its host\n" \
-	"starts a new turn (or for five minutes when the host reports no\n"   \
-	"turns); an action that is running stops between two of its input\n"  \
-	"events. The same as pressing Ctrl+Alt+Shift+Escape during a turn.\n" \
-	"\n"                                                                  \
+#define HELP                                                                   \
+	"Stops Computer Use: every running cua-mcp server of this desktop\n"   \
+	"(DISPLAY), of every desktop with --all, or the one with --pid,\n"     \
+	"refuses every tool with the explicit-stop sentence until its host\n"  \
+	"starts a new turn (or for five minutes when the host reports no\n"    \
+	"turns); an action that is running stops between two of its input\n"   \
+	"events. The same as pressing Ctrl+Alt+Shift+Escape during a turn.\n"  \
+	"\n"                                                                   \
 	"Exit status: 0 when a server was stopped, 1 when none was found.\n"
 
 const struct cli_command cmd_stop = {

@@ -19,7 +19,7 @@ const struct cli_command cmd_type = {
 	.name = "type",
 	.usage = "cua type APP TEXT [--json]",
 	.help = "Types TEXT into APP's focused element (a newline is Return, "
-	        "a\ntab is Tab). Put -- before a TEXT that starts with '-'.\n",
+		"a\ntab is Tab). Put -- before a TEXT that starts with '-'.\n",
 	.flags = CLI_JSON,
 	.operands = operands,
 	.max_operands = 2,

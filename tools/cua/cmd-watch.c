@@ -25,7 +25,7 @@ relock_state(cua_session *s, struct cua_state_file *sf, const char *saved)
 	if (sf->json && (!saved || strcmp(sf->json, saved) != 0) &&
 	    cua_session_load_state(s, sf->json) != CUA_OK)
 		fprintf(stderr, "cua: ignoring unreadable state %s: %s\n",
-		        sf->path, cua_error_message());
+			sf->path, cua_error_message());
 	return 0;
 }
 
@@ -64,7 +64,7 @@ print_change(cua_tree *t, int first)
 	int quiet;
 
 	quiet = !first && cua_tree_get_diff(t, &d) == CUA_OK &&
-	        cua_tree_diff_is_empty(d);
+		cua_tree_diff_is_empty(d);
 	cua_tree_diff_unref(d);
 	if (!quiet && cua_tree_render(t, CUA_RENDER_DIFF, &text) == CUA_OK) {
 		printf("%s%s\n", first ? "" : "\n", text);
@@ -95,8 +95,8 @@ run(struct cli *cli)
 			break;
 		}
 		r = cua_session_observe(
-		        s, cli->argv[0],
-		        flags | (first ? CUA_OBSERVE_DISABLE_DIFF : 0), &next);
+			s, cli->argv[0],
+			flags | (first ? CUA_OBSERVE_DISABLE_DIFF : 0), &next);
 		if (r != CUA_OK) {
 			status = cli_fail("watch", r);
 			unlock_state(s, &sf, &saved);

@@ -15,7 +15,7 @@
 
 #include "cli.h"
 
-#define RECEIPT \
+#define RECEIPT                                                                \
 	"Action completed. Call `get_app_state` to fetch the updated UI state."
 
 int
@@ -63,8 +63,8 @@ cli_open_session(cua_session **s, struct cua_state_file *sf)
 		r = cua_session_load_state(*s, sf->json);
 		if (r != CUA_OK)
 			fprintf(stderr,
-			        "cua: ignoring unreadable state %s: %s\n",
-			        sf->path, cua_error_message());
+				"cua: ignoring unreadable state %s: %s\n",
+				sf->path, cua_error_message());
 	}
 	return 0;
 }
@@ -88,7 +88,7 @@ cli_close_session(cua_session *s, struct cua_state_file *sf, int status)
  * (docs/tools.md §2.3). */
 int
 cli_parse_index(const struct cli *cli, const char *tool, const char *s,
-                uint32_t *out)
+		uint32_t *out)
 {
 	const char *p = s;
 	unsigned long long v = 0;
@@ -110,24 +110,24 @@ cli_parse_index(const struct cli *cli, const char *tool, const char *s,
 	return 0;
 bad:
 	cli_usage_error(cli,
-	                "Invalid arguments for %s: 'element_index' must be an "
-	                "element number from the latest `cua state`, such as "
-	                "\"12\".",
-	                tool);
+			"Invalid arguments for %s: 'element_index' must be an "
+			"element number from the latest `cua state`, such as "
+			"\"12\".",
+			tool);
 	return -1;
 }
 
 int
 cli_parse_number(const struct cli *cli, const char *tool, const char *name,
-                 const char *s, double *out)
+		 const char *s, double *out)
 {
 	char *end;
 	double v = strtod(s, &end);
 
 	if (end == s || *end || v != v || v > 1e300 || v < -1e300) {
 		cli_usage_error(
-		        cli, "Invalid arguments for %s: '%s' must be a number.",
-		        tool, name);
+			cli, "Invalid arguments for %s: '%s' must be a number.",
+			tool, name);
 		return -1;
 	}
 	*out = v;
@@ -136,7 +136,7 @@ cli_parse_number(const struct cli *cli, const char *tool, const char *name,
 
 int
 cli_observe(struct cli *cli, const char *what, uint32_t flags, cua_session **s,
-            struct cua_state_file *sf, cua_tree **t)
+	    struct cua_state_file *sf, cua_tree **t)
 {
 	cua_result r;
 	int status;
@@ -151,9 +151,9 @@ cli_observe(struct cli *cli, const char *what, uint32_t flags, cua_session **s,
 
 int
 cli_act(struct cli *cli, const char *what,
-        cua_result (*act)(struct cli *cli, cua_session *s, const void *ctx,
-                          char **outcome),
-        const void *ctx)
+	cua_result (*act)(struct cli *cli, cua_session *s, const void *ctx,
+			  char **outcome),
+	const void *ctx)
 {
 	struct cua_state_file sf = CUA_STATE_FILE_INIT;
 	cua_session *s = NULL;
@@ -203,12 +203,12 @@ act_text(struct cli *cli, cua_session *s, const void *ctx, char **outcome)
 	if (a->text)
 		return a->text(s, cli->argv[0], cli->argv[1], outcome);
 	return a->element_text(s, cli->argv[0], a->index, cli->argv[2],
-	                       outcome);
+			       outcome);
 }
 
 int
 cli_act_text(struct cli *cli, const char *what, const char *operand,
-             cli_text_fn fn)
+	     cli_text_fn fn)
 {
 	struct text_act a = { .text = fn };
 
@@ -219,7 +219,7 @@ cli_act_text(struct cli *cli, const char *what, const char *operand,
 
 int
 cli_act_element_text(struct cli *cli, const char *what, const char *tool,
-                     const char *operand, cli_element_text_fn fn)
+		     const char *operand, cli_element_text_fn fn)
 {
 	struct text_act a = { .element_text = fn };
 
@@ -237,14 +237,14 @@ cli_write_file(const char *path, const void *data, size_t size)
 
 	if (!f || fwrite(data, 1, size, f) != size) {
 		fprintf(stderr, "cua: cannot write %s: %s\n", path,
-		        strerror(errno));
+			strerror(errno));
 		if (f)
 			fclose(f);
 		return 1;
 	}
 	if (fclose(f) != 0) {
 		fprintf(stderr, "cua: cannot write %s: %s\n", path,
-		        strerror(errno));
+			strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -263,7 +263,7 @@ int
 cli_save_screenshot(cua_tree *t, const char *path, int marks)
 {
 	uint32_t flags = (marks ? CUA_SCREENSHOT_MARKS : 0) |
-	                 (is_png_path(path) ? CUA_SCREENSHOT_PNG : 0);
+			 (is_png_path(path) ? CUA_SCREENSHOT_PNG : 0);
 	void *img = NULL;
 	size_t size = 0;
 	cua_result r;

@@ -35,12 +35,14 @@ ensure_private_dir(const char *dir)
 		fprintf(stderr,
 			"cua: cannot create %s: %s. cua keeps its element "
 			"ids there; set XDG_RUNTIME_DIR to a writable "
-			"directory.\n", dir, strerror(errno));
+			"directory.\n",
+			dir, strerror(errno));
 		return -1;
 	}
 	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid()) {
-		fprintf(stderr, "cua: %s is not a directory owned by you\n", dir);
+		fprintf(stderr, "cua: %s is not a directory owned by you\n",
+			dir);
 		return -1;
 	}
 	if ((st.st_mode & 0077) && chmod(dir, 0700) < 0) {

@@ -15,13 +15,19 @@ struct cua_state_file {
 	char *json; /* the loaded state, or NULL */
 };
 
-#define CUA_STATE_FILE_INIT { NULL, NULL, -1, NULL }
+#define CUA_STATE_FILE_INIT                                                    \
+	{                                                                      \
+		NULL, NULL, -1, NULL                                           \
+	}
 
 /* Creates the directory (0700), takes the lock, loads the state. Prints
  * the reason and returns -1 on failure, with *sf released. */
-int cua_state_open(struct cua_state_file *sf);
+int
+cua_state_open(struct cua_state_file *sf);
 /* Atomically replaces the state file (mode 0600). */
-int cua_state_save(struct cua_state_file *sf, const char *json);
-void cua_state_close(struct cua_state_file *sf);
+int
+cua_state_save(struct cua_state_file *sf, const char *json);
+void
+cua_state_close(struct cua_state_file *sf);
 
 #endif

@@ -49,7 +49,7 @@ is_interpreter(const char *prog)
 
 static int
 program_matches(const char *prog, const char *exe, appid_resolve_fn resolve,
-                void *resolve_data)
+		void *resolve_data)
 {
 	const char *real;
 
@@ -70,7 +70,7 @@ program_matches(const char *prog, const char *exe, appid_resolve_fn resolve,
  * executable's name, else a visible one, else the first. */
 static int
 better_entry(const struct desktop_entry *cand, const struct desktop_entry *best,
-             const char *exe_base)
+	     const char *exe_base)
 {
 	int ci, bi;
 
@@ -85,7 +85,7 @@ better_entry(const struct desktop_entry *cand, const struct desktop_entry *best,
 
 const struct desktop_entry *
 appid_match_wm_class(const struct desktop_entry *entries, size_t n,
-                     const char *klass, const char *instance)
+		     const char *klass, const char *instance)
 {
 	const char *vals[2] = { klass, instance };
 	size_t v, i;
@@ -97,7 +97,7 @@ appid_match_wm_class(const struct desktop_entry *entries, size_t n,
 		for (i = 0; i < n; i++) {
 			if (entries[i].app.startup_wm_class &&
 			    strcasecmp(entries[i].app.startup_wm_class,
-			               vals[v]) == 0)
+				       vals[v]) == 0)
 				return &entries[i];
 		}
 	}
@@ -114,7 +114,7 @@ appid_match_wm_class(const struct desktop_entry *entries, size_t n,
 
 static const struct desktop_entry *
 match_exec(const struct desktop_entry *entries, size_t n, const char *exe,
-           appid_resolve_fn resolve, void *resolve_data)
+	   appid_resolve_fn resolve, void *resolve_data)
 {
 	const struct desktop_entry *best = NULL;
 	const char *exe_base;
@@ -132,7 +132,7 @@ match_exec(const struct desktop_entry *entries, size_t n, const char *exe,
 		if (e->terminal)
 			continue;
 		m = program_matches(e->app.try_exec, exe, resolve,
-		                    resolve_data);
+				    resolve_data);
 		if (!m && e->app.exec) {
 			prog = desktop_exec_program(e->app.exec);
 			m = program_matches(prog, exe, resolve, resolve_data);
@@ -164,12 +164,12 @@ static const char appid_unknown[] = "unknown";
 
 void
 appid_choose(const struct appid_input *in, const struct desktop_entry *entries,
-             size_t n, appid_resolve_fn resolve, void *resolve_data,
-             struct appid_choice *out)
+	     size_t n, appid_resolve_fn resolve, void *resolve_data,
+	     struct appid_choice *out)
 {
 	const struct desktop_entry *e = NULL;
 	const char *exe_base =
-	        nonempty(in->exe) ? atspi_base_name(in->exe) : NULL;
+		nonempty(in->exe) ? atspi_base_name(in->exe) : NULL;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -179,13 +179,13 @@ appid_choose(const struct appid_input *in, const struct desktop_entry *entries,
 		for (i = 0; i < n && !e; i++) {
 			if (entries[i].app.path &&
 			    strcmp(entries[i].app.path,
-			           in->launched_desktop_file) == 0)
+				   in->launched_desktop_file) == 0)
 				e = &entries[i];
 		}
 		if (!e) {
 			const char *id =
-			        id_from_path(in->launched_desktop_file,
-			                     out->id_buf, sizeof(out->id_buf));
+				id_from_path(in->launched_desktop_file,
+					     out->id_buf, sizeof(out->id_buf));
 
 			e = desktop_entries_find(entries, n, id);
 			if (!e && id) {
@@ -236,7 +236,7 @@ appid_choose(const struct appid_input *in, const struct desktop_entry *entries,
 	}
 	/* 4. WM_CLASS */
 	e = appid_match_wm_class(entries, n, in->wm_class_class,
-	                         in->wm_class_instance);
+				 in->wm_class_instance);
 	if (e) {
 		out->rule = APPID_RULE_WM_CLASS;
 		goto found;

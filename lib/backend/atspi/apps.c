@@ -47,12 +47,12 @@ struct probe {
 /* One process in the result. */
 struct proc {
 	int64_t pid;
-	struct probe *probe;          /* NULL: not on the AT-SPI bus */
+	struct probe *probe; /* NULL: not on the AT-SPI bus */
 	/* the window whose app id (WM_CLASS) speaks for it, or NULL */
 	const struct cua_display_window *rep;
 	const char *gtk_app_id;
-	int rep_known;                /* rep's app id names a desktop entry */
-	int n_windows;                /* toplevels the display driver lists */
+	int rep_known; /* rep's app id names a desktop entry */
+	int n_windows; /* toplevels the display driver lists */
 	int frontmost;
 };
 
@@ -65,7 +65,7 @@ struct proc {
  * wins. */
 static int
 better_rep(struct proc *p, const struct cua_display_window *c, int is_active,
-           int known)
+	   int known)
 {
 	int better;
 
@@ -74,8 +74,8 @@ better_rep(struct proc *p, const struct cua_display_window *c, int is_active,
 	else if (known != p->rep_known)
 		better = known;
 	else
-		better = is_active ||
-		         (!p->frontmost && !p->rep->win.mapped && c->win.mapped);
+		better = is_active || (!p->frontmost && !p->rep->win.mapped &&
+				       c->win.mapped);
 	if (better)
 		p->rep_known = known;
 	return better;
@@ -83,7 +83,7 @@ better_rep(struct proc *p, const struct cua_display_window *c, int is_active,
 
 static void
 probe_pid_cb(struct dbatch *batch, GVariant *reply, const GError *error,
-             void *data)
+	     void *data)
 {
 	struct probe *p = data;
 	guint32 pid;
@@ -125,7 +125,7 @@ prop_string(GVariant *reply)
 
 static void
 probe_name_cb(struct dbatch *batch, GVariant *reply, const GError *error,
-              void *data)
+	      void *data)
 {
 	struct probe *p = data;
 
@@ -137,7 +137,7 @@ probe_name_cb(struct dbatch *batch, GVariant *reply, const GError *error,
 
 static void
 probe_toolkit_cb(struct dbatch *batch, GVariant *reply, const GError *error,
-                 void *data)
+		 void *data)
 {
 	struct probe *p = data;
 
@@ -149,7 +149,7 @@ probe_toolkit_cb(struct dbatch *batch, GVariant *reply, const GError *error,
 
 static void
 probe_version_cb(struct dbatch *batch, GVariant *reply, const GError *error,
-                 void *data)
+		 void *data)
 {
 	struct probe *p = data;
 
@@ -161,7 +161,7 @@ probe_version_cb(struct dbatch *batch, GVariant *reply, const GError *error,
 
 static void
 probe_count_cb(struct dbatch *batch, GVariant *reply, const GError *error,
-               void *data)
+	       void *data)
 {
 	struct probe *p = data;
 	GVariant *v = prop_value(reply);
@@ -237,18 +237,18 @@ read_registry(struct atspi_be *be, size_t *n_out, enum bus_failure *down)
 		return NULL;
 	}
 	reply = atspi_call_sync(be, REGISTRY_BUS, ROOT_PATH, IFACE_ACCESSIBLE,
-	                        "GetChildren", NULL, G_VARIANT_TYPE("(a(so))"),
-	                        timeout, &err);
+				"GetChildren", NULL, G_VARIANT_TYPE("(a(so))"),
+				timeout, &err);
 	if (!reply) {
 		cua_debug(be->base.ctx, "registry GetChildren failed: %s",
-		          err ? err->message : "?");
+			  err ? err->message : "?");
 		/* the bus (or the registry daemon on it) is gone or hung:
 		 * nothing accessible can be read; other errors leave the
 		 * X11-only listing */
 		if (atspi_bus_gone(be) ||
 		    g_error_matches(err, G_IO_ERROR, G_IO_ERROR_CLOSED) ||
 		    g_error_matches(err, G_DBUS_ERROR,
-		                    G_DBUS_ERROR_DISCONNECTED))
+				    G_DBUS_ERROR_DISCONNECTED))
 			*down = BUS_GONE;
 		else if (g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
 			*down = BUS_HUNG;
@@ -271,7 +271,7 @@ read_registry(struct atspi_be *be, size_t *n_out, enum bus_failure *down)
 	g_variant_unref(reply);
 
 	batch = dbatch_new(be, timeout, 64,
-	                   cua_now_us() + 2 * (int64_t)timeout * 1000 + 500000);
+			   cua_now_us() + 2 * (int64_t)timeout * 1000 + 500000);
 	if (!batch) {
 		probes_free(probes, n);
 		return NULL;
@@ -280,18 +280,18 @@ read_registry(struct atspi_be *be, size_t *n_out, enum bus_failure *down)
 		struct probe *p = &probes[i];
 
 		dbatch_call(batch, "org.freedesktop.DBus",
-		            "/org/freedesktop/DBus", "org.freedesktop.DBus",
-		            "GetConnectionUnixProcessID",
-		            g_variant_new("(s)", p->bus), G_VARIANT_TYPE("(u)"),
-		            probe_pid_cb, p);
+			    "/org/freedesktop/DBus", "org.freedesktop.DBus",
+			    "GetConnectionUnixProcessID",
+			    g_variant_new("(s)", p->bus), G_VARIANT_TYPE("(u)"),
+			    probe_pid_cb, p);
 		dbatch_get_property(batch, p->bus, p->path, IFACE_ACCESSIBLE,
-		                    "Name", probe_name_cb, p);
+				    "Name", probe_name_cb, p);
 		dbatch_get_property(batch, p->bus, p->path, IFACE_ACCESSIBLE,
-		                    "ChildCount", probe_count_cb, p);
+				    "ChildCount", probe_count_cb, p);
 		dbatch_get_property(batch, p->bus, p->path, IFACE_APPLICATION,
-		                    "ToolkitName", probe_toolkit_cb, p);
+				    "ToolkitName", probe_toolkit_cb, p);
 		dbatch_get_property(batch, p->bus, p->path, IFACE_APPLICATION,
-		                    "Version", probe_version_cb, p);
+				    "Version", probe_version_cb, p);
 	}
 	if (dbatch_run(batch) < 0)
 		cua_debug(be->base.ctx, "app list: deadline hit on the bus");
@@ -345,7 +345,7 @@ resolve_program(void *data, const char *prog)
 
 			if (len > 0 &&
 			    (size_t)snprintf(buf, sizeof(buf), "%.*s/%s",
-			                     (int)len, p, prog) < sizeof(buf) &&
+					     (int)len, p, prog) < sizeof(buf) &&
 			    access(buf, X_OK) == 0 && realpath(buf, real))
 				break;
 			real[0] = '\0';
@@ -386,8 +386,8 @@ proc_get(GArray *procs, int64_t pid, int create)
  */
 static void
 session_bus_app_ids(struct atspi_be *be, GArray *procs,
-                    const struct desktop_entry *entries, size_t n_entries,
-                    struct cua_arena *tmp)
+		    const struct desktop_entry *entries, size_t n_entries,
+		    struct cua_arena *tmp)
 {
 	GVariant *reply, *owner;
 	GVariantIter *it;
@@ -403,13 +403,13 @@ session_bus_app_ids(struct atspi_be *be, GArray *procs,
 	if (!wanted || !be->session || g_dbus_connection_is_closed(be->session))
 		return;
 	reply = g_dbus_connection_call_sync(
-	        be->session, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-	        "org.freedesktop.DBus", "ListNames", NULL,
-	        G_VARIANT_TYPE("(as)"), G_DBUS_CALL_FLAGS_NONE,
-	        call_timeout_ms(be), NULL, &err);
+		be->session, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+		"org.freedesktop.DBus", "ListNames", NULL,
+		G_VARIANT_TYPE("(as)"), G_DBUS_CALL_FLAGS_NONE,
+		call_timeout_ms(be), NULL, &err);
 	if (!reply) {
 		cua_debug(be->base.ctx, "app list: session bus ListNames: %s",
-		          err->message);
+			  err->message);
 		g_error_free(err);
 		return;
 	}
@@ -419,11 +419,12 @@ session_bus_app_ids(struct atspi_be *be, GArray *procs,
 		    !desktop_entries_find(entries, n_entries, name))
 			continue;
 		owner = g_dbus_connection_call_sync(
-		        be->session, "org.freedesktop.DBus",
-		        "/org/freedesktop/DBus", "org.freedesktop.DBus",
-		        "GetConnectionUnixProcessID", g_variant_new("(s)", name),
-		        G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE,
-		        call_timeout_ms(be), NULL, NULL);
+			be->session, "org.freedesktop.DBus",
+			"/org/freedesktop/DBus", "org.freedesktop.DBus",
+			"GetConnectionUnixProcessID",
+			g_variant_new("(s)", name), G_VARIANT_TYPE("(u)"),
+			G_DBUS_CALL_FLAGS_NONE, call_timeout_ms(be), NULL,
+			NULL);
 		if (!owner)
 			continue;
 		g_variant_get(owner, "(u)", &pid);
@@ -438,8 +439,8 @@ session_bus_app_ids(struct atspi_be *be, GArray *procs,
 
 static int
 fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
-         const struct desktop_entry *entries, size_t n_entries,
-         struct resolver *res, struct cua_arena *tmp, struct cua_app_info *a)
+	 const struct desktop_entry *entries, size_t n_entries,
+	 struct resolver *res, struct cua_arena *tmp, struct cua_app_info *a)
 {
 	struct procinfo pi;
 	struct appid_input in = { 0 };
@@ -451,13 +452,13 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 	r = procinfo_read(p->pid, &pi);
 	if (r == -ESRCH || r == -ENOENT || r == -EINVAL) {
 		cua_debug(be->base.ctx, "app list: pid %" PRId64 " is gone",
-		          p->pid);
+			  p->pid);
 		procinfo_clear(&pi);
 		return 0;
 	}
 	/* other errors (permissions): keep what is known */
 	if (is_infrastructure(pi.exe ? atspi_base_name(pi.exe) : NULL,
-	                      pi.comm)) {
+			      pi.comm)) {
 		procinfo_clear(&pi);
 		return 0;
 	}
@@ -477,7 +478,7 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 	/* a launched desktop file outside the XDG directories */
 	if (!e && ch.rule == APPID_RULE_LAUNCHED &&
 	    desktop_entry_load_file(pi.launched_desktop_file, ch.app_id, tmp,
-	                            &launched) == 1) {
+				    &launched) == 1) {
 		e = &launched;
 		ch.app_name = launched.app.name;
 	}
@@ -485,11 +486,12 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 	a->pid = p->pid;
 	a->start_time = pi.start_time;
 	a->exe = cua_arena_strdup(arena, pi.exe);
-	a->exe_base = pi.exe ? cua_arena_strdup(arena, atspi_base_name(pi.exe))
-	                     : NULL;
+	a->exe_base = pi.exe ?
+			      cua_arena_strdup(arena, atspi_base_name(pi.exe)) :
+			      NULL;
 	a->bus_name = p->probe ? cua_arena_strdup(arena, p->probe->bus) : NULL;
 	a->atspi_name =
-	        p->probe ? cua_arena_strdup(arena, p->probe->name) : NULL;
+		p->probe ? cua_arena_strdup(arena, p->probe->name) : NULL;
 	if (e) {
 		a->desktop_id = cua_arena_strdup(arena, e->app.desktop_id);
 		a->desktop_file = cua_arena_strdup(arena, e->app.path);
@@ -499,7 +501,7 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 	if (p->rep) {
 		a->wm_class_class = cua_arena_strdup(arena, p->rep->app_id);
 		a->wm_class_instance =
-		        cua_arena_strdup(arena, p->rep->app_instance);
+			cua_arena_strdup(arena, p->rep->app_instance);
 	}
 	a->app_id = cua_arena_strdup(arena, ch.app_id);
 	a->app_name = cua_arena_strdup(arena, ch.app_name);
@@ -507,16 +509,16 @@ fill_app(struct atspi_be *be, struct cua_arena *arena, const struct proc *p,
 		a->toolkit = cua_arena_strdup(arena, p->probe->toolkit);
 		a->toolkit_version = cua_arena_strdup(arena, p->probe->version);
 	}
-	a->n_windows = p->n_windows > 0 ? p->n_windows
-	               : p->probe && p->probe->have_count
-	                       ? p->probe->child_count
-	                       : 0;
+	a->n_windows = p->n_windows > 0 ? p->n_windows :
+		       p->probe && p->probe->have_count ?
+					  p->probe->child_count :
+					  0;
 	a->frontmost = p->frontmost;
 	a->accessible = p->probe != NULL;
 	cua_debug(be->base.ctx,
-	          "app pid %" PRId64 ": id %s (rule %d) name \"%s\" exe %s",
-	          p->pid, a->app_id, (int)ch.rule, a->app_name,
-	          a->exe ? a->exe : "?");
+		  "app pid %" PRId64 ": id %s (rule %d) name \"%s\" exe %s",
+		  p->pid, a->app_id, (int)ch.rule, a->app_name,
+		  a->exe ? a->exe : "?");
 	procinfo_clear(&pi);
 	if (!a->app_id || !a->app_name)
 		return -1;
@@ -557,8 +559,8 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		cua_display_capabilities(d, NULL, &caps);
 		if (!caps.cap[CUA_DISPLAY_CAP_WINDOWS].ok) {
 			rc = cua_error(CUA_ERROR_BACKEND,
-			               "neither the accessibility bus nor the "
-			               "X display is reachable");
+				       "neither the accessibility bus nor the "
+				       "X display is reachable");
 			goto done;
 		}
 	}
@@ -570,7 +572,7 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 	}
 	if (down == BUS_HUNG) {
 		rc = cua_err(CUA_MSG_TIMEOUT_BUS,
-		             { "s", CUA_NUM("%g", timeout_s(be)) });
+			     { "s", CUA_NUM("%g", timeout_s(be)) });
 		goto done;
 	}
 	if (d->ops->list_windows && d->ops->list_windows(d, &wins) == CUA_OK)
@@ -602,8 +604,8 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		/* one process, several application objects: keep the one
 		 * with the most toplevels */
 		if (!p->probe || (pr->have_count &&
-		                  (!p->probe->have_count ||
-		                   pr->child_count > p->probe->child_count)))
+				  (!p->probe->have_count ||
+				   pr->child_count > p->probe->child_count)))
 			p->probe = pr;
 	}
 	for (k = 0; k < n_clients; k++) {
@@ -619,9 +621,9 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		if (is_active)
 			p->frontmost = 1;
 		if (better_rep(p, c, is_active,
-		               appid_match_wm_class(entries, n_entries,
-		                                    c->app_id,
-		                                    c->app_instance) != NULL))
+			       appid_match_wm_class(entries, n_entries,
+						    c->app_id,
+						    c->app_instance) != NULL))
 			p->rep = c;
 		if (!p->gtk_app_id || (is_active && c->gtk_app_id))
 			p->gtk_app_id = c->gtk_app_id;
@@ -630,13 +632,13 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 	session_bus_app_ids(be, procs, entries, n_entries, tmp);
 
 	res.memo =
-	        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	res.path_env = secure_getenv("PATH");
 	if (!res.path_env)
 		res.path_env = "/usr/local/bin:/usr/bin:/bin";
 	list->apps =
-	        cua_arena_alloc(list->arena, (procs->len ? procs->len : 1) *
-	                                             sizeof(*list->apps));
+		cua_arena_alloc(list->arena, (procs->len ? procs->len : 1) *
+						     sizeof(*list->apps));
 	if (!list->apps) {
 		rc = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto done;
@@ -647,10 +649,10 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 
 		/* no toplevel at all: not an app to show */
 		if (p->n_windows == 0 && (!p->probe || !p->probe->have_count ||
-		                      p->probe->child_count <= 0))
+					  p->probe->child_count <= 0))
 			continue;
 		r = fill_app(be, list->arena, p, entries, n_entries, &res, tmp,
-		             &list->apps[list->n]);
+			     &list->apps[list->n]);
 		if (r < 0) {
 			rc = cua_error(CUA_ERROR_NOMEM, "out of memory");
 			goto done;
@@ -659,10 +661,10 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 			list->n++;
 	}
 	cua_debug(be->base.ctx,
-	          "app list: %zu apps (%zu on the bus, %zu windows, "
-	          "%zu desktop entries) in %lld us",
-	          list->n, n_probes, n_clients, n_entries,
-	          (long long)(cua_now_us() - t0));
+		  "app list: %zu apps (%zu on the bus, %zu windows, "
+		  "%zu desktop entries) in %lld us",
+		  list->n, n_probes, n_clients, n_entries,
+		  (long long)(cua_now_us() - t0));
 
 done:
 	if (res.memo)

@@ -23,9 +23,9 @@ struct events;
 
 struct atspi_be {
 	struct cua_backend base;
-	GMainContext *mc;          /* all our D-Bus replies dispatch here */
-	GDBusConnection *a11y;     /* the accessibility bus */
-	GDBusConnection *session;  /* the session bus, NULL if unreachable */
+	GMainContext *mc;         /* all our D-Bus replies dispatch here */
+	GDBusConnection *a11y;    /* the accessibility bus */
+	GDBusConnection *session; /* the session bus, NULL if unreachable */
 	char *a11y_address;
 	/* Windows, input and capture (display/display.h): chosen when the
 	 * backend starts; never NULL once it runs. */
@@ -36,8 +36,8 @@ struct atspi_be {
 	uint32_t flags;
 	/* Per-app (bus name) capability memo: properties/methods an app
 	 * answered with an error once are not asked again. */
-	GHashTable *caps;          /* bus name -> GUINT_TO_POINTER(bits) */
-	struct events *events;     /* AT-SPI event subscription (events.h) */
+	GHashTable *caps;      /* bus name -> GUINT_TO_POINTER(bits) */
+	struct events *events; /* AT-SPI event subscription (events.h) */
 	/* lock.c: the system bus (logind) and this process's login
 	 * session there, each looked up once */
 	GDBusConnection *system;
@@ -64,13 +64,16 @@ enum atspi_cap {
 };
 
 /* The capability memo of bus name `bus` (decode.c). */
-uint32_t atspi_caps_of(struct atspi_be *be, const char *bus);
-void atspi_caps_add(struct atspi_be *be, const char *bus, uint32_t bits);
+uint32_t
+atspi_caps_of(struct atspi_be *be, const char *bus);
+void
+atspi_caps_add(struct atspi_be *be, const char *bus, uint32_t bits);
 
 /* backend.c: replaces a closed accessibility bus connection, or a dead
  * window-system connection (the display driver's reconnect), once the
  * service is back; 0 when the bus is connected. */
-int atspi_reconnect(struct atspi_be *be);
+int
+atspi_reconnect(struct atspi_be *be);
 
 /* The accessibility bus connection closed (its daemon died) or could not
  * be made again: nothing can be read or done through it. */
@@ -102,52 +105,63 @@ struct dbatch;
 typedef void (*dbatch_cb)(struct dbatch *batch, GVariant *reply,
 			  const GError *error, void *data);
 
-struct dbatch *dbatch_new(struct atspi_be *be, int timeout_ms,
-			  int max_in_flight, int64_t deadline_us);
-void dbatch_free(struct dbatch *batch);
+struct dbatch *
+dbatch_new(struct atspi_be *be, int timeout_ms, int max_in_flight,
+	   int64_t deadline_us);
+void
+dbatch_free(struct dbatch *batch);
 /* Queues a method call. `args` is consumed if floating (may be NULL). */
-void dbatch_call(struct dbatch *batch, const char *bus, const char *path,
-		 const char *iface, const char *method, GVariant *args,
-		 const GVariantType *reply_type, dbatch_cb cb, void *data);
+void
+dbatch_call(struct dbatch *batch, const char *bus, const char *path,
+	    const char *iface, const char *method, GVariant *args,
+	    const GVariantType *reply_type, dbatch_cb cb, void *data);
 /* Queues org.freedesktop.DBus.Properties.Get(iface, prop); the callback
  * gets the unwrapped value as a 1-tuple "(v)". */
-void dbatch_get_property(struct dbatch *batch, const char *bus,
-			 const char *path, const char *iface,
-			 const char *prop, dbatch_cb cb, void *data);
+void
+dbatch_get_property(struct dbatch *batch, const char *bus, const char *path,
+		    const char *iface, const char *prop, dbatch_cb cb,
+		    void *data);
 /* Runs until no call is queued or in flight, or the deadline passed.
  * Returns 0, or -1 when the deadline stopped it (pending calls are
  * cancelled and their callbacks are not run). */
-int dbatch_run(struct dbatch *batch);
+int
+dbatch_run(struct dbatch *batch);
 /* Gives up the batch from inside a callback (as the deadline does). */
-void dbatch_cancel(struct dbatch *batch);
+void
+dbatch_cancel(struct dbatch *batch);
 /* Sends calls for `bus` over a peer-to-peer connection to the app. */
-void dbatch_set_peer(struct dbatch *batch, const char *bus,
-		     GDBusConnection *peer);
+void
+dbatch_set_peer(struct dbatch *batch, const char *bus, GDBusConnection *peer);
 /* Connects to the app's own socket (GetApplicationBusAddress), as
  * libatspi does for ATK-bridge apps; NULL when it has none. */
-GDBusConnection *atspi_peer_connect(struct atspi_be *be, const char *bus,
-				    int timeout_ms, uint64_t *calls,
-				    int *timed_out);
-uint64_t dbatch_calls(const struct dbatch *batch);
-uint64_t dbatch_errors(const struct dbatch *batch);
+GDBusConnection *
+atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
+		   uint64_t *calls, int *timed_out);
+uint64_t
+dbatch_calls(const struct dbatch *batch);
+uint64_t
+dbatch_errors(const struct dbatch *batch);
 
 /* One synchronous call through a batch of one (same timeout rules). */
-GVariant *atspi_call_sync(struct atspi_be *be, const char *bus,
-			  const char *path, const char *iface,
-			  const char *method, GVariant *args,
-			  const GVariantType *reply_type, int timeout_ms,
-			  GError **error);
+GVariant *
+atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
+		const char *iface, const char *method, GVariant *args,
+		const GVariantType *reply_type, int timeout_ms, GError **error);
 
 /* ------------------------------------------------------------------ */
 /* decode.c — replies into raw nodes (shared by fetch.c and live.c)    */
 
 /* GTK 4 names some objects with their GType name ("GtkEntry"):
  * /^Gtk[A-Z][A-Za-z]*$/. Those are no names. */
-int atspi_is_gtype_name(const char *s);
+int
+atspi_is_gtype_name(const char *s);
 /* Interface names, full ("org.a11y.atspi.Text") or short ("Text"). */
-uint32_t atspi_iface_bit(const char *name);
-uint64_t atspi_decode_states(GVariant *reply);   /* GetState "(au)" */
-uint32_t atspi_decode_ifaces(GVariant *reply);   /* GetInterfaces "(as)" */
+uint32_t
+atspi_iface_bit(const char *name);
+uint64_t
+atspi_decode_states(GVariant *reply); /* GetState "(au)" */
+uint32_t
+atspi_decode_ifaces(GVariant *reply); /* GetInterfaces "(as)" */
 /*
  * Action.GetActions "(a(sss))" into n->actions (every entry kept, so that
  * array index = DoAction index), with the app's capability memo deciding
@@ -155,73 +169,82 @@ uint32_t atspi_decode_ifaces(GVariant *reply);   /* GetInterfaces "(as)" */
  * name NULL: the caller asks GetName(i) for each such entry. -1 when out
  * of memory.
  */
-int atspi_decode_actions(struct atspi_be *be, const char *bus,
-			 struct cua_arena *arena, struct cua_raw_node *n,
-			 GVariant *reply);
+int
+atspi_decode_actions(struct atspi_be *be, const char *bus,
+		     struct cua_arena *arena, struct cua_raw_node *n,
+		     GVariant *reply);
 /* The value of a Properties.Get reply "(v)" if it has type `t`; the
  * caller unrefs. NULL otherwise. */
-GVariant *atspi_prop_value(GVariant *reply, const GVariantType *t);
+GVariant *
+atspi_prop_value(GVariant *reply, const GVariantType *t);
 /* An app's string copied into `arena`, cut to at most 1 MiB at a
  * character boundary (docs/safety.md §5). */
 #define ATSPI_STRING_CAP (1024 * 1024)
-char *atspi_strdup_capped(struct cua_arena *arena, const char *s);
+char *
+atspi_strdup_capped(struct cua_arena *arena, const char *s);
 /* GetAttributes "(a{ss})"; -1 when out of memory. */
-int atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
-		       GVariant *reply);
+int
+atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
+		   GVariant *reply);
 
 /* ------------------------------------------------------------------ */
 /* fetch.c — reading nodes                                             */
 
-cua_result atspi_open_app(struct cua_backend *b,
-			  const struct cua_app_info *app,
-			  struct cua_raw_snapshot **out);
-cua_result atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
-		       struct cua_raw_node **roots, size_t n_roots,
-		       const struct cua_fetch_policy *policy);
+cua_result
+atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
+	       struct cua_raw_snapshot **out);
+cua_result
+atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
+	    struct cua_raw_node **roots, size_t n_roots,
+	    const struct cua_fetch_policy *policy);
 
 /* ------------------------------------------------------------------ */
 /* apps.c — running apps                                               */
 
-cua_result atspi_list_apps(struct cua_backend *b, struct cua_app_list **out);
-int atspi_process_alive(struct cua_backend *b, int64_t pid,
-			uint64_t start_time);
+cua_result
+atspi_list_apps(struct cua_backend *b, struct cua_app_list **out);
+int
+atspi_process_alive(struct cua_backend *b, int64_t pid, uint64_t start_time);
 
 /* launch.c — launching desktop entries */
-cua_result atspi_launch(struct cua_backend *b,
-			const struct cua_installed_app *app, int64_t *pid);
+cua_result
+atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
+	     int64_t *pid);
 
 /* desktop_entry.c — XDG desktop entries */
-cua_result atspi_list_installed(struct cua_backend *b,
-				struct cua_installed_list **out);
+cua_result
+atspi_list_installed(struct cua_backend *b, struct cua_installed_list **out);
 
 /* ------------------------------------------------------------------ */
 /* procinfo.c — /proc                                                  */
 
 struct procinfo {
 	int64_t pid;
-	uint64_t start_time;  /* field 22 of /proc/<pid>/stat */
-	char *exe;            /* readlink /proc/<pid>/exe, or NULL */
+	uint64_t start_time; /* field 22 of /proc/<pid>/stat */
+	char *exe;           /* readlink /proc/<pid>/exe, or NULL */
 	char *comm;
 	char *launched_desktop_file; /* GIO_LAUNCHED_DESKTOP_FILE */
 	char *flatpak_id;
 	char *snap_name;
 };
 
-int procinfo_read(int64_t pid, struct procinfo *out); /* 0 or -errno */
-void procinfo_clear(struct procinfo *info);
+int
+procinfo_read(int64_t pid, struct procinfo *out); /* 0 or -errno */
+void
+procinfo_clear(struct procinfo *info);
 
 /* ------------------------------------------------------------------ */
 /* live.c — live reads and requests for actions                        */
 
-cua_result atspi_read_nodes(struct cua_backend *b,
-			    struct cua_raw_snapshot *snap,
-			    struct cua_raw_node **nodes, size_t n,
-			    uint32_t want);
-cua_result atspi_read_children(struct cua_backend *b,
-			       struct cua_raw_snapshot *snap,
-			       struct cua_raw_node **parents, size_t n,
-			       uint32_t first, uint32_t count, uint32_t want);
-cua_result atspi_live_call(struct cua_backend *b, struct cua_live_call *c);
+cua_result
+atspi_read_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		 struct cua_raw_node **nodes, size_t n, uint32_t want);
+cua_result
+atspi_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		    struct cua_raw_node **parents, size_t n, uint32_t first,
+		    uint32_t count, uint32_t want);
+cua_result
+atspi_live_call(struct cua_backend *b, struct cua_live_call *c);
 
 /* ------------------------------------------------------------------ */
 /* display.c — the display driver: choice, and the backend's window,  */
@@ -229,37 +252,48 @@ cua_result atspi_live_call(struct cua_backend *b, struct cua_live_call *c);
 
 /* Chooses and opens the session's display driver (be->display):
  * CUA_DISPLAY, else what the environment shows (display/display.h). */
-cua_result atspi_display_open(struct atspi_be *be);
-void atspi_display_close(struct atspi_be *be);
+cua_result
+atspi_display_open(struct atspi_be *be);
+void
+atspi_display_close(struct atspi_be *be);
 /* After an automatic choice of "none": choose again when the environment
  * changed (atspi_reconnect). */
-void atspi_display_recheck(struct atspi_be *be);
+void
+atspi_display_recheck(struct atspi_be *be);
 /* The backend's display and set_display members. */
-struct cua_display *atspi_display(struct cua_backend *b);
-cua_result atspi_set_display(struct cua_backend *b, const char *name);
+struct cua_display *
+atspi_display(struct cua_backend *b);
+cua_result
+atspi_set_display(struct cua_backend *b, const char *name);
 
 /* lock.c: whether the screen is locked (backend op screen_locked) */
-int atspi_screen_locked(struct cua_backend *b, char *source, size_t size);
-void atspi_lock_close(struct atspi_be *be);
+int
+atspi_screen_locked(struct cua_backend *b, char *source, size_t size);
+void
+atspi_lock_close(struct atspi_be *be);
 
-cua_result atspi_window_query(struct cua_backend *b, uint64_t window,
-			      struct cua_win *out);
-cua_result atspi_window_at(struct cua_backend *b, int32_t x, int32_t y,
-			   struct cua_win *out);
-cua_result atspi_focus_window(struct cua_backend *b, struct cua_win *out);
-cua_result atspi_activate_window(struct cua_backend *b, uint64_t window,
-				 int timeout_ms, int *confirmed);
-cua_result atspi_pointer(struct cua_backend *b,
-			 const struct cua_pointer_event *ev, size_t n,
-			 int restore);
-cua_result atspi_keys(struct cua_backend *b,
-		      const struct cua_key_chord *chords, size_t n,
-		      int keymap_delay_ms, const char *app_bus, int *kept);
-cua_result atspi_keys_restore(struct cua_backend *b);
-void atspi_track_window(struct cua_backend *b, uint64_t window);
-cua_result atspi_capture(struct cua_backend *b,
-			 const struct cua_capture_request *req,
-			 struct cua_capture **out,
-			 enum cua_capture_status *status);
+cua_result
+atspi_window_query(struct cua_backend *b, uint64_t window, struct cua_win *out);
+cua_result
+atspi_window_at(struct cua_backend *b, int32_t x, int32_t y,
+		struct cua_win *out);
+cua_result
+atspi_focus_window(struct cua_backend *b, struct cua_win *out);
+cua_result
+atspi_activate_window(struct cua_backend *b, uint64_t window, int timeout_ms,
+		      int *confirmed);
+cua_result
+atspi_pointer(struct cua_backend *b, const struct cua_pointer_event *ev,
+	      size_t n, int restore);
+cua_result
+atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords, size_t n,
+	   int keymap_delay_ms, const char *app_bus, int *kept);
+cua_result
+atspi_keys_restore(struct cua_backend *b);
+void
+atspi_track_window(struct cua_backend *b, uint64_t window);
+cua_result
+atspi_capture(struct cua_backend *b, const struct cua_capture_request *req,
+	      struct cua_capture **out, enum cua_capture_status *status);
 
 #endif

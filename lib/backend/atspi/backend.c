@@ -29,106 +29,106 @@
 _Static_assert(SAME(CUA_ROLE_INVALID, ATSPI_ROLE_INVALID), "role numbering");
 _Static_assert(SAME(CUA_ROLE_ALERT, ATSPI_ROLE_ALERT), "role numbering");
 _Static_assert(SAME(CUA_ROLE_CHECK_BOX, ATSPI_ROLE_CHECK_BOX),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_COMBO_BOX, ATSPI_ROLE_COMBO_BOX),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_DIALOG, ATSPI_ROLE_DIALOG), "role numbering");
 _Static_assert(SAME(CUA_ROLE_FILE_CHOOSER, ATSPI_ROLE_FILE_CHOOSER),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_FRAME, ATSPI_ROLE_FRAME), "role numbering");
 _Static_assert(SAME(CUA_ROLE_LABEL, ATSPI_ROLE_LABEL), "role numbering");
 _Static_assert(SAME(CUA_ROLE_LIST, ATSPI_ROLE_LIST), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MENU, ATSPI_ROLE_MENU), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MENU_BAR, ATSPI_ROLE_MENU_BAR), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MENU_ITEM, ATSPI_ROLE_MENU_ITEM),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_PAGE_TAB, ATSPI_ROLE_PAGE_TAB), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PANEL, ATSPI_ROLE_PANEL), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PASSWORD_TEXT, ATSPI_ROLE_PASSWORD_TEXT),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_POPUP_MENU, ATSPI_ROLE_POPUP_MENU),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_PUSH_BUTTON, ATSPI_ROLE_PUSH_BUTTON),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_RADIO_BUTTON, ATSPI_ROLE_RADIO_BUTTON),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_SCROLL_PANE, ATSPI_ROLE_SCROLL_PANE),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_SLIDER, ATSPI_ROLE_SLIDER), "role numbering");
 _Static_assert(SAME(CUA_ROLE_SPIN_BUTTON, ATSPI_ROLE_SPIN_BUTTON),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_TABLE, ATSPI_ROLE_TABLE), "role numbering");
 _Static_assert(SAME(CUA_ROLE_TABLE_CELL, ATSPI_ROLE_TABLE_CELL),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_TEXT, ATSPI_ROLE_TEXT), "role numbering");
 _Static_assert(SAME(CUA_ROLE_TOGGLE_BUTTON, ATSPI_ROLE_TOGGLE_BUTTON),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_TREE_TABLE, ATSPI_ROLE_TREE_TABLE),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_WINDOW, ATSPI_ROLE_WINDOW), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PARAGRAPH, ATSPI_ROLE_PARAGRAPH),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_APPLICATION, ATSPI_ROLE_APPLICATION),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_ENTRY, ATSPI_ROLE_ENTRY), "role numbering");
 _Static_assert(SAME(CUA_ROLE_DOCUMENT_FRAME, ATSPI_ROLE_DOCUMENT_FRAME),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_LINK, ATSPI_ROLE_LINK), "role numbering");
 _Static_assert(SAME(CUA_ROLE_TABLE_ROW, ATSPI_ROLE_TABLE_ROW),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_TREE_ITEM, ATSPI_ROLE_TREE_ITEM),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_DOCUMENT_WEB, ATSPI_ROLE_DOCUMENT_WEB),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_LIST_BOX, ATSPI_ROLE_LIST_BOX), "role numbering");
 _Static_assert(SAME(CUA_ROLE_LEVEL_BAR, ATSPI_ROLE_LEVEL_BAR),
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(CUA_ROLE_STATIC, ATSPI_ROLE_STATIC), "role numbering");
 _Static_assert(SAME(CUA_ROLE_MARK, ATSPI_ROLE_MARK), "role numbering");
 _Static_assert(SAME(CUA_ROLE_PUSH_BUTTON_MENU, ATSPI_ROLE_PUSH_BUTTON_MENU),
-               "role numbering");
+	       "role numbering");
 /* SWITCH follows PUSH_BUTTON_MENU; at-spi2-core 2.46 does not have it yet
  * (LAST_DEFINED is then its number), newer versions do. */
 _Static_assert(CUA_ROLE_SWITCH == CUA_ROLE_PUSH_BUTTON_MENU + 1,
-               "role numbering");
+	       "role numbering");
 _Static_assert(SAME(ATSPI_ROLE_LAST_DEFINED, CUA_ROLE_SWITCH) ||
-                       SAME(ATSPI_ROLE_LAST_DEFINED, CUA_ROLE_COUNT),
-               "role numbering: libatspi has roles raw.h does not know");
+		       SAME(ATSPI_ROLE_LAST_DEFINED, CUA_ROLE_COUNT),
+	       "role numbering: libatspi has roles raw.h does not know");
 
 _Static_assert(SAME(CUA_STATE_ACTIVE, ATSPI_STATE_ACTIVE), "state numbering");
 _Static_assert(SAME(CUA_STATE_CHECKED, ATSPI_STATE_CHECKED), "state numbering");
 _Static_assert(SAME(CUA_STATE_DEFUNCT, ATSPI_STATE_DEFUNCT), "state numbering");
 _Static_assert(SAME(CUA_STATE_EDITABLE, ATSPI_STATE_EDITABLE),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_ENABLED, ATSPI_STATE_ENABLED), "state numbering");
 _Static_assert(SAME(CUA_STATE_EXPANDED, ATSPI_STATE_EXPANDED),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_FOCUSED, ATSPI_STATE_FOCUSED), "state numbering");
 _Static_assert(SAME(CUA_STATE_ICONIFIED, ATSPI_STATE_ICONIFIED),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_MODAL, ATSPI_STATE_MODAL), "state numbering");
 _Static_assert(SAME(CUA_STATE_PRESSED, ATSPI_STATE_PRESSED), "state numbering");
 _Static_assert(SAME(CUA_STATE_SELECTED, ATSPI_STATE_SELECTED),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_SENSITIVE, ATSPI_STATE_SENSITIVE),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_SHOWING, ATSPI_STATE_SHOWING), "state numbering");
 _Static_assert(SAME(CUA_STATE_SINGLE_LINE, ATSPI_STATE_SINGLE_LINE),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_VISIBLE, ATSPI_STATE_VISIBLE), "state numbering");
 _Static_assert(SAME(CUA_STATE_MANAGES_DESCENDANTS,
-                    ATSPI_STATE_MANAGES_DESCENDANTS),
-               "state numbering");
+		    ATSPI_STATE_MANAGES_DESCENDANTS),
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_INDETERMINATE, ATSPI_STATE_INDETERMINATE),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_CHECKABLE, ATSPI_STATE_CHECKABLE),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_HAS_POPUP, ATSPI_STATE_HAS_POPUP),
-               "state numbering");
+	       "state numbering");
 _Static_assert(SAME(CUA_STATE_READ_ONLY, ATSPI_STATE_READ_ONLY),
-               "state numbering");
+	       "state numbering");
 _Static_assert((int)ATSPI_STATE_LAST_DEFINED >= (int)CUA_STATE_COUNT,
-               "state numbering");
+	       "state numbering");
 _Static_assert(ATSPI_RELATION_LABELLED_BY == 2, "relation numbering");
 _Static_assert(ATSPI_COORD_TYPE_SCREEN == 0, "coordinate type numbering");
 
@@ -181,14 +181,14 @@ connect_bus(struct atspi_be *be, const char *address, const char *what)
 	GError *error = NULL;
 
 	c = g_dbus_connection_new_for_address_sync(
-	        address,
-	        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-	                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-	        NULL, NULL, &error);
+		address,
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		NULL, NULL, &error);
 	if (!c) {
 		cua_debug(be->base.ctx,
-		          "atspi: cannot connect to the %s (%s): %s", what,
-		          address, error->message);
+			  "atspi: cannot connect to the %s (%s): %s", what,
+			  address, error->message);
 		g_error_free(error);
 		return NULL;
 	}
@@ -207,12 +207,12 @@ session_a11y_address(struct atspi_be *be)
 		return NULL;
 	/* may D-Bus-activate at-spi-bus-launcher, which is what we want */
 	r = g_dbus_connection_call_sync(
-	        be->session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
-	        "GetAddress", NULL, G_VARIANT_TYPE("(s)"),
-	        G_DBUS_CALL_FLAGS_NONE, call_timeout(be) * 5, NULL, &error);
+		be->session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+		"GetAddress", NULL, G_VARIANT_TYPE("(s)"),
+		G_DBUS_CALL_FLAGS_NONE, call_timeout(be) * 5, NULL, &error);
 	if (!r) {
 		cua_debug(be->base.ctx, "atspi: org.a11y.Bus.GetAddress: %s",
-		          error->message);
+			  error->message);
 		g_error_free(error);
 		return NULL;
 	}
@@ -285,27 +285,27 @@ desktop_fixes(struct atspi_be *be)
 			if (be->display->ops->a11y_bus_publish(
 				    be->display, be->a11y_address) == 0)
 				cua_info(
-				        ctx,
-				        "set the root window's AT_SPI_BUS property to %s",
-				        be->a11y_address);
+					ctx,
+					"set the root window's AT_SPI_BUS property to %s",
+					be->a11y_address);
 			else
 				cua_debug(
-				        ctx,
-				        "atspi: could not set AT_SPI_BUS on the root window");
+					ctx,
+					"atspi: could not set AT_SPI_BUS on the root window");
 		}
 		free(prop);
 	}
 	if (!be->session)
 		return;
 	r = g_dbus_connection_call_sync(
-	        be->session, "org.a11y.Bus", "/org/a11y/bus",
-	        "org.freedesktop.DBus.Properties", "Get",
-	        g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
-	        G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-	        call_timeout(be), NULL, &error);
+		be->session, "org.a11y.Bus", "/org/a11y/bus",
+		"org.freedesktop.DBus.Properties", "Get",
+		g_variant_new("(ss)", "org.a11y.Status", "IsEnabled"),
+		G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+		call_timeout(be), NULL, &error);
 	if (!r) {
 		cua_debug(ctx, "atspi: org.a11y.Status.IsEnabled: %s",
-		          error->message);
+			  error->message);
 		g_error_free(error);
 		return;
 	}
@@ -314,18 +314,18 @@ desktop_fixes(struct atspi_be *be)
 	if (v && g_variant_is_of_type(v, G_VARIANT_TYPE_BOOLEAN) &&
 	    !g_variant_get_boolean(v)) {
 		r = g_dbus_connection_call_sync(
-		        be->session, "org.a11y.Bus", "/org/a11y/bus",
-		        "org.freedesktop.DBus.Properties", "Set",
-		        g_variant_new("(ssv)", "org.a11y.Status", "IsEnabled",
-		                      g_variant_new_boolean(TRUE)),
-		        NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, call_timeout(be),
-		        NULL, &error);
+			be->session, "org.a11y.Bus", "/org/a11y/bus",
+			"org.freedesktop.DBus.Properties", "Set",
+			g_variant_new("(ssv)", "org.a11y.Status", "IsEnabled",
+				      g_variant_new_boolean(TRUE)),
+			NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, call_timeout(be),
+			NULL, &error);
 		if (r) {
 			cua_info(ctx, "turned org.a11y.Status.IsEnabled on");
 			g_variant_unref(r);
 		} else {
 			cua_debug(ctx, "atspi: setting IsEnabled: %s",
-			          error->message);
+				  error->message);
 			g_error_free(error);
 		}
 	}
@@ -373,7 +373,7 @@ atspi_reconnect(struct atspi_be *be)
 	}
 	if (be->a11y) {
 		cua_info(ctx, "the accessibility bus %s went away",
-		         be->a11y_address);
+			 be->a11y_address);
 		events_detach(be->events);
 		g_clear_object(&be->a11y);
 		g_free(be->a11y_address);
@@ -383,7 +383,7 @@ atspi_reconnect(struct atspi_be *be)
 	r = connect_a11y(be);
 	if (r == 0) {
 		cua_info(ctx, "connected to the accessibility bus %s",
-		         be->a11y_address);
+			 be->a11y_address);
 		events_reattach(be->events);
 		changed = 1;
 	}
@@ -444,7 +444,7 @@ atspi_destroy(struct cua_backend *b)
 
 cua_result
 cua_backend_atspi_new(struct cua_ctx *ctx, uint32_t flags,
-                      struct cua_backend **out)
+		      struct cua_backend **out)
 {
 	struct atspi_be *be;
 	const char *session_addr;

@@ -40,7 +40,7 @@ void
 dbatch_cancel(struct dbatch *batch);
 GDBusConnection *
 atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
-                   uint64_t *calls, int *timed_out);
+		   uint64_t *calls, int *timed_out);
 
 #define DBATCH_DEFAULT_TIMEOUT_MS 1000
 #define DBATCH_DEFAULT_IN_FLIGHT 256
@@ -134,8 +134,8 @@ dcall_send(struct dcall *c)
 	b->refs++;
 	b->calls++;
 	g_dbus_connection_send_message_with_reply(
-	        c->conn, c->msg, G_DBUS_SEND_MESSAGE_FLAGS_NONE, b->timeout_ms,
-	        NULL, b->cancel, on_reply, c);
+		c->conn, c->msg, G_DBUS_SEND_MESSAGE_FLAGS_NONE, b->timeout_ms,
+		NULL, b->cancel, on_reply, c);
 }
 
 /* Sends queued calls while there is room. */
@@ -166,32 +166,32 @@ on_reply(GObject *source, GAsyncResult *res, gpointer user)
 	GError *error = NULL;
 
 	reply = g_dbus_connection_send_message_with_reply_finish(
-	        G_DBUS_CONNECTION(source), res, &error);
+		G_DBUS_CONNECTION(source), res, &error);
 	b->in_flight--;
 
 	if (reply && !g_dbus_message_to_gerror(reply, &error)) {
 		body = g_dbus_message_get_body(reply);
 		if (!body) {
 			empty = g_variant_ref_sink(
-			        g_variant_new_tuple(NULL, 0));
+				g_variant_new_tuple(NULL, 0));
 			body = empty;
 		}
 		if (c->reply_type &&
 		    !g_variant_is_of_type(body, c->reply_type)) {
 			g_set_error(&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-			            "%s.%s: reply of type %s, expected %.*s",
-			            g_dbus_message_get_interface(c->msg),
-			            g_dbus_message_get_member(c->msg),
-			            g_variant_get_type_string(body),
-			            (int)g_variant_type_get_string_length(
-			                    c->reply_type),
-			            g_variant_type_peek_string(c->reply_type));
+				    "%s.%s: reply of type %s, expected %.*s",
+				    g_dbus_message_get_interface(c->msg),
+				    g_dbus_message_get_member(c->msg),
+				    g_variant_get_type_string(body),
+				    (int)g_variant_type_get_string_length(
+					    c->reply_type),
+				    g_variant_type_peek_string(c->reply_type));
 			body = NULL;
 		}
 	}
 
 	if (!b->stopped && !(error && g_error_matches(error, G_IO_ERROR,
-	                                              G_IO_ERROR_CANCELLED))) {
+						      G_IO_ERROR_CANCELLED))) {
 		if (error)
 			b->errors++;
 		c->cb(b, error ? NULL : body, error, c->data);
@@ -209,14 +209,14 @@ on_reply(GObject *source, GAsyncResult *res, gpointer user)
 
 struct dbatch *
 dbatch_new(struct atspi_be *be, int timeout_ms, int max_in_flight,
-           int64_t deadline_us)
+	   int64_t deadline_us)
 {
 	struct dbatch *b = g_new0(struct dbatch, 1);
 
 	b->be = be;
 	b->timeout_ms = timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS;
-	b->max_in_flight = max_in_flight > 0 ? (unsigned int)max_in_flight
-	                                     : DBATCH_DEFAULT_IN_FLIGHT;
+	b->max_in_flight = max_in_flight > 0 ? (unsigned int)max_in_flight :
+					       DBATCH_DEFAULT_IN_FLIGHT;
 	b->deadline_us = deadline_us;
 	b->cancel = g_cancellable_new();
 	g_queue_init(&b->queue);
@@ -273,8 +273,8 @@ dbatch_free(struct dbatch *batch)
 
 void
 dbatch_call(struct dbatch *batch, const char *bus, const char *path,
-            const char *iface, const char *method, GVariant *args,
-            const GVariantType *reply_type, dbatch_cb cb, void *data)
+	    const char *iface, const char *method, GVariant *args,
+	    const GVariantType *reply_type, dbatch_cb cb, void *data)
 {
 	struct dcall *c;
 	int pushed;
@@ -309,12 +309,12 @@ dbatch_call(struct dbatch *batch, const char *bus, const char *path,
 
 void
 dbatch_get_property(struct dbatch *batch, const char *bus, const char *path,
-                    const char *iface, const char *prop, dbatch_cb cb,
-                    void *data)
+		    const char *iface, const char *prop, dbatch_cb cb,
+		    void *data)
 {
 	dbatch_call(batch, bus, path, "org.freedesktop.DBus.Properties", "Get",
-	            g_variant_new("(ss)", iface, prop), G_VARIANT_TYPE("(v)"),
-	            cb, data);
+		    g_variant_new("(ss)", iface, prop), G_VARIANT_TYPE("(v)"),
+		    cb, data);
 }
 
 /*
@@ -363,7 +363,7 @@ dbatch_run(struct dbatch *batch)
 			batch->deadline_fired = 1;
 		} else {
 			timer = g_timeout_source_new(
-			        (guint)((left + 999) / 1000));
+				(guint)((left + 999) / 1000));
 			g_source_set_callback(timer, on_deadline, batch, NULL);
 			g_source_attach(timer, mc);
 		}
@@ -432,7 +432,7 @@ static int
 is_local_address(const char *a)
 {
 	return (g_str_has_prefix(a, "unix:path=") ||
-	        g_str_has_prefix(a, "unix:abstract=")) &&
+		g_str_has_prefix(a, "unix:abstract=")) &&
 	       !strchr(a, ';');
 }
 
@@ -440,7 +440,7 @@ is_local_address(const char *a)
  * trips made, *timed_out says that the app did not answer at all. */
 GDBusConnection *
 atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
-                   uint64_t *calls, int *timed_out)
+		   uint64_t *calls, int *timed_out)
 {
 	uint32_t caps = GPOINTER_TO_UINT(g_hash_table_lookup(be->caps, bus));
 	struct peer_wait w = { NULL, 0 };
@@ -456,17 +456,17 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 		return NULL;
 	(*calls)++;
 	r = atspi_call_sync(be, bus, "/org/a11y/atspi/accessible/root",
-	                    "org.a11y.atspi.Application",
-	                    "GetApplicationBusAddress", NULL,
-	                    G_VARIANT_TYPE("(s)"), timeout_ms, &error);
+			    "org.a11y.atspi.Application",
+			    "GetApplicationBusAddress", NULL,
+			    G_VARIANT_TYPE("(s)"), timeout_ms, &error);
 	if (!r) {
 		/* GTK 4 and Qt have no such method */
 		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
 			*timed_out = 1;
 		else
 			g_hash_table_replace(
-			        be->caps, g_strdup(bus),
-			        GUINT_TO_POINTER(caps | CAP_NO_PEER));
+				be->caps, g_strdup(bus),
+				GUINT_TO_POINTER(caps | CAP_NO_PEER));
 		g_error_free(error);
 		return NULL;
 	}
@@ -474,8 +474,8 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 	if (!is_local_address(addr)) {
 		if (*addr)
 			cua_debug(be->base.ctx,
-			          "atspi: %s: ignoring peer address %s", bus,
-			          addr);
+				  "atspi: %s: ignoring peer address %s", bus,
+				  addr);
 		g_variant_unref(r);
 		return NULL;
 	}
@@ -485,10 +485,10 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 	pushed = push_mc(be->mc);
 	cancel = g_cancellable_new();
 	g_dbus_connection_new_for_address(
-	        addr, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT, NULL,
-	        cancel, on_peer_ready, &w);
+		addr, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT, NULL,
+		cancel, on_peer_ready, &w);
 	timer = g_timeout_source_new(
-	        timeout_ms > 0 ? (guint)timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS);
+		timeout_ms > 0 ? (guint)timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS);
 	g_source_set_callback(timer, on_timer_fired, &fired, NULL);
 	g_source_attach(timer, be->mc);
 	while (!w.done && !fired)
@@ -506,7 +506,7 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 		g_dbus_connection_set_exit_on_close(w.conn, FALSE);
 	else
 		cua_debug(be->base.ctx, "atspi: %s: cannot connect to %s", bus,
-		          addr);
+			  addr);
 	g_variant_unref(r);
 	return w.conn;
 }
@@ -530,7 +530,7 @@ struct sync_result {
 
 static void
 on_sync_reply(struct dbatch *batch, GVariant *reply, const GError *error,
-              void *data)
+	      void *data)
 {
 	struct sync_result *s = data;
 
@@ -543,8 +543,8 @@ on_sync_reply(struct dbatch *batch, GVariant *reply, const GError *error,
 
 GVariant *
 atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
-                const char *iface, const char *method, GVariant *args,
-                const GVariantType *reply_type, int timeout_ms, GError **error)
+		const char *iface, const char *method, GVariant *args,
+		const GVariantType *reply_type, int timeout_ms, GError **error)
 {
 	struct sync_result s = { NULL, NULL };
 	struct dbatch *b;
@@ -557,7 +557,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 	deadline = cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000;
 	b = dbatch_new(be, timeout_ms, 1, deadline);
 	dbatch_call(b, bus, path, iface, method, args, reply_type,
-	            on_sync_reply, &s);
+		    on_sync_reply, &s);
 	dbatch_run(b);
 	dbatch_free(b);
 	if (s.reply)
@@ -566,7 +566,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 		g_propagate_error(error, s.error);
 	else
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-		            "%s.%s on %s did not answer within %d ms", iface,
-		            method, bus ? bus : "(peer)", timeout_ms);
+			    "%s.%s on %s did not answer within %d ms", iface,
+			    method, bus ? bus : "(peer)", timeout_ms);
 	return NULL;
 }

@@ -131,7 +131,8 @@ atspi_decode_attrs(struct cua_arena *arena, struct cua_raw_node *n,
 	const char *key, *value;
 	int r = 0;
 
-	n->attrs = cua_arena_alloc(arena, (count ? count : 1) * sizeof(*n->attrs));
+	n->attrs =
+		cua_arena_alloc(arena, (count ? count : 1) * sizeof(*n->attrs));
 	if (!n->attrs) {
 		g_variant_unref(dict);
 		return -1;
@@ -206,7 +207,8 @@ atspi_decode_actions(struct atspi_be *be, const char *bus,
 	g_variant_iter_init(&it, arr);
 	while (!(caps & ATSPI_CAP_ACTIONS_BY_INDEX) &&
 	       g_variant_iter_next(&it, "(&s&s&s)", &name, &desc, &keys))
-		if (*name && strcmp(name, desc) == 0 && strcmp(name, keys) == 0) {
+		if (*name && strcmp(name, desc) == 0 &&
+		    strcmp(name, keys) == 0) {
 			atspi_caps_add(be, bus, ATSPI_CAP_ACTIONS_BY_INDEX);
 			caps |= ATSPI_CAP_ACTIONS_BY_INDEX;
 		}

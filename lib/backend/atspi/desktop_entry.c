@@ -147,19 +147,19 @@ locale_variants(struct strv *sv, const char *loc, size_t len)
 	/* ll_CC@MOD, ll_CC, ll@MOD, ll */
 	if (terr_len && mod_len) {
 		snprintf(buf, sizeof(buf), "%.*s_%.*s@%.*s", (int)lang_len, loc,
-		         (int)terr_len, terr, (int)mod_len, mod);
+			 (int)terr_len, terr, (int)mod_len, mod);
 		if (!strv_has(sv, buf))
 			strv_push(sv, buf, strlen(buf));
 	}
 	if (terr_len) {
 		snprintf(buf, sizeof(buf), "%.*s_%.*s", (int)lang_len, loc,
-		         (int)terr_len, terr);
+			 (int)terr_len, terr);
 		if (!strv_has(sv, buf))
 			strv_push(sv, buf, strlen(buf));
 	}
 	if (mod_len) {
 		snprintf(buf, sizeof(buf), "%.*s@%.*s", (int)lang_len, loc,
-		         (int)mod_len, mod);
+			 (int)mod_len, mod);
 		if (!strv_has(sv, buf))
 			strv_push(sv, buf, strlen(buf));
 	}
@@ -170,7 +170,7 @@ locale_variants(struct strv *sv, const char *loc, size_t len)
 
 char **
 desktop_locale_keys(const char *language, const char *lc_all,
-                    const char *lc_messages, const char *lang)
+		    const char *lc_messages, const char *lang)
 {
 	const char *vals[4] = { language, lc_all, lc_messages, lang };
 	struct strv sv = { 0 };
@@ -270,7 +270,7 @@ enum {
 
 int
 desktop_entry_parse(const char *text, size_t len, const char *const *locales,
-                    struct cua_arena *arena, struct desktop_entry *out)
+		    struct cua_arena *arena, struct desktop_entry *out)
 {
 	const char *p = text, *end = text + len;
 	int group = 0; /* 0 before any group, 1 Desktop Entry, 2 other */
@@ -333,7 +333,7 @@ desktop_entry_parse(const char *text, size_t len, const char *const *locales,
 			for (r = 0; r < best_rank && locales[r]; r++) {
 				if (strlen(locales[r]) == (size_t)(rb - lb) &&
 				    memcmp(locales[r], lb, (size_t)(rb - lb)) ==
-				            0) {
+					    0) {
 					loc_name = unescape(arena, vs, vlen);
 					if (!loc_name)
 						return -1;
@@ -343,20 +343,20 @@ desktop_entry_parse(const char *text, size_t len, const char *const *locales,
 			}
 			continue;
 		}
-#define TAKE_STRING(bit, field)                              \
-	do {                                                 \
-		if (!(seen & (bit))) {                       \
-			seen |= (bit);                       \
-			(field) = unescape(arena, vs, vlen); \
-			if (!(field))                        \
-				return -1;                   \
-		}                                            \
+#define TAKE_STRING(bit, field)                                                \
+	do {                                                                   \
+		if (!(seen & (bit))) {                                         \
+			seen |= (bit);                                         \
+			(field) = unescape(arena, vs, vlen);                   \
+			if (!(field))                                          \
+				return -1;                                     \
+		}                                                              \
 	} while (0)
 		if (key_is(ls, klen, "Type")) {
 			if (!(seen & SEEN_TYPE)) {
 				seen |= SEEN_TYPE;
 				is_app = vlen == 11 &&
-				         memcmp(vs, "Application", 11) == 0;
+					 memcmp(vs, "Application", 11) == 0;
 			}
 		} else if (key_is(ls, klen, "Name")) {
 			TAKE_STRING(SEEN_NAME, out->app.name_c);
@@ -440,7 +440,7 @@ ab_add(struct argbuf *b, const char *s, size_t n)
 
 char **
 desktop_exec_to_argv(const char *exec, const char *name, const char *icon,
-                     const char *desktop_path)
+		     const char *desktop_path)
 {
 	struct strv sv = { 0 };
 	struct argbuf cur = { 0 };
@@ -454,7 +454,7 @@ desktop_exec_to_argv(const char *exec, const char *name, const char *icon,
 		char c = *p;
 
 		if (c == '\0' || (!quote && (c == ' ' || c == '\t' ||
-		                             c == '\n' || c == '\r'))) {
+					     c == '\n' || c == '\r'))) {
 			/* an unquoted argument made only of file codes
 			 * vanishes; a quoted one stays, maybe empty */
 			if (in_tok && (cur.len > 0 || quoted))
@@ -607,8 +607,8 @@ static char **
 env_locale_keys(void)
 {
 	return desktop_locale_keys(
-	        secure_getenv("LANGUAGE"), secure_getenv("LC_ALL"),
-	        secure_getenv("LC_MESSAGES"), secure_getenv("LANG"));
+		secure_getenv("LANGUAGE"), secure_getenv("LC_ALL"),
+		secure_getenv("LC_MESSAGES"), secure_getenv("LANG"));
 }
 
 /* The `applications` directories, most important first. */
@@ -625,7 +625,7 @@ application_dirs(void)
 
 	if (!home || home[0] != '/') {
 		if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &pwp) ==
-		            0 &&
+			    0 &&
 		    pwp && pwp->pw_dir)
 			home = pwp->pw_dir;
 		else
@@ -637,7 +637,7 @@ application_dirs(void)
 		strv_push(&sv, buf, strlen(buf));
 	} else if (home) {
 		snprintf(buf, sizeof(buf), "%s/.local/share/applications",
-		         home);
+			 home);
 		strv_push(&sv, buf, strlen(buf));
 	}
 	if (!data_dirs || !data_dirs[0])
@@ -645,13 +645,13 @@ application_dirs(void)
 	while (*data_dirs) {
 		const char *colon = strchr(data_dirs, ':');
 		size_t len =
-		        colon ? (size_t)(colon - data_dirs) : strlen(data_dirs);
+			colon ? (size_t)(colon - data_dirs) : strlen(data_dirs);
 
 		while (len > 1 && data_dirs[len - 1] == '/')
 			len--;
 		if (len > 0 && data_dirs[0] == '/' && len < sizeof(buf) - 16) {
 			snprintf(buf, sizeof(buf), "%.*s/applications",
-			         (int)len, data_dirs);
+				 (int)len, data_dirs);
 			if (!strv_has(&sv, buf))
 				strv_push(&sv, buf, strlen(buf));
 		}
@@ -709,7 +709,7 @@ load_one(struct loader *ld, const char *path, const char *id)
 	if (read_small_file(path, &text, &len) < 0)
 		return;
 	r = desktop_entry_parse(text, len, (const char *const *)ld->locales,
-	                        ld->arena, &e);
+				ld->arena, &e);
 	g_free(text);
 	if (r < 0) {
 		ld->oom = 1;
@@ -761,9 +761,9 @@ scan_dir(struct loader *ld, const char *dir, const char *rel, int depth)
 		struct stat st;
 
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, nm) >=
-		            sizeof(path) ||
+			    sizeof(path) ||
 		    (size_t)snprintf(relpath, sizeof(relpath), "%s%s", rel,
-		                     nm) >= sizeof(relpath))
+				     nm) >= sizeof(relpath))
 			continue;
 		if (nlen > 8 && strcmp(nm + nlen - 8, ".desktop") == 0) {
 			char *id = desktop_id_from_relpath(relpath);
@@ -787,7 +787,7 @@ scan_dir(struct loader *ld, const char *dir, const char *rel, int depth)
 
 int
 desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
-                     size_t *n_out)
+		     size_t *n_out)
 {
 	struct loader ld = { 0 };
 	char **dirs;
@@ -830,7 +830,7 @@ desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
 
 int
 desktop_entry_load_file(const char *path, const char *id,
-                        struct cua_arena *arena, struct desktop_entry *out)
+			struct cua_arena *arena, struct desktop_entry *out)
 {
 	char **locales;
 	char *text, *derived = NULL;
@@ -846,7 +846,7 @@ desktop_entry_load_file(const char *path, const char *id,
 		return -1;
 	}
 	r = desktop_entry_parse(text, len, (const char *const *)locales, arena,
-	                        out);
+				out);
 	g_free(text);
 	desktop_strv_free(locales);
 	if (r <= 0)
@@ -883,7 +883,7 @@ id_len(const char *id)
 
 const struct desktop_entry *
 desktop_entries_find(const struct desktop_entry *entries, size_t n,
-                     const char *id)
+		     const char *id)
 {
 	size_t i, len;
 
@@ -929,11 +929,11 @@ atspi_list_installed(struct cua_backend *b, struct cua_installed_list **out)
 	    desktop_entries_load(list->arena, &entries, &n) < 0) {
 		cua_installed_list_free(list);
 		return cua_error(CUA_ERROR_NOMEM,
-		                 "out of memory reading desktop entries");
+				 "out of memory reading desktop entries");
 	}
 	if (n > 0) {
 		list->apps =
-		        cua_arena_alloc(list->arena, n * sizeof(*list->apps));
+			cua_arena_alloc(list->arena, n * sizeof(*list->apps));
 		if (!list->apps) {
 			cua_installed_list_free(list);
 			return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -943,7 +943,7 @@ atspi_list_installed(struct cua_backend *b, struct cua_installed_list **out)
 	}
 	list->n = n;
 	cua_debug(b->ctx, "desktop entries: %zu applications in %lld us", n,
-	          (long long)(cua_now_us() - t0));
+		  (long long)(cua_now_us() - t0));
 	*out = list;
 	return CUA_OK;
 }

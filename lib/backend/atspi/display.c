@@ -38,17 +38,16 @@ disp(struct cua_backend *b)
 	return ((struct atspi_be *)b)->display;
 }
 
-#define FORWARD(b, member, cap, ...)                                     \
-	do {                                                             \
-		struct cua_display *d_ = disp(b);                        \
-		if (!d_ || !d_->ops->member)                             \
-			return missing((struct atspi_be *)(b), cap);     \
-		return d_->ops->member(d_, __VA_ARGS__);                 \
+#define FORWARD(b, member, cap, ...)                                           \
+	do {                                                                   \
+		struct cua_display *d_ = disp(b);                              \
+		if (!d_ || !d_->ops->member)                                   \
+			return missing((struct atspi_be *)(b), cap);           \
+		return d_->ops->member(d_, __VA_ARGS__);                       \
 	} while (0)
 
 cua_result
-atspi_window_query(struct cua_backend *b, uint64_t window,
-		   struct cua_win *out)
+atspi_window_query(struct cua_backend *b, uint64_t window, struct cua_win *out)
 {
 	FORWARD(b, window_query, CUA_DISPLAY_CAP_WINDOWS, window, out);
 }
@@ -71,8 +70,8 @@ atspi_activate_window(struct cua_backend *b, uint64_t window, int timeout_ms,
 		      int *confirmed)
 {
 	*confirmed = 0;
-	FORWARD(b, activate_window, CUA_DISPLAY_CAP_WINDOWS, window,
-		timeout_ms, confirmed);
+	FORWARD(b, activate_window, CUA_DISPLAY_CAP_WINDOWS, window, timeout_ms,
+		confirmed);
 }
 
 cua_result
@@ -104,8 +103,8 @@ app_sync(void *data)
 	for (int i = 0; i < 2; i++) {
 		r = atspi_call_sync(s->be, s->bus,
 				    "/org/a11y/atspi/accessible/root",
-				    "org.a11y.atspi.Accessible", "GetRole", NULL,
-				    G_VARIANT_TYPE("(u)"), 2000, &e);
+				    "org.a11y.atspi.Accessible", "GetRole",
+				    NULL, G_VARIANT_TYPE("(u)"), 2000, &e);
 		if (r) {
 			g_variant_unref(r);
 		} else {
@@ -117,8 +116,8 @@ app_sync(void *data)
 }
 
 cua_result
-atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords,
-	   size_t n, int keymap_delay_ms, const char *app_bus, int *kept)
+atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords, size_t n,
+	   int keymap_delay_ms, const char *app_bus, int *kept)
 {
 	struct app_sync as = { (struct atspi_be *)b, app_bus };
 	struct cua_display_sync sync = { app_bus ? app_sync : NULL, &as };

@@ -30,9 +30,12 @@
 
 /* The event classes the settle listens to (docs/screenshots.md §6.2). */
 static const char *const registered_events[] = {
-	"object:children-changed", "object:property-change",
-	"object:state-changed",    "object:text-changed",
-	"object:visible-data-changed", "object:bounds-changed",
+	"object:children-changed",
+	"object:property-change",
+	"object:state-changed",
+	"object:text-changed",
+	"object:visible-data-changed",
+	"object:bounds-changed",
 	"window:",
 };
 
@@ -54,7 +57,7 @@ struct watch {
 
 struct events {
 	struct atspi_be *be;
-	GMutex mu;              /* queue */
+	GMutex mu; /* queue */
 	struct qevent *q;
 	size_t head, len;
 	uint64_t lost;
@@ -168,12 +171,10 @@ add_match(struct atspi_be *be, const char *rule)
 	GError *error = NULL;
 	GVariant *r;
 
-	r = g_dbus_connection_call_sync(be->a11y, "org.freedesktop.DBus",
-					"/org/freedesktop/DBus",
-					"org.freedesktop.DBus", "AddMatch",
-					g_variant_new("(s)", rule), NULL,
-					G_DBUS_CALL_FLAGS_NONE, 1000, NULL,
-					&error);
+	r = g_dbus_connection_call_sync(
+		be->a11y, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+		"org.freedesktop.DBus", "AddMatch", g_variant_new("(s)", rule),
+		NULL, G_DBUS_CALL_FLAGS_NONE, 1000, NULL, &error);
 	if (r)
 		g_variant_unref(r);
 	else {
@@ -202,8 +203,8 @@ subscribe(struct events *ev)
 {
 	struct atspi_be *be = ev->be;
 
-	ev->filter_id = g_dbus_connection_add_filter(be->a11y, on_message, ev,
-						     NULL);
+	ev->filter_id =
+		g_dbus_connection_add_filter(be->a11y, on_message, ev, NULL);
 	add_match(be, "type='signal',interface='org.a11y.atspi.Event.Object'");
 	add_match(be, "type='signal',interface='org.a11y.atspi.Event.Window'");
 	add_match(be,
@@ -213,14 +214,13 @@ subscribe(struct events *ev)
 		struct dbatch *b = dbatch_new(be, 1000, 16, 0);
 
 		for (size_t i = 0; i < G_N_ELEMENTS(registered_events); i++)
-			dbatch_call(b, "org.a11y.atspi.Registry",
-				    "/org/a11y/atspi/registry",
-				    "org.a11y.atspi.Registry", "RegisterEvent",
-				    g_variant_new("(s@ass)",
-						  registered_events[i],
-						  g_variant_new_strv(NULL, 0),
-						  ""),
-				    NULL, on_registered, be);
+			dbatch_call(
+				b, "org.a11y.atspi.Registry",
+				"/org/a11y/atspi/registry",
+				"org.a11y.atspi.Registry", "RegisterEvent",
+				g_variant_new("(s@ass)", registered_events[i],
+					      g_variant_new_strv(NULL, 0), ""),
+				NULL, on_registered, be);
 		dbatch_run(b);
 		dbatch_free(b);
 	}
@@ -292,9 +292,11 @@ atspi_watch_add(struct cua_backend *b, const char *bus_name, uint64_t window,
 
 	*id_out = 0;
 	if (!fn)
-		return cua_error(CUA_ERROR_INVALID_ARGUMENT, "watch: no callback");
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "watch: no callback");
 	if (!be->a11y)
-		return cua_error(CUA_ERROR_BACKEND, "watch: no accessibility bus");
+		return cua_error(CUA_ERROR_BACKEND,
+				 "watch: no accessibility bus");
 	ev = events_get(be);
 	w = g_renew(struct watch, ev->watches, ev->n_watches + 1);
 	ev->watches = w;

@@ -149,9 +149,9 @@ fetch_new_req(struct fnode *fn, enum kind kind, int aux)
 }
 
 void
-fetch_call_on(struct fnode *fn, struct req *r, const char *bus, const char *path,
-	      const char *iface, const char *method, GVariant *args,
-	      const char *reply_type)
+fetch_call_on(struct fnode *fn, struct req *r, const char *bus,
+	      const char *path, const char *iface, const char *method,
+	      GVariant *args, const char *reply_type)
 {
 	if (fn->job->hung) {
 		if (args)
@@ -160,32 +160,33 @@ fetch_call_on(struct fnode *fn, struct req *r, const char *bus, const char *path
 	}
 	fn->pending++;
 	dbatch_call(fn->job->batch, bus, path, iface, method, args,
-	            G_VARIANT_TYPE(reply_type), fetch_on_reply, r);
+		    G_VARIANT_TYPE(reply_type), fetch_on_reply, r);
 }
 
 void
 fetch_call(struct fnode *fn, enum kind kind, int aux, const char *iface,
 	   const char *method, GVariant *args, const char *reply_type)
 {
-	fetch_call_on(fn, fetch_new_req(fn, kind, aux), fn->bus, fn->path, iface, method,
-		      args, reply_type);
+	fetch_call_on(fn, fetch_new_req(fn, kind, aux), fn->bus, fn->path,
+		      iface, method, args, reply_type);
 }
 
 void
-fetch_get_prop_on(struct fnode *fn, struct req *r, const char *bus, const char *path,
-		  const char *iface, const char *prop)
+fetch_get_prop_on(struct fnode *fn, struct req *r, const char *bus,
+		  const char *path, const char *iface, const char *prop)
 {
 	if (fn->job->hung)
 		return;
 	fn->pending++;
-	dbatch_get_property(fn->job->batch, bus, path, iface, prop, fetch_on_reply,
-	                    r);
+	dbatch_get_property(fn->job->batch, bus, path, iface, prop,
+			    fetch_on_reply, r);
 }
 
 static void
 get_prop(struct fnode *fn, enum kind kind, const char *iface, const char *prop)
 {
-	fetch_get_prop_on(fn, fetch_new_req(fn, kind, 0), fn->bus, fn->path, iface, prop);
+	fetch_get_prop_on(fn, fetch_new_req(fn, kind, 0), fn->bus, fn->path,
+			  iface, prop);
 }
 
 /* ------------------------------------------------------------------ */
@@ -194,9 +195,9 @@ get_prop(struct fnode *fn, enum kind kind, const char *iface, const char *prop)
 static uint32_t
 coord_type(struct fnode *fn)
 {
-	return (atspi_caps_of(fn->job->be, fn->bus) & CAP_WINDOW_COORDS)
-	               ? COORD_WINDOW
-	               : COORD_SCREEN;
+	return (atspi_caps_of(fn->job->be, fn->bus) & CAP_WINDOW_COORDS) ?
+		       COORD_WINDOW :
+		       COORD_SCREEN;
 }
 
 static int
@@ -234,17 +235,19 @@ fetch_start_basic(struct fnode *fn)
 	fn->stage = STAGE_BASIC;
 	fetch_call(fn, K_ROLE, 0, IF_ACCESSIBLE, "GetRole", NULL, "(u)");
 	fetch_call(fn, K_STATE, 0, IF_ACCESSIBLE, "GetState", NULL, "(au)");
-	fetch_call(fn, K_IFACES, 0, IF_ACCESSIBLE, "GetInterfaces", NULL, "(as)");
+	fetch_call(fn, K_IFACES, 0, IF_ACCESSIBLE, "GetInterfaces", NULL,
+		   "(as)");
 	get_prop(fn, K_NAME, IF_ACCESSIBLE, "Name");
 	if (fn->job->open_mode) {
 		/* toplevels: extents too (windows are Components; an
 		 * error is harmless), and for the app its ChildCount */
 		if (fn->depth == 0)
 			fetch_call(fn, K_EXTENTS, 0, IF_COMPONENT, "GetExtents",
-				   g_variant_new("(u)", coord_type(fn)), "((iiii))");
+				   g_variant_new("(u)", coord_type(fn)),
+				   "((iiii))");
 		else
 			get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE,
-			         "ChildCount");
+				 "ChildCount");
 	}
 }
 
@@ -330,13 +333,14 @@ fetch_start_details(struct fnode *fn)
 	if (want & CUA_HAVE_TEXT_SELECTION) {
 		/* both at once: the selection is used only when
 		 * GetNSelections says there is one */
-		fetch_call(fn, K_TSEL_N, 0, IF_TEXT, "GetNSelections", NULL, "(i)");
+		fetch_call(fn, K_TSEL_N, 0, IF_TEXT, "GetNSelections", NULL,
+			   "(i)");
 		fetch_call(fn, K_TSEL_GET, 0, IF_TEXT, "GetSelection",
 			   g_variant_new("(i)", 0), "(ii)");
 	}
 	if (want & CUA_HAVE_RELATIONS)
-		fetch_call(fn, K_RELSET, 0, IF_ACCESSIBLE, "GetRelationSet", NULL,
-			   "(a(ua(so)))");
+		fetch_call(fn, K_RELSET, 0, IF_ACCESSIBLE, "GetRelationSet",
+			   NULL, "(a(ua(so)))");
 	if (want & CUA_HAVE_LINK)
 		fetch_call(fn, K_LINK, 0, IF_HYPERLINK, "GetURI",
 			   g_variant_new("(i)", 0), "(s)");
@@ -422,7 +426,7 @@ make_children(struct fnode *fn)
 	while (k < fn->n_slots && fn->slots[k].path)
 		k++;
 	n->children = cua_arena_alloc(job->snap->arena,
-	                              (k ? k : 1) * sizeof(*n->children));
+				      (k ? k : 1) * sizeof(*n->children));
 	if (!n->children) {
 		job->oom = 1;
 		return;
@@ -441,13 +445,14 @@ make_children(struct fnode *fn)
 			job->oom = 1;
 			break;
 		}
-		c->ident = fetch_make_ident(job, fn->slots[i].bus, fn->slots[i].path);
+		c->ident = fetch_make_ident(job, fn->slots[i].bus,
+					    fn->slots[i].path);
 		c->parent = n;
 		c->index_in_parent = (int32_t)(fn->child_first + i);
 		c->table_row = -1;
 		n->children[i] = c;
-		cf = fetch_new_fnode(job, c, fn->slots[i].bus, fn->slots[i].path,
-				     fn->depth + 1);
+		cf = fetch_new_fnode(job, c, fn->slots[i].bus,
+				     fn->slots[i].path, fn->depth + 1);
 		fetch_start_basic(cf);
 	}
 	n->n_children = i;
@@ -463,7 +468,7 @@ fetch_alloc_slots(struct fnode *fn, size_t first, size_t count)
 	fn->child_first = first;
 	fn->n_slots = count;
 	fn->slots =
-	        tmp_alloc(fn->job, (count ? count : 1) * sizeof(*fn->slots));
+		tmp_alloc(fn->job, (count ? count : 1) * sizeof(*fn->slots));
 }
 
 void
@@ -473,8 +478,10 @@ fetch_read_indexed(struct fnode *fn, size_t first, size_t count)
 		count = ATSPI_CHILDREN_MAX;
 	fetch_alloc_slots(fn, first, count);
 	for (size_t i = 0; i < count; i++)
-		fetch_call(fn, K_CHILD_AT, (int)i, IF_ACCESSIBLE, "GetChildAtIndex",
-			   g_variant_new("(i)", (int32_t)(first + i)), "((so))");
+		fetch_call(fn, K_CHILD_AT, (int)i, IF_ACCESSIBLE,
+			   "GetChildAtIndex",
+			   g_variant_new("(i)", (int32_t)(first + i)),
+			   "((so))");
 }
 
 /* The container's visible rectangle: its extents clipped by every
@@ -532,7 +539,8 @@ fetch_start_hit_tests(struct fnode *fn)
 	y[2] = r.y + MIN(HIT_BELOW_HEADER, r.h / 3);
 	for (int i = 0; i < 3; i++)
 		fetch_call(fn, K_HIT, i, IF_COMPONENT, "GetAccessibleAtPoint",
-			   g_variant_new("(iiu)", x, y[i], coord_type(fn)), "((so))");
+			   g_variant_new("(iiu)", x, y[i], coord_type(fn)),
+			   "((so))");
 }
 
 static int
@@ -581,8 +589,8 @@ start_children(struct fnode *fn)
 			fn->range_phase = 1;
 		}
 	} else {
-		fetch_call(fn, K_CHILDREN, 0, IF_ACCESSIBLE, "GetChildren", NULL,
-			   "(a(so))");
+		fetch_call(fn, K_CHILDREN, 0, IF_ACCESSIBLE, "GetChildren",
+			   NULL, "(a(so))");
 	}
 	if (fn->pending == 0)
 		fetch_advance(fn);
@@ -625,10 +633,10 @@ read_range(struct fnode *fn)
 		first = last;
 	fn->range_phase = 0;
 	cua_debug(fn->job->be->base.ctx,
-	          "atspi: %s: %d children, reading %" G_GINT64_FORMAT
-	          "-%" G_GINT64_FORMAT " (hits %d, %d, %d)",
-	          fn->n->ident, fn->n->child_count, first, last, fn->hit[0],
-	          fn->hit[2], fn->hit[1]);
+		  "atspi: %s: %d children, reading %" G_GINT64_FORMAT
+		  "-%" G_GINT64_FORMAT " (hits %d, %d, %d)",
+		  fn->n->ident, fn->n->child_count, first, last, fn->hit[0],
+		  fn->hit[2], fn->hit[1]);
 	fetch_read_indexed(fn, (size_t)first, (size_t)(last - first + 1));
 }
 

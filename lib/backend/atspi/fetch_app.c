@@ -21,7 +21,7 @@
 
 static void
 job_init(struct job *job, struct atspi_be *be, struct cua_raw_snapshot *snap,
-         int timeout_ms, int64_t deadline_us)
+	 int timeout_ms, int64_t deadline_us)
 {
 	memset(job, 0, sizeof(*job));
 	job->be = be;
@@ -62,9 +62,9 @@ timeout_error(const char *who, int64_t waited_us)
 	int s = seconds_of(waited_us);
 
 	return cua_error_quoting(
-	        CUA_ERROR_TIMEOUT, "The app '", who,
-	        "' did not answer accessibility requests within %d second%s; it may be busy or hung.",
-	        s, s == 1 ? "" : "s");
+		CUA_ERROR_TIMEOUT, "The app '", who,
+		"' did not answer accessibility requests within %d second%s; it may be busy or hung.",
+		s, s == 1 ? "" : "s");
 }
 
 /* The app left the bus during the read (session.c words the message). */
@@ -72,7 +72,7 @@ static cua_result
 gone_error(const char *who)
 {
 	return cua_error_quoting(CUA_ERROR_PROCESS_GONE, "The app '", who,
-	                         "' quit while it was being read.");
+				 "' quit while it was being read.");
 }
 
 #define ENVIRON_MAX (1024 * 1024)
@@ -89,7 +89,7 @@ env_is_english(const char *v, size_t len)
 {
 	return len >= 2 && v[0] == 'e' && v[1] == 'n' &&
 	       (len == 2 || v[2] == '_' || v[2] == '.' || v[2] == '@' ||
-	        v[2] == ':');
+		v[2] == ':');
 }
 
 /* The value of `name` in an environment block, NULL when unset or empty. */
@@ -143,8 +143,8 @@ app_is_english(int64_t pid)
 		english = 1;
 	} else {
 		lang = env_get(env, (size_t)got, "LANGUAGE", &llen);
-		english = lang ? env_is_english(lang, llen)
-		               : env_is_english(v, vlen);
+		english = lang ? env_is_english(lang, llen) :
+				 env_is_english(v, vlen);
 	}
 	g_free(env);
 	return english;
@@ -158,8 +158,9 @@ note_app(struct atspi_be *be, const struct cua_app_info *app)
 
 	if (!(caps & (ATSPI_CAP_ACTIONS_RAW | ATSPI_CAP_ACTIONS_LOCALIZED)))
 		atspi_caps_add(be, app->bus_name,
-		         app_is_english(app->pid) ? ATSPI_CAP_ACTIONS_RAW
-		                                  : ATSPI_CAP_ACTIONS_LOCALIZED);
+			       app_is_english(app->pid) ?
+				       ATSPI_CAP_ACTIONS_RAW :
+				       ATSPI_CAP_ACTIONS_LOCALIZED);
 	if (app->toolkit && g_ascii_strcasecmp(app->toolkit, "gtk") == 0 &&
 	    app->toolkit_version && app->toolkit_version[0] == '4')
 		atspi_caps_add(be, app->bus_name, CAP_WINDOW_COORDS);
@@ -184,7 +185,7 @@ struct content_read {
 
 static void
 on_child_extents(struct dbatch *batch, GVariant *reply, const GError *error,
-                 void *data)
+		 void *data)
 {
 	struct content_read *c = data;
 	struct cua_rect r, *u = &c->q->content;
@@ -215,7 +216,7 @@ on_child_extents(struct dbatch *batch, GVariant *reply, const GError *error,
 
 static void
 on_children(struct dbatch *batch, GVariant *reply, const GError *error,
-            void *data)
+	    void *data)
 {
 	struct content_read *c = data;
 	GVariantIter *it;
@@ -228,12 +229,13 @@ on_children(struct dbatch *batch, GVariant *reply, const GError *error,
 		return;
 	}
 	g_variant_get(reply, "(a(so))", &it);
-	while (k < CONTENT_CHILDREN && g_variant_iter_next(it, "(&s&o)", &bus, &path)) {
+	while (k < CONTENT_CHILDREN &&
+	       g_variant_iter_next(it, "(&s&o)", &bus, &path)) {
 		if (strcmp(path, NULL_PATH) == 0)
 			continue;
-		dbatch_call(batch, bus, path, IF_COMPONENT,
-		            "GetExtents", g_variant_new("(u)", c->coord),
-		            G_VARIANT_TYPE("((iiii))"), on_child_extents, c);
+		dbatch_call(batch, bus, path, IF_COMPONENT, "GetExtents",
+			    g_variant_new("(u)", c->coord),
+			    G_VARIANT_TYPE("((iiii))"), on_child_extents, c);
 		k++;
 	}
 	g_variant_iter_free(it);
@@ -241,16 +243,16 @@ on_children(struct dbatch *batch, GVariant *reply, const GError *error,
 
 static void
 read_content(struct atspi_be *be, const char *bus, struct cua_raw_node **tops,
-             struct cua_display_toplevel_query *q, size_t n, int timeout_ms)
+	     struct cua_display_toplevel_query *q, size_t n, int timeout_ms)
 {
 	struct content_read *c = g_new0(struct content_read, n);
 	struct dbatch *b;
-	uint32_t coord = (atspi_caps_of(be, bus) & CAP_WINDOW_COORDS)
-	                         ? COORD_WINDOW
-	                         : COORD_SCREEN;
+	uint32_t coord = (atspi_caps_of(be, bus) & CAP_WINDOW_COORDS) ?
+				 COORD_WINDOW :
+				 COORD_SCREEN;
 
 	b = dbatch_new(be, timeout_ms, IN_FLIGHT,
-	               cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000);
+		       cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000);
 	for (size_t i = 0; i < n; i++) {
 		c[i] = (struct content_read){ &q[i], coord, 0 };
 		const char *id = tops[i]->ident;
@@ -260,9 +262,9 @@ read_content(struct atspi_be *be, const char *bus, struct cua_raw_node **tops,
 		if (!q[i].has_extents || !id || strncmp(id, bus, lb) != 0 ||
 		    id[lb] != ':' || id[lb + 1] != '/')
 			continue;
-		dbatch_call(b, bus, id + lb + 1,
-		            IF_ACCESSIBLE, "GetChildren", NULL,
-		            G_VARIANT_TYPE("(a(so))"), on_children, &c[i]);
+		dbatch_call(b, bus, id + lb + 1, IF_ACCESSIBLE, "GetChildren",
+			    NULL, G_VARIANT_TYPE("(a(so))"), on_children,
+			    &c[i]);
 	}
 	if (dbatch_run(b) < 0)
 		for (size_t i = 0; i < n; i++)
@@ -276,7 +278,7 @@ read_content(struct atspi_be *be, const char *bus, struct cua_raw_node **tops,
 
 cua_result
 atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
-               struct cua_raw_snapshot **out)
+	       struct cua_raw_snapshot **out)
 {
 	struct atspi_be *be = (struct atspi_be *)b;
 	const struct cua_options *opt = &b->ctx->opt;
@@ -293,7 +295,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	*out = NULL;
 	if (!app)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "open_app: no app");
+				 "open_app: no app");
 	who = app->app_name;
 	if (!who || !*who)
 		who = app->exe_base;
@@ -307,7 +309,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	note_app(be, app);
 
 	job_init(&job, be, snap, opt->call_timeout_ms,
-	         t0 + (int64_t)opt->walk_deadline_ms * 1000);
+		 t0 + (int64_t)opt->walk_deadline_ms * 1000);
 	job.open_mode = 1;
 	job.app_bus = app->bus_name;
 	an = cua_raw_node_new(snap);
@@ -318,8 +320,8 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	}
 	snap->app = an;
 	an->ident = fetch_make_ident(&job, app->bus_name, ROOT_PATH);
-	fn = fetch_new_fnode(&job, an, fetch_tmp_strdup(&job, app->bus_name), ROOT_PATH,
-			     -1);
+	fn = fetch_new_fnode(&job, an, fetch_tmp_strdup(&job, app->bus_name),
+			     ROOT_PATH, -1);
 	fetch_start_basic(fn);
 	r = dbatch_run(job.batch);
 	if (job.gone) {
@@ -342,9 +344,9 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		if (timed_out)
 			return timeout_error(who, waited);
 		return cua_error_quoting(
-		        CUA_ERROR_STALE, "'", who,
-		        "' no longer answers on the accessibility bus (%s)",
-		        app->bus_name);
+			CUA_ERROR_STALE, "'", who,
+			"' no longer answers on the accessibility bus (%s)",
+			app->bus_name);
 	}
 	an->role = CUA_ROLE_APPLICATION;
 	if (!an->name)
@@ -373,17 +375,17 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	}
 	if (!complete)
 		cua_debug(b->ctx, "atspi: %s: some toplevels did not answer",
-		          who);
+			  who);
 
 	snap->windows = cua_arena_alloc(snap->arena,
-	                                (an->n_children ? an->n_children : 1) *
-	                                        sizeof(*snap->windows));
+					(an->n_children ? an->n_children : 1) *
+						sizeof(*snap->windows));
 	if (!snap->windows)
 		job.oom = 1;
 	if (be->display->ops->match_toplevels && snap->windows &&
 	    an->n_children) {
 		tops = g_new0(struct cua_display_toplevel_query,
-		              an->n_children);
+			      an->n_children);
 		for (i = 0; i < an->n_children; i++) {
 			const struct cua_raw_node *t = an->children[i];
 
@@ -394,13 +396,13 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		}
 		if (be->display->ops->match_wants_content)
 			read_content(be, app->bus_name, an->children, tops,
-			             an->n_children, opt->call_timeout_ms);
+				     an->n_children, opt->call_timeout_ms);
 		be->display->ops->match_toplevels(be->display, app->pid, tops,
-		                                  an->n_children, snap->windows,
-		                                  snap->arena);
+						  an->n_children, snap->windows,
+						  snap->arena);
 		for (i = 0; i < an->n_children; i++)
 			an->children[i]->x11_window =
-			        snap->windows[i].x11_window;
+				snap->windows[i].x11_window;
 		g_free(tops);
 	}
 	job_finish(&job, t0);
@@ -409,10 +411,10 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
 	cua_debug(b->ctx,
-	          "atspi: opened %s: %zu toplevels, %" G_GUINT64_FORMAT
-	          " calls, %" G_GUINT64_FORMAT " us",
-	          who, an->n_children, snap->stats.calls,
-	          snap->stats.elapsed_us);
+		  "atspi: opened %s: %zu toplevels, %" G_GUINT64_FORMAT
+		  " calls, %" G_GUINT64_FORMAT " us",
+		  who, an->n_children, snap->stats.calls,
+		  snap->stats.elapsed_us);
 	*out = snap;
 	return CUA_OK;
 }
@@ -438,7 +440,7 @@ find_focused(struct cua_raw_node *n)
  */
 static void
 fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
-            struct fnode **rfn)
+	    struct fnode **rfn)
 {
 	struct cua_raw_snapshot *snap = job->snap;
 	struct cua_raw_node *focus = NULL;
@@ -453,29 +455,32 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 			if (!rfn[i] ||
 			    !(roots[i]->ifaces & CUA_IFACE_COLLECTION))
 				continue;
-			fetch_call(rfn[i], K_MATCHES, (int)i, IF_COLLECTION,
-				   "GetMatches",
-				   g_variant_new(
-				   "((@aii@a{ss}i@aii@asib)uib)",
-				   g_variant_new_fixed_array(
-				   G_VARIANT_TYPE_INT32,
-				   (int32_t[]){
-				   1 << CUA_STATE_FOCUSED,
-				   0 },
-				   2, sizeof(int32_t)),
-				   MATCH_ALL,
-				   g_variant_new_array(G_VARIANT_TYPE("{ss}"),
-				   NULL, 0),
-				   MATCH_ALL,
-				   g_variant_new_fixed_array(
-				   G_VARIANT_TYPE_INT32,
-				   (int32_t[]){ 0, 0, 0, 0 }, 4,
-				   sizeof(int32_t)),
-				   MATCH_ALL,
-				   g_variant_new_array(G_VARIANT_TYPE_STRING,
-				   NULL, 0),
-				   MATCH_ALL, FALSE, SORT_CANONICAL, 1, TRUE),
-				   "(a(so))");
+			fetch_call(
+				rfn[i], K_MATCHES, (int)i, IF_COLLECTION,
+				"GetMatches",
+				g_variant_new(
+					"((@aii@a{ss}i@aii@asib)uib)",
+					g_variant_new_fixed_array(
+						G_VARIANT_TYPE_INT32,
+						(int32_t[]){
+							1 << CUA_STATE_FOCUSED,
+							0 },
+						2, sizeof(int32_t)),
+					MATCH_ALL,
+					g_variant_new_array(
+						G_VARIANT_TYPE("{ss}"), NULL,
+						0),
+					MATCH_ALL,
+					g_variant_new_fixed_array(
+						G_VARIANT_TYPE_INT32,
+						(int32_t[]){ 0, 0, 0, 0 }, 4,
+						sizeof(int32_t)),
+					MATCH_ALL,
+					g_variant_new_array(
+						G_VARIANT_TYPE_STRING, NULL, 0),
+					MATCH_ALL, FALSE, SORT_CANONICAL, 1,
+					TRUE),
+				"(a(so))");
 			asked = 1;
 		}
 		if (asked && dbatch_run(job->batch) < 0)
@@ -510,8 +515,8 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 
 cua_result
 atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
-            struct cua_raw_node **roots, size_t n_roots,
-            const struct cua_fetch_policy *policy)
+	    struct cua_raw_node **roots, size_t n_roots,
+	    const struct cua_fetch_policy *policy)
 {
 	struct atspi_be *be = (struct atspi_be *)b;
 	const char *who, *bus, *path;
@@ -524,29 +529,29 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 
 	if (!snap || !policy || (n_roots && !roots))
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-		                 "fetch: missing snapshot, roots or policy");
+				 "fetch: missing snapshot, roots or policy");
 	who = snap->app && snap->app->name ? snap->app->name : "?";
 
 	job_init(&job, be, snap,
-	         policy->call_timeout_ms > 0 ? policy->call_timeout_ms
-	                                     : b->ctx->opt.call_timeout_ms,
-	         policy->deadline_us);
+		 policy->call_timeout_ms > 0 ? policy->call_timeout_ms :
+					       b->ctx->opt.call_timeout_ms,
+		 policy->deadline_us);
 	job.pol = policy;
 	if (policy->max_raw_depth > 0)
 		job.max_depth = policy->max_raw_depth;
 	job.max_nodes = policy->max_nodes;
 	job.range_threshold =
-	        policy->range_threshold > 0 ? policy->range_threshold : 200;
-	job.range_list_threshold = policy->range_list_threshold > 0
-	                                   ? policy->range_list_threshold
-	                                   : 20;
+		policy->range_threshold > 0 ? policy->range_threshold : 200;
+	job.range_list_threshold = policy->range_list_threshold > 0 ?
+					   policy->range_list_threshold :
+					   20;
 
 	/* the app's own socket, when it has one (libatspi does the same);
 	 * its first question also tells whether the app answers at all */
 	if (n_roots && roots[0] &&
 	    fetch_split_ident(&job, roots[0]->ident, &bus, &path)) {
-		int64_t left = policy->deadline_us ? policy->deadline_us - t0
-		                                   : INT64_MAX;
+		int64_t left = policy->deadline_us ? policy->deadline_us - t0 :
+						     INT64_MAX;
 		int ms = (int)MIN((int64_t)job.timeout_ms, left / 1000);
 		int timed_out = 0;
 		GDBusConnection *peer = NULL;
@@ -554,7 +559,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		job.app_bus = bus;
 		if (ms > 0)
 			peer = atspi_peer_connect(
-			        be, bus, ms, &snap->stats.calls, &timed_out);
+				be, bus, ms, &snap->stats.calls, &timed_out);
 		if (peer) {
 			/* the batch keeps it and closes it when freed */
 			dbatch_set_peer(job.batch, bus, peer);
@@ -601,12 +606,12 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	if (!answered && calls > 0 && (r < 0 || job.hung || job.n_timeouts > 0))
 		return timeout_error(who, cua_now_us() - t0);
 	cua_debug(b->ctx,
-	          "atspi: fetched %s: %" G_GUINT64_FORMAT
-	          " nodes, %" G_GUINT64_FORMAT " calls (%" G_GUINT64_FORMAT
-	          " failed), %" G_GUINT64_FORMAT " us%s%s",
-	          who, snap->stats.nodes, snap->stats.calls,
-	          snap->stats.call_errors, snap->stats.elapsed_us,
-	          snap->stats.deadline_hit ? ", deadline hit" : "",
-	          snap->stats.node_cap_hit ? ", node cap hit" : "");
+		  "atspi: fetched %s: %" G_GUINT64_FORMAT
+		  " nodes, %" G_GUINT64_FORMAT " calls (%" G_GUINT64_FORMAT
+		  " failed), %" G_GUINT64_FORMAT " us%s%s",
+		  who, snap->stats.nodes, snap->stats.calls,
+		  snap->stats.call_errors, snap->stats.elapsed_us,
+		  snap->stats.deadline_hit ? ", deadline hit" : "",
+		  snap->stats.node_cap_hit ? ", node cap hit" : "");
 	return CUA_OK;
 }

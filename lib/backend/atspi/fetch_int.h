@@ -138,11 +138,11 @@ struct fnode {
 	struct ref *slots;
 	size_t n_slots;
 	size_t child_first;
-	int ranged;      /* visible-range read */
-	int range_phase; /* 1 while hit-testing */
-	int32_t hit[3];  /* child index hit at the top, bottom and
+	int ranged;          /* visible-range read */
+	int range_phase;     /* 1 while hit-testing */
+	int32_t hit[3];      /* child index hit at the top, bottom and
 	                  * below the top (past a header); -1 none */
-	int32_t ncols;   /* Table.NColumns for ranged tables */
+	int32_t ncols;       /* Table.NColumns for ranged tables */
 	const char *doc_url; /* Document.GetAttributeValue("DocURL") */
 };
 
@@ -182,29 +182,48 @@ struct job {
 	int focus_root; /* index of the root that matched */
 };
 
-void fetch_advance(struct fnode *fn);
-void fetch_alloc_slots(struct fnode *fn, size_t first, size_t count);
-void fetch_call(struct fnode *fn, enum kind kind, int aux, const char *iface,
-		const char *method, GVariant *args, const char *reply_type);
-void fetch_call_on(struct fnode *fn, struct req *r, const char *bus, const char *path,
-		   const char *iface, const char *method, GVariant *args,
-		   const char *reply_type);
-void fetch_finish_details(struct fnode *fn);
-void fetch_get_prop_on(struct fnode *fn, struct req *r, const char *bus, const char *path,
-		       const char *iface, const char *prop);
-int fetch_is_hidden_geometry(const struct cua_raw_node *n);
-char *fetch_make_ident(struct job *job, const char *bus, const char *path);
-struct fnode *fetch_new_fnode(struct job *job, struct cua_raw_node *n, const char *bus,
-			      const char *path, int depth);
-struct req *fetch_new_req(struct fnode *fn, enum kind kind, int aux);
-void fetch_on_reply(struct dbatch *batch, GVariant *reply, const GError *error, void *data);
-void fetch_read_indexed(struct fnode *fn, size_t first, size_t count);
-char *fetch_sdup(struct job *job, const char *s);
-int fetch_split_ident(struct job *job, const char *ident, const char **bus,
-		      const char **path);
-void fetch_start_basic(struct fnode *fn);
-void fetch_start_details(struct fnode *fn);
-void fetch_start_hit_tests(struct fnode *fn);
-const char *fetch_tmp_strdup(struct job *job, const char *s);
+void
+fetch_advance(struct fnode *fn);
+void
+fetch_alloc_slots(struct fnode *fn, size_t first, size_t count);
+void
+fetch_call(struct fnode *fn, enum kind kind, int aux, const char *iface,
+	   const char *method, GVariant *args, const char *reply_type);
+void
+fetch_call_on(struct fnode *fn, struct req *r, const char *bus,
+	      const char *path, const char *iface, const char *method,
+	      GVariant *args, const char *reply_type);
+void
+fetch_finish_details(struct fnode *fn);
+void
+fetch_get_prop_on(struct fnode *fn, struct req *r, const char *bus,
+		  const char *path, const char *iface, const char *prop);
+int
+fetch_is_hidden_geometry(const struct cua_raw_node *n);
+char *
+fetch_make_ident(struct job *job, const char *bus, const char *path);
+struct fnode *
+fetch_new_fnode(struct job *job, struct cua_raw_node *n, const char *bus,
+		const char *path, int depth);
+struct req *
+fetch_new_req(struct fnode *fn, enum kind kind, int aux);
+void
+fetch_on_reply(struct dbatch *batch, GVariant *reply, const GError *error,
+	       void *data);
+void
+fetch_read_indexed(struct fnode *fn, size_t first, size_t count);
+char *
+fetch_sdup(struct job *job, const char *s);
+int
+fetch_split_ident(struct job *job, const char *ident, const char **bus,
+		  const char **path);
+void
+fetch_start_basic(struct fnode *fn);
+void
+fetch_start_details(struct fnode *fn);
+void
+fetch_start_hit_tests(struct fnode *fn);
+const char *
+fetch_tmp_strdup(struct job *job, const char *s);
 
 #endif

@@ -87,13 +87,13 @@ is_missing_member(const GError *error)
 	if (strstr(error->message, "does not exist at path"))
 		return 0;
 	return g_error_matches(error, G_DBUS_ERROR,
-	                       G_DBUS_ERROR_UNKNOWN_METHOD) ||
+			       G_DBUS_ERROR_UNKNOWN_METHOD) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-	                       G_DBUS_ERROR_INVALID_ARGS) ||
+			       G_DBUS_ERROR_INVALID_ARGS) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-	                       G_DBUS_ERROR_UNKNOWN_PROPERTY) ||
+			       G_DBUS_ERROR_UNKNOWN_PROPERTY) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-	                       G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
+			       G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
 	       g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED);
 }
 
@@ -110,9 +110,9 @@ is_gone_error(struct job *job, const GError *error)
 		       !g_dbus_connection_is_closed(job->be->a11y);
 	return g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-	                       G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+			       G_DBUS_ERROR_SERVICE_UNKNOWN) ||
 	       g_error_matches(error, G_DBUS_ERROR,
-	                       G_DBUS_ERROR_NAME_HAS_NO_OWNER);
+			       G_DBUS_ERROR_NAME_HAS_NO_OWNER);
 }
 
 static void
@@ -125,11 +125,12 @@ on_error(struct req *r, const GError *error)
 	case K_ID:
 		if (is_missing_member(error))
 			atspi_caps_add(job->be, fn->bus,
-			               ATSPI_CAP_NO_ACCESSIBLE_ID);
+				       ATSPI_CAP_NO_ACCESSIBLE_ID);
 		break;
 	case K_HELP:
 		if (is_missing_member(error))
-			atspi_caps_add(job->be, fn->bus, ATSPI_CAP_NO_HELP_TEXT);
+			atspi_caps_add(job->be, fn->bus,
+				       ATSPI_CAP_NO_HELP_TEXT);
 		break;
 	case K_VAL_TEXT:
 		if (is_missing_member(error))
@@ -160,13 +161,14 @@ on_actions(struct fnode *fn, GVariant *reply)
 	struct job *job = fn->job;
 	struct cua_raw_node *n = fn->n;
 
-	if (atspi_decode_actions(job->be, fn->bus, job->snap->arena, n,
-	                         reply) < 0)
+	if (atspi_decode_actions(job->be, fn->bus, job->snap->arena, n, reply) <
+	    0)
 		job->oom = 1;
 	for (size_t k = 0; k < n->n_actions; k++)
 		if (!n->actions[k].name)
-			fetch_call(fn, K_ACTION_NAME, (int)k, IF_ACTION, "GetName",
-				   g_variant_new("(i)", (int32_t)k), "(s)");
+			fetch_call(fn, K_ACTION_NAME, (int)k, IF_ACTION,
+				   "GetName", g_variant_new("(i)", (int32_t)k),
+				   "(s)");
 }
 
 static void
@@ -210,8 +212,8 @@ on_children(struct fnode *fn, GVariant *reply)
 		/* docs/state-text.md §11.5.1: ChildCount + GetChildAtIndex is
 		 * canonical; GTK 4.8's GetChildren can disagree */
 		cua_debug(job->be->base.ctx,
-		          "atspi: %s: GetChildren has %zu, ChildCount %d",
-		          fn->n->ident, len, fn->n->child_count);
+			  "atspi: %s: GetChildren has %zu, ChildCount %d",
+			  fn->n->ident, len, fn->n->child_count);
 		g_variant_unref(arr);
 		if (fn->count_ok && fn->n->child_count > 0)
 			fetch_read_indexed(fn, 0, (size_t)fn->n->child_count);
@@ -253,7 +255,8 @@ hit_step(struct req *r, const char *bus, const char *path)
 		q = fetch_new_req(fn, K_HIT_PARENT, which);
 		q->bus = fetch_tmp_strdup(fn->job, bus);
 		q->path = fetch_tmp_strdup(fn->job, path);
-		fetch_get_prop_on(fn, q, q->bus, q->path, IF_ACCESSIBLE, "Parent");
+		fetch_get_prop_on(fn, q, q->bus, q->path, IF_ACCESSIBLE,
+				  "Parent");
 		return;
 	}
 	/* K_HIT_PARENT: `bus`/`path` is the parent of r->bus/r->path */
@@ -302,14 +305,14 @@ on_success(struct req *r, GVariant *reply)
 		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->name =
-			        clean_name(job, g_variant_get_string(v, NULL));
+				clean_name(job, g_variant_get_string(v, NULL));
 			g_variant_unref(v);
 		}
 		fn->basic_ok |= B_NAME;
 		break;
 	case K_EXTENTS:
 		g_variant_get(reply, "((iiii))", &n->extents.x, &n->extents.y,
-		              &n->extents.w, &n->extents.h);
+			      &n->extents.w, &n->extents.h);
 		n->have |= CUA_HAVE_EXTENTS;
 		if (r->aux == 1) {
 			/* a ranged container's extents: now hit-test */
@@ -393,7 +396,7 @@ on_success(struct req *r, GVariant *reply)
 		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->labelled_by =
-			        clean_name(job, g_variant_get_string(v, NULL));
+				clean_name(job, g_variant_get_string(v, NULL));
 			g_variant_unref(v);
 		}
 		break;
@@ -418,7 +421,7 @@ on_success(struct req *r, GVariant *reply)
 		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			n->selected_child_name =
-			        clean_name(job, g_variant_get_string(v, NULL));
+				clean_name(job, g_variant_get_string(v, NULL));
 			g_variant_unref(v);
 		}
 		break;
@@ -493,7 +496,8 @@ on_success(struct req *r, GVariant *reply)
 }
 
 void
-fetch_on_reply(struct dbatch *batch, GVariant *reply, const GError *error, void *data)
+fetch_on_reply(struct dbatch *batch, GVariant *reply, const GError *error,
+	       void *data)
 {
 	struct req *r = data;
 	struct fnode *fn = r->fn;
@@ -506,7 +510,7 @@ fetch_on_reply(struct dbatch *batch, GVariant *reply, const GError *error, void 
 		job->gone = 1;
 		dbatch_cancel(job->batch);
 		cua_debug(job->be->base.ctx, "atspi: %s left the bus: %s",
-		          fn->bus, error->message);
+			  fn->bus, error->message);
 	}
 	if (reply) {
 		job->n_ok++;
@@ -520,12 +524,12 @@ fetch_on_reply(struct dbatch *batch, GVariant *reply, const GError *error, void 
 			 * (one slow method alone does not stop the walk) */
 			if (!job->hung &&
 			    cua_now_us() - job->last_ok_us >=
-			            (int64_t)job->timeout_ms * 500) {
+				    (int64_t)job->timeout_ms * 500) {
 				job->hung = 1;
 				dbatch_cancel(job->batch);
 				cua_debug(job->be->base.ctx,
-				          "atspi: %s stopped answering",
-				          fn->bus);
+					  "atspi: %s stopped answering",
+					  fn->bus);
 			}
 		}
 		on_error(r, error);

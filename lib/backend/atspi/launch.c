@@ -77,7 +77,7 @@ is_libreoffice(const struct cua_installed_app *app, const char *prog)
 	       strncmp(b, "soffice", 7) == 0 || strcmp(b, "localc") == 0 ||
 	       strcmp(b, "lowriter") == 0 || strcmp(b, "loimpress") == 0 ||
 	       (app->desktop_id &&
-	        strncmp(app->desktop_id, "libreoffice", 11) == 0);
+		strncmp(app->desktop_id, "libreoffice", 11) == 0);
 }
 
 static int
@@ -107,7 +107,7 @@ find_program(const char *prog, const char *path_env)
 
 		if (len > 0 &&
 		    (size_t)snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, p,
-		                     prog) < sizeof(buf) &&
+				     prog) < sizeof(buf) &&
 		    stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
 		    access(buf, X_OK) == 0)
 			return strdup(buf);
@@ -165,7 +165,7 @@ put_decimal(char *s, long v)
  */
 static int
 spawn_detached(const char *prog, char *const argv[], char *const envp[],
-               char *pid_slot, int64_t *pid_out)
+	       char *pid_slot, int64_t *pid_out)
 {
 	int fds[2];
 	pid_t child;
@@ -250,7 +250,7 @@ spawn_detached(const char *prog, char *const argv[], char *const envp[],
 
 cua_result
 atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
-             int64_t *pid)
+	     int64_t *pid)
 {
 	struct atspi_be *be = (struct atspi_be *)b;
 	GPtrArray *env = NULL, *args = NULL;
@@ -272,14 +272,14 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 	*pid = 0;
 	if (!app || !app->exec)
 		return cua_error(CUA_ERROR_UNSUPPORTED,
-		                 "the desktop entry %s has no Exec line",
-		                 app && app->desktop_id ? app->desktop_id
-		                                        : "(null)");
+				 "the desktop entry %s has no Exec line",
+				 app && app->desktop_id ? app->desktop_id :
+							  "(null)");
 	argv = desktop_exec_to_argv(app->exec, app->name, NULL, app->path);
 	if (!argv)
 		return cua_error(CUA_ERROR, "cannot parse Exec of %s: %s",
-		                 app->desktop_id ? app->desktop_id : "?",
-		                 app->exec);
+				 app->desktop_id ? app->desktop_id : "?",
+				 app->exec);
 
 	/* the environment: ours, accessibility switched on
 	 * (docs/actions.md §12) */
@@ -297,7 +297,7 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 	lo = is_libreoffice(app, argv[0]);
 	if (app->path)
 		g_ptr_array_add(env, g_strconcat("GIO_LAUNCHED_DESKTOP_FILE=",
-		                                 app->path, NULL));
+						 app->path, NULL));
 	/* filled in by the launched process itself (its pid) */
 	pid_var = g_malloc0(sizeof(pid_name) + 24);
 	memcpy(pid_var, pid_name, sizeof(pid_name) - 1);
@@ -316,33 +316,34 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 		    strcmp(v, "x11") == 0) {
 			for (i = 0; i < env->len; i++) {
 				if (env_name_is(env->pdata[i],
-				                "SAL_USE_VCLPLUGIN")) {
+						"SAL_USE_VCLPLUGIN")) {
 					g_ptr_array_remove_index(env, (guint)i);
 					break;
 				}
 			}
 			g_ptr_array_add(env,
-			                g_strdup("SAL_USE_VCLPLUGIN=gtk3"));
+					g_strdup("SAL_USE_VCLPLUGIN=gtk3"));
 		}
 	}
 	/* timestamp 0: a focus-stealing-prevention WM leaves the user's
 	 * window on top */
 	g_ptr_array_add(env, g_strdup_printf("DESKTOP_STARTUP_ID=libcua-%d-"
-	                                     "%lld_TIME0",
-	                                     (int)getpid(),
-	                                     (long long)cua_now_us()));
+					     "%lld_TIME0",
+					     (int)getpid(),
+					     (long long)cua_now_us()));
 	if (be->a11y_address && !env_lookup(environ, "AT_SPI_BUS_ADDRESS"))
 		g_ptr_array_add(env, g_strconcat("AT_SPI_BUS_ADDRESS=",
-		                                 be->a11y_address, NULL));
+						 be->a11y_address, NULL));
 	if (be->display->ops->launch_env) {
 		const char *names[4], *values[4];
 		size_t nv = be->display->ops->launch_env(be->display, names,
-		                                         values, 4);
+							 values, 4);
 
 		for (i = 0; i < nv; i++)
 			if (!env_lookup(environ, names[i]))
-				g_ptr_array_add(env, g_strconcat(names[i], "=",
-				                                 values[i], NULL));
+				g_ptr_array_add(env,
+						g_strconcat(names[i], "=",
+							    values[i], NULL));
 	}
 	g_ptr_array_add(env, NULL);
 
@@ -354,11 +355,11 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 
 		for (i = 1; argv[i]; i++)
 			have |= strcmp(argv[i], "--force-renderer-"
-			                        "accessibility") == 0;
+						"accessibility") == 0;
 		if (!have)
 			g_ptr_array_insert(args, 1,
-			                   (char *)"--force-renderer-"
-			                           "accessibility");
+					   (char *)"--force-renderer-"
+						   "accessibility");
 	}
 	g_ptr_array_add(args, NULL);
 
@@ -366,25 +367,25 @@ atspi_launch(struct cua_backend *b, const struct cua_installed_app *app,
 	prog = find_program(argv[0], path_env);
 	if (!prog) {
 		rc = cua_error(CUA_ERROR_NOT_FOUND,
-		               "cannot launch %s: program %s not found",
-		               app->desktop_id ? app->desktop_id : "?",
-		               argv[0]);
+			       "cannot launch %s: program %s not found",
+			       app->desktop_id ? app->desktop_id : "?",
+			       argv[0]);
 		goto out;
 	}
 	r = spawn_detached(prog, (char *const *)args->pdata,
-	                   (char *const *)env->pdata,
-	                   pid_var + sizeof(pid_name) - 1, pid);
+			   (char *const *)env->pdata,
+			   pid_var + sizeof(pid_name) - 1, pid);
 	if (r < 0) {
-		rc = cua_error(r == -ENOENT || r == -EACCES
-		                       ? CUA_ERROR_NOT_FOUND
-		                       : CUA_ERROR,
-		               "cannot launch %s (%s): %s",
-		               app->desktop_id ? app->desktop_id : "?", prog,
-		               g_strerror(-r));
+		rc = cua_error(r == -ENOENT || r == -EACCES ?
+				       CUA_ERROR_NOT_FOUND :
+				       CUA_ERROR,
+			       "cannot launch %s (%s): %s",
+			       app->desktop_id ? app->desktop_id : "?", prog,
+			       g_strerror(-r));
 		goto out;
 	}
 	cua_debug(b->ctx, "launched %s as pid %" PRId64 " (%s)",
-	          app->desktop_id ? app->desktop_id : "?", *pid, prog);
+		  app->desktop_id ? app->desktop_id : "?", *pid, prog);
 out:
 	free(prog);
 	if (args)

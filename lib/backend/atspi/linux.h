@@ -27,13 +27,13 @@
  */
 int
 procinfo_parse_stat(const char *buf, size_t len, char *state, int64_t *ppid,
-                    uint64_t *start_time);
+		    uint64_t *start_time);
 
 /* Reads and parses /proc/<pid>/stat. Returns 0, -ESRCH when the process
  * does not exist, or another -errno. */
 int
 procinfo_read_stat(int64_t pid, char *state, int64_t *ppid,
-                   uint64_t *start_time);
+		   uint64_t *start_time);
 
 /*
  * Finds `name` in a NUL-separated environment block (/proc/<pid>/environ).
@@ -42,7 +42,7 @@ procinfo_read_stat(int64_t pid, char *state, int64_t *ppid,
  */
 const char *
 procinfo_environ_find(const char *env, size_t len, const char *name,
-                      size_t *value_len);
+		      size_t *value_len);
 
 /* `name=` of the `[Application]` group of a .flatpak-info text
  * (malloc'd), or NULL. */
@@ -72,7 +72,7 @@ struct desktop_entry {
  */
 char **
 desktop_locale_keys(const char *language, const char *lc_all,
-                    const char *lc_messages, const char *lang);
+		    const char *lc_messages, const char *lang);
 
 void
 desktop_strv_free(char **v);
@@ -87,7 +87,7 @@ desktop_strv_free(char **v);
  */
 int
 desktop_entry_parse(const char *text, size_t len, const char *const *locales,
-                    struct cua_arena *arena, struct desktop_entry *out);
+		    struct cua_arena *arena, struct desktop_entry *out);
 
 /*
  * Splits an Exec value (already unescaped by desktop_entry_parse) into an
@@ -102,7 +102,7 @@ desktop_entry_parse(const char *text, size_t len, const char *const *locales,
  */
 char **
 desktop_exec_to_argv(const char *exec, const char *name, const char *icon,
-                     const char *desktop_path);
+		     const char *desktop_path);
 
 /*
  * The program an Exec (or TryExec) value runs: its first word, skipping an
@@ -125,19 +125,19 @@ desktop_id_from_relpath(const char *relpath);
  */
 int
 desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
-                     size_t *n_out);
+		     size_t *n_out);
 
 /* Loads one desktop file (any path); `id` may be NULL (then derived from
  * the path). Returns 1, 0 (not an application / unreadable) or -1. */
 int
 desktop_entry_load_file(const char *path, const char *id,
-                        struct cua_arena *arena, struct desktop_entry *out);
+			struct cua_arena *arena, struct desktop_entry *out);
 
 /* Entry by id, with or without ".desktop" (case-sensitive); NULL when
  * none. */
 const struct desktop_entry *
 desktop_entries_find(const struct desktop_entry *entries, size_t n,
-                     const char *id);
+		     const char *id);
 const struct cua_installed_app *
 atspi_installed_find(const struct cua_installed_list *list, const char *id);
 
@@ -185,7 +185,7 @@ struct appid_choice {
  */
 const struct desktop_entry *
 appid_match_wm_class(const struct desktop_entry *entries, size_t n,
-                     const char *klass, const char *instance);
+		     const char *klass, const char *instance);
 
 /*
  * Optional resolver for rule 5: the canonical path of an Exec program
@@ -206,7 +206,7 @@ typedef const char *(*appid_resolve_fn)(void *data, const char *program);
  */
 void
 appid_choose(const struct appid_input *in, const struct desktop_entry *entries,
-             size_t n, appid_resolve_fn resolve, void *resolve_data,
-             struct appid_choice *out);
+	     size_t n, appid_resolve_fn resolve, void *resolve_data,
+	     struct appid_choice *out);
 
 #endif

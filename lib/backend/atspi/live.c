@@ -83,11 +83,11 @@ struct lnode {
 	char *bus;
 	const char *path;
 	int pending;
-	int stage;       /* 0 basic, 1 details, 2 children refs, 3 done */
-	int read_kids;   /* read children after the basics */
+	int stage;     /* 0 basic, 1 details, 2 children refs, 3 done */
+	int read_kids; /* read children after the basics */
 	uint32_t first, count;
 	int count_ok;
-	uint32_t basic_ok;  /* 1: role answered, 2: state answered */
+	uint32_t basic_ok; /* 1: role answered, 2: state answered */
 	int32_t n_sel, sel_a, sel_b;
 	int sel_ok;
 	/* children being read */
@@ -102,9 +102,10 @@ struct lreq {
 	int aux;
 };
 
-static void lreply(struct dbatch *batch, GVariant *reply, const GError *error,
-		   void *data);
-static void ladvance(struct lnode *ln);
+static void
+lreply(struct dbatch *batch, GVariant *reply, const GError *error, void *data);
+static void
+ladvance(struct lnode *ln);
 
 static int
 split(const char *ident, char **bus, const char **path)
@@ -270,8 +271,9 @@ start_children(struct lnode *ln)
 		ladvance(ln);
 		return;
 	}
-	last = ln->count == UINT32_MAX ? total - 1 :
-					 MIN(total - 1, (int64_t)ln->first + ln->count - 1);
+	last = ln->count == UINT32_MAX ?
+		       total - 1 :
+		       MIN(total - 1, (int64_t)ln->first + ln->count - 1);
 	/* "all children" of a node whose ChildCount grew to 2^31 - 1 since
 	 * it was observed (a hostile app) must not mean 2^31 slots and
 	 * calls: read at most ATSPI_CHILDREN_MAX of them */
@@ -378,9 +380,9 @@ on_attrs(struct ljob *job, struct cua_raw_node *n, GVariant *reply)
 		job->oom = 1;
 }
 
-static void lcall(struct lnode *ln, enum lkind kind, int aux,
-		  const char *iface, const char *method, GVariant *args,
-		  const char *reply_type);
+static void
+lcall(struct lnode *ln, enum lkind kind, int aux, const char *iface,
+      const char *method, GVariant *args, const char *reply_type);
 
 /* Actions: decoded exactly as the walk decodes them (decode.c); names the
  * reply did not give are read with GetName(i). */
@@ -389,8 +391,8 @@ on_actions(struct lnode *ln, struct cua_raw_node *n, GVariant *reply)
 {
 	struct ljob *job = ln->job;
 
-	if (atspi_decode_actions(job->be, ln->bus, job->snap->arena, n,
-				 reply) < 0)
+	if (atspi_decode_actions(job->be, ln->bus, job->snap->arena, n, reply) <
+	    0)
 		job->oom = 1;
 	for (size_t k = 0; k < n->n_actions; k++)
 		if (!n->actions[k].name)
@@ -426,7 +428,9 @@ on_success(struct lreq *r, GVariant *reply)
 		v = atspi_prop_value(reply, G_VARIANT_TYPE_STRING);
 		if (v) {
 			s = g_variant_get_string(v, NULL);
-			n->name = (*s && !atspi_is_gtype_name(s)) ? adup(job, s) : NULL;
+			n->name = (*s && !atspi_is_gtype_name(s)) ?
+					  adup(job, s) :
+					  NULL;
 			g_variant_unref(v);
 		}
 		break;
@@ -537,7 +541,8 @@ on_success(struct lreq *r, GVariant *reply)
 			for (size_t q = 0; q < ln->n_kids; q++)
 				lcall(ln, L_CHILD_AT, (int)q, IF_ACCESSIBLE,
 				      "GetChildAtIndex",
-				      g_variant_new("(i)", (int32_t)(ln->first + q)),
+				      g_variant_new("(i)",
+						    (int32_t)(ln->first + q)),
 				      "((so))");
 			break;
 		}
@@ -616,8 +621,9 @@ run_job(struct ljob *job, struct atspi_be *be, int64_t t0)
 	if (job->n_ok == 0 && atspi_bus_gone(be))
 		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
 	if (job->n_ok == 0 && (r < 0 || job->n_timeouts))
-		return cua_error(CUA_ERROR_TIMEOUT,
-				 "the app did not answer accessibility requests in time");
+		return cua_error(
+			CUA_ERROR_TIMEOUT,
+			"the app did not answer accessibility requests in time");
 	return CUA_OK;
 }
 
@@ -717,7 +723,8 @@ static cua_result
 gerror_result(const GError *e, const char *what)
 {
 	if (g_error_matches(e, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-		return cua_error(CUA_ERROR_TIMEOUT, "%s: no answer in time", what);
+		return cua_error(CUA_ERROR_TIMEOUT, "%s: no answer in time",
+				 what);
 	if (g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
 	    g_error_matches(e, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED))
@@ -761,7 +768,8 @@ bool_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 	  GVariant *args)
 {
 	cua_result res;
-	GVariant *r = sync_call(be, bus, path, iface, method, args, "(b)", &res);
+	GVariant *r =
+		sync_call(be, bus, path, iface, method, args, "(b)", &res);
 	gboolean ok = FALSE;
 
 	if (!r)
@@ -778,8 +786,8 @@ ref_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 	 GVariant *args)
 {
 	cua_result res;
-	GVariant *r = sync_call(be, bus, path, iface, method, args, "((so))",
-				&res);
+	GVariant *r =
+		sync_call(be, bus, path, iface, method, args, "((so))", &res);
 	const char *rb, *rp;
 
 	if (!r)
@@ -796,7 +804,8 @@ int_array_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 	       const char *path, const char *iface, const char *method)
 {
 	cua_result res;
-	GVariant *r = sync_call(be, bus, path, iface, method, NULL, "(ai)", &res);
+	GVariant *r =
+		sync_call(be, bus, path, iface, method, NULL, "(ai)", &res);
 	GVariant *arr;
 	const int32_t *v;
 	gsize n = 0;
@@ -883,9 +892,10 @@ focused_of(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 
 	args = g_variant_new(
 		"((@aii@a{ss}i@aii@asib)uib)",
-		g_variant_new_fixed_array(G_VARIANT_TYPE_INT32,
-					  (int32_t[]){ 1 << CUA_STATE_FOCUSED, 0 },
-					  2, sizeof(int32_t)),
+		g_variant_new_fixed_array(
+			G_VARIANT_TYPE_INT32,
+			(int32_t[]){ 1 << CUA_STATE_FOCUSED, 0 }, 2,
+			sizeof(int32_t)),
 		MATCH_ALL, g_variant_new_array(G_VARIANT_TYPE("{ss}"), NULL, 0),
 		MATCH_ALL,
 		g_variant_new_fixed_array(G_VARIANT_TYPE_INT32,
@@ -941,7 +951,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		}
 		break;
 	case CUA_LIVE_SET_TEXT:
-		res = bool_call(be, c, bus, path, IF_EDITABLE, "SetTextContents",
+		res = bool_call(be, c, bus, path, IF_EDITABLE,
+				"SetTextContents",
 				g_variant_new("(s)", c->text ? c->text : ""));
 		break;
 	case CUA_LIVE_DELETE_TEXT:
@@ -949,7 +960,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 				g_variant_new("(ii)", c->a, c->b));
 		break;
 	case CUA_LIVE_GRAB_FOCUS:
-		res = bool_call(be, c, bus, path, IF_COMPONENT, "GrabFocus", NULL);
+		res = bool_call(be, c, bus, path, IF_COMPONENT, "GrabFocus",
+				NULL);
 		break;
 	case CUA_LIVE_SCROLL_TO:
 		res = bool_call(be, c, bus, path, IF_COMPONENT, "ScrollTo",
@@ -994,8 +1006,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 				g_variant_new("(i)", c->a));
 		break;
 	case CUA_LIVE_CLEAR_SELECTION:
-		res = bool_call(be, c, bus, path, IF_SELECTION, "ClearSelection",
-				NULL);
+		res = bool_call(be, c, bus, path, IF_SELECTION,
+				"ClearSelection", NULL);
 		break;
 	case CUA_LIVE_ADD_ROW_SELECTION:
 		res = bool_call(be, c, bus, path, IF_TABLE, "AddRowSelection",
@@ -1032,9 +1044,9 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		break;
 	}
 	case CUA_LIVE_HIT_TEST:
-		res = ref_call(be, c, bus, path, IF_COMPONENT,
-			       "GetAccessibleAtPoint",
-			       g_variant_new("(iiu)", c->a, c->b, COORD_SCREEN));
+		res = ref_call(
+			be, c, bus, path, IF_COMPONENT, "GetAccessibleAtPoint",
+			g_variant_new("(iiu)", c->a, c->b, COORD_SCREEN));
 		break;
 	case CUA_LIVE_PARENT:
 		v = get_prop(be, bus, path, IF_ACCESSIBLE, "Parent",
@@ -1043,7 +1055,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 			const char *rb, *rp;
 
 			g_variant_get(v, "(&s&o)", &rb, &rp);
-			c->ret_ident = is_null_path(rp) ? NULL : join_ident(rb, rp);
+			c->ret_ident =
+				is_null_path(rp) ? NULL : join_ident(rb, rp);
 			c->ok = c->ret_ident != NULL;
 			g_variant_unref(v);
 		}
@@ -1065,7 +1078,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 				     "GetSelectedRows");
 		break;
 	case CUA_LIVE_REMOVE_ROW_SELECTION:
-		res = bool_call(be, c, bus, path, IF_TABLE, "RemoveRowSelection",
+		res = bool_call(be, c, bus, path, IF_TABLE,
+				"RemoveRowSelection",
 				g_variant_new("(i)", c->a));
 		break;
 	case CUA_LIVE_SELECTED_COUNT:
@@ -1078,8 +1092,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 		}
 		break;
 	case CUA_LIVE_SELECTED_CHILD:
-		res = ref_call(be, c, bus, path, IF_SELECTION, "GetSelectedChild",
-			       g_variant_new("(i)", c->a));
+		res = ref_call(be, c, bus, path, IF_SELECTION,
+			       "GetSelectedChild", g_variant_new("(i)", c->a));
 		break;
 	case CUA_LIVE_DESELECT_SELECTED:
 		res = bool_call(be, c, bus, path, IF_SELECTION,
@@ -1087,8 +1101,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 				g_variant_new("(i)", c->a));
 		break;
 	default:
-		res = cua_error(CUA_ERROR_INVALID_ARGUMENT, "unknown live request %d",
-				(int)c->op);
+		res = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				"unknown live request %d", (int)c->op);
 		break;
 	}
 	g_free(bus);

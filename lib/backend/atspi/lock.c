@@ -35,14 +35,13 @@ static const struct {
 };
 
 static GVariant *
-call(GDBusConnection *c, const char *dest, const char *path,
-     const char *iface, const char *method, GVariant *args,
-     const char *reply, GError **error)
+call(GDBusConnection *c, const char *dest, const char *path, const char *iface,
+     const char *method, GVariant *args, const char *reply, GError **error)
 {
-	return g_dbus_connection_call_sync(
-	        c, dest, path, iface, method, args, G_VARIANT_TYPE(reply),
-	        G_DBUS_CALL_FLAGS_NO_AUTO_START, LOCK_CALL_TIMEOUT_MS, NULL,
-	        error);
+	return g_dbus_connection_call_sync(c, dest, path, iface, method, args,
+					   G_VARIANT_TYPE(reply),
+					   G_DBUS_CALL_FLAGS_NO_AUTO_START,
+					   LOCK_CALL_TIMEOUT_MS, NULL, error);
 }
 
 /* Which screen savers own their name: bit i for savers[i]. */
@@ -56,7 +55,7 @@ running_savers(struct atspi_be *be)
 	unsigned bits = 0;
 
 	r = call(be->session, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-	         "org.freedesktop.DBus", "ListNames", NULL, "(as)", &error);
+		 "org.freedesktop.DBus", "ListNames", NULL, "(as)", &error);
 	if (!r) {
 		cua_debug(be->base.ctx, "lock: ListNames: %s", error->message);
 		g_error_free(error);
@@ -80,10 +79,10 @@ saver_active(struct atspi_be *be, size_t i)
 	gboolean active = FALSE;
 
 	r = call(be->session, savers[i].name, savers[i].path, savers[i].name,
-	         "GetActive", NULL, "(b)", &error);
+		 "GetActive", NULL, "(b)", &error);
 	if (!r) {
 		cua_debug(be->base.ctx, "lock: %s.GetActive: %s",
-		          savers[i].name, error->message);
+			  savers[i].name, error->message);
 		g_error_free(error);
 		return 0;
 	}
@@ -107,13 +106,13 @@ system_bus(struct atspi_be *be)
 	if (!addr || !*addr)
 		addr = "unix:path=/run/dbus/system_bus_socket";
 	be->system = g_dbus_connection_new_for_address_sync(
-	        addr,
-	        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-	                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-	        NULL, NULL, &error);
+		addr,
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		NULL, NULL, &error);
 	if (!be->system) {
 		cua_debug(be->base.ctx, "lock: no system bus (%s): %s", addr,
-		          error->message);
+			  error->message);
 		g_error_free(error);
 		return NULL;
 	}
@@ -134,22 +133,22 @@ login_session(struct atspi_be *be, GDBusConnection *sys)
 		return be->login_session;
 	be->login_session_tried = 1;
 	r = call(sys, "org.freedesktop.login1", "/org/freedesktop/login1",
-	         "org.freedesktop.login1.Manager", "GetSessionByPID",
-	         g_variant_new("(u)", (guint32)getpid()), "(o)", &error);
+		 "org.freedesktop.login1.Manager", "GetSessionByPID",
+		 g_variant_new("(u)", (guint32)getpid()), "(o)", &error);
 	if (!r) {
 		cua_debug(be->base.ctx, "lock: logind GetSessionByPID: %s",
-		          error->message);
+			  error->message);
 		g_clear_error(&error);
 		id = secure_getenv("XDG_SESSION_ID");
 		if (!id || !*id)
 			return NULL;
 		r = call(sys, "org.freedesktop.login1",
-		         "/org/freedesktop/login1",
-		         "org.freedesktop.login1.Manager", "GetSession",
-		         g_variant_new("(s)", id), "(o)", &error);
+			 "/org/freedesktop/login1",
+			 "org.freedesktop.login1.Manager", "GetSession",
+			 g_variant_new("(s)", id), "(o)", &error);
 		if (!r) {
 			cua_debug(be->base.ctx, "lock: logind GetSession: %s",
-			          error->message);
+				  error->message);
 			g_error_free(error);
 			return NULL;
 		}
@@ -174,13 +173,13 @@ logind_locked(struct atspi_be *be)
 	if (!path)
 		return 0;
 	r = call(sys, "org.freedesktop.login1", path,
-	         "org.freedesktop.DBus.Properties", "Get",
-	         g_variant_new("(ss)", "org.freedesktop.login1.Session",
-	                       "LockedHint"),
-	         "(v)", &error);
+		 "org.freedesktop.DBus.Properties", "Get",
+		 g_variant_new("(ss)", "org.freedesktop.login1.Session",
+			       "LockedHint"),
+		 "(v)", &error);
 	if (!r) {
 		cua_debug(be->base.ctx, "lock: logind LockedHint: %s",
-		          error->message);
+			  error->message);
 		g_error_free(error);
 		return 0;
 	}

@@ -28,7 +28,7 @@
 
 int
 procinfo_parse_stat(const char *buf, size_t len, char *state, int64_t *ppid,
-                    uint64_t *start_time)
+		    uint64_t *start_time)
 {
 	const char *p = NULL, *end = buf + len;
 	const char *q;
@@ -81,7 +81,7 @@ procinfo_parse_stat(const char *buf, size_t len, char *state, int64_t *ppid,
 
 const char *
 procinfo_environ_find(const char *env, size_t len, const char *name,
-                      size_t *value_len)
+		      size_t *value_len)
 {
 	size_t nlen = strlen(name);
 	size_t i = 0;
@@ -120,9 +120,9 @@ procinfo_parse_flatpak_info(const char *text, size_t len)
 			le--;
 		if (ls < le && *ls == '[') {
 			in_app = (size_t)(le - ls) == 13 &&
-			         memcmp(ls, "[Application]", 13) == 0;
+				 memcmp(ls, "[Application]", 13) == 0;
 		} else if (in_app && (size_t)(le - ls) > 5 &&
-		           memcmp(ls, "name", 4) == 0) {
+			   memcmp(ls, "name", 4) == 0) {
 			const char *q = ls + 4;
 
 			while (q < le && (*q == ' ' || *q == '\t'))
@@ -195,7 +195,7 @@ read_file(const char *path, size_t max, char **out)
 
 int
 procinfo_read_stat(int64_t pid, char *state, int64_t *ppid,
-                   uint64_t *start_time)
+		   uint64_t *start_time)
 {
 	char path[64];
 	char *buf;
@@ -286,7 +286,7 @@ read_environ(struct procinfo *info, int64_t ppid)
 		return;
 	}
 	info->launched_desktop_file =
-	        env_dup(env, (size_t)n, "GIO_LAUNCHED_DESKTOP_FILE");
+		env_dup(env, (size_t)n, "GIO_LAUNCHED_DESKTOP_FILE");
 	dpid = env_dup(env, (size_t)n, "GIO_LAUNCHED_DESKTOP_FILE_PID");
 	if (info->launched_desktop_file && dpid) {
 		char *e;
@@ -312,7 +312,7 @@ read_flatpak(struct procinfo *info)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%" PRId64 "/root/.flatpak-info",
-	         info->pid);
+		 info->pid);
 	n = read_file(path, FLATPAK_INFO_MAX, &text);
 	if (n <= 0) {
 		free(text);

@@ -154,9 +154,9 @@ const char *const cua_rec_state_nicks[CUA_STATE_COUNT] = {
 };
 
 const char *const cua_rec_iface_names[CUA_REC_N_IFACES] = {
-	"Action", "Component", "Text", "EditableText", "Value", "Selection",
-	"Table", "TableCell", "Hypertext", "Hyperlink", "Document", "Image",
-	"Collection",
+	"Action",    "Component", "Text",       "EditableText", "Value",
+	"Selection", "Table",     "TableCell",  "Hypertext",    "Hyperlink",
+	"Document",  "Image",     "Collection",
 };
 
 const struct cua_rec_piece cua_rec_pieces[CUA_REC_N_PIECES] = {
@@ -177,8 +177,10 @@ const struct cua_rec_piece cua_rec_pieces[CUA_REC_N_PIECES] = {
 	{ CUA_HAVE_TABLE_ROW, "table_row" },
 };
 
-#define NODE_STR(key, bit, field) \
-	{ key, bit, offsetof(struct cua_raw_node, field) }
+#define NODE_STR(key, bit, field)                                              \
+	{                                                                      \
+		key, bit, offsetof(struct cua_raw_node, field)                 \
+	}
 const struct cua_rec_string cua_rec_node_strings[CUA_REC_N_NODE_STRINGS] = {
 	NODE_STR("name", CUA_HAVE_BASIC, name),
 	NODE_STR("description", CUA_HAVE_DESCRIPTION, description),
@@ -191,13 +193,25 @@ const struct cua_rec_string cua_rec_node_strings[CUA_REC_N_NODE_STRINGS] = {
 		 selected_child_name),
 };
 
-#define APP_STR(field) { #field, 0, offsetof(struct cua_app_info, field) }
+#define APP_STR(field)                                                         \
+	{                                                                      \
+#field, 0, offsetof(struct cua_app_info, field)                \
+	}
 const struct cua_rec_string cua_rec_app_strings[CUA_REC_N_APP_STRINGS] = {
-	APP_STR(exe), APP_STR(exe_base), APP_STR(bus_name),
-	APP_STR(atspi_name), APP_STR(desktop_id), APP_STR(desktop_file),
-	APP_STR(desktop_name), APP_STR(desktop_name_c),
-	APP_STR(wm_class_class), APP_STR(wm_class_instance), APP_STR(app_id),
-	APP_STR(app_name), APP_STR(toolkit), APP_STR(toolkit_version),
+	APP_STR(exe),
+	APP_STR(exe_base),
+	APP_STR(bus_name),
+	APP_STR(atspi_name),
+	APP_STR(desktop_id),
+	APP_STR(desktop_file),
+	APP_STR(desktop_name),
+	APP_STR(desktop_name_c),
+	APP_STR(wm_class_class),
+	APP_STR(wm_class_instance),
+	APP_STR(app_id),
+	APP_STR(app_name),
+	APP_STR(toolkit),
+	APP_STR(toolkit_version),
 };
 
 /* ------------------------------------------------------------------ */
@@ -253,9 +267,10 @@ check_keys(struct loader *l, const char *name, json_t *obj,
 	size_t i;
 
 	if (!json_is_object(obj))
-		return name ? lerr(l, "\"%s\" must be an object", name)
-			    : lerr(l, "must be an object");
-	json_object_foreach(obj, key, v) {
+		return name ? lerr(l, "\"%s\" must be an object", name) :
+			      lerr(l, "must be an object");
+	json_object_foreach(obj, key, v)
+	{
 		if (strcmp(key, "comment") == 0)
 			continue;
 		for (i = 0; known[i]; i++)
@@ -284,8 +299,8 @@ get_str(struct loader *l, const char *key, json_t *v, const char **out)
 }
 
 static cua_result
-get_int(struct loader *l, const char *key, json_t *v, int64_t min,
-	int64_t max, int64_t *out)
+get_int(struct loader *l, const char *key, json_t *v, int64_t min, int64_t max,
+	int64_t *out)
 {
 	if (!json_is_integer(v))
 		return lerr(l, "\"%s\" must be an integer", key);
@@ -341,8 +356,10 @@ get_num(struct loader *l, const char *key, json_t *v, double *out)
 	else if (s && strcmp(s, "-inf") == 0)
 		*out = -INFINITY;
 	else
-		return lerr(l, "\"%s\" must be a number, \"nan\", \"inf\" or \"-inf\"",
-			    key);
+		return lerr(
+			l,
+			"\"%s\" must be a number, \"nan\", \"inf\" or \"-inf\"",
+			key);
 	return CUA_OK;
 }
 
@@ -397,7 +414,8 @@ parse_states(struct loader *l, json_t *v, uint64_t *states)
 
 	if (!json_is_array(v))
 		return lerr(l, "\"states\" must be an array");
-	json_array_foreach(v, i, s) {
+	json_array_foreach(v, i, s)
+	{
 		if (json_is_integer(s)) {
 			if (get_int(l, "states", s, 0, 63, &bit))
 				return CUA_ERROR_INVALID_ARGUMENT;
@@ -427,9 +445,11 @@ parse_ifaces(struct loader *l, json_t *v, uint32_t *ifaces)
 
 	if (!json_is_array(v))
 		return lerr(l, "\"interfaces\" must be an array");
-	json_array_foreach(v, i, s) {
+	json_array_foreach(v, i, s)
+	{
 		if (!json_is_string(s))
-			return lerr(l, "\"interfaces\" must hold interface names");
+			return lerr(l,
+				    "\"interfaces\" must hold interface names");
 		for (b = 0; b < CUA_REC_N_IFACES; b++)
 			if (strcmp(cua_rec_iface_names[b],
 				   json_string_value(s)) == 0)
@@ -451,7 +471,8 @@ parse_unread(struct loader *l, json_t *v, uint32_t *have)
 
 	if (!json_is_array(v))
 		return lerr(l, "\"unread\" must be an array");
-	json_array_foreach(v, i, s) {
+	json_array_foreach(v, i, s)
+	{
 		for (p = 0; p < CUA_REC_N_PIECES; p++)
 			if (json_is_string(s) &&
 			    strcmp(cua_rec_pieces[p].key,
@@ -459,8 +480,8 @@ parse_unread(struct loader *l, json_t *v, uint32_t *have)
 				break;
 		if (p == CUA_REC_N_PIECES)
 			return lerr(l, "\"unread\": unknown piece %s",
-				    json_is_string(s) ? json_string_value(s)
-						      : "(not a string)");
+				    json_is_string(s) ? json_string_value(s) :
+							"(not a string)");
 		*have &= ~cua_rec_pieces[p].bit;
 	}
 	return CUA_OK;
@@ -481,7 +502,8 @@ parse_attributes(struct loader *l, json_t *v, struct cua_raw_node *n)
 				   json_object_size(v) * sizeof(*n->attrs));
 	if (!n->attrs)
 		return lnomem(l);
-	json_object_foreach(v, key, x) {
+	json_object_foreach(v, key, x)
+	{
 		n->attrs[i].key = cua_arena_strdup(l->rec->arena, key);
 		if (!n->attrs[i].key)
 			return lnomem(l);
@@ -496,8 +518,8 @@ parse_attributes(struct loader *l, json_t *v, struct cua_raw_node *n)
 static cua_result
 parse_actions(struct loader *l, json_t *v, struct cua_raw_node *n)
 {
-	static const char *const keys[] = { "name", "localized",
-					    "description", NULL };
+	static const char *const keys[] = { "name", "localized", "description",
+					    NULL };
 	struct cua_raw_action *a;
 	json_t *x, *f;
 	size_t i;
@@ -510,7 +532,8 @@ parse_actions(struct loader *l, json_t *v, struct cua_raw_node *n)
 				     json_array_size(v) * sizeof(*n->actions));
 	if (!n->actions)
 		return lnomem(l);
-	json_array_foreach(v, i, x) {
+	json_array_foreach(v, i, x)
+	{
 		a = &n->actions[i];
 		if (json_is_string(x)) {
 			if (get_str(l, "actions", x, &a->name))
@@ -518,7 +541,9 @@ parse_actions(struct loader *l, json_t *v, struct cua_raw_node *n)
 			continue;
 		}
 		if (!json_is_object(x))
-			return lerr(l, "\"actions\" must hold names or {name, localized, description}");
+			return lerr(
+				l,
+				"\"actions\" must hold names or {name, localized, description}");
 		if (check_keys(l, "actions", x, keys))
 			return CUA_ERROR_INVALID_ARGUMENT;
 		if (((f = json_object_get(x, "name")) &&
@@ -536,8 +561,8 @@ parse_actions(struct loader *l, json_t *v, struct cua_raw_node *n)
 static cua_result
 parse_value(struct loader *l, json_t *v, struct cua_raw_node *n)
 {
-	static const char *const keys[] = { "current", "min", "max", "step",
-					    "text", NULL };
+	static const char *const keys[] = { "current", "min",  "max",
+					    "step",    "text", NULL };
 	json_t *f;
 
 	if (check_keys(l, "value", v, keys))
@@ -584,8 +609,7 @@ static cua_result
 parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth);
 
 static cua_result
-parse_children(struct loader *l, json_t *v, struct cua_raw_node *n,
-	       int depth)
+parse_children(struct loader *l, json_t *v, struct cua_raw_node *n, int depth)
 {
 	struct cua_raw_node *c;
 	size_t i, saved = l->path_len;
@@ -599,11 +623,12 @@ parse_children(struct loader *l, json_t *v, struct cua_raw_node *n,
 	if (depth >= CUA_REC_MAX_DEPTH)
 		return lerr(l, "nodes are nested deeper than %d levels",
 			    CUA_REC_MAX_DEPTH);
-	n->children = cua_arena_alloc(l->rec->arena,
-				      json_array_size(v) * sizeof(c));
+	n->children =
+		cua_arena_alloc(l->rec->arena, json_array_size(v) * sizeof(c));
 	if (!n->children)
 		return lnomem(l);
-	json_array_foreach(v, i, x) {
+	json_array_foreach(v, i, x)
+	{
 		c = cua_raw_node_new(l->rec);
 		if (!c)
 			return lnomem(l);
@@ -626,13 +651,30 @@ parse_children(struct loader *l, json_t *v, struct cua_raw_node *n,
 static cua_result
 parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 {
-	static const char *const keys[] = {
-		"id", "role", "name", "description", "help", "accessible_id",
-		"states", "interfaces", "attributes", "actions", "value",
-		"text", "selection", "extents", "labelled_by", "link_uri",
-		"selected_child_name", "table_row", "child_count",
-		"child_offset", "children_partial", "children", "unread", NULL
-	};
+	static const char *const keys[] = { "id",
+					    "role",
+					    "name",
+					    "description",
+					    "help",
+					    "accessible_id",
+					    "states",
+					    "interfaces",
+					    "attributes",
+					    "actions",
+					    "value",
+					    "text",
+					    "selection",
+					    "extents",
+					    "labelled_by",
+					    "link_uri",
+					    "selected_child_name",
+					    "table_row",
+					    "child_count",
+					    "child_offset",
+					    "children_partial",
+					    "children",
+					    "unread",
+					    NULL };
 	const struct cua_rec_string *s;
 	uint32_t keys_have = 0;
 	int64_t offset = 0;
@@ -649,7 +691,7 @@ parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 	} else {
 		n->ident = cua_arena_alloc(l->rec->arena,
 					   sizeof(CUA_REC_ID_PREFIX) + 1 +
-					   l->path_len);
+						   l->path_len);
 		if (!n->ident)
 			return lnomem(l);
 		sprintf((char *)n->ident, "%s%s", CUA_REC_ID_PREFIX,
@@ -670,8 +712,7 @@ parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 	if ((v = json_object_get(j, "states")) &&
 	    parse_states(l, v, &n->states))
 		return CUA_ERROR_INVALID_ARGUMENT;
-	if ((v = json_object_get(j, "attributes")) &&
-	    parse_attributes(l, v, n))
+	if ((v = json_object_get(j, "attributes")) && parse_attributes(l, v, n))
 		return CUA_ERROR_INVALID_ARGUMENT;
 	if ((v = json_object_get(j, "actions")) && parse_actions(l, v, n))
 		return CUA_ERROR_INVALID_ARGUMENT;
@@ -732,8 +773,7 @@ parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 	n->have = keys_have | CUA_REC_READ_WHEN_ABSENT;
 	if (n->child_count == 0)
 		n->have |= CUA_HAVE_CHILDREN;
-	if ((v = json_object_get(j, "unread")) &&
-	    parse_unread(l, v, &n->have))
+	if ((v = json_object_get(j, "unread")) && parse_unread(l, v, &n->have))
 		return CUA_ERROR_INVALID_ARGUMENT;
 	return CUA_OK;
 }
@@ -741,10 +781,10 @@ parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 static cua_result
 parse_window(struct loader *l, json_t *j, struct cua_raw_window_info *w)
 {
-	static const char *const keys[] = { "x11_window", "active", "mapped",
-					    "title", "frame", "surface",
-					    "outer", "transient", "activation",
-					    NULL };
+	static const char *const keys[] = {
+		"x11_window", "active", "mapped",    "title",      "frame",
+		"surface",    "outer",  "transient", "activation", NULL
+	};
 	json_t *v;
 
 	if (check_keys(l, NULL, j, keys))
@@ -785,9 +825,9 @@ parse_windows(struct loader *l, json_t *v)
 	size_t i;
 
 	if (app->n_children) {
-		l->rec->windows = cua_arena_alloc(l->rec->arena,
-						  app->n_children *
-						  sizeof(*l->rec->windows));
+		l->rec->windows = cua_arena_alloc(
+			l->rec->arena,
+			app->n_children * sizeof(*l->rec->windows));
 		if (!l->rec->windows)
 			return lnomem(l);
 	}
@@ -798,7 +838,8 @@ parse_windows(struct loader *l, json_t *v)
 		if (json_array_size(v) > app->n_children)
 			return lerr(l, "%zu entries for %zu toplevels",
 				    json_array_size(v), app->n_children);
-		json_array_foreach(v, i, x) {
+		json_array_foreach(v, i, x)
+		{
 			snprintf(l->what_buf, sizeof(l->what_buf),
 				 "windows[%zu]", i);
 			l->what = l->what_buf;
@@ -824,13 +865,24 @@ first_nonempty(const char *a, const char *b, const char *c)
 static cua_result
 parse_app(struct loader *l, json_t *j, struct cua_app_info *app)
 {
-	static const char *const keys[] = {
-		"pid", "start_time", "exe", "exe_base", "bus_name",
-		"atspi_name", "desktop_id", "desktop_file", "desktop_name",
-		"desktop_name_c", "wm_class_class", "wm_class_instance",
-		"app_id", "app_name", "toolkit", "toolkit_version",
-		"frontmost", NULL
-	};
+	static const char *const keys[] = { "pid",
+					    "start_time",
+					    "exe",
+					    "exe_base",
+					    "bus_name",
+					    "atspi_name",
+					    "desktop_id",
+					    "desktop_file",
+					    "desktop_name",
+					    "desktop_name_c",
+					    "wm_class_class",
+					    "wm_class_instance",
+					    "app_id",
+					    "app_name",
+					    "toolkit",
+					    "toolkit_version",
+					    "frontmost",
+					    NULL };
 	const struct cua_rec_string *s;
 	const char *slash;
 	json_t *v;
@@ -867,8 +919,8 @@ parse_app(struct loader *l, json_t *j, struct cua_app_info *app)
 	if (!app->atspi_name)
 		app->atspi_name = l->rec->app->name;
 	if (!app->app_id)
-		app->app_id = first_nonempty(app->atspi_name,
-					     l->rec->app->name, "recorded");
+		app->app_id = first_nonempty(app->atspi_name, l->rec->app->name,
+					     "recorded");
 	if (!app->app_name)
 		app->app_name = first_nonempty(app->atspi_name,
 					       l->rec->app->name, "recorded");
@@ -897,9 +949,10 @@ read_file(const char *path, char **out, size_t *len)
 			if (n == cap) {
 				free(buf);
 				close(fd);
-				return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-						 "recording %s: larger than %zu MiB",
-						 path, REC_MAX_BYTES >> 20);
+				return cua_error(
+					CUA_ERROR_INVALID_ARGUMENT,
+					"recording %s: larger than %zu MiB",
+					path, REC_MAX_BYTES >> 20);
 			}
 			p = realloc(buf, cap);
 			if (!p) {
@@ -918,8 +971,8 @@ read_file(const char *path, char **out, size_t *len)
 			err = errno;
 			free(buf);
 			close(fd);
-			return cua_error(CUA_ERROR_IO, "recording %s: %s",
-					 path, strerror(err));
+			return cua_error(CUA_ERROR_IO, "recording %s: %s", path,
+					 strerror(err));
 		}
 		if (got == 0)
 			break;
@@ -934,7 +987,7 @@ read_file(const char *path, char **out, size_t *len)
 static cua_result
 load(struct loader *l, json_t *top, struct cua_app_info *app)
 {
-	static const char *const keys[] = { "schema", "app", "windows",
+	static const char *const keys[] = { "schema",  "app",  "windows",
 					    "focused", "root", NULL };
 	json_t *v;
 

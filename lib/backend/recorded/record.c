@@ -93,8 +93,7 @@ wnum(double v)
 static json_t *
 wrect(const struct cua_rect *r)
 {
-	return json_pack("[iiii]", (int)r->x, (int)r->y, (int)r->w,
-			 (int)r->h);
+	return json_pack("[iiii]", (int)r->x, (int)r->y, (int)r->w, (int)r->h);
 }
 
 static json_t *
@@ -220,9 +219,11 @@ write_strings(struct writer *w, json_t *o, const struct cua_raw_node *n,
 	for (i = first; i < end; i++) {
 		s = &cua_rec_node_strings[i];
 		val = *(const char *const *)((const char *)n + s->offset);
-		if (s->bit == CUA_HAVE_BASIC ? val != NULL
-		    : (n->have & s->bit) &&
-			      (val || !(s->bit & CUA_REC_READ_WHEN_ABSENT)))
+		if (s->bit == CUA_HAVE_BASIC ?
+			    val != NULL :
+			    (n->have & s->bit) &&
+				    (val ||
+				     !(s->bit & CUA_REC_READ_WHEN_ABSENT)))
 			wset(w, o, s->key, wstr(w, s->key, val));
 	}
 }
@@ -284,10 +285,11 @@ write_node(struct writer *w, const struct cua_raw_node *n, int depth)
 	if ((int64_t)(n->child_offset + n->n_children) != n->child_count)
 		wset(w, o, "child_count", json_integer(n->child_count));
 	if (n->child_offset)
-		wset(w, o, "child_offset", json_integer((json_int_t)
-							n->child_offset));
-	if (!n->children_partial != !cua_rec_default_partial(
-		    n->child_offset, n->n_children, n->child_count))
+		wset(w, o, "child_offset",
+		     json_integer((json_int_t)n->child_offset));
+	if (!n->children_partial != !cua_rec_default_partial(n->child_offset,
+							     n->n_children,
+							     n->child_count))
 		wset(w, o, "children_partial",
 		     json_boolean(n->children_partial));
 
@@ -298,9 +300,9 @@ write_node(struct writer *w, const struct cua_raw_node *n, int depth)
 	for (i = 0; unread && i < CUA_REC_N_PIECES; i++) {
 		if (have & cua_rec_pieces[i].bit)
 			continue;
-		if (cua_rec_pieces[i].bit == CUA_HAVE_CHILDREN
-			    ? write_kids || n->child_count == 0
-			    : cua_rec_pieces[i].bit & CUA_REC_READ_WHEN_ABSENT)
+		if (cua_rec_pieces[i].bit == CUA_HAVE_CHILDREN ?
+			    write_kids || n->child_count == 0 :
+			    cua_rec_pieces[i].bit & CUA_REC_READ_WHEN_ABSENT)
 			wappend(w, unread, json_string(cua_rec_pieces[i].key));
 	}
 	if (unread && json_array_size(unread))
@@ -356,16 +358,15 @@ write_windows(struct writer *w, const struct cua_raw_snapshot *snap)
 			if (win->has_x11_frame)
 				wset(w, o, "frame", wrect(&win->x11_frame));
 			if (win->has_x11_frame && win->x11_surface.w > 0)
-				wset(w, o, "surface",
-				     wrect(&win->x11_surface));
+				wset(w, o, "surface", wrect(&win->x11_surface));
 			if (win->has_x11_frame && win->x11_outer.w > 0)
 				wset(w, o, "outer", wrect(&win->x11_outer));
 			if (win->x11_transient)
 				wset(w, o, "transient", json_true());
 			if (win->activation_serial)
 				wset(w, o, "activation",
-				     json_integer((json_int_t)
-						  win->activation_serial));
+				     json_integer((json_int_t)win
+							  ->activation_serial));
 		}
 		wappend(w, a, o);
 	}

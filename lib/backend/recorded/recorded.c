@@ -83,8 +83,8 @@ copy_pieces(struct cua_arena *a, struct cua_raw_node *dst,
 			return -1;
 	}
 	if ((m & CUA_HAVE_ATTRIBUTES) && src->n_attrs) {
-		dst->attrs = cua_arena_alloc(a, src->n_attrs *
-					     sizeof(*dst->attrs));
+		dst->attrs =
+			cua_arena_alloc(a, src->n_attrs * sizeof(*dst->attrs));
 		if (!dst->attrs)
 			return -1;
 		dst->n_attrs = src->n_attrs;
@@ -96,8 +96,8 @@ copy_pieces(struct cua_arena *a, struct cua_raw_node *dst,
 				return -1;
 	}
 	if ((m & CUA_HAVE_ACTIONS) && src->n_actions) {
-		dst->actions = cua_arena_alloc(a, src->n_actions *
-					       sizeof(*dst->actions));
+		dst->actions = cua_arena_alloc(
+			a, src->n_actions * sizeof(*dst->actions));
 		if (!dst->actions)
 			return -1;
 		dst->n_actions = src->n_actions;
@@ -211,9 +211,10 @@ rec_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "recorded backend: no app given");
 	if (app->pid != be->app.pid || app->start_time != be->app.start_time)
-		return cua_error(CUA_ERROR_NOT_FOUND,
-				 "recorded backend: the recording holds pid %lld, not %lld",
-				 (long long)be->app.pid, (long long)app->pid);
+		return cua_error(
+			CUA_ERROR_NOT_FOUND,
+			"recorded backend: the recording holds pid %lld, not %lld",
+			(long long)be->app.pid, (long long)app->pid);
 	snap = cua_raw_snapshot_new();
 	if (!snap)
 		goto nomem;
@@ -222,8 +223,8 @@ rec_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	    copy_pieces(snap->arena, a, src, ~0u))
 		goto nomem;
 	if (n) {
-		a->children = cua_arena_alloc(snap->arena,
-					      n * sizeof(*a->children));
+		a->children =
+			cua_arena_alloc(snap->arena, n * sizeof(*a->children));
 		snap->windows = cua_arena_alloc(snap->arena,
 						n * sizeof(*snap->windows));
 		if (!a->children || !snap->windows)
@@ -337,8 +338,8 @@ fetch_node(struct fetch *f, const struct fetch_item *it)
 	dst->children_partial = src->children_partial;
 	if (!src->n_children)
 		return 0;
-	dst->children = cua_arena_alloc(snap->arena,
-					src->n_children * sizeof(c));
+	dst->children =
+		cua_arena_alloc(snap->arena, src->n_children * sizeof(c));
 	if (!dst->children)
 		return -1;
 	for (i = 0; i < src->n_children; i++) {
@@ -459,9 +460,10 @@ rec_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 				 "recorded backend: fetch without a snapshot");
 	for (k = 0; k < n_roots; k++)
 		if (toplevel_index(snap, roots[k]) >= rec_app->n_children)
-			return cua_error(CUA_ERROR_INVALID_ARGUMENT,
-					 "recorded backend: fetch root %zu is not a toplevel of the recording",
-					 k);
+			return cua_error(
+				CUA_ERROR_INVALID_ARGUMENT,
+				"recorded backend: fetch root %zu is not a toplevel of the recording",
+				k);
 	f.max_depth = f.pol->max_raw_depth > 0 ? f.pol->max_raw_depth : 64;
 	snap->focused = NULL;
 	snap->focused_ident = NULL;
@@ -496,9 +498,10 @@ rec_launch(struct cua_backend *b, const struct cua_installed_app *app,
 	   int64_t *pid)
 {
 	*pid = 0;
-	return cua_error(CUA_ERROR_UNSUPPORTED,
-			 "the recorded backend cannot launch %s: it only replays a recorded tree",
-			 app && app->desktop_id ? app->desktop_id : "apps");
+	return cua_error(
+		CUA_ERROR_UNSUPPORTED,
+		"the recorded backend cannot launch %s: it only replays a recorded tree",
+		app && app->desktop_id ? app->desktop_id : "apps");
 }
 
 static int
@@ -520,7 +523,8 @@ rec_read_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	for (size_t i = 0; i < n; i++) {
 		struct cua_raw_node *dst = nodes[i];
 		const struct cua_raw_node *src =
-			dst->ident ? find_ident(be->rec->app, dst->ident) : NULL;
+			dst->ident ? find_ident(be->rec->app, dst->ident) :
+				     NULL;
 
 		dst->have &= ~(uint32_t)CUA_HAVE_BASIC;
 		if (!src)
@@ -544,7 +548,8 @@ rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	for (size_t i = 0; i < n; i++) {
 		struct cua_raw_node *dst = parents[i];
 		const struct cua_raw_node *src =
-			dst->ident ? find_ident(be->rec->app, dst->ident) : NULL;
+			dst->ident ? find_ident(be->rec->app, dst->ident) :
+				     NULL;
 		size_t k, lo, hi, got = 0;
 
 		dst->have &= ~(uint32_t)(CUA_HAVE_BASIC | CUA_HAVE_CHILDREN);
@@ -561,9 +566,9 @@ rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		/* what the recording holds of first .. first + count - 1 */
 		lo = first;
 		hi = count == UINT32_MAX ? SIZE_MAX : (size_t)first + count;
-		dst->children = cua_arena_alloc(snap->arena,
-						(src->n_children ? src->n_children : 1) *
-							sizeof(*dst->children));
+		dst->children = cua_arena_alloc(
+			snap->arena, (src->n_children ? src->n_children : 1) *
+					     sizeof(*dst->children));
 		if (!dst->children)
 			goto nomem;
 		for (k = 0; k < src->n_children; k++) {
@@ -575,7 +580,8 @@ rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 			if (got == 0)
 				dst->child_offset = abs;
 			c = cua_raw_node_new(snap);
-			if (!c || copy_basic(snap->arena, c, src->children[k]) ||
+			if (!c ||
+			    copy_basic(snap->arena, c, src->children[k]) ||
 			    copy_pieces(snap->arena, c, src->children[k],
 					want & ~(uint32_t)CUA_HAVE_CHILDREN))
 				goto nomem;
@@ -584,9 +590,9 @@ rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 			dst->children[got++] = c;
 		}
 		dst->n_children = got;
-		dst->children_partial = dst->child_offset > 0 ||
-					(int64_t)(dst->child_offset + got) <
-						dst->child_count;
+		dst->children_partial =
+			dst->child_offset > 0 ||
+			(int64_t)(dst->child_offset + got) < dst->child_count;
 	}
 	return CUA_OK;
 nomem:

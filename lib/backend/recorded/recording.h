@@ -15,8 +15,8 @@
 #include "core/raw.h"
 
 #define CUA_REC_SCHEMA "libcua.recording/1"
-#define CUA_REC_ID_PREFIX "rec:"   /* generated ids: "rec:/0/3/1" */
-#define CUA_REC_MAX_DEPTH 256      /* node nesting, root = 0 */
+#define CUA_REC_ID_PREFIX "rec:" /* generated ids: "rec:/0/3/1" */
+#define CUA_REC_MAX_DEPTH 256    /* node nesting, root = 0 */
 #define CUA_REC_N_IFACES 13
 
 /* AT-SPI state nicks (libatspi spelling), indexed by state bit; NULL for
@@ -40,7 +40,7 @@ struct cua_rec_piece {
  * others count as not read. CUA_HAVE_CHILDREN is neither: an absent
  * "children" means read when the child count is 0, not read otherwise.
  */
-#define CUA_REC_READ_WHEN_ABSENT                                            \
+#define CUA_REC_READ_WHEN_ABSENT                                               \
 	(CUA_HAVE_BASIC | CUA_HAVE_DESCRIPTION | CUA_HAVE_HELP | CUA_HAVE_ID | \
 	 CUA_HAVE_ATTRIBUTES | CUA_HAVE_ACTIONS | CUA_HAVE_RELATIONS)
 

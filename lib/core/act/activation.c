@@ -41,7 +41,7 @@
 #define REARM_WAIT_MAX_US (500 * 1000)
 #define POLL_STEP_US (10 * 1000)
 
-#define TRANSIENT_STATES                                                   \
+#define TRANSIENT_STATES                                                       \
 	((1ull << CUA_STATE_PRESSED) | (1ull << CUA_STATE_ARMED))
 #define HELD_STATES (TRANSIENT_STATES | (1ull << CUA_STATE_CHECKED))
 
@@ -82,7 +82,8 @@ live_states(struct cua_act *a, struct cua_located *loc,
 static int
 applies(const struct cua_act *a, const struct cua_raw_node *n)
 {
-	return n->ident && a->as && a->as->proc && !act_is_async_toolkit(a->app);
+	return n->ident && a->as && a->as->proc &&
+	       !act_is_async_toolkit(a->app);
 }
 
 cua_result
@@ -114,9 +115,10 @@ act_activation_begin(struct cua_act *a, struct cua_located *loc,
 		if ((cur & held) == (p->last_act_before & held))
 			break;
 		if (cua_now_us() - t0 >= REARM_WAIT_MAX_US) {
-			cua_debug(&a->s->ctx, "%s: element %u stayed held; "
-					      "activating it again", a->tool,
-				  a->element);
+			cua_debug(&a->s->ctx,
+				  "%s: element %u stayed held; "
+				  "activating it again",
+				  a->tool, a->element);
 			break;
 		}
 		usleep(POLL_STEP_US);
@@ -144,8 +146,9 @@ act_activation_end(struct cua_act *a, struct cua_located *loc,
 	    is_gtk4_button(n)) {
 		/* the button fires when its activation window ends; nothing
 		 * shows it, so the window is waited out */
-		int64_t until = t_reply + (GTK4_ACTIVATE_MS +
-					   GTK4_ACTIVATE_MARGIN_MS) * 1000;
+		int64_t until =
+			t_reply +
+			(GTK4_ACTIVATE_MS + GTK4_ACTIVATE_MARGIN_MS) * 1000;
 
 		while ((t = cua_now_us()) < until)
 			usleep((useconds_t)MIN(until - t, 50000));
@@ -165,8 +168,10 @@ act_activation_end(struct cua_act *a, struct cua_located *loc,
 			if (r != CUA_OK)
 				return r;
 		}
-		cua_debug(&a->s->ctx, "%s: element %u: the press ended after "
-				      "%lld ms", a->tool, a->element,
+		cua_debug(&a->s->ctx,
+			  "%s: element %u: the press ended after "
+			  "%lld ms",
+			  a->tool, a->element,
 			  (long long)(cua_now_us() - t0) / 1000);
 	}
 	p = a->as->proc;

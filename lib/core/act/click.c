@@ -18,7 +18,8 @@ is_text_entry(const struct cua_raw_node *n)
 {
 	if (cua_role_info(n->role)->flags & CUA_RF_TEXT_ENTRY)
 		return 1;
-	if (n->role == CUA_ROLE_COMBO_BOX && CUA_HAS_STATE(n, CUA_STATE_EDITABLE))
+	if (n->role == CUA_ROLE_COMBO_BOX &&
+	    CUA_HAS_STATE(n, CUA_STATE_EDITABLE))
 		return 1;
 	if (n->role == CUA_ROLE_ENTRY || n->role == CUA_ROLE_PASSWORD_TEXT)
 		return 1;
@@ -33,11 +34,13 @@ is_menu_item(const struct cua_located *loc)
 	const struct cua_raw_node *n = loc->node;
 
 	return (cua_role_info(n->role)->flags & CUA_RF_MENU_ITEM) ||
-	       (loc->element && (loc->element->flags & (CUA_ELEM_MENU_BAR_ITEM |
-							CUA_ELEM_POPUP)) &&
+	       (loc->element &&
+		(loc->element->flags &
+		 (CUA_ELEM_MENU_BAR_ITEM | CUA_ELEM_POPUP)) &&
 		(n->role == CUA_ROLE_MENU_ITEM ||
 		 n->role == CUA_ROLE_CHECK_MENU_ITEM ||
-		 n->role == CUA_ROLE_RADIO_MENU_ITEM || n->role == CUA_ROLE_MENU));
+		 n->role == CUA_ROLE_RADIO_MENU_ITEM ||
+		 n->role == CUA_ROLE_MENU));
 }
 
 static int
@@ -85,9 +88,10 @@ collapse_select_all(struct cua_act *a, struct cua_located *loc,
 		act_call_clear(&t);
 		return;
 	}
-	if (c.ret[0] > 0 && t.ret[0] > 0 &&
-	    MIN(c.ret[1], c.ret[2]) == 0 && MAX(c.ret[1], c.ret[2]) == t.ret[0] &&
-	    !(had_sel && MIN(old_a, old_b) == 0 && MAX(old_a, old_b) == t.ret[0]))
+	if (c.ret[0] > 0 && t.ret[0] > 0 && MIN(c.ret[1], c.ret[2]) == 0 &&
+	    MAX(c.ret[1], c.ret[2]) == t.ret[0] &&
+	    !(had_sel && MIN(old_a, old_b) == 0 &&
+	      MAX(old_a, old_b) == t.ret[0]))
 		act_ask(a, CUA_LIVE_SET_CARET, n->ident, t.ret[0], 0, 0, &ok);
 	act_call_clear(&c);
 	act_call_clear(&t);
@@ -129,9 +133,10 @@ primary_route(struct cua_act *a, struct cua_located *loc,
 	cua_result r;
 
 	*done = 0;
-	cua_debug(&a->s->ctx, "%s: element %u: %s has %zu actions (have 0x%x), "
-			      "primary %d", a->tool, a->element, n->ident,
-		  n->n_actions, n->have, i);
+	cua_debug(&a->s->ctx,
+		  "%s: element %u: %s has %zu actions (have 0x%x), "
+		  "primary %d",
+		  a->tool, a->element, n->ident, n->n_actions, n->have, i);
 	if (i < 0)
 		return CUA_OK;
 	r = act_activation_begin(a, loc, n, &before);
@@ -140,8 +145,8 @@ primary_route(struct cua_act *a, struct cua_located *loc,
 	r = act_do_action(a, n->ident, i, &ok);
 	if (r != CUA_OK)
 		return r;
-	cua_debug(&a->s->ctx, "%s: element %u: %s on %s answered %d",
-		  a->tool, a->element, raw, n->ident, ok);
+	cua_debug(&a->s->ctx, "%s: element %u: %s on %s answered %d", a->tool,
+		  a->element, raw, n->ident, ok);
 	if (!ok)
 		return CUA_OK;
 	r = act_activation_end(a, loc, n, raw, before);
@@ -214,16 +219,17 @@ descendant_route(struct cua_act *a, struct cua_located *loc, int *done)
 				parents[np++] = level[i];
 		if (!np)
 			break;
-		r = a->b->ops->read_children(a->b, loc->snap, parents, np, 0,
-					     64, CUA_HAVE_EXTENTS |
-						     CUA_HAVE_ACTIONS);
+		r = a->b->ops->read_children(
+			a->b, loc->snap, parents, np, 0, 64,
+			CUA_HAVE_EXTENTS | CUA_HAVE_ACTIONS);
 		if (r != CUA_OK)
 			return r;
 		nn = 0;
 		for (size_t i = 0; i < np; i++)
-			for (size_t k = 0; k < parents[i]->n_children && nn < 512;
-			     k++) {
-				struct cua_raw_node *c = parents[i]->children[k];
+			for (size_t k = 0;
+			     k < parents[i]->n_children && nn < 512; k++) {
+				struct cua_raw_node *c =
+					parents[i]->children[k];
 
 				if (!(c->have & CUA_HAVE_BASIC) ||
 				    CUA_HAS_STATE(c, CUA_STATE_DEFUNCT) ||
@@ -295,8 +301,8 @@ hit_test_route(struct cua_act *a, struct cua_located *loc, int *done)
 		char *up = strdup(cur);
 
 		for (int depth = 0; up && depth < 64 && !related; depth++) {
-			char *next = act_ask_ident(a, CUA_LIVE_PARENT, up, 0,
-						   0);
+			char *next =
+				act_ask_ident(a, CUA_LIVE_PARENT, up, 0, 0);
 
 			if (!next)
 				break;
@@ -357,8 +363,8 @@ is_menu_title(const struct cua_raw_node *n)
  * under it is shown with an area (SHOWING, or VISIBLE where the toolkit
  * never sets SHOWING on the title either). */
 static cua_result
-menu_is_open(struct cua_act *a, struct cua_located *loc,
-	     struct cua_raw_node *n, int *open)
+menu_is_open(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
+	     int *open)
 {
 	cua_result r;
 
@@ -384,7 +390,8 @@ menu_is_open(struct cua_act *a, struct cua_located *loc,
 			 c->role == CUA_ROLE_POPUP_MENU ||
 			 (cua_role_info(c->role)->flags & CUA_RF_MENU_ITEM)) &&
 			CUA_HAS_STATE(c, CUA_HAS_STATE(n, CUA_STATE_SHOWING) ?
-					 CUA_STATE_SHOWING : CUA_STATE_VISIBLE) &&
+						 CUA_STATE_SHOWING :
+						 CUA_STATE_VISIBLE) &&
 			cua_raw_has_area(c);
 	}
 	return CUA_OK;
@@ -534,8 +541,8 @@ static cua_result
 right_click(struct cua_act *a, struct cua_located *loc)
 {
 	static const char *const menu_verbs[] = {
-		"showcontextmenu", "showmenu", "menu", "popup", "contextmenu",
-		NULL,
+		"showcontextmenu", "showmenu",    "menu",
+		"popup",           "contextmenu", NULL,
 	};
 	struct cua_raw_node *n = loc->node;
 	const char *raw = NULL;
@@ -592,7 +599,7 @@ act_check_button(uint32_t button, uint32_t count, const char *tool)
 	return CUA_OK;
 }
 
-#define CLICK_WANT                                                         \
+#define CLICK_WANT                                                             \
 	(CUA_HAVE_EXTENTS | CUA_HAVE_ACTIONS | CUA_HAVE_TEXT_SELECTION)
 
 cua_result
@@ -617,7 +624,8 @@ cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 	json_object_set_new(a.outcome, "click_count", json_integer(count));
 	json_object_set_new(a.outcome, "mouse_button",
 			    json_string(button == 1 ? "left" :
-					button == 2 ? "middle" : "right"));
+					button == 2 ? "middle" :
+						      "right"));
 	if (button == 3) {
 		r = right_click(&a, &loc);
 	} else if (button == 2) {
@@ -644,7 +652,8 @@ cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 					cua_act_route(&a, "action:%s", raw);
 			} else {
 				r = CUA_OK;
-				for (uint32_t k = 0; k < count && r == CUA_OK; k++) {
+				for (uint32_t k = 0; k < count && r == CUA_OK;
+				     k++) {
 					if (k) {
 						r = act_reread(&a, &loc,
 							       loc.node,

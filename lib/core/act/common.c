@@ -50,9 +50,9 @@ act_call_clear(struct cua_live_call *c)
 static cua_result
 timeout(const struct cua_act *a)
 {
-	return cua_err(CUA_MSG_TIMEOUT_ACTION, { "name", cua_act_app_name(a) },
-		       { "s", CUA_NUM("%g", a->s->ctx.opt.call_timeout_ms /
-					       1000.0) });
+	return cua_err(
+		CUA_MSG_TIMEOUT_ACTION, { "name", cua_act_app_name(a) },
+		{ "s", CUA_NUM("%g", a->s->ctx.opt.call_timeout_ms / 1000.0) });
 }
 
 /* The app quit or crashed during the action (E-RUNNING-APP-NOT-FOUND,
@@ -87,8 +87,9 @@ cua_result
 act_ask(struct cua_act *a, enum cua_live_op op, const char *ident, int32_t x,
 	int32_t y, int32_t z, int *ok)
 {
-	struct cua_live_call c = { .op = op, .ident = ident, .a = x, .b = y,
-				   .c = z };
+	struct cua_live_call c = {
+		.op = op, .ident = ident, .a = x, .b = y, .c = z
+	};
 	cua_result r = act_ask_call(a, &c, ok);
 
 	act_call_clear(&c);
@@ -164,8 +165,9 @@ int
 act_primary_action(const struct cua_raw_node *n, const char **raw)
 {
 	static const char *const order[] = {
-		"click", "press", "activate", "jump", "open", "toggle",
-		"check", "uncheck", "select", "clickancestor", "dodefault",
+		"click",  "press",         "activate",  "jump",
+		"open",   "toggle",        "check",     "uncheck",
+		"select", "clickancestor", "dodefault",
 	};
 	char norm[64];
 
@@ -173,7 +175,8 @@ act_primary_action(const struct cua_raw_node *n, const char **raw)
 		for (size_t i = 0; i < n->n_actions; i++) {
 			if (!n->actions[i].name || !*n->actions[i].name)
 				continue;
-			cua_action_normalise(norm, sizeof(norm), n->actions[i].name);
+			cua_action_normalise(norm, sizeof(norm),
+					     n->actions[i].name);
 			if (strcmp(norm, order[o]) != 0 ||
 			    !cua_action_is_primary(norm, n->role))
 				continue;
@@ -204,7 +207,8 @@ act_click_action(const struct cua_raw_node *n, const char **raw)
 	if (strcmp(norm, "activate") == 0) {
 		/* the next primary verb after it, if any */
 		static const char *const rest[] = {
-			"jump", "open", "toggle", "check", "uncheck", "select",
+			"jump",          "open",      "toggle",
+			"check",         "uncheck",   "select",
 			"clickancestor", "dodefault", NULL,
 		};
 
@@ -218,7 +222,7 @@ out:
 
 int
 act_find_action(const struct cua_raw_node *n, const char *const *norms,
-	     const char **raw)
+		const char **raw)
 {
 	char norm[64];
 
@@ -242,7 +246,8 @@ act_find_action(const struct cua_raw_node *n, const char *const *norms,
 cua_result
 act_window_unavailable(const struct cua_act *a, enum unavailable why)
 {
-	static const char *const what[] = { "minimized", "hidden", "off-screen" };
+	static const char *const what[] = { "minimized", "hidden",
+					    "off-screen" };
 	/* a desktop without window positions or pointer input says so */
 	cua_result r = cua_caps_refuse_pointer(a->b, cua_act_app_name(a));
 
@@ -261,8 +266,7 @@ security_process(const char *comm)
 static int
 belongs(const struct cua_win *w, uint64_t target, int64_t pid)
 {
-	return w->window &&
-	       (w->window == target || (pid > 0 && w->pid == pid));
+	return w->window && (w->window == target || (pid > 0 && w->pid == pid));
 }
 
 /*
@@ -298,15 +302,14 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 			return CUA_OK;
 		if (cua_is_security_process(w.process))
 			return security_process(w.process);
-		if (attempt > 0 || !a->as->proc || a->as->proc->point_recovered ||
-		    !b->ops->activate_window)
+		if (attempt > 0 || !a->as->proc ||
+		    a->as->proc->point_recovered || !b->ops->activate_window)
 			break;
 		/* covered: raise the target once per session
 		 * (docs/actions.md §2.3) */
 		a->as->proc->point_recovered = 1;
-		r = b->ops->activate_window(b, target,
-					    a->s->ctx.opt.focus_timeout_ms,
-					    &confirmed);
+		r = b->ops->activate_window(
+			b, target, a->s->ctx.opt.focus_timeout_ms, &confirmed);
 		if (r != CUA_OK)
 			break;
 	}
@@ -380,8 +383,10 @@ act_find_target_window(struct cua_act *a, struct act_target_window *tw)
 
 		if (w->ident && strcmp(w->ident, key) == 0) {
 			tw->node = w;
-			if (tw->snap->windows && tw->snap->windows[i].x11_window)
-				tw->x11_window = tw->snap->windows[i].x11_window;
+			if (tw->snap->windows &&
+			    tw->snap->windows[i].x11_window)
+				tw->x11_window =
+					tw->snap->windows[i].x11_window;
 			break;
 		}
 	}
@@ -400,9 +405,9 @@ window_active(const struct act_target_window *tw)
 cua_result
 act_keyboard_ready_for(struct cua_act *a, const struct act_target_window *tw)
 {
-	return act_keyboard_ready(a, tw->x11_window ? tw->x11_window :
-						      a->t->x11_window,
-				  window_active(tw));
+	return act_keyboard_ready(
+		a, tw->x11_window ? tw->x11_window : a->t->x11_window,
+		window_active(tw));
 }
 
 cua_result

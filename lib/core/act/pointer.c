@@ -52,8 +52,8 @@ live_shift(struct cua_act *a, const struct cua_located *loc,
 	if (k > 2 && a->b->ops->read_nodes(a->b, loc->snap, chain + 1, k - 2,
 					   CUA_HAVE_EXTENTS) != CUA_OK)
 		return;
-	cua_frames_chain_shift((const struct cua_raw_node *const *)chain, k,
-			       ox, oy, sx, sy);
+	cua_frames_chain_shift((const struct cua_raw_node *const *)chain, k, ox,
+			       oy, sx, sy);
 }
 
 /* The live root pixel of a node's centre (docs/actions.md §2.1;
@@ -94,7 +94,8 @@ center_root(struct cua_act *a, const struct cua_located *loc,
 	g.x11_window = loc->x11_window;
 	g.frame = win->frame;
 	g.device_ppp = a->t->has_shot && a->t->shot.device_ppp > 0 ?
-			       a->t->shot.device_ppp : 1;
+			       a->t->shot.device_ppp :
+			       1;
 	g.ppp = 1;
 	gw.frame = win->frame;
 	gw.surface = win->origin;
@@ -224,7 +225,6 @@ act_synthetic_click(struct cua_act *a, struct cua_located *loc,
 /* ------------------------------------------------------------------ */
 /* Coordinates (docs/actions.md §2)                                    */
 
-
 /* The geometry of the last observation's screenshot; without one, the
  * window's frame at 1 pixel per point. */
 cua_result
@@ -249,8 +249,12 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 		g->frame = t->window_frame;
 		g->device_ppp = 1;
 		g->ppp = 1;
-		g->width = (uint32_t)(t->window_frame.w > 0 ? t->window_frame.w : 0);
-		g->height = (uint32_t)(t->window_frame.h > 0 ? t->window_frame.h : 0);
+		g->width =
+			(uint32_t)(t->window_frame.w > 0 ? t->window_frame.w :
+							   0);
+		g->height =
+			(uint32_t)(t->window_frame.h > 0 ? t->window_frame.h :
+							   0);
 		return CUA_OK;
 	}
 	if (t->shot_error)
@@ -271,8 +275,10 @@ act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 	struct cua_win w;
 	double wp, hp, wp2, hp2;
 
-	if (!isfinite(px) || !isfinite(py) || !cua_geom_pixel_in_image(g, px, py)) {
-		return cua_err(CUA_MSG_OUT_OF_BOUNDS, { "x", CUA_NUM("%g", px) },
+	if (!isfinite(px) || !isfinite(py) ||
+	    !cua_geom_pixel_in_image(g, px, py)) {
+		return cua_err(CUA_MSG_OUT_OF_BOUNDS,
+			       { "x", CUA_NUM("%g", px) },
 			       { "y", CUA_NUM("%g", py) },
 			       { "name", cua_act_app_name(a) },
 			       { "w", CUA_NUM("%u", g->width) },
@@ -324,8 +330,7 @@ act_begin_at(struct cua_act *a, struct cua_session *s, const char *tool,
 }
 
 void
-act_note_point(struct cua_act *a, double px, double py, int32_t rx,
-	       int32_t ry)
+act_note_point(struct cua_act *a, double px, double py, int32_t rx, int32_t ry)
 {
 	json_object_set_new(a->outcome, "point",
 			    json_pack("{s:f,s:f,s:i,s:i}", "x", px, "y", py,
@@ -349,7 +354,8 @@ cua_do_click_at(struct cua_session *s, const char *app, double x, double y,
 		r = act_click_at_root(&a, rx, ry, button, count);
 	if (r == CUA_OK) {
 		cua_act_route(&a, "synthetic");
-		json_object_set_new(a.outcome, "click_count", json_integer(count));
+		json_object_set_new(a.outcome, "click_count",
+				    json_integer(count));
 		act_note_point(&a, x, y, rx, ry);
 	}
 	return act_finish(&a, r, outcome);
@@ -380,14 +386,20 @@ cua_do_drag(struct cua_session *s, const char *app, double x1, double y1,
 		r = act_point_ok(&a, g.x11_window, sx, sy, x1, y1);
 	if (r == CUA_OK) {
 		/* preparation, then the five events of docs/actions.md §6 */
-		ev[0] = (struct cua_pointer_event){ CUA_POINTER_MOVE, sx, sy, 0 };
-		ev[1] = (struct cua_pointer_event){ CUA_POINTER_PRESS, 0, 0, 1 };
-		ev[2] = (struct cua_pointer_event){ CUA_POINTER_MOVE, sx, sy, 0 };
+		ev[0] = (struct cua_pointer_event){ CUA_POINTER_MOVE, sx, sy,
+						    0 };
+		ev[1] = (struct cua_pointer_event){ CUA_POINTER_PRESS, 0, 0,
+						    1 };
+		ev[2] = (struct cua_pointer_event){ CUA_POINTER_MOVE, sx, sy,
+						    0 };
 		ev[3] = (struct cua_pointer_event){
 			CUA_POINTER_MOVE, (int32_t)lround((sx + ex) / 2.0),
-			(int32_t)lround((sy + ey) / 2.0), 0 };
-		ev[4] = (struct cua_pointer_event){ CUA_POINTER_MOVE, ex, ey, 0 };
-		ev[5] = (struct cua_pointer_event){ CUA_POINTER_RELEASE, 0, 0, 1 };
+			(int32_t)lround((sy + ey) / 2.0), 0
+		};
+		ev[4] = (struct cua_pointer_event){ CUA_POINTER_MOVE, ex, ey,
+						    0 };
+		ev[5] = (struct cua_pointer_event){ CUA_POINTER_RELEASE, 0, 0,
+						    1 };
 		r = act_send_pointer(&a, ev, 6);
 	}
 	if (r == CUA_OK)

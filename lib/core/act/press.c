@@ -40,7 +40,8 @@ cua_do_press_key(struct cua_session *s, const char *app, const char *key,
 		cua_act_route(&a, "keys");
 		for (size_t i = 0; i < seq.n; i++)
 			json_array_append_new(names,
-				json_string(cua_keysym_name(seq.chords[i].keysym)));
+					      json_string(cua_keysym_name(
+						      seq.chords[i].keysym)));
 		json_object_set_new(a.outcome, "keys", names);
 	}
 out:

@@ -18,10 +18,10 @@
 #include "common.h"
 
 struct row_unit {
-	struct cua_raw_node *unit;      /* the container's child */
+	struct cua_raw_node *unit; /* the container's child */
 	struct cua_raw_node *container;
-	int32_t row;                    /* Table row, -1 when none */
-	int table;                      /* select through Table */
+	int32_t row; /* Table row, -1 when none */
+	int table;   /* select through Table */
 };
 
 static int
@@ -226,7 +226,8 @@ act_select_row(struct cua_act *a, struct cua_located *loc, int *done)
 		return r;
 	if (u.table && u.row >= 0)
 		r = table_select(a, &u, &applied, &exact);
-	if (r == CUA_OK && !applied && has_iface(u.container, CUA_IFACE_SELECTION))
+	if (r == CUA_OK && !applied &&
+	    has_iface(u.container, CUA_IFACE_SELECTION))
 		r = selection_select(a, loc, &u, &applied, &exact);
 	if (r != CUA_OK || !applied)
 		return r;

@@ -42,7 +42,8 @@ act_parse_direction(const char *d, enum dir *out)
 	};
 
 	for (size_t i = 0; d && i < 4; i++)
-		if (strcasecmp(d, map[i].a) == 0 || strcasecmp(d, map[i].b) == 0) {
+		if (strcasecmp(d, map[i].a) == 0 ||
+		    strcasecmp(d, map[i].b) == 0) {
 			*out = map[i].d;
 			return 1;
 		}
@@ -66,7 +67,7 @@ scrollbar_axis_ok(const struct cua_raw_node *sb, enum dir d)
 		return !act_vertical(d);
 	if (cua_raw_has_extent(sb))
 		return act_vertical(d) ? sb->extents.h > sb->extents.w :
-				     sb->extents.w > sb->extents.h;
+					 sb->extents.w > sb->extents.h;
 	return 0;
 }
 
@@ -133,14 +134,16 @@ find_scrollbar(struct cua_act *a, struct cua_located *loc, enum dir d,
 		if (!c || !(c->have & CUA_HAVE_BASIC) || c->child_count <= 0 ||
 		    c->child_count > 64)
 			continue;
-		r = a->b->ops->read_children(a->b, loc->snap, &c, 1, 0, UINT32_MAX,
+		r = a->b->ops->read_children(a->b, loc->snap, &c, 1, 0,
+					     UINT32_MAX,
 					     CUA_HAVE_VALUE | CUA_HAVE_EXTENTS);
 		if (r != CUA_OK)
 			return r;
 		for (size_t k = 0; k < c->n_children; k++) {
 			struct cua_raw_node *sb = c->children[k];
 
-			if (!(sb->have & CUA_HAVE_BASIC) || !scrollbar_axis_ok(sb, d))
+			if (!(sb->have & CUA_HAVE_BASIC) ||
+			    !scrollbar_axis_ok(sb, d))
 				continue;
 			r = scrollbar_value(a, loc, sb, out);
 			if (r != CUA_OK || *out)
@@ -171,8 +174,10 @@ wheel_step(const struct cua_app_info *app, double extent)
 static const char *
 direction_name(enum dir d)
 {
-	return d == DIR_UP ? "up" : d == DIR_DOWN ? "down" :
-	       d == DIR_LEFT ? "left" : "right";
+	return d == DIR_UP   ? "up" :
+	       d == DIR_DOWN ? "down" :
+	       d == DIR_LEFT ? "left" :
+			       "right";
 }
 
 /* Turns the wheel *clicks times (brought within 1–500) in direction `d`
@@ -180,8 +185,10 @@ direction_name(enum dir d)
 static cua_result
 wheel(struct cua_act *a, int32_t rx, int32_t ry, enum dir d, long *clicks)
 {
-	uint32_t button = d == DIR_UP ? 4 : d == DIR_DOWN ? 5 :
-			  d == DIR_LEFT ? 6 : 7;
+	uint32_t button = d == DIR_UP   ? 4 :
+			  d == DIR_DOWN ? 5 :
+			  d == DIR_LEFT ? 6 :
+					  7;
 
 	if (*clicks < 1)
 		*clicks = 1;
@@ -202,25 +209,27 @@ struct probe {
 	struct cua_raw_node *node[PROBE_NODES]; /* the children followed */
 	size_t n_nodes;
 	double start[PROBE_NODES];
-	const char *text;          /* else the element whose character is
+	const char *text; /* else the element whose character is
 				    * followed */
-	int32_t offset;            /* that character */
+	int32_t offset;   /* that character */
 	int vertical;
-	int sign;                  /* +1 when the wanted movement makes
+	int sign; /* +1 when the wanted movement makes
 				    * positions decrease (down, right) */
 };
 
 #define PROBE_POLL_US 30000
-#define PROBE_QUIET_US 200000    /* no movement for this long: settled */
-#define PROBE_CONFIRM_US 900000  /* ... when the reading is a surprise:
+#define PROBE_QUIET_US 200000 /* no movement for this long: settled */
+#define PROBE_CONFIRM_US                                                       \
+	900000 /* ... when the reading is a surprise:
 				  * an engine that reports positions in
 				  * bursts (Chromium: one frame of its
 				  * smooth scroll at once, the rest
 				  * ~550 ms later) has a pause between */
-#define PROBE_START_US 1500000   /* no movement at all for this long: none
+#define PROBE_START_US                                                         \
+	1500000              /* no movement at all for this long: none
 				  * (Chromium moves its extents ~550 ms
 				  * after the wheel) */
-#define PROBE_CAP_US 4000000     /* one batch's wait at most */
+#define PROBE_CAP_US 4000000 /* one batch's wait at most */
 
 static int
 overlaps(const struct cua_rect *a, const struct cua_rect *b)
@@ -252,8 +261,8 @@ probe_read(struct cua_act *a, struct cua_located *loc, struct probe *p,
 
 			if (!cua_raw_has_extent(n))
 				continue;
-			m = (p->start[i] - (p->vertical ? n->extents.y :
-							  n->extents.x)) *
+			m = (p->start[i] -
+			     (p->vertical ? n->extents.y : n->extents.x)) *
 			    p->sign;
 			if (!any || fabs(m) > fabs(*moved))
 				*moved = m;
@@ -262,7 +271,8 @@ probe_read(struct cua_act *a, struct cua_located *loc, struct probe *p,
 		return any ? 0 : -1;
 	} else {
 		struct cua_live_call c = { .op = CUA_LIVE_CHAR_EXTENTS,
-					   .ident = p->text, .a = p->offset };
+					   .ident = p->text,
+					   .a = p->offset };
 		int ok;
 
 		*r = act_ask_call(a, &c, &ok);
@@ -288,18 +298,17 @@ probe_pick(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 	p->vertical = act_vertical(d);
 	p->sign = (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
 	*r = CUA_OK;
-	for (int depth = 0; depth < 2 && level && level->child_count > 0 &&
-			    !p->n_nodes;
+	for (int depth = 0;
+	     depth < 2 && level && level->child_count > 0 && !p->n_nodes;
 	     depth++) {
 		struct cua_raw_node *next = NULL;
 
-		*r = a->b->ops->read_children(a->b, loc->snap, &level, 1, 0,
-					      64, CUA_HAVE_EXTENTS);
+		*r = a->b->ops->read_children(a->b, loc->snap, &level, 1, 0, 64,
+					      CUA_HAVE_EXTENTS);
 		if (*r != CUA_OK)
 			return -1;
-		for (size_t k = 0; k < level->n_children &&
-				   p->n_nodes < PROBE_NODES;
-		     k++) {
+		for (size_t k = 0;
+		     k < level->n_children && p->n_nodes < PROBE_NODES; k++) {
 			struct cua_raw_node *c = level->children[k];
 
 			/* a scroll bar is the element's own chrome: it
@@ -376,8 +385,7 @@ probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
 		} else if (changed && now - last_change >= quiet) {
 			return 0;
 		}
-		if ((!changed && now - t0 >= start) ||
-		    now - t0 >= PROBE_CAP_US)
+		if ((!changed && now - t0 >= start) || now - t0 >= PROBE_CAP_US)
 			return 0;
 	}
 }
@@ -477,9 +485,10 @@ wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
  * already.
  */
 static int
-wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
-	       enum dir d, int32_t rx, int32_t ry, double distance, double page,
-	       double guess, long *sent, cua_result *r)
+wheel_measured(struct cua_act *a, struct cua_located *loc,
+	       struct cua_raw_node *n, enum dir d, int32_t rx, int32_t ry,
+	       double distance, double page, double guess, long *sent,
+	       cua_result *r)
 {
 	struct probe p;
 	struct cua_raw_node *sb = NULL;
@@ -554,13 +563,15 @@ wheel_measured(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *
 		want = lround((distance - moved) / step);
 		if (want < 1)
 			break;
-		if (round == 0 && want > 4 * lround((distance - moved) / guess) + 4)
+		if (round == 0 &&
+		    want > 4 * lround((distance - moved) / guess) + 4)
 			want = 4 * lround((distance - moved) / guess) + 4;
 		batch = want < 500 - total ? want : 500 - total;
 	}
 	json_object_set_new(a->outcome, "wheel_clicks", json_integer(total));
-	json_object_set_new(a->outcome, "pages_applied",
-			    json_real(page > 0 ? (moved > 0 ? moved : 0) / page : 0));
+	json_object_set_new(
+		a->outcome, "pages_applied",
+		json_real(page > 0 ? (moved > 0 ? moved : 0) / page : 0));
 	json_object_set_new(a->outcome, "distance",
 			    json_pack("{s:f,s:f}", "requested", distance,
 				      "scrolled", moved > 0 ? moved : 0));
@@ -608,9 +619,12 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 				    8.0) {
 			for (size_t k = 0; k < n->n_children; k++)
 				if (cua_raw_has_extent(n->children[k])) {
-					upp = 1.0 / (act_vertical(d) ?
-						     n->children[k]->extents.h :
-						     n->children[k]->extents.w);
+					upp = 1.0 /
+					      (act_vertical(d) ?
+						       n->children[k]
+							       ->extents.h :
+						       n->children[k]
+							       ->extents.w);
 					break;
 				}
 		}
@@ -620,7 +634,8 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 		if (nv > sb->value_max)
 			nv = sb->value_max;
 		if (fabs(nv - cur) < 1e-9) {
-			json_object_set_new(a->outcome, "at_limit", json_true());
+			json_object_set_new(a->outcome, "at_limit",
+					    json_true());
 			json_object_set_new(a->outcome, "pages_applied",
 					    json_real(0));
 			cua_act_route(a, "value");
@@ -640,13 +655,14 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 			json_object_set_new(a->outcome, "at_limit",
 					    json_boolean(nv == sb->value_min ||
 							 nv == sb->value_max));
-			json_object_set_new(a->outcome, "pages_applied",
-					    json_real(page > 0 ?
-							      fabs(nv - cur) / upp / page :
-							      0));
+			json_object_set_new(
+				a->outcome, "pages_applied",
+				json_real(page > 0 ?
+						  fabs(nv - cur) / upp / page :
+						  0));
 			json_object_set_new(a->outcome, "scroll_value",
-					    json_pack("{s:f,s:f}", "before", cur,
-						      "requested", nv));
+					    json_pack("{s:f,s:f}", "before",
+						      cur, "requested", nv));
 			cua_act_route(a, "value");
 			return CUA_OK;
 		}
@@ -654,9 +670,8 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 	}
 	if (cua_raw_has_extent(n) && loc->x11_window) {
 		int32_t rx, ry;
-		double step = wheel_step(a->app, act_vertical(d) ?
-							 n->extents.h :
-							 n->extents.w);
+		double step = wheel_step(
+			a->app, act_vertical(d) ? n->extents.h : n->extents.w);
 		long clicks = lround(distance / step), sent;
 
 		r = act_reach_center(a, loc, n, &rx, &ry);
@@ -677,9 +692,11 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 			clicks = 0;
 		}
 		clicks += sent;
-		json_object_set_new(a->outcome, "wheel_clicks", json_integer(clicks));
-		json_object_set_new(a->outcome, "pages_applied",
-				    json_real(page > 0 ? clicks * step / page : 0));
+		json_object_set_new(a->outcome, "wheel_clicks",
+				    json_integer(clicks));
+		json_object_set_new(
+			a->outcome, "pages_applied",
+			json_real(page > 0 ? clicks * step / page : 0));
 		json_object_set_new(a->outcome, "measured", json_false());
 		cua_act_route(a, "wheel");
 		return CUA_OK;
@@ -696,7 +713,8 @@ check_scroll_args(const char *direction, double pages, enum dir *d)
 	if (!direction || !*direction)
 		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "direction" });
 	if (!act_parse_direction(direction, d))
-		return cua_err(CUA_MSG_BAD_DIRECTION, { "direction", direction });
+		return cua_err(CUA_MSG_BAD_DIRECTION,
+			       { "direction", direction });
 	if (!isfinite(pages) || pages <= 0)
 		return cua_err(CUA_MSG_BAD_PAGES);
 	return CUA_OK;
@@ -717,12 +735,14 @@ cua_do_scroll(struct cua_session *s, const char *app, uint32_t id,
 		return r;
 	r = cua_act_begin(&a, s, "scroll", app);
 	if (r == CUA_OK)
-		r = cua_act_element(&a, id, CUA_HAVE_EXTENTS | CUA_HAVE_VALUE, &loc);
+		r = cua_act_element(&a, id, CUA_HAVE_EXTENTS | CUA_HAVE_VALUE,
+				    &loc);
 	if (r != CUA_OK)
 		goto out;
 	extent = act_vertical(d) ? loc.node->extents.h : loc.node->extents.w;
 	if (!cua_raw_has_extent(loc.node)) {
-		r = cua_err(CUA_MSG_NO_SIZE_TO_SCROLL, { "id", CUA_NUM("%u", id) },
+		r = cua_err(CUA_MSG_NO_SIZE_TO_SCROLL,
+			    { "id", CUA_NUM("%u", id) },
 			    { "role", loc.element->role_text });
 		goto out;
 	}
@@ -768,10 +788,12 @@ cua_do_scroll_at(struct cua_session *s, const char *app, double x, double y,
 	r = wheel(&a, rx, ry, d, &clicks);
 	if (r == CUA_OK) {
 		cua_act_route(&a, "wheel");
-		json_object_set_new(a.outcome, "wheel_clicks", json_integer(clicks));
+		json_object_set_new(a.outcome, "wheel_clicks",
+				    json_integer(clicks));
 		json_object_set_new(a.outcome, "pages", json_real(pages));
-		json_object_set_new(a.outcome, "pages_applied",
-				    json_real(extent > 0 ? clicks * step / extent : 0));
+		json_object_set_new(
+			a.outcome, "pages_applied",
+			json_real(extent > 0 ? clicks * step / extent : 0));
 		json_object_set_new(a.outcome, "direction",
 				    json_string(direction_name(d)));
 		act_note_point(&a, x, y, rx, ry);

@@ -39,7 +39,8 @@ match_action(const struct cua_element *e, const struct cua_raw_node *n,
 			return (int)i;
 		for (size_t k = 0; k < n->n_actions; k++)
 			if (n->actions[k].name &&
-			    strcmp(n->actions[k].name, e->raw_actions[i]) == 0 &&
+			    strcmp(n->actions[k].name, e->raw_actions[i]) ==
+				    0 &&
 			    n->actions[k].localized) {
 				cua_action_normalise(nr, sizeof(nr),
 						     n->actions[k].localized);
@@ -75,8 +76,7 @@ bad_secondary(const struct cua_element *e, const char *action, uint32_t id)
  * first cell's `expand or contract` action, others their primary action;
  * then the EXPANDED state must have changed. */
 static cua_result
-expand_collapse(struct cua_act *a, struct cua_located *loc, int expand,
-		int own)
+expand_collapse(struct cua_act *a, struct cua_located *loc, int expand, int own)
 {
 	static const char *const verbs[] = { "expandorcontract",
 					     "expandorcollapse",
@@ -163,8 +163,10 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		 action);
 	r = cua_act_begin(&a, s, "perform_secondary_action", app);
 	if (r == CUA_OK)
-		r = cua_act_element(&a, id, CUA_HAVE_ACTIONS | CUA_HAVE_EXTENTS |
-					     CUA_HAVE_VALUE, &loc);
+		r = cua_act_element(&a, id,
+				    CUA_HAVE_ACTIONS | CUA_HAVE_EXTENTS |
+					    CUA_HAVE_VALUE,
+				    &loc);
 	if (r != CUA_OK)
 		goto out;
 	e = loc.element;
@@ -185,7 +187,8 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 				break;
 			}
 		if (idx < 0) {
-			r = cua_err(CUA_MSG_ACTION_GONE, { "id", CUA_NUM("%u", id) },
+			r = cua_err(CUA_MSG_ACTION_GONE,
+				    { "id", CUA_NUM("%u", id) },
 				    { "action", e->actions[k] });
 			goto out;
 		}
@@ -194,9 +197,9 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		if (CUA_HAS_STATE(loc.node, CUA_STATE_EXPANDABLE) &&
 		    (strcmp(e->actions[k], "Expand") == 0 ||
 		     strcmp(e->actions[k], "Collapse") == 0)) {
-			r = expand_collapse(&a, &loc,
-					    strcmp(e->actions[k], "Expand") == 0,
-					    idx);
+			r = expand_collapse(
+				&a, &loc, strcmp(e->actions[k], "Expand") == 0,
+				idx);
 			goto out;
 		}
 		r = act_do_action(&a, loc.node->ident, idx, &ok);
@@ -211,9 +214,9 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 	if (strcmp(e->actions[k], "Raise") == 0) {
 		r = CUA_ERROR_UNSUPPORTED;
 		if (loc.x11_window && a.b->ops->activate_window)
-			r = a.b->ops->activate_window(a.b, loc.x11_window,
-						      s->ctx.opt.focus_timeout_ms,
-						      &confirmed);
+			r = a.b->ops->activate_window(
+				a.b, loc.x11_window,
+				s->ctx.opt.focus_timeout_ms, &confirmed);
 		if (r != CUA_OK || !confirmed)
 			r = cua_err(CUA_MSG_NOT_RAISED,
 				    { "name", cua_act_app_name(&a) });
@@ -237,8 +240,8 @@ cua_do_perform_action(struct cua_session *s, const char *app, uint32_t id,
 		r = act_scroll_by(&a, &loc, d, page, page);
 	} else if (strcmp(e->actions[k], "Expand") == 0 ||
 		   strcmp(e->actions[k], "Collapse") == 0) {
-		r = expand_collapse(&a, &loc, strcmp(e->actions[k], "Expand") == 0,
-				    -1);
+		r = expand_collapse(&a, &loc,
+				    strcmp(e->actions[k], "Expand") == 0, -1);
 	} else {
 		r = bad_secondary(e, want, id);
 	}

@@ -88,7 +88,8 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 	if (!(n->ifaces & CUA_IFACE_TEXT)) {
 		r = cua_err(CUA_MSG_NOT_TEXT, { "id", CUA_NUM("%u", id) },
 			    { "role", *loc.element->role_text ?
-					      loc.element->role_text : "element" });
+					      loc.element->role_text :
+					      "element" });
 		goto out;
 	}
 	g.ident = n->ident;
@@ -117,7 +118,8 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 			hit = p;
 	}
 	if (!matches) {
-		r = cua_err(CUA_MSG_TEXT_NOT_FOUND, { "id", CUA_NUM("%u", id) });
+		r = cua_err(CUA_MSG_TEXT_NOT_FOUND,
+			    { "id", CUA_NUM("%u", id) });
 		goto out;
 	}
 	if (matches > 1) {
@@ -170,10 +172,12 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 		goto out;
 	/* verify by reading it back */
 	{
-		struct cua_live_call v = { .op = mode == CUA_SELECTION_TEXT ?
-							 CUA_LIVE_GET_SELECTION :
-							 CUA_LIVE_GET_TEXT,
-					   .ident = n->ident };
+		struct cua_live_call v = {
+			.op = mode == CUA_SELECTION_TEXT ?
+				      CUA_LIVE_GET_SELECTION :
+				      CUA_LIVE_GET_TEXT,
+			.ident = n->ident
+		};
 		int vok, good = 0;
 
 		for (int64_t t0 = cua_now_us();;) {
@@ -185,9 +189,11 @@ cua_do_select_text(struct cua_session *s, const char *app, uint32_t id,
 				       MIN(v.ret[1], v.ret[2]) == start &&
 				       MAX(v.ret[1], v.ret[2]) == end;
 			else
-				good = vok && v.ret[1] ==
-						      (mode == CUA_SELECTION_CURSOR_BEFORE ?
-							       start : end);
+				good = vok &&
+				       v.ret[1] ==
+					       (mode == CUA_SELECTION_CURSOR_BEFORE ?
+							start :
+							end);
 			act_call_clear(&v);
 			if (good || !act_is_async_toolkit(a.app) ||
 			    cua_now_us() - t0 >= POLL_MAX_US)

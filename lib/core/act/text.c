@@ -31,15 +31,16 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 
 	if (!a->b->ops->keys || !a->b->ops->keys_restore)
 		return act_unsupported(a);
-	if (!focus || !(focus->ifaces & CUA_IFACE_TEXT) || strchr(typed, '\t') ||
-	    strchr(typed, '\r') || strchr(typed, '\n'))
+	if (!focus || !(focus->ifaces & CUA_IFACE_TEXT) ||
+	    strchr(typed, '\t') || strchr(typed, '\r') || strchr(typed, '\n'))
 		return act_send_keys(a, c, n);
 	r = a->b->ops->keys(a->b, c, n, a->s->ctx.opt.keymap_delay_ms,
 			    a->app->bus_name, &kept);
 	if (r != CUA_OK || !kept)
 		return r;
 	g.ident = focus->ident;
-	for (int64_t t0 = cua_now_us(), wait = 2000;; wait = MIN(wait * 2, 50000)) {
+	for (int64_t t0 = cua_now_us(), wait = 2000;;
+	     wait = MIN(wait * 2, 50000)) {
 		if (act_live(a, &g) == CUA_OK && g.ret_text &&
 		    strstr(g.ret_text, typed))
 			break;
@@ -77,8 +78,8 @@ focused_element(struct cua_act *a, struct act_target_window *tw)
 	}
 	n->ident = cua_arena_strdup(tw->snap->arena, ident);
 	free(found);
-	if (a->b->ops->read_nodes(a->b, tw->snap, &n, 1,
-				  CUA_HAVE_ATTRIBUTES) != CUA_OK ||
+	if (a->b->ops->read_nodes(a->b, tw->snap, &n, 1, CUA_HAVE_ATTRIBUTES) !=
+		    CUA_OK ||
 	    !(n->have & CUA_HAVE_BASIC) || !CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
 		return NULL;
 	return n;
@@ -98,8 +99,10 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 	struct cua_live_call g = { .op = CUA_LIVE_GET_TEXT, .ident = n->ident };
 	struct cua_live_call sel = { .op = CUA_LIVE_GET_SELECTION,
 				     .ident = n->ident };
-	struct cua_live_call set = { .op = CUA_LIVE_SET_TEXT, .ident = n->ident };
-	struct cua_live_call chk = { .op = CUA_LIVE_GET_TEXT, .ident = n->ident };
+	struct cua_live_call set = { .op = CUA_LIVE_SET_TEXT,
+				     .ident = n->ident };
+	struct cua_live_call chk = { .op = CUA_LIVE_GET_TEXT,
+				     .ident = n->ident };
 	struct strbuf sb = STRBUF_INIT;
 	size_t len = cua_utf8_len(text), caret, start, end, bs, be;
 	char *orig = NULL;
@@ -117,7 +120,8 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 	r = act_ask_call(a, &sel, &ok);
 	if (r != CUA_OK)
 		goto out;
-	if (ok && sel.ret[0] > 0 && sel.ret[1] != sel.ret[2] && sel.ret[1] >= 0) {
+	if (ok && sel.ret[0] > 0 && sel.ret[1] != sel.ret[2] &&
+	    sel.ret[1] >= 0) {
 		/* typing replaces the selection */
 		start = (size_t)MIN(sel.ret[1], sel.ret[2]);
 		end = (size_t)MAX(sel.ret[1], sel.ret[2]);

@@ -25,7 +25,8 @@ value_kind(const struct cua_raw_node *n)
 {
 	if ((n->ifaces & CUA_IFACE_VALUE) && (n->have & CUA_HAVE_VALUE) &&
 	    n->role != CUA_ROLE_PROGRESS_BAR && n->role != CUA_ROLE_LEVEL_BAR &&
-	    !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) && n->value_max > n->value_min)
+	    !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
+	    n->value_max > n->value_min)
 		return VK_FLOAT;
 	if (CUA_HAS_STATE(n, CUA_STATE_EDITABLE) &&
 	    (n->ifaces & CUA_IFACE_EDITABLE_TEXT) &&
@@ -87,7 +88,8 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 		return cua_err(CUA_MSG_MISSING_ARG, { "arg", "value" });
 	r = cua_act_begin(&a, s, "set_value", app);
 	if (r == CUA_OK)
-		r = cua_act_element(&a, id, CUA_HAVE_VALUE | CUA_HAVE_TEXT, &loc);
+		r = cua_act_element(&a, id, CUA_HAVE_VALUE | CUA_HAVE_TEXT,
+				    &loc);
 	if (r != CUA_OK)
 		goto out;
 	n = loc.node;
@@ -97,7 +99,8 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 	if (kind == VK_NONE) {
 		r = cua_err(CUA_MSG_NOT_SETTABLE, { "id", CUA_NUM("%u", id) },
 			    { "role", *loc.element->role_text ?
-					      loc.element->role_text : "element" });
+					      loc.element->role_text :
+					      "element" });
 		goto out;
 	}
 	if (kind == VK_FLOAT) {
@@ -119,7 +122,8 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 		struct cua_live_call c = { .op = kind == VK_FLOAT ?
 							 CUA_LIVE_SET_VALUE :
 							 CUA_LIVE_SET_TEXT,
-					   .ident = n->ident, .v = v,
+					   .ident = n->ident,
+					   .v = v,
 					   .text = value };
 
 		/* no focus change, no key events (docs/actions.md §4 step 5) */
@@ -135,7 +139,8 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 			goto out;
 		free(after);
 		after = value_string(n, kind);
-		if (strcmp(after, before) != 0 || cua_now_us() - t0 >= POLL_MAX_US)
+		if (strcmp(after, before) != 0 ||
+		    cua_now_us() - t0 >= POLL_MAX_US)
 			break;
 		if (kind == VK_FLOAT ? fabs(n->value - v) < 1e-9 :
 				       strcmp(after, value) == 0)
@@ -160,8 +165,10 @@ cua_do_set_value(struct cua_session *s, const char *app, uint32_t id,
 		char *sb = cua_sanitize(loc.snap->arena, before);
 		char *sa = cua_sanitize(loc.snap->arena, after);
 
-		json_object_set_new(a.outcome, "before", json_string(sb ? sb : ""));
-		json_object_set_new(a.outcome, "after", json_string(sa ? sa : ""));
+		json_object_set_new(a.outcome, "before",
+				    json_string(sb ? sb : ""));
+		json_object_set_new(a.outcome, "after",
+				    json_string(sa ? sa : ""));
 	}
 out:
 	free(before);

@@ -47,11 +47,11 @@ struct wlr_capture {
 
 	/* the capture in progress */
 	struct zwlr_screencopy_frame_v1 *frame;
-	int have_shm;     /* a `buffer` event with shm parameters */
+	int have_shm; /* a `buffer` event with shm parameters */
 	uint32_t format, width, height, stride;
-	int copied;       /* copy request sent */
+	int copied; /* copy request sent */
 	int y_invert;
-	int done;         /* 1 ready, -1 failed */
+	int done; /* 1 ready, -1 failed */
 	char why[160];
 };
 
@@ -195,7 +195,8 @@ do_copy(struct cua_wlr *w, struct wlr_capture *c)
 	if (c->stride < c->width * 4 || c->width == 0 || c->height == 0) {
 		snprintf(c->why, sizeof(c->why),
 			 "the compositor offered an unusable buffer (%ux%u, "
-			 "stride %u)", c->width, c->height, c->stride);
+			 "stride %u)",
+			 c->width, c->height, c->stride);
 		c->done = -1;
 		return;
 	}
@@ -232,7 +233,8 @@ frame_flags(void *data, struct zwlr_screencopy_frame_v1 *f, uint32_t flags)
 {
 	struct cua_wlr *w = data;
 
-	w->cap->y_invert = (flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT) != 0;
+	w->cap->y_invert =
+		(flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT) != 0;
 }
 
 static void
@@ -291,9 +293,9 @@ first_output(struct cua_wlr *w)
 	struct wlr_output *o;
 
 	/* the list is newest first */
-	wl_list_for_each_reverse(o, &w->outputs, link)
-		if (o->info.rect.w > 0 && o->info.rect.h > 0)
-			return o;
+	wl_list_for_each_reverse(o, &w->outputs,
+				 link) if (o->info.rect.w > 0 &&
+					   o->info.rect.h > 0) return o;
 	return NULL;
 }
 
@@ -321,7 +323,8 @@ pick_region(struct cua_wlr *w, const struct cua_rect *rect,
 				 rect->w, rect->h);
 	/* the output that holds most of it */
 	*out = NULL;
-	wl_list_for_each(o, &w->outputs, link) {
+	wl_list_for_each(o, &w->outputs, link)
+	{
 		int64_t area;
 
 		orect = &o->info.rect;
@@ -347,7 +350,8 @@ pick_region(struct cua_wlr *w, const struct cua_rect *rect,
 	if (!*out)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "the rectangle %dx%d at %d,%d is off every "
-				 "screen", rect->w, rect->h, rect->x, rect->y);
+				 "screen",
+				 rect->w, rect->h, rect->x, rect->y);
 	return CUA_OK;
 }
 
@@ -381,12 +385,13 @@ cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 	if (r != CUA_OK)
 		return r;
 	if (o->info.transform != WL_OUTPUT_TRANSFORM_NORMAL)
-		return cua_error(CUA_ERROR_UNSUPPORTED,
-				 "no screen capture of output %s: it is rotated "
-				 "or flipped (wl_output transform %d), which "
-				 "libcua does not undo yet",
-				 o->info.name[0] ? o->info.name : "(unnamed)",
-				 o->info.transform);
+		return cua_error(
+			CUA_ERROR_UNSUPPORTED,
+			"no screen capture of output %s: it is rotated "
+			"or flipped (wl_output transform %d), which "
+			"libcua does not undo yet",
+			o->info.name[0] ? o->info.name : "(unnamed)",
+			o->info.transform);
 	if (!w->cap) {
 		w->cap = calloc(1, sizeof(*w->cap));
 		if (!w->cap)
@@ -423,8 +428,8 @@ cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 	for (uint32_t y = 0; y < c->height; y++) {
 		uint32_t from = c->y_invert ? c->height - 1 - y : y;
 
-		memcpy(out->px.data + row * y, c->mem + (size_t)c->stride * from,
-		       row);
+		memcpy(out->px.data + row * y,
+		       c->mem + (size_t)c->stride * from, row);
 	}
 	format_masks(c->format, &out->px);
 	out->px.stride = row;

@@ -48,10 +48,8 @@ const char *const cua_wlr_interface_name[CUA_WLR_N_FEATURES] = {
 };
 
 static const char *const feature_name[CUA_WLR_N_FEATURES] = {
-	[CUA_WLR_KEYBOARD] = "keyboard",
-	[CUA_WLR_POINTER] = "pointer",
-	[CUA_WLR_CAPTURE] = "capture",
-	[CUA_WLR_TOPLEVELS] = "toplevels",
+	[CUA_WLR_KEYBOARD] = "keyboard", [CUA_WLR_POINTER] = "pointer",
+	[CUA_WLR_CAPTURE] = "capture",   [CUA_WLR_TOPLEVELS] = "toplevels",
 	[CUA_WLR_GEOMETRY] = "geometry",
 };
 
@@ -239,7 +237,8 @@ wlr_output_at(struct cua_wlr *w, int32_t x, int32_t y)
 {
 	struct wlr_output *o;
 
-	wl_list_for_each(o, &w->outputs, link) {
+	wl_list_for_each(o, &w->outputs, link)
+	{
 		const struct cua_rect *r = &o->info.rect;
 
 		if (x >= r->x && y >= r->y && x < r->x + r->w &&
@@ -257,7 +256,8 @@ cua_wlr_outputs(struct cua_wlr *w, struct cua_wlr_output *out, size_t max)
 
 	if (!w->dpy)
 		return 0;
-	wl_list_for_each_reverse(o, &w->outputs, link) {
+	wl_list_for_each_reverse(o, &w->outputs, link)
+	{
 		if (n < max)
 			out[n] = o->info;
 		n++;
@@ -275,7 +275,8 @@ cua_wlr_layout(struct cua_wlr *w, struct cua_rect *box)
 
 	if (r != CUA_OK)
 		return r;
-	wl_list_for_each(o, &w->outputs, link) {
+	wl_list_for_each(o, &w->outputs, link)
+	{
 		const struct cua_rect *q = &o->info.rect;
 
 		if (q->w <= 0 || q->h <= 0)
@@ -345,14 +346,15 @@ registry_global(void *data, struct wl_registry *reg, uint32_t name,
 		w->xdg_output_manager = wl_registry_bind(
 			reg, name, &zxdg_output_manager_v1_interface,
 			min_u32(version, 3));
-		wl_list_for_each(o, &w->outputs, link)
-			output_start_xdg(w, o);
-	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_KEYBOARD]) == 0) {
+		wl_list_for_each(o, &w->outputs, link) output_start_xdg(w, o);
+	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_KEYBOARD]) ==
+		   0) {
 		if (!skipped(w, CUA_WLR_KEYBOARD) && !w->vk_manager)
 			w->vk_manager = wl_registry_bind(
 				reg, name,
 				&zwp_virtual_keyboard_manager_v1_interface, 1);
-	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_POINTER]) == 0) {
+	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_POINTER]) ==
+		   0) {
 		if (!skipped(w, CUA_WLR_POINTER) && !w->vp_manager) {
 			w->vp_manager_version = min_u32(version, 2);
 			w->vp_manager = wl_registry_bind(
@@ -360,14 +362,17 @@ registry_global(void *data, struct wl_registry *reg, uint32_t name,
 				&zwlr_virtual_pointer_manager_v1_interface,
 				w->vp_manager_version);
 		}
-	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_CAPTURE]) == 0) {
+	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_CAPTURE]) ==
+		   0) {
 		if (!skipped(w, CUA_WLR_CAPTURE) && !w->screencopy) {
 			w->screencopy_version = min_u32(version, 3);
 			w->screencopy = wl_registry_bind(
-				reg, name, &zwlr_screencopy_manager_v1_interface,
+				reg, name,
+				&zwlr_screencopy_manager_v1_interface,
 				w->screencopy_version);
 		}
-	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_TOPLEVELS]) == 0) {
+	} else if (strcmp(iface, cua_wlr_interface_name[CUA_WLR_TOPLEVELS]) ==
+		   0) {
 		if (!skipped(w, CUA_WLR_TOPLEVELS) && !w->toplevel_manager) {
 			w->toplevel_manager = wl_registry_bind(
 				reg, name,
@@ -386,9 +391,8 @@ registry_global_remove(void *data, struct wl_registry *reg, uint32_t name)
 	struct cua_wlr *w = data;
 	struct wlr_output *o, *tmp;
 
-	wl_list_for_each_safe(o, tmp, &w->outputs, link)
-		if (o->global == name)
-			output_free(o); /* a capture of it gets `failed` */
+	wl_list_for_each_safe(o, tmp, &w->outputs, link) if (o->global == name)
+		output_free(o); /* a capture of it gets `failed` */
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -409,18 +413,17 @@ wlr_drop(struct cua_wlr *w)
 	wlr_pointer_forget(w);
 	wlr_capture_forget(w);
 	wlr_toplevels_forget(w);
-	wl_list_for_each_safe(o, tmp, &w->outputs, link)
-		output_free(o);
+	wl_list_for_each_safe(o, tmp, &w->outputs, link) output_free(o);
 	if (w->sync) {
 		wl_callback_destroy(w->sync->cb);
 		w->sync->cb = NULL;
 		w->sync = NULL;
 	}
-#define DROP(p)                                           \
-	do {                                              \
-		if (p)                                    \
-			wl_proxy_destroy((struct wl_proxy *)(p)); \
-		(p) = NULL;                               \
+#define DROP(p)                                                                \
+	do {                                                                   \
+		if (p)                                                         \
+			wl_proxy_destroy((struct wl_proxy *)(p));              \
+		(p) = NULL;                                                    \
 	} while (0)
 	DROP(w->xdg_output_manager);
 	DROP(w->vk_manager);
@@ -445,8 +448,8 @@ wlr_lost(struct cua_wlr *w, const char *what)
 	if (err == EPROTO) {
 		const struct wl_interface *iface = NULL;
 		uint32_t id = 0;
-		uint32_t code = wl_display_get_protocol_error(w->dpy, &iface,
-							      &id);
+		uint32_t code =
+			wl_display_get_protocol_error(w->dpy, &iface, &id);
 
 		r = cua_error(CUA_ERROR_BACKEND,
 			      "the Wayland compositor at '%s' ended the "
@@ -552,9 +555,10 @@ dispatch_until(struct cua_wlr *w, const int *flag, int timeout_ms,
 			if (n < 0)
 				return wlr_lost(w, what);
 			if (soft)
-				return cua_error(CUA_ERROR_TIMEOUT,
-						 "nothing within %d ms while %s",
-						 timeout_ms, what);
+				return cua_error(
+					CUA_ERROR_TIMEOUT,
+					"nothing within %d ms while %s",
+					timeout_ms, what);
 			cua_error(CUA_ERROR_BACKEND,
 				  "the Wayland compositor at '%s' did not "
 				  "answer within %d ms while %s; the "
@@ -652,8 +656,7 @@ check_geometry(struct cua_wlr *w)
 			 "SWAYSOCK is not set (sway's IPC has them)");
 		return;
 	}
-	if (cua_sway_version(w->swaysock, w->opt.timeout_ms, NULL, 0) !=
-	    CUA_OK)
+	if (cua_sway_version(w->swaysock, w->opt.timeout_ms, NULL, 0) != CUA_OK)
 		snprintf(why, size,
 			 "the compositor gives no window positions: %s",
 			 cua_error_get());
@@ -740,13 +743,14 @@ connect_display(struct cua_wlr *w)
 	}
 	set_reasons(w);
 	if (w->opt.ctx)
-		cua_debug(w->opt.ctx,
-			  "wayland: connected to '%s' (keyboard %s, pointer %s, "
-			  "capture %s, toplevels %s)",
-			  w->display_name, w->vk_manager ? "yes" : "no",
-			  w->vp_manager ? "yes" : "no",
-			  w->screencopy ? "yes" : "no",
-			  w->toplevel_manager ? "yes" : "no");
+		cua_debug(
+			w->opt.ctx,
+			"wayland: connected to '%s' (keyboard %s, pointer %s, "
+			"capture %s, toplevels %s)",
+			w->display_name, w->vk_manager ? "yes" : "no",
+			w->vp_manager ? "yes" : "no",
+			w->screencopy ? "yes" : "no",
+			w->toplevel_manager ? "yes" : "no");
 	return CUA_OK;
 }
 
@@ -796,7 +800,8 @@ cua_wlr_open(struct cua_wlr **out, const struct cua_wlr_options *opt)
 		free(w);
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "the Wayland display name is too long (%zu "
-				 "bytes)", strlen(name));
+				 "bytes)",
+				 strlen(name));
 	}
 	snprintf(w->display_name, sizeof(w->display_name), "%s", name);
 	w->opt.display = NULL; /* not kept: the caller's string */
@@ -805,7 +810,8 @@ cua_wlr_open(struct cua_wlr **out, const struct cua_wlr_options *opt)
 		free(w);
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "the sway IPC socket path is too long (%zu "
-				 "bytes)", strlen(name));
+				 "bytes)",
+				 strlen(name));
 	}
 	snprintf(w->swaysock, sizeof(w->swaysock), "%s", name ? name : "");
 	w->opt.swaysock = NULL;

@@ -77,9 +77,9 @@ struct wlr_view {
 	size_t n_sw;
 	struct cua_wlr_toplevel *tl;
 	size_t n_tl;
-	ssize_t *sw_tl; /* sw[i] -> index into tl, or -1 */
-	int geometry;   /* sw is usable */
-	int scale;      /* global units per logical pixel */
+	ssize_t *sw_tl;              /* sw[i] -> index into tl, or -1 */
+	int geometry;                /* sw is usable */
+	int scale;                   /* global units per logical pixel */
 	const struct wlr_driver *wd; /* for the shadows seen */
 };
 
@@ -111,7 +111,7 @@ conn(struct wlr_driver *wd)
 		if (cua_wlr_ensure(wd->w) != CUA_OK)
 			return NULL;
 		cua_info(wd->base.ctx, "wlroots: connected to %s again",
-		         wd->display);
+			 wd->display);
 		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
 		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
 			cua_error_clear();
@@ -135,10 +135,10 @@ layout_scale(struct cua_wlr *w, char *why, size_t size)
 		if (s && si != s) {
 			if (why)
 				snprintf(why, size,
-				         "the outputs have different scales "
-				         "(%d and %d), which this driver does "
-				         "not map onto one pixel grid",
-				         s, si);
+					 "the outputs have different scales "
+					 "(%d and %d), which this driver does "
+					 "not map onto one pixel grid",
+					 s, si);
 			return 0;
 		}
 		s = si;
@@ -205,7 +205,7 @@ view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
 	}
 	if (sock && v->scale) {
 		r = cua_sway_windows(sock, wd->opt.timeout_ms, &v->sw,
-		                     &v->n_sw);
+				     &v->n_sw);
 		if (r != CUA_OK) {
 			view_free(v);
 			return r;
@@ -219,7 +219,7 @@ view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
 		view_pair(v);
 	} else if (!cua_wlr_has(w, CUA_WLR_TOPLEVELS)) {
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s",
-		                 cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
+				 cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
 	}
 	return CUA_OK;
 }
@@ -251,7 +251,7 @@ sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
 {
 	const struct cua_sway_window *s = &v->sw[i];
 	const struct cua_wlr_toplevel *t =
-	        v->sw_tl[i] >= 0 ? &v->tl[v->sw_tl[i]] : NULL;
+		v->sw_tl[i] >= 0 ? &v->tl[v->sw_tl[i]] : NULL;
 	ssize_t k;
 
 	memset(out, 0, sizeof(*out));
@@ -275,9 +275,9 @@ sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
 	out->mapped = s->visible && !out->iconified;
 	/* an Xwayland client knows where sway put its window: its toolkit
 	 * reports root coordinates, which are the layout's */
-	out->atspi_space = strcmp(s->shell, "xwayland") == 0
-	                           ? CUA_ATSPI_GLOBAL
-	                           : CUA_ATSPI_SURFACE;
+	out->atspi_space = strcmp(s->shell, "xwayland") == 0 ?
+				   CUA_ATSPI_GLOBAL :
+				   CUA_ATSPI_SURFACE;
 	out->scale = v->scale;
 }
 
@@ -302,7 +302,7 @@ view_count(const struct wlr_view *v)
 
 static void
 view_win(const struct wlr_view *v, size_t k, struct cua_win *out,
-         const char **title, const char **app_id, int *focused)
+	 const char **title, const char **app_id, int *focused)
 {
 	if (v->geometry) {
 		sway_win(v, k, out);
@@ -338,7 +338,7 @@ view_find(const struct wlr_view *v, uint64_t h)
  * where its content starts inside it. */
 static void
 seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h,
-          int offset, int32_t ox, int32_t oy)
+	  int offset, int32_t ox, int32_t oy)
 {
 	size_t n = sizeof(wd->seen) / sizeof(wd->seen[0]), i;
 
@@ -376,7 +376,7 @@ shadowed(const struct wlr_driver *wd, const struct cua_win *win)
  */
 static int
 content_offset(const struct cua_display_toplevel_query *q,
-               const struct cua_rect *frame, int s, int32_t *ox, int32_t *oy)
+	       const struct cua_rect *frame, int s, int32_t *ox, int32_t *oy)
 {
 	const struct cua_rect *e = &q->extents, *c = &q->content;
 
@@ -421,7 +421,7 @@ set_cap(struct cua_display_caps *out, enum cua_display_cap c, const char *why)
 {
 	out->cap[c].ok = why == NULL;
 	snprintf(out->cap[c].why, sizeof(out->cap[c].why), "%s",
-	         why ? why : "");
+		 why ? why : "");
 }
 
 static void
@@ -443,7 +443,7 @@ wl_capabilities(struct cua_display *d, struct cua_display_caps *out)
 		return;
 	}
 	set_cap(out, CUA_DISPLAY_CAP_WINDOWS,
-	        cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
+		cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
 	if (!out->cap[CUA_DISPLAY_CAP_WINDOWS].ok &&
 	    cua_wlr_has(w, CUA_WLR_GEOMETRY))
 		/* sway's IPC lists the windows too */
@@ -458,12 +458,12 @@ wl_capabilities(struct cua_display *d, struct cua_display_caps *out)
 	why = cua_wlr_feature_reason(w, CUA_WLR_POINTER);
 	set_cap(out, CUA_DISPLAY_CAP_POINTER, why ? why : geo);
 	set_cap(out, CUA_DISPLAY_CAP_KEYBOARD,
-	        cua_wlr_feature_reason(w, CUA_WLR_KEYBOARD));
+		cua_wlr_feature_reason(w, CUA_WLR_KEYBOARD));
 }
 
 static void
 wl_describe(struct cua_display *d, char *display, size_t dsize, char *server,
-            size_t ssize)
+	    size_t ssize)
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct cua_wlr *w = conn(wd);
@@ -472,14 +472,14 @@ wl_describe(struct cua_display *d, char *display, size_t dsize, char *server,
 
 	snprintf(display, dsize, "%s", wd->display);
 	if (sock && cua_sway_version(sock, wd->opt.timeout_ms, version,
-	                             sizeof(version)) == CUA_OK) {
+				     sizeof(version)) == CUA_OK) {
 		snprintf(server, ssize, "sway %s", version);
 		return;
 	}
 	cua_error_clear();
 	if (w)
 		cua_display_proc_comm(cua_wlr_compositor_pid(w), comm,
-		                      sizeof(comm));
+				      sizeof(comm));
 	snprintf(server, ssize, "%s", comm);
 }
 
@@ -533,8 +533,8 @@ is_window_role(uint32_t role)
  */
 static void
 wl_match_toplevels(struct cua_display *d, int64_t pid,
-                   const struct cua_display_toplevel_query *tops, size_t n,
-                   struct cua_raw_window_info *info, struct cua_arena *arena)
+		   const struct cua_display_toplevel_query *tops, size_t n,
+		   struct cua_raw_window_info *info, struct cua_arena *arena)
 {
 	struct wlr_view v;
 	size_t nw;
@@ -563,7 +563,7 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 			continue;
 		for (size_t k = 0; k < nw; k++) {
 			const char *t =
-			        v.geometry ? v.sw[k].name : v.tl[k].title;
+				v.geometry ? v.sw[k].name : v.tl[k].title;
 
 			if (used[k] || strcmp(t, tops[i].name))
 				continue;
@@ -598,7 +598,7 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 		info[i].x11_active = focused;
 		info[i].x11_mapped = win.mapped;
 		info[i].x11_title =
-		        arena ? cua_arena_strdup(arena, title) : NULL;
+			arena ? cua_arena_strdup(arena, title) : NULL;
 		if (v.geometry) {
 			info[i].x11_frame = win.frame;
 			info[i].has_x11_frame = 1;
@@ -609,18 +609,19 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 			int32_t ox = 0, oy = 0;
 			/* an Xwayland client's extents are the layout's */
 			int off = v.geometry &&
-			          win.atspi_space == CUA_ATSPI_SURFACE &&
-			          content_offset(&tops[i], &win.frame, v.scale,
-			                         &ox, &oy);
+				  win.atspi_space == CUA_ATSPI_SURFACE &&
+				  content_offset(&tops[i], &win.frame, v.scale,
+						 &ox, &oy);
 
 			seen_note(wdrv(d), win.window, tops[i].extents.w,
-			          tops[i].extents.h, off, ox, oy);
+				  tops[i].extents.h, off, ox, oy);
 			/* the window's facts again, with its origin */
 			view_win(&v, (size_t)match[i], &win, &title, &app_id,
-			         &focused);
+				 &focused);
 		}
 		if (v.geometry && win.origin.w > 0 &&
-		    (win.origin.x != win.frame.x || win.origin.y != win.frame.y))
+		    (win.origin.x != win.frame.x ||
+		     win.origin.y != win.frame.y))
 			info[i].x11_surface = win.origin;
 	}
 out:
@@ -633,7 +634,7 @@ static cua_result
 gone(uint64_t window)
 {
 	return cua_error(CUA_ERROR_NOT_FOUND, "window 0x%llx is gone",
-	                 (unsigned long long)window);
+			 (unsigned long long)window);
 }
 
 static cua_result
@@ -679,8 +680,8 @@ wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 	if (!v.geometry) {
 		view_free(&v);
 		return cua_error(
-		        CUA_ERROR_UNSUPPORTED, "%s",
-		        cua_wlr_feature_reason(wd->w, CUA_WLR_GEOMETRY));
+			CUA_ERROR_UNSUPPORTED, "%s",
+			cua_wlr_feature_reason(wd->w, CUA_WLR_GEOMETRY));
 	}
 	for (size_t i = 0; i < v.n_sw; i++) {
 		struct cua_rect box = scaled(v.sw[i].rect, v.scale);
@@ -725,7 +726,7 @@ wl_focus_window(struct cua_display *d, struct cua_win *out)
 /* sway's focus, polled until it holds or the time is up. */
 static cua_result
 sway_activate(struct wlr_driver *wd, const char *sock, int64_t con_id,
-              int timeout_ms, int *confirmed)
+	      int timeout_ms, int *confirmed)
 {
 	int64_t until = cua_now_us() + (int64_t)timeout_ms * 1000;
 	cua_result r = cua_sway_focus(sock, wd->opt.timeout_ms, con_id);
@@ -748,7 +749,7 @@ sway_activate(struct wlr_driver *wd, const char *sock, int64_t con_id,
 
 static cua_result
 wl_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
-                   int *confirmed)
+		   int *confirmed)
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct wlr_view v;
@@ -766,20 +767,20 @@ wl_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 	}
 	if (!v.geometry) {
 		r = cua_wlr_toplevel_activate(wd->w, v.tl[k].id, timeout_ms,
-		                              confirmed);
+					      confirmed);
 	} else if (v.sw_tl[k] >= 0 && cua_wlr_has(wd->w, CUA_WLR_TOPLEVELS)) {
 		/* the protocol's request, then sway's own word for focus */
 		r = cua_wlr_toplevel_activate(wd->w, v.tl[v.sw_tl[k]].id,
-		                              timeout_ms, confirmed);
+					      timeout_ms, confirmed);
 		if (r == CUA_OK && *confirmed) {
 			*confirmed = 0;
 			r = sway_activate(wd, cua_wlr_sway_socket(wd->w),
-			                  v.sw[k].con_id, timeout_ms,
-			                  confirmed);
+					  v.sw[k].con_id, timeout_ms,
+					  confirmed);
 		}
 	} else {
 		r = sway_activate(wd, cua_wlr_sway_socket(wd->w),
-		                  v.sw[k].con_id, timeout_ms, confirmed);
+				  v.sw[k].con_id, timeout_ms, confirmed);
 	}
 	view_free(&v);
 	return r;
@@ -800,7 +801,7 @@ wl_shell(struct cua_display *d, struct cua_display_shell *out)
 /* ---- input -------------------------------------------------------------- */
 
 static const uint32_t btn_code[4] = { 0, CUA_WLR_BTN_LEFT, CUA_WLR_BTN_MIDDLE,
-	                              CUA_WLR_BTN_RIGHT };
+				      CUA_WLR_BTN_RIGHT };
 
 /* Releases what this driver holds, after an error (best effort). */
 static void
@@ -843,7 +844,7 @@ aim_ok(struct cua_display *d, int32_t x, int32_t y)
  */
 static cua_result
 wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
-           int restore)
+	   int restore)
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct cua_wlr *w = conn(wd);
@@ -867,38 +868,37 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 				 * same coordinates); with a scale, the
 				 * centre of the pixel in logical units */
 				r = cua_wlr_pointer_move(
-				        w, (ev[i].x + (s > 1 ? 0.5 : 0.0)) / s,
-				        (ev[i].y + (s > 1 ? 0.5 : 0.0)) / s);
+					w, (ev[i].x + (s > 1 ? 0.5 : 0.0)) / s,
+					(ev[i].y + (s > 1 ? 0.5 : 0.0)) / s);
 			break;
 		case CUA_POINTER_PRESS:
 		case CUA_POINTER_RELEASE:
 			if (b < 1 || b > 7) {
 				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				              "no pointer button %u", b);
+					      "no pointer button %u", b);
 			} else if (b >= 4) {
 				/* one wheel step per press */
 				if (ev[i].kind == CUA_POINTER_PRESS)
 					r = cua_wlr_pointer_scroll(w,
-					                           b == 6   ? -1
-					                           : b == 7 ? 1
-					                                    : 0,
-					                           b == 4 ? -1
-					                           : b == 5
-					                                   ? 1
-					                                   : 0);
+								   b == 6 ? -1 :
+								   b == 7 ? 1 :
+									    0,
+								   b == 4 ? -1 :
+								   b == 5 ? 1 :
+									    0);
 			} else {
 				int down = ev[i].kind == CUA_POINTER_PRESS;
 
 				r = cua_wlr_pointer_button(w, btn_code[b],
-				                           down);
+							   down);
 				if (r == CUA_OK)
 					wd->pressed[b] = down;
 			}
 			break;
 		default:
 			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-			              "unknown pointer event %d",
-			              (int)ev[i].kind);
+				      "unknown pointer event %d",
+				      (int)ev[i].kind);
 		}
 	}
 	if (r != CUA_OK)
@@ -916,7 +916,7 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
  */
 static cua_result
 wl_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
-        int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
+	int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct cua_wlr *w = conn(wd);
@@ -942,7 +942,7 @@ wl_keys_restore(struct cua_display *d)
 
 static cua_result
 wl_capture(struct cua_display *d, const struct cua_capture_request *req,
-           struct cua_capture **out, enum cua_capture_status *status)
+	   struct cua_capture **out, enum cua_capture_status *status)
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct wlr_view v;
@@ -965,7 +965,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 		/* the capabilities say why; the core asks them first */
 		view_free(&v);
 		return cua_error(CUA_ERROR_UNSUPPORTED,
-		                 "no window capture on this desktop");
+				 "no window capture on this desktop");
 	}
 	k = view_find(&v, req->window);
 	if (k < 0) {
@@ -982,12 +982,12 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	/* a window covered by another is captured with what covers it, as
 	 * on an X server without Composite */
 	if (win.iconified || !win.mapped || shadowed(wd, &win)) {
-		*status = win.iconified ? CUA_CAPTURE_MINIMIZED
-		          : !win.mapped ? CUA_CAPTURE_HIDDEN
-		                        : CUA_CAPTURE_NO_ORIGIN;
+		*status = win.iconified ? CUA_CAPTURE_MINIMIZED :
+			  !win.mapped   ? CUA_CAPTURE_HIDDEN :
+					  CUA_CAPTURE_NO_ORIGIN;
 		view_free(&v);
 		return cua_error(CUA_ERROR_UNSUPPORTED,
-		                 "the window cannot be captured");
+				 "the window cannot be captured");
 	}
 	view_free(&v);
 	if (req->timeout_ms > 0)
@@ -999,13 +999,14 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 		 * CUA_ERROR_BACKEND like one that went away: the time says
 		 * which */
 		*status =
-		        r == CUA_ERROR_INVALID_ARGUMENT ? CUA_CAPTURE_OFFSCREEN
-		        : r == CUA_ERROR_TIMEOUT ||
-		                        cua_now_us() - t0 >=
-		                                wd->w->opt.capture_timeout_ms *
-		                                        INT64_C(1000)
-		                ? CUA_CAPTURE_TIMEOUT
-		                : CUA_CAPTURE_COMPOSITOR_FAILED;
+			r == CUA_ERROR_INVALID_ARGUMENT ?
+				CUA_CAPTURE_OFFSCREEN :
+			r == CUA_ERROR_TIMEOUT ||
+					cua_now_us() - t0 >=
+						wd->w->opt.capture_timeout_ms *
+							INT64_C(1000) ?
+				CUA_CAPTURE_TIMEOUT :
+				CUA_CAPTURE_COMPOSITOR_FAILED;
 		return r;
 	}
 	c = calloc(1, sizeof(*c));
@@ -1031,7 +1032,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 
 static size_t
 wl_launch_env(struct cua_display *d, const char **names, const char **values,
-              size_t max)
+	      size_t max)
 {
 	struct wlr_driver *wd = wdrv(d);
 
@@ -1065,7 +1066,7 @@ static const struct cua_display_ops wlr_ops = {
 
 cua_result
 cua_display_wlroots_open(struct cua_ctx *ctx, const struct cua_wlr_options *opt,
-                         struct cua_display **out)
+			 struct cua_display **out)
 {
 	struct wlr_driver *wd = calloc(1, sizeof(*wd));
 	const char *name;
@@ -1080,14 +1081,14 @@ cua_display_wlroots_open(struct cua_ctx *ctx, const struct cua_wlr_options *opt,
 	else
 		cua_wlr_options_default(&wd->opt);
 	wd->opt.ctx = ctx;
-	name = wd->opt.display ? wd->opt.display
-	                       : secure_getenv("WAYLAND_DISPLAY");
+	name = wd->opt.display ? wd->opt.display :
+				 secure_getenv("WAYLAND_DISPLAY");
 	snprintf(wd->display, sizeof(wd->display), "%s", name ? name : "");
 	if (!wd->display[0]) {
 		free(wd);
 		return cua_error(CUA_ERROR_BACKEND,
-		                 "WAYLAND_DISPLAY is not set: the wlroots "
-		                 "display driver needs a Wayland compositor");
+				 "WAYLAND_DISPLAY is not set: the wlroots "
+				 "display driver needs a Wayland compositor");
 	}
 	wd->opt.display = wd->display;
 	/* a compositor that does not answer yet: the capabilities say so,
@@ -1108,7 +1109,7 @@ cua_display_wlroots_new(struct cua_ctx *ctx, struct cua_display **out)
 
 int
 cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
-                          size_t size)
+			  size_t size)
 {
 	struct cua_wlr_options opt;
 	struct cua_wlr *w = NULL;
@@ -1131,9 +1132,9 @@ cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
 	     cua_wlr_has(w, CUA_WLR_CAPTURE) || cua_wlr_has(w, CUA_WLR_POINTER);
 	if (!ok)
 		snprintf(why, size,
-		         "the compositor offers none of the wlroots protocols "
-		         "(foreign-toplevel management, screencopy, virtual "
-		         "pointer)");
+			 "the compositor offers none of the wlroots protocols "
+			 "(foreign-toplevel management, screencopy, virtual "
+			 "pointer)");
 	cua_wlr_close(w);
 	return ok;
 }

@@ -91,7 +91,7 @@ struct wlr_keymap {
 	struct xkb_keymap *map;
 	char *text;
 	size_t text_len;
-	unsigned serial;    /* bumped on every rebuild */
+	unsigned serial; /* bumped on every rebuild */
 	struct sym_entry *table;
 	size_t n_table;
 };
@@ -103,7 +103,7 @@ struct wlr_keyboard {
 	xkb_mod_mask_t sent[4]; /* depressed, latched, locked, group */
 	xkb_keycode_t held[64]; /* keys pressed here, in order */
 	size_t n_held;
-	int queued;             /* requests since the last flush */
+	int queued; /* requests since the last flush */
 };
 
 /* ---- keymap ---------------------------------------------------------- */
@@ -224,8 +224,10 @@ needs_extra(const struct wlr_keymap *km, uint32_t keysym)
 static void
 spare_name(const struct wlr_keymap *km, size_t i, char *buf, size_t size)
 {
-	const char *name = km->spare[i].named ?
-		xkb_keymap_key_get_name(km->map, km->spare[i].code) : NULL;
+	const char *name =
+		km->spare[i].named ?
+			xkb_keymap_key_get_name(km->map, km->spare[i].code) :
+			NULL;
 
 	if (name)
 		snprintf(buf, size, "%s", name);
@@ -312,13 +314,15 @@ keymap_new(struct wlr_keymap **out)
 	base = km->ctx ? xkb_keymap_new_from_names(km->ctx, &names, 0) : NULL;
 	if (!base) {
 		wlr_keymap_free(km);
-		return cua_error(CUA_ERROR_BACKEND,
-				 "libxkbcommon cannot compile the standard "
-				 "keymap (rules evdev, model pc105, layout us): "
-				 "are the XKB data files installed "
-				 "(xkb-data)?");
+		return cua_error(
+			CUA_ERROR_BACKEND,
+			"libxkbcommon cannot compile the standard "
+			"keymap (rules evdev, model pc105, layout us): "
+			"are the XKB data files installed "
+			"(xkb-data)?");
 	}
-	km->base_text = xkb_keymap_get_as_string(base, XKB_KEYMAP_FORMAT_TEXT_V1);
+	km->base_text =
+		xkb_keymap_get_as_string(base, XKB_KEYMAP_FORMAT_TEXT_V1);
 	if (!km->base_text ||
 	    find_section_end(km->base_text, "xkb_keycodes", &km->keycodes_at) ||
 	    find_section_end(km->base_text, "xkb_symbols", &km->symbols_at) ||
@@ -501,7 +505,8 @@ send_mods(struct wlr_keyboard *kb, xkb_mod_mask_t extra)
 			extra,
 		xkb_state_serialize_mods(kb->state, XKB_STATE_MODS_LATCHED),
 		xkb_state_serialize_mods(kb->state, XKB_STATE_MODS_LOCKED),
-		xkb_state_serialize_layout(kb->state, XKB_STATE_LAYOUT_EFFECTIVE),
+		xkb_state_serialize_layout(kb->state,
+					   XKB_STATE_LAYOUT_EFFECTIVE),
 	};
 
 	if (memcmp(m, kb->sent, sizeof(m)) == 0)
@@ -545,8 +550,7 @@ keyboard_available(struct cua_wlr *w)
 	if (r != CUA_OK)
 		return r;
 	if (w->reason[CUA_WLR_KEYBOARD][0])
-		return cua_error(CUA_ERROR_UNSUPPORTED,
-				 "no keyboard input: %s",
+		return cua_error(CUA_ERROR_UNSUPPORTED, "no keyboard input: %s",
 				 w->reason[CUA_WLR_KEYBOARD]);
 	if (!w->keymap)
 		return keymap_new(&w->keymap);
@@ -754,8 +758,8 @@ cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n)
 	/* in runs whose characters fit on the keymap at once; every keysym
 	 * of a run is on the keymap before its first key is pressed */
 	while (r == CUA_OK && from < n) {
-		size_t n_syms, to = run_end(w->keymap, chords, from, n, syms,
-					    &n_syms);
+		size_t n_syms,
+			to = run_end(w->keymap, chords, from, n, syms, &n_syms);
 
 		r = keymap_cover(w->keymap, syms, n_syms);
 		if (r != CUA_OK)

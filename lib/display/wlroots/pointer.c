@@ -62,9 +62,9 @@ release_all(struct wlr_pointer *p)
 	if (p->n_held == 0)
 		return;
 	while (p->n_held > 0)
-		zwlr_virtual_pointer_v1_button(p->vp, wlr_time_ms(),
-					       p->held[--p->n_held],
-					       WL_POINTER_BUTTON_STATE_RELEASED);
+		zwlr_virtual_pointer_v1_button(
+			p->vp, wlr_time_ms(), p->held[--p->n_held],
+			WL_POINTER_BUTTON_STATE_RELEASED);
 	zwlr_virtual_pointer_v1_frame(p->vp);
 }
 
@@ -167,9 +167,10 @@ queue_button(struct wlr_pointer *p, uint32_t button, int pressed)
 			p->n_held--;
 		}
 	}
-	zwlr_virtual_pointer_v1_button(p->vp, wlr_time_ms(), button,
-				       pressed ? WL_POINTER_BUTTON_STATE_PRESSED :
-						 WL_POINTER_BUTTON_STATE_RELEASED);
+	zwlr_virtual_pointer_v1_button(
+		p->vp, wlr_time_ms(), button,
+		pressed ? WL_POINTER_BUTTON_STATE_PRESSED :
+			  WL_POINTER_BUTTON_STATE_RELEASED);
 	zwlr_virtual_pointer_v1_frame(p->vp);
 }
 
@@ -250,7 +251,8 @@ cua_wlr_pointer_click(struct cua_wlr *w, double x, double y, uint32_t button,
 static void
 queue_axis(struct wlr_pointer *p, uint32_t axis, int steps)
 {
-	zwlr_virtual_pointer_v1_axis_source(p->vp, WL_POINTER_AXIS_SOURCE_WHEEL);
+	zwlr_virtual_pointer_v1_axis_source(p->vp,
+					    WL_POINTER_AXIS_SOURCE_WHEEL);
 	zwlr_virtual_pointer_v1_axis_discrete(
 		p->vp, wlr_time_ms(), axis,
 		wl_fixed_from_int(steps * AXIS_PER_STEP), steps);
@@ -265,7 +267,8 @@ cua_wlr_pointer_scroll(struct cua_wlr *w, int dx, int dy)
 	if (dx < -1000 || dx > 1000 || dy < -1000 || dy > 1000)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "at most 1000 wheel steps at once (got %d, "
-				 "%d)", dx, dy);
+				 "%d)",
+				 dx, dy);
 	r = pointer_ready(w);
 	if (r != CUA_OK)
 		return r;

@@ -61,7 +61,8 @@ timeout_error(const char *path, const char *what, int timeout_ms)
 {
 	return cua_error(CUA_ERROR_BACKEND,
 			 "sway's IPC socket %s did not answer within %d ms "
-			 "(%s)", path, timeout_ms, what);
+			 "(%s)",
+			 path, timeout_ms, what);
 }
 
 /* Waits until fd is ready for `events` or the deadline passes. */
@@ -96,7 +97,8 @@ ipc_connect(const char *path, int64_t deadline, int timeout_ms, int *out)
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "the sway IPC socket path is too long (%zu "
-				 "bytes)", strlen(path));
+				 "bytes)",
+				 strlen(path));
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
@@ -111,9 +113,9 @@ ipc_connect(const char *path, int64_t deadline, int timeout_ms, int *out)
 		if (wait_fd(fd, POLLOUT, deadline) < 0) {
 			e = errno;
 			close(fd);
-			return e == ETIMEDOUT ?
-				       timeout_error(path, "connect", timeout_ms) :
-				       io_error(path, "connect", e);
+			return e == ETIMEDOUT ? timeout_error(path, "connect",
+							      timeout_ms) :
+						io_error(path, "connect", e);
 		}
 	}
 	*out = fd;
@@ -161,8 +163,10 @@ recv_all(int fd, const char *path, void *buf, size_t len, int64_t deadline,
 		if (n < 0 && errno == EAGAIN) {
 			if (wait_fd(fd, POLLIN, deadline) < 0)
 				return errno == ETIMEDOUT ?
-					       timeout_error(path, "reading the "
-							     "reply", timeout_ms) :
+					       timeout_error(path,
+							     "reading the "
+							     "reply",
+							     timeout_ms) :
 					       io_error(path, "recv", errno);
 			continue;
 		}
@@ -172,7 +176,8 @@ recv_all(int fd, const char *path, void *buf, size_t len, int64_t deadline,
 			return cua_error(CUA_ERROR_BACKEND,
 					 "sway's IPC socket %s closed the "
 					 "connection before its reply was "
-					 "complete", path);
+					 "complete",
+					 path);
 		p += n;
 		len -= (size_t)n;
 	}
@@ -203,7 +208,8 @@ ipc_call(const char *path, int timeout_ms, uint32_t type, const char *payload,
 	if (r == CUA_OK && len)
 		r = send_all(fd, path, payload, len, deadline, timeout_ms);
 	if (r == CUA_OK)
-		r = recv_all(fd, path, head, sizeof(head), deadline, timeout_ms);
+		r = recv_all(fd, path, head, sizeof(head), deadline,
+			     timeout_ms);
 	if (r != CUA_OK)
 		goto out;
 	memcpy(&rlen, head + 6, 4);
@@ -236,12 +242,12 @@ out:
 }
 
 cua_result
-cua_sway_version(const char *path, int timeout_ms, char *version,
-		 size_t size)
+cua_sway_version(const char *path, int timeout_ms, char *version, size_t size)
 {
 	json_t *reply;
 	const char *v;
-	cua_result r = ipc_call(path, timeout_ms, IPC_GET_VERSION, NULL, &reply);
+	cua_result r =
+		ipc_call(path, timeout_ms, IPC_GET_VERSION, NULL, &reply);
 
 	if (r != CUA_OK)
 		return r;
@@ -294,8 +300,7 @@ add_window(struct collect *c, json_t *node, const char *output,
 
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct cua_sway_window *g =
-			realloc(c->list, cap * sizeof(*g));
+		struct cua_sway_window *g = realloc(c->list, cap * sizeof(*g));
 
 		if (!g) {
 			c->oom = 1;
@@ -335,8 +340,8 @@ add_window(struct collect *c, json_t *node, const char *output,
 }
 
 static void
-walk(struct collect *c, json_t *node, const char *output,
-     const char *workspace, int floating, int depth)
+walk(struct collect *c, json_t *node, const char *output, const char *workspace,
+     int floating, int depth)
 {
 	const char *type = json_string_value(json_object_get(node, "type"));
 	const char *name = json_string_value(json_object_get(node, "name"));
@@ -351,7 +356,8 @@ walk(struct collect *c, json_t *node, const char *output,
 	/* a view (a window) is a container with a shell */
 	if (json_object_get(node, "shell")) {
 		add_window(c, node, output, workspace,
-			   floating || (type && strcmp(type, "floating_con") == 0));
+			   floating ||
+				   (type && strcmp(type, "floating_con") == 0));
 		return;
 	}
 	for (size_t k = 0; k < 2; k++) {
@@ -380,8 +386,8 @@ cua_sway_windows_free(struct cua_sway_window *list, size_t n)
 }
 
 cua_result
-cua_sway_windows(const char *path, int timeout_ms,
-		 struct cua_sway_window **out, size_t *n)
+cua_sway_windows(const char *path, int timeout_ms, struct cua_sway_window **out,
+		 size_t *n)
 {
 	struct collect c = { NULL, 0, 0, 0 };
 	json_t *tree;
@@ -413,8 +419,8 @@ cua_sway_command(const char *path, int timeout_ms, const char *command)
 {
 	json_t *reply, *res;
 	size_t i;
-	cua_result r = ipc_call(path, timeout_ms, IPC_RUN_COMMAND, command,
-				&reply);
+	cua_result r =
+		ipc_call(path, timeout_ms, IPC_RUN_COMMAND, command, &reply);
 
 	if (r != CUA_OK)
 		return r;
@@ -424,7 +430,8 @@ cua_sway_command(const char *path, int timeout_ms, const char *command)
 				 "sway's reply to a command is not a list of "
 				 "results");
 	}
-	json_array_foreach(reply, i, res) {
+	json_array_foreach(reply, i, res)
+	{
 		if (!json_is_true(json_object_get(res, "success"))) {
 			const char *e = json_string_value(
 				json_object_get(res, "error"));

@@ -46,33 +46,37 @@ struct cua_sway_window {
 	struct cua_rect rect;
 	struct cua_rect content;
 	struct cua_rect geometry;
-	int focused;         /* it has keyboard focus */
-	int visible;         /* sway shows it */
+	int focused; /* it has keyboard focus */
+	int visible; /* sway shows it */
 	int floating;
 };
 
 /* $SWAYSOCK, or NULL when unset or empty. */
-const char *cua_sway_socket(void);
+const char *
+cua_sway_socket(void);
 
 /*
  * Asks sway for its version (GET_VERSION): CUA_OK when the socket
  * answers as sway. `version` (may be NULL) gets "1.7" or similar.
  */
-cua_result cua_sway_version(const char *socket_path, int timeout_ms,
-			    char *version, size_t size);
+cua_result
+cua_sway_version(const char *socket_path, int timeout_ms, char *version,
+		 size_t size);
 
 /* The windows of GET_TREE, in tree order (tiled before floating per
  * workspace). Free with cua_sway_windows_free(). */
-cua_result cua_sway_windows(const char *socket_path, int timeout_ms,
-			    struct cua_sway_window **out, size_t *n);
-void cua_sway_windows_free(struct cua_sway_window *list, size_t n);
+cua_result
+cua_sway_windows(const char *socket_path, int timeout_ms,
+		 struct cua_sway_window **out, size_t *n);
+void
+cua_sway_windows_free(struct cua_sway_window *list, size_t n);
 
 /* Runs one sway command (RUN_COMMAND); CUA_ERROR_BACKEND with sway's own
  * error text when it fails. */
-cua_result cua_sway_command(const char *socket_path, int timeout_ms,
-			    const char *command);
+cua_result
+cua_sway_command(const char *socket_path, int timeout_ms, const char *command);
 /* Focuses the window with container id `con_id`. */
-cua_result cua_sway_focus(const char *socket_path, int timeout_ms,
-			  int64_t con_id);
+cua_result
+cua_sway_focus(const char *socket_path, int timeout_ms, int64_t con_id);
 
 #endif

@@ -116,7 +116,8 @@ h_state(void *data, struct zwlr_foreign_toplevel_handle_v1 *h,
 
 	hd->pending.activated = hd->pending.maximized = 0;
 	hd->pending.minimized = hd->pending.fullscreen = 0;
-	wl_array_for_each(s, state) {
+	wl_array_for_each(s, state)
+	{
 		switch (*s) {
 		case ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED:
 			hd->pending.activated = 1;
@@ -210,10 +211,11 @@ m_finished(void *data, struct zwlr_foreign_toplevel_manager_v1 *m)
 	w->top->finished = 1;
 }
 
-static const struct zwlr_foreign_toplevel_manager_v1_listener manager_listener = {
-	.toplevel = m_toplevel,
-	.finished = m_finished,
-};
+static const struct zwlr_foreign_toplevel_manager_v1_listener
+	manager_listener = {
+		.toplevel = m_toplevel,
+		.finished = m_finished,
+	};
 
 cua_result
 wlr_toplevels_start(struct cua_wlr *w)
@@ -234,8 +236,7 @@ wlr_toplevels_forget(struct cua_wlr *w)
 
 	if (!w->top)
 		return;
-	wl_list_for_each_safe(hd, tmp, &w->top->handles, link)
-		handle_free(hd);
+	wl_list_for_each_safe(hd, tmp, &w->top->handles, link) handle_free(hd);
 	free(w->top);
 	w->top = NULL;
 }
@@ -248,8 +249,7 @@ toplevels_ready(struct cua_wlr *w)
 	if (r != CUA_OK)
 		return r;
 	if (w->reason[CUA_WLR_TOPLEVELS][0])
-		return cua_error(CUA_ERROR_UNSUPPORTED,
-				 "no window list: %s",
+		return cua_error(CUA_ERROR_UNSUPPORTED, "no window list: %s",
 				 w->reason[CUA_WLR_TOPLEVELS]);
 	if (w->top->finished)
 		return cua_error(CUA_ERROR_UNSUPPORTED,
@@ -263,9 +263,8 @@ find(struct cua_wlr *w, uint32_t id)
 {
 	struct handle *hd;
 
-	wl_list_for_each(hd, &w->top->handles, link)
-		if (hd->id == id && hd->listed)
-			return hd;
+	wl_list_for_each(hd, &w->top->handles,
+			 link) if (hd->id == id && hd->listed) return hd;
 	return NULL;
 }
 
@@ -286,12 +285,12 @@ cua_wlr_toplevels(struct cua_wlr *w, struct cua_wlr_toplevel **out, size_t *n)
 		r = toplevels_ready(w);
 	if (r != CUA_OK)
 		return r;
-	wl_list_for_each(hd, &w->top->handles, link)
-		count += hd->listed;
+	wl_list_for_each(hd, &w->top->handles, link) count += hd->listed;
 	list = calloc(count ? count : 1, sizeof(*list));
 	if (!list)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	wl_list_for_each(hd, &w->top->handles, link) {
+	wl_list_for_each(hd, &w->top->handles, link)
+	{
 		struct cua_wlr_toplevel *t = &list[k];
 		struct handle *p;
 
@@ -309,9 +308,10 @@ cua_wlr_toplevels(struct cua_wlr *w, struct cua_wlr_toplevel **out, size_t *n)
 		t->maximized = hd->cur.maximized;
 		t->minimized = hd->cur.minimized;
 		t->fullscreen = hd->cur.fullscreen;
-		wl_list_for_each(p, &w->top->handles, link)
-			if (hd->cur.parent && p->h == hd->cur.parent)
-				t->parent = p->id;
+		wl_list_for_each(p, &w->top->handles,
+				 link) if (hd->cur.parent &&
+					   p->h == hd->cur.parent) t->parent =
+			p->id;
 	}
 	*out = list;
 	*n = k;

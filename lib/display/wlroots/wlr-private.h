@@ -19,11 +19,11 @@ struct wlr_toplevels;
 
 struct wlr_output {
 	struct wl_list link;
-	uint32_t global;             /* registry name */
+	uint32_t global; /* registry name */
 	struct wl_output *wl;
 	struct zxdg_output_v1 *xdg;
 	struct cua_wlr_output info;
-	int have_logical;            /* xdg-output gave position and size */
+	int have_logical; /* xdg-output gave position and size */
 };
 
 /* A round trip in progress (wl_display.sync). */
@@ -36,9 +36,9 @@ struct wlr_sync {
 struct cua_wlr {
 	struct cua_wlr_options opt;
 	char display_name[256];
-	char swaysock[108];          /* "" none */
+	char swaysock[108]; /* "" none */
 
-	struct wl_display *dpy;      /* NULL: not connected */
+	struct wl_display *dpy; /* NULL: not connected */
 	struct wl_registry *registry;
 	struct wl_shm *shm;
 	struct wl_seat *seat;
@@ -57,7 +57,7 @@ struct cua_wlr {
 	struct wlr_keyboard *kb;
 	struct wlr_pointer *ptr;
 	struct wlr_capture *cap;
-	struct wlr_toplevels *top;   /* made at connect: events start then */
+	struct wlr_toplevels *top; /* made at connect: events start then */
 
 	/* the keyboard's keymap and lookup tables outlive connections */
 	struct wlr_keymap *keymap;
@@ -75,37 +75,53 @@ extern const char *const cua_wlr_interface_name[CUA_WLR_N_FEATURES];
  * connection or a protocol error the connection is dropped and
  * CUA_ERROR_BACKEND returned.
  */
-cua_result wlr_dispatch_until(struct cua_wlr *w, const int *flag,
-			      int timeout_ms, const char *what);
+cua_result
+wlr_dispatch_until(struct cua_wlr *w, const int *flag, int timeout_ms,
+		   const char *what);
 /* The same for an event that may not come: on timeout the connection is
  * kept and CUA_ERROR_TIMEOUT returned. */
-cua_result wlr_wait_event(struct cua_wlr *w, const int *flag, int timeout_ms,
-			  const char *what);
+cua_result
+wlr_wait_event(struct cua_wlr *w, const int *flag, int timeout_ms,
+	       const char *what);
 /* Sends what is queued, waiting for the socket to drain at most the
  * round-trip timeout. */
-cua_result wlr_flush(struct cua_wlr *w);
+cua_result
+wlr_flush(struct cua_wlr *w);
 /* Drops the connection after a failure, with cua_error() already set. */
-void wlr_drop(struct cua_wlr *w);
+void
+wlr_drop(struct cua_wlr *w);
 /* The error of a dead connection, as CUA_ERROR_BACKEND with a sentence;
  * drops it. */
-cua_result wlr_lost(struct cua_wlr *w, const char *what);
+cua_result
+wlr_lost(struct cua_wlr *w, const char *what);
 /* Milliseconds for protocol timestamps. */
-uint32_t wlr_time_ms(void);
+uint32_t
+wlr_time_ms(void);
 /* The output whose rectangle holds (x, y), or NULL. */
-struct wlr_output *wlr_output_at(struct cua_wlr *w, int32_t x, int32_t y);
+struct wlr_output *
+wlr_output_at(struct cua_wlr *w, int32_t x, int32_t y);
 
 /* Module hooks called by the connection. *_forget: the connection is
  * gone, free the per-connection state without talking to the
  * compositor; *_destroy: orderly, on close (may send requests). */
-cua_result wlr_toplevels_start(struct cua_wlr *w);
-void wlr_toplevels_forget(struct cua_wlr *w);
+cua_result
+wlr_toplevels_start(struct cua_wlr *w);
+void
+wlr_toplevels_forget(struct cua_wlr *w);
 /* Makes the virtual keyboard; with `wait`, waits its warm-up. */
-cua_result wlr_keyboard_make(struct cua_wlr *w, int wait);
-void wlr_keyboard_forget(struct cua_wlr *w);
-void wlr_keyboard_destroy(struct cua_wlr *w);
-void wlr_keymap_free(struct wlr_keymap *km);
-void wlr_pointer_forget(struct cua_wlr *w);
-void wlr_pointer_destroy(struct cua_wlr *w);
-void wlr_capture_forget(struct cua_wlr *w);
+cua_result
+wlr_keyboard_make(struct cua_wlr *w, int wait);
+void
+wlr_keyboard_forget(struct cua_wlr *w);
+void
+wlr_keyboard_destroy(struct cua_wlr *w);
+void
+wlr_keymap_free(struct wlr_keymap *km);
+void
+wlr_pointer_forget(struct cua_wlr *w);
+void
+wlr_pointer_destroy(struct cua_wlr *w);
+void
+wlr_capture_forget(struct cua_wlr *w);
 
 #endif

@@ -84,7 +84,8 @@ struct cua_wlr_options {
 };
 
 /* Fills `opt` with the defaults. */
-void cua_wlr_options_default(struct cua_wlr_options *opt);
+void
+cua_wlr_options_default(struct cua_wlr_options *opt);
 
 /*
  * Connects to the compositor and binds what it offers. Fails with
@@ -93,54 +94,63 @@ void cua_wlr_options_default(struct cua_wlr_options *opt);
  * the wlroots protocols is not an error (see cua_wlr_has()). `opt` may be
  * NULL (defaults); it is copied.
  */
-cua_result cua_wlr_open(struct cua_wlr **out,
-			const struct cua_wlr_options *opt);
+cua_result
+cua_wlr_open(struct cua_wlr **out, const struct cua_wlr_options *opt);
 /* Releases held keys and buttons, destroys the virtual devices and
  * disconnects. Accepts NULL. */
-void cua_wlr_close(struct cua_wlr *w);
+void
+cua_wlr_close(struct cua_wlr *w);
 
 /* Connects again if the connection was dropped. Every call below does
  * this first. */
-cua_result cua_wlr_ensure(struct cua_wlr *w);
+cua_result
+cua_wlr_ensure(struct cua_wlr *w);
 
 /* 1 when the compositor offers `f` (as of the last connection), else 0
  * and cua_wlr_feature_reason() says why. */
-int cua_wlr_has(struct cua_wlr *w, enum cua_wlr_feature f);
+int
+cua_wlr_has(struct cua_wlr *w, enum cua_wlr_feature f);
 /* A phrase saying why `f` is unavailable ("the compositor does not offer
  * the virtual keyboard protocol (zwp_virtual_keyboard_manager_v1)"), or
  * NULL when it is available. Valid until the next call on `w`. */
-const char *cua_wlr_feature_reason(struct cua_wlr *w, enum cua_wlr_feature f);
+const char *
+cua_wlr_feature_reason(struct cua_wlr *w, enum cua_wlr_feature f);
 /* The feature's name for reports ("keyboard", "pointer", ...). */
-const char *cua_wlr_feature_name(enum cua_wlr_feature f);
+const char *
+cua_wlr_feature_name(enum cua_wlr_feature f);
 
 /* The compositor's process id (the peer of the connection), or 0 when
  * not connected or not known. */
-int32_t cua_wlr_compositor_pid(struct cua_wlr *w);
+int32_t
+cua_wlr_compositor_pid(struct cua_wlr *w);
 
 /* sway's IPC socket when CUA_WLR_GEOMETRY is available, else NULL. */
-const char *cua_wlr_sway_socket(struct cua_wlr *w);
+const char *
+cua_wlr_sway_socket(struct cua_wlr *w);
 
 /* A round trip: every request sent before it has been processed by the
  * compositor. */
-cua_result cua_wlr_roundtrip(struct cua_wlr *w);
+cua_result
+cua_wlr_roundtrip(struct cua_wlr *w);
 
 /* ---- Outputs ------------------------------------------------------- */
 
 struct cua_wlr_output {
-	char name[64];       /* "HEADLESS-1", "" when unknown */
-	struct cua_rect rect; /* logical, global */
+	char name[64];         /* "HEADLESS-1", "" when unknown */
+	struct cua_rect rect;  /* logical, global */
 	int32_t width, height; /* current mode, in buffer pixels */
-	int32_t scale;       /* wl_output integer scale */
-	int32_t transform;   /* wl_output transform */
+	int32_t scale;         /* wl_output integer scale */
+	int32_t transform;     /* wl_output transform */
 };
 
 /* The outputs as of the last round trip (at most `max`); returns how
  * many there are. */
-size_t cua_wlr_outputs(struct cua_wlr *w, struct cua_wlr_output *out,
-		       size_t max);
+size_t
+cua_wlr_outputs(struct cua_wlr *w, struct cua_wlr_output *out, size_t max);
 /* The bounding box of all outputs (global logical coordinates). Fails
  * with CUA_ERROR_BACKEND when there is no output. */
-cua_result cua_wlr_layout(struct cua_wlr *w, struct cua_rect *box);
+cua_result
+cua_wlr_layout(struct cua_wlr *w, struct cua_rect *box);
 
 /* ---- Keyboard (keyboard.c) -------------------------------------------
  *
@@ -162,13 +172,14 @@ cua_result cua_wlr_layout(struct cua_wlr *w, struct cua_rect *box);
  * the compositor has dispatched every event to the focused client.
  * CUA_ERROR_INVALID_ARGUMENT for keysym 0. Keys are released on error.
  */
-cua_result cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords,
-			size_t n);
+cua_result
+cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n);
 
 /* Makes the virtual keyboard now (and waits the warm-up) instead of on
  * the first key; on sway a window is shown as active only while a
  * keyboard exists. */
-cua_result cua_wlr_keyboard_prepare(struct cua_wlr *w);
+cua_result
+cua_wlr_keyboard_prepare(struct cua_wlr *w);
 
 /* ---- Pointer (pointer.c) --------------------------------------------- */
 
@@ -179,16 +190,19 @@ cua_result cua_wlr_keyboard_prepare(struct cua_wlr *w);
 
 /* Moves the pointer to (x, y), global logical coordinates inside the
  * layout (CUA_ERROR_INVALID_ARGUMENT outside it, naming the layout). */
-cua_result cua_wlr_pointer_move(struct cua_wlr *w, double x, double y);
+cua_result
+cua_wlr_pointer_move(struct cua_wlr *w, double x, double y);
 /* Presses (pressed = 1) or releases a button where the pointer is. */
-cua_result cua_wlr_pointer_button(struct cua_wlr *w, uint32_t button,
-				  int pressed);
+cua_result
+cua_wlr_pointer_button(struct cua_wlr *w, uint32_t button, int pressed);
 /* Moves to (x, y) and clicks `count` times (1..3). */
-cua_result cua_wlr_pointer_click(struct cua_wlr *w, double x, double y,
-				 uint32_t button, int count);
+cua_result
+cua_wlr_pointer_click(struct cua_wlr *w, double x, double y, uint32_t button,
+		      int count);
 /* Wheel steps where the pointer is: dy > 0 scrolls down, dx > 0 right
  * (one step = one notch, 15 units of wl_pointer.axis). */
-cua_result cua_wlr_pointer_scroll(struct cua_wlr *w, int dx, int dy);
+cua_result
+cua_wlr_pointer_scroll(struct cua_wlr *w, int dx, int dy);
 
 /* ---- Capture (capture.c) ----------------------------------------------
  *
@@ -213,29 +227,32 @@ struct cua_wlr_shot {
  * output). The rectangle is cut to the output that holds most of it;
  * CUA_ERROR_INVALID_ARGUMENT when it is empty or on no output. `overlay_cursor`: draw the pointer too.
  */
-cua_result cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
-			   int overlay_cursor, struct cua_wlr_shot *out);
+cua_result
+cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
+		int overlay_cursor, struct cua_wlr_shot *out);
 
 /* ---- Toplevels (toplevels.c) ------------------------------------------ */
 
 struct cua_wlr_toplevel {
-	uint32_t id;      /* ours, stable while the window exists */
-	char *title;      /* UTF-8 as the app set it (not sanitised); "" */
-	char *app_id;     /* "" when unset */
+	uint32_t id;  /* ours, stable while the window exists */
+	char *title;  /* UTF-8 as the app set it (not sanitised); "" */
+	char *app_id; /* "" when unset */
 	int activated, maximized, minimized, fullscreen;
-	uint32_t parent;  /* id of the parent toplevel, 0 = none */
+	uint32_t parent; /* id of the parent toplevel, 0 = none */
 };
 
 /* The toplevel windows after a round trip, in the order the compositor
  * announced them. Free with cua_wlr_toplevels_free(). */
-cua_result cua_wlr_toplevels(struct cua_wlr *w, struct cua_wlr_toplevel **out,
-			     size_t *n);
-void cua_wlr_toplevels_free(struct cua_wlr_toplevel *list, size_t n);
+cua_result
+cua_wlr_toplevels(struct cua_wlr *w, struct cua_wlr_toplevel **out, size_t *n);
+void
+cua_wlr_toplevels_free(struct cua_wlr_toplevel *list, size_t n);
 /* Asks the compositor to activate (focus, raise) the toplevel `id` and
  * waits at most `timeout_ms` until it reports it activated; *confirmed
  * says whether it did. CUA_ERROR_NOT_FOUND when `id` is gone. */
-cua_result cua_wlr_toplevel_activate(struct cua_wlr *w, uint32_t id,
-				     int timeout_ms, int *confirmed);
+cua_result
+cua_wlr_toplevel_activate(struct cua_wlr *w, uint32_t id, int timeout_ms,
+			  int *confirmed);
 
 /* ---- The display driver (driver.c) -------------------------------------
  *
@@ -246,8 +263,8 @@ cua_result cua_wlr_toplevel_activate(struct cua_wlr *w, uint32_t id,
  */
 struct cua_display;
 struct cua_display_env;
-cua_result cua_display_wlroots_open(struct cua_ctx *ctx,
-				    const struct cua_wlr_options *opt,
-				    struct cua_display **out);
+cua_result
+cua_display_wlroots_open(struct cua_ctx *ctx, const struct cua_wlr_options *opt,
+			 struct cua_display **out);
 
 #endif

@@ -63,31 +63,31 @@
 
 struct tracked {
 	Window w;
-	Damage damage;        /* 0: none */
+	Damage damage; /* 0: none */
 	int64_t redirected_at;
 	int64_t last_damage;
-	int fresh;            /* redirected by us, not yet repainted */
-	int64_t app_damage;   /* last damage after the server's, or 0 */
-	int app_full;         /* the app repainted most of the window */
-	int64_t area;         /* the window's area */
-	int32_t ext[4];       /* _GTK_FRAME_EXTENTS l, r, t, b (last seen) */
+	int fresh;          /* redirected by us, not yet repainted */
+	int64_t app_damage; /* last damage after the server's, or 0 */
+	int app_full;       /* the app repainted most of the window */
+	int64_t area;       /* the window's area */
+	int32_t ext[4];     /* _GTK_FRAME_EXTENTS l, r, t, b (last seen) */
 };
 
 struct worker {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int refs;             /* the owner and the thread */
-	int abandoned;        /* the owner gave up on it */
+	int refs;      /* the owner and the thread */
+	int abandoned; /* the owner gave up on it */
 	int quit;
-	int finished;         /* the thread returned */
-	int dead;             /* no X connection */
+	int finished; /* the thread returned */
+	int dead;     /* no X connection */
 	int efd;
 	/* the owner's hook, called when damage arrives while the owner
 	 * still listens (not quit, not abandoned; under mu) */
 	void (*wake)(void *data);
 	void *wake_data;
 	char *display_name;
-	struct cua_ctx *ctx;  /* only for debug logs while not abandoned */
+	struct cua_ctx *ctx; /* only for debug logs while not abandoned */
 
 	/* requests (under mu) */
 	Window track_q[MAX_TRACKED];
@@ -115,17 +115,17 @@ struct worker {
 	Atom a_frame_extents, a_wm_state;
 	struct tracked tr[MAX_TRACKED];
 	size_t n_tr;
-	char why[96];          /* the step that failed last (debug logs) */
+	char why[96]; /* the step that failed last (debug logs) */
 	/* MIT-SHM: the image comes through shared memory, not the socket */
 	int have_shm;
 	XShmSegmentInfo shm;
-	size_t shm_size;       /* 0: no segment */
+	size_t shm_size; /* 0: no segment */
 };
 
 struct shots {
 	struct x11_driver *xd;
-	struct worker *w;          /* NULL until first needed, or after a hang */
-	struct worker *abandoned;  /* a hung worker, until it returns */
+	struct worker *w;         /* NULL until first needed, or after a hang */
+	struct worker *abandoned; /* a hung worker, until it returns */
 	int64_t abandoned_at;
 };
 
@@ -338,8 +338,8 @@ track(struct worker *w, Window win)
 	}
 	if (w->have_damage) {
 		x11_trap_begin();
-		t->damage = XDamageCreate(w->dpy, win,
-					  XDamageReportRawRectangles);
+		t->damage =
+			XDamageCreate(w->dpy, win, XDamageReportRawRectangles);
 		if (x11_trap_end(w->x) != 0)
 			t->damage = 0;
 	}
@@ -433,9 +433,10 @@ wait_repaint(struct worker *w, struct tracked *t)
 		    (t->app_damage && now - t->app_damage >= REPAINT_QUIET_US))
 			break;
 		poll(&pfd, 1,
-		     t->app_damage ? (int)(REPAINT_QUIET_US / 1000 + 1)
-				   : (int)((t->redirected_at + REPAINT_CAP_US -
-					    now) / 1000 + 1));
+		     t->app_damage ? (int)(REPAINT_QUIET_US / 1000 + 1) :
+				     (int)((t->redirected_at + REPAINT_CAP_US -
+					    now) / 1000 +
+					   1));
 	}
 	t->fresh = 0;
 }
@@ -526,7 +527,8 @@ read_image(struct worker *w, Drawable d, const XWindowAttributes *a, int x,
 		im = XShmCreateImage(w->dpy, a->visual, (unsigned)a->depth,
 				     ZPixmap, NULL, &w->shm, (unsigned)width,
 				     (unsigned)height);
-		if (im && shm_reserve(w, (size_t)im->bytes_per_line * height) == 0) {
+		if (im &&
+		    shm_reserve(w, (size_t)im->bytes_per_line * height) == 0) {
 			int ok;
 			char *copy;
 
@@ -535,8 +537,9 @@ read_image(struct worker *w, Drawable d, const XWindowAttributes *a, int x,
 			ok = XShmGetImage(w->dpy, d, im, x, y, AllPlanes);
 			if (x11_trap_end(w->x) != 0)
 				ok = 0;
-			copy = ok ? malloc((size_t)im->bytes_per_line * height)
-				  : NULL;
+			copy = ok ? malloc((size_t)im->bytes_per_line *
+					   height) :
+				    NULL;
 			if (copy)
 				memcpy(copy, im->data,
 				       (size_t)im->bytes_per_line * height);
@@ -561,8 +564,8 @@ read_image(struct worker *w, Drawable d, const XWindowAttributes *a, int x,
 	return im;
 }
 
-static enum cua_capture_status do_capture_once(struct worker *w, Window win,
-						struct cua_capture **out);
+static enum cua_capture_status
+do_capture_once(struct worker *w, Window win, struct cua_capture **out);
 
 /* A window that is being resized (an app that just mapped its window)
  * can change size between reading its geometry and its pixels: one more
@@ -600,8 +603,8 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	if (!XGetWindowAttributes(w->dpy, win, &a) | (x11_trap_end(w->x) != 0))
 		return CUA_CAPTURE_UNIDENTIFIED;
 	if (a.map_state != IsViewable)
-		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED
-					 : CUA_CAPTURE_HIDDEN;
+		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED :
+					   CUA_CAPTURE_HIDDEN;
 	x11_trap_begin();
 	if (!XTranslateCoordinates(w->dpy, win, DefaultRootWindow(w->dpy), 0, 0,
 				   &rx, &ry, &child) |
@@ -649,10 +652,12 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 		if (pix) {
 			im = read_image(w, pix, &a, cx, cy, cw, ch);
 			if (!im)
-				snprintf(w->why, sizeof(w->why),
-					 "reading %dx%d+%d+%d of a %dx%d depth %d "
-					 "window failed", cw, ch, cx, cy, a.width,
-					 a.height, a.depth);
+				snprintf(
+					w->why, sizeof(w->why),
+					"reading %dx%d+%d+%d of a %dx%d depth %d "
+					"window failed",
+					cw, ch, cx, cy, a.width, a.height,
+					a.depth);
 			x11_trap_begin();
 			XFreePixmap(w->dpy, pix);
 			x11_trap_end(w->x);
@@ -661,7 +666,8 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 		/* no Composite: only a window wholly on the screen can be
 		 * read (covered parts come back as whatever covers them) */
 		if (rx + cx < 0 || ry + cy < 0 ||
-		    rx + cx + cw > DisplayWidth(w->dpy, DefaultScreen(w->dpy)) ||
+		    rx + cx + cw >
+			    DisplayWidth(w->dpy, DefaultScreen(w->dpy)) ||
 		    ry + cy + ch > DisplayHeight(w->dpy, DefaultScreen(w->dpy)))
 			return CUA_CAPTURE_OFFSCREEN;
 		im = read_image(w, win, &a, cx, cy, cw, ch);
@@ -690,8 +696,8 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	c->px.green_mask = mask32(a.visual->green_mask);
 	c->px.blue_mask = mask32(a.visual->blue_mask);
 	if (a.depth == 32)
-		c->px.alpha_mask = ~(c->px.red_mask | c->px.green_mask |
-				     c->px.blue_mask);
+		c->px.alpha_mask =
+			~(c->px.red_mask | c->px.green_mask | c->px.blue_mask);
 	XDestroyImage(im);
 	c->frame.x = rx + cx;
 	c->frame.y = ry + cy;
@@ -999,20 +1005,22 @@ x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
 		/* a hung capture still runs: straight to the subprocess */
 		*status = capture_xwd(x11_display_name(sh->xd->x), b->ctx,
 				      req->window,
-				      req->fallback_timeout_ms > 0
-					      ? req->fallback_timeout_ms
-					      : 3000,
+				      req->fallback_timeout_ms > 0 ?
+					      req->fallback_timeout_ms :
+					      3000,
 				      NULL, out);
-		return *status == CUA_CAPTURE_OK
-			       ? CUA_OK
-			       : cua_error(CUA_ERROR_TIMEOUT,
-					   "the capture timed out");
+		return *status == CUA_CAPTURE_OK ?
+			       CUA_OK :
+			       cua_error(CUA_ERROR_TIMEOUT,
+					 "the capture timed out");
 	}
 	if (!w)
-		return cua_error(CUA_ERROR_NOMEM, "cannot start the capture worker");
+		return cua_error(CUA_ERROR_NOMEM,
+				 "cannot start the capture worker");
 
-	deadline = cua_now_us() +
-		   (int64_t)(req->timeout_ms > 0 ? req->timeout_ms : 2500) * 1000;
+	deadline =
+		cua_now_us() +
+		(int64_t)(req->timeout_ms > 0 ? req->timeout_ms : 2500) * 1000;
 	pthread_mutex_lock(&w->mu);
 	cua_capture_free(w->cap_out);
 	w->cap_out = NULL;
@@ -1062,19 +1070,21 @@ x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
 
 	if (!done) {
 		/* hung (or the thread died): abandon it; it frees itself */
-		cua_debug(b->ctx, "capture: window 0x%llx timed out; trying xwd",
+		cua_debug(b->ctx,
+			  "capture: window 0x%llx timed out; trying xwd",
 			  (unsigned long long)req->window);
 		sh->abandoned = w;
 		sh->w = NULL;
 		worker_kick(w);
 		*status = capture_xwd(x11_display_name(sh->xd->x), b->ctx,
 				      req->window,
-				      req->fallback_timeout_ms > 0
-					      ? req->fallback_timeout_ms
-					      : 3000,
+				      req->fallback_timeout_ms > 0 ?
+					      req->fallback_timeout_ms :
+					      3000,
 				      ext, out);
 		if (*status != CUA_CAPTURE_OK)
-			return cua_error(CUA_ERROR_TIMEOUT, "the capture timed out");
+			return cua_error(CUA_ERROR_TIMEOUT,
+					 "the capture timed out");
 		return CUA_OK;
 	}
 	if (*status != CUA_CAPTURE_OK) {

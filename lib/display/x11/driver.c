@@ -167,8 +167,8 @@ x11d_capabilities(struct cua_display *d, struct cua_display_caps *out)
 }
 
 static void
-x11d_describe(struct cua_display *d, char *display, size_t dsize,
-	      char *server, size_t ssize)
+x11d_describe(struct cua_display *d, char *display, size_t dsize, char *server,
+	      size_t ssize)
 {
 	struct x11_driver *xd = x11_driver(d);
 	const char *name = name_of(xd);
@@ -220,10 +220,10 @@ x11d_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 			/* left, right, top, bottom in x, y, w, h */
 			w->win.origin.x -= c->frame_extents.x;
 			w->win.origin.y -= c->frame_extents.w;
-			w->win.origin.w += c->frame_extents.x +
-					   c->frame_extents.y;
-			w->win.origin.h += c->frame_extents.w +
-					   c->frame_extents.h;
+			w->win.origin.w +=
+				c->frame_extents.x + c->frame_extents.y;
+			w->win.origin.h +=
+				c->frame_extents.w + c->frame_extents.h;
 		}
 		w->win.outer = c->outer;
 		w->win.mapped = c->mapped;
@@ -286,8 +286,8 @@ x11d_a11y_bus_publish(struct cua_display *d, const char *address)
 }
 
 static size_t
-x11d_launch_env(struct cua_display *d, const char **names,
-		const char **values, size_t max)
+x11d_launch_env(struct cua_display *d, const char **names, const char **values,
+		size_t max)
 {
 	struct x11_driver *xd = x11_driver(d);
 	const char *name = xd->x ? x11_display_name(xd->x) : NULL;
@@ -345,8 +345,8 @@ cua_display_x11_new(struct cua_ctx *ctx, struct cua_display **out)
 	if (xd->x)
 		connected(xd);
 	else
-		cua_debug(ctx, "x11: no X11 display%s%s",
-			  want ? " at " : "", want ? want : "");
+		cua_debug(ctx, "x11: no X11 display%s%s", want ? " at " : "",
+			  want ? want : "");
 	/* the capture worker starts with the first capture or tracked
 	 * window, after the caller has set the hooks */
 	xd->shots = shots_new(xd);

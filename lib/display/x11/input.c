@@ -68,8 +68,7 @@ x11d_window_query(struct cua_display *d, uint64_t window, struct cua_win *out)
 }
 
 cua_result
-x11d_window_at(struct cua_display *d, int32_t x, int32_t y,
-	       struct cua_win *out)
+x11d_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 {
 	struct x11_driver *xd = x11_driver(d);
 
@@ -127,9 +126,9 @@ x11d_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 static void
 wait_delivered(Display *d, Window root, uint32_t button)
 {
-	static const unsigned int masks[] = { 0, Button1Mask, Button2Mask,
-					      Button3Mask, Button4Mask,
-					      Button5Mask };
+	static const unsigned int masks[] = { 0,           Button1Mask,
+					      Button2Mask, Button3Mask,
+					      Button4Mask, Button5Mask };
 	int64_t end = cua_now_us() + 250 * 1000;
 	Window rr, cr;
 	int x, y, wx, wy;
@@ -189,7 +188,8 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 			break;
 		switch (ev[i].kind) {
 		case CUA_POINTER_MOVE:
-			XTestFakeMotionEvent(d, -1, ev[i].x, ev[i].y, CurrentTime);
+			XTestFakeMotionEvent(d, -1, ev[i].x, ev[i].y,
+					     CurrentTime);
 			XFlush(d);
 			if (i > 0 && (ev[i].x != lx || ev[i].y != ly))
 				wait_moved(d, root, ev[i].x, ev[i].y);
@@ -197,13 +197,15 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 			ly = ev[i].y;
 			break;
 		case CUA_POINTER_PRESS:
-			XTestFakeButtonEvent(d, ev[i].button, True, CurrentTime);
+			XTestFakeButtonEvent(d, ev[i].button, True,
+					     CurrentTime);
 			pressed |= 1u << (ev[i].button & 31);
 			XFlush(d);
 			wait_delivered(d, root, ev[i].button);
 			break;
 		case CUA_POINTER_RELEASE:
-			XTestFakeButtonEvent(d, ev[i].button, False, CurrentTime);
+			XTestFakeButtonEvent(d, ev[i].button, False,
+					     CurrentTime);
 			pressed &= ~(1u << (ev[i].button & 31));
 			break;
 		}
@@ -237,7 +239,8 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 
 		/* put it back unless the user moved it meanwhile
 		 * (docs/differences.md D11) */
-		if (XQueryPointer(d, root, &rr, &cr, &px, &py, &wx, &wy, &mask) &&
+		if (XQueryPointer(d, root, &rr, &cr, &px, &py, &wx, &wy,
+				  &mask) &&
 		    px == lx && py == ly) {
 			XTestFakeMotionEvent(d, -1, ox, oy, CurrentTime);
 			XSync(d, False);
@@ -262,13 +265,13 @@ struct keymap {
 	XkbDescPtr xkb;
 	int group;
 	int min_kc, max_kc;
-	GHashTable *where;   /* keysym -> (keycode << 2 | level) + 1 */
+	GHashTable *where; /* keysym -> (keycode << 2 | level) + 1 */
 	/* spare keycodes */
 	KeyCode spare[POOL_MAX];
 	size_t n_spare;
 	uint32_t spare_ks[POOL_MAX]; /* 0: free */
 	int touched[POOL_MAX];       /* remapped at least once */
-	int remapped;        /* some spare keycode holds a keysym */
+	int remapped;                /* some spare keycode holds a keysym */
 };
 
 static int
@@ -294,8 +297,10 @@ keymap_load(struct keymap *km, Display *d)
 		g = groups ? (km->group < groups ? km->group : 0) : 0;
 		width = groups ? XkbKeyGroupWidth(km->xkb, kc, g) : 0;
 		for (int gg = 0; gg < groups; gg++)
-			for (int l = 0; l < XkbKeyGroupWidth(km->xkb, kc, gg); l++)
-				if (XkbKeySymEntry(km->xkb, kc, l, gg) != NoSymbol)
+			for (int l = 0; l < XkbKeyGroupWidth(km->xkb, kc, gg);
+			     l++)
+				if (XkbKeySymEntry(km->xkb, kc, l, gg) !=
+				    NoSymbol)
 					any = 1;
 		if (!any) {
 			if (km->n_spare < POOL_MAX)
@@ -362,8 +367,9 @@ write_spares(struct keymap *km)
 			if (km->touched[i]) {
 				int k = km->spare[i] - lo;
 
-				syms[k * per] = km->spare_ks[i] ? km->spare_ks[i] :
-								  NoSymbol;
+				syms[k * per] = km->spare_ks[i] ?
+							km->spare_ks[i] :
+							NoSymbol;
 				syms[k * per + 1] = syms[k * per];
 			}
 		XChangeKeyboardMapping(km->d, lo, per, syms, count);
@@ -373,7 +379,8 @@ write_spares(struct keymap *km)
 	for (size_t i = 0; i < km->n_spare; i++)
 		if (km->touched[i]) {
 			int k = km->spare[i] - lo;
-			KeySym ks = km->spare_ks[i] ? km->spare_ks[i] : NoSymbol;
+			KeySym ks =
+				km->spare_ks[i] ? km->spare_ks[i] : NoSymbol;
 
 			for (int l = 0; l < per; l++)
 				syms[k * per + l] = l < 2 ? ks : NoSymbol;
@@ -519,8 +526,7 @@ release_all(struct presser *p)
 }
 
 static int
-type_chord(struct keymap *km, struct presser *p,
-	   const struct cua_key_chord *c)
+type_chord(struct keymap *km, struct presser *p, const struct cua_key_chord *c)
 {
 	struct realised r, shift, l3;
 	int need_shift, need_l3;
@@ -601,9 +607,8 @@ x11d_keys_restore(struct cua_display *dp)
 }
 
 cua_result
-x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
-	  size_t n, int delay_ms, const struct cua_display_sync *sync,
-	  int *kept)
+x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords, size_t n,
+	  int delay_ms, const struct cua_display_sync *sync, int *kept)
 {
 	struct x11_driver *xd = x11_driver(dp);
 	Display *d = xd->x ? x11_display(xd->x) : NULL;
@@ -647,9 +652,11 @@ x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
 				g_usleep((gulong)delay_ms * 1000);
 			for (size_t k = 0; k < km.n_spare; k++)
 				if (km.spare_ks[k])
-					cua_debug(dp->ctx, "x11: keycode %d types %s",
+					cua_debug(dp->ctx,
+						  "x11: keycode %d types %s",
 						  km.spare[k],
-						  cua_keysym_name(km.spare_ks[k]));
+						  cua_keysym_name(
+							  km.spare_ks[k]));
 		}
 		if (stop == i) {
 			/* a single chord needs more than the pool */
@@ -662,9 +669,10 @@ x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
 			    (res = dp->interrupt(dp->interrupt_data)) != CUA_OK)
 				break;
 			if (type_chord(&km, &p, &chords[i]) < 0) {
-				res = cua_error(CUA_ERROR_BACKEND,
-						"key %s cannot be realised on the keymap",
-						cua_keysym_name(chords[i].keysym));
+				res = cua_error(
+					CUA_ERROR_BACKEND,
+					"key %s cannot be realised on the keymap",
+					cua_keysym_name(chords[i].keysym));
 				break;
 			}
 			if ((i & 63) == 63)
@@ -686,7 +694,8 @@ x11d_keys(struct cua_display *dp, const struct cua_key_chord *chords,
 		/* the caller restores once it saw the keys' effect */
 		xd->n_kept = 0;
 		for (size_t k = 0; k < km.n_spare; k++)
-			if (km.touched[k] && xd->n_kept < sizeof(xd->kept_keycodes))
+			if (km.touched[k] &&
+			    xd->n_kept < sizeof(xd->kept_keycodes))
 				xd->kept_keycodes[xd->n_kept++] =
 					(unsigned char)km.spare[k];
 		*kept = 1;

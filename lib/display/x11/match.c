@@ -32,7 +32,7 @@ iabs64(int64_t v)
 
 static int64_t
 rect_distance(const struct cua_rect *a, const struct cua_rect *b,
-              int use_position)
+	      int use_position)
 {
 	int64_t d = iabs64((int64_t)a->w - b->w) + iabs64((int64_t)a->h - b->h);
 
@@ -52,7 +52,7 @@ rect_distance(const struct cua_rect *a, const struct cua_rect *b,
  */
 static int64_t
 client_distance(const struct cua_display_toplevel_query *q,
-                const struct x11_client *c, const struct cua_rect *wm_frame)
+		const struct x11_client *c, const struct cua_rect *wm_frame)
 {
 	int use_pos = !(q->extents.x == 0 && q->extents.y == 0);
 	int64_t d = rect_distance(&q->extents, &c->frame, use_pos);
@@ -96,8 +96,8 @@ usable_extents(const struct cua_display_toplevel_query *q)
 
 void
 x11_match_toplevels(struct x11 *x, int64_t pid,
-                    const struct cua_display_toplevel_query *tops, size_t n,
-                    struct cua_raw_window_info *info, struct cua_arena *arena)
+		    const struct cua_display_toplevel_query *tops, size_t n,
+		    struct cua_raw_window_info *info, struct cua_arena *arena)
 {
 	struct x11_client *cl = NULL;
 	size_t ncl = 0, i, j;
@@ -159,9 +159,9 @@ x11_match_toplevels(struct x11 *x, int64_t pid,
 			if (used[j] || !c->title || strcmp(c->title, name))
 				continue;
 			equal++;
-			d = usable_extents(&tops[i])
-			            ? client_distance(&tops[i], c, NULL)
-			            : INT64_MAX - 1;
+			d = usable_extents(&tops[i]) ?
+				    client_distance(&tops[i], c, NULL) :
+				    INT64_MAX - 1;
 			if (best < 0 || d < best_d) {
 				best = (ssize_t)j;
 				best_d = d;
@@ -183,7 +183,7 @@ x11_match_toplevels(struct x11 *x, int64_t pid,
 	for (j = 0; j < ncand; j++) {
 		if (!used[j])
 			has_wmf[j] = x11_wm_frame_rect(x, cl[cand[j]].window,
-			                               &wmf[j]) == 0;
+						       &wmf[j]) == 0;
 	}
 	for (;;) {
 		ssize_t bi = -1, bj = -1;
@@ -198,8 +198,8 @@ x11_match_toplevels(struct x11 *x, int64_t pid,
 				if (used[j])
 					continue;
 				d = client_distance(&tops[i], &cl[cand[j]],
-				                    has_wmf[j] ? &wmf[j]
-				                               : NULL);
+						    has_wmf[j] ? &wmf[j] :
+								 NULL);
 				if (d < bd) {
 					bd = d;
 					bi = (ssize_t)i;
@@ -244,9 +244,9 @@ fill:
 		info[i].x11_window = c->window;
 		info[i].x11_active = active && c->window == active;
 		info[i].x11_mapped = c->mapped;
-		info[i].x11_title = c->title && arena
-		                            ? cua_arena_strdup(arena, c->title)
-		                            : NULL;
+		info[i].x11_title = c->title && arena ?
+					    cua_arena_strdup(arena, c->title) :
+					    NULL;
 		info[i].x11_frame = c->frame;
 		info[i].x11_surface = c->surface;
 		info[i].x11_outer = c->outer;
@@ -263,4 +263,3 @@ out:
 	free(match);
 	x11_clients_free(cl, ncl);
 }
-

@@ -40,10 +40,10 @@
 struct user_watch {
 	struct x11 *x;
 	pthread_t thread;
-	int wake[2];           /* pipe: commands to the thread */
+	int wake[2]; /* pipe: commands to the thread */
 	pthread_mutex_t mu;
 	pthread_cond_t cond;
-	unsigned long synced;  /* sync requests answered */
+	unsigned long synced; /* sync requests answered */
 	int want_grab, grabbed;
 	int xi_opcode;
 	int xtest[MAX_DEVICES]; /* device ids that are XTEST slaves */
@@ -87,7 +87,8 @@ load_devices(struct user_watch *w, Display *d)
 		if (info[i].use == XIMasterPointer ||
 		    info[i].use == XIMasterKeyboard || !strstr(name, " XTEST "))
 			continue;
-		if (person && *person && strncmp(name, person, strlen(person)) == 0 &&
+		if (person && *person &&
+		    strncmp(name, person, strlen(person)) == 0 &&
 		    strncmp(name + strlen(person), " XTEST ", 7) == 0)
 			continue;
 		w->xtest[w->n_xtest++] = info[i].deviceid;
@@ -128,8 +129,8 @@ under_pointer(Display *d, int dev, uint64_t *out)
 
 	while (n < MAX_CHAIN) {
 		memset(&b, 0, sizeof(b));
-		if (!XIQueryPointer(d, dev, w, &root, &child, &rx, &ry, &wx, &wy,
-				    &b, &m, &g))
+		if (!XIQueryPointer(d, dev, w, &root, &child, &rx, &ry, &wx,
+				    &wy, &b, &m, &g))
 			break;
 		free(b.mask);
 		if (!child)
@@ -153,7 +154,8 @@ paired_pointer(const struct user_watch *w, int kbd)
 static void
 set_grab(struct user_watch *w, Display *d, int on)
 {
-	static const int extra[] = { 0, Mod2Mask, LockMask, Mod2Mask | LockMask };
+	static const int extra[] = { 0, Mod2Mask, LockMask,
+				     Mod2Mask | LockMask };
 	XIGrabModifiers mods[4];
 	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
 	XIEventMask mask = { XIAllMasterDevices, sizeof(bits), bits };
@@ -162,7 +164,8 @@ set_grab(struct user_watch *w, Display *d, int on)
 	if (!kc || on == w->grabbed)
 		return;
 	for (int i = 0; i < 4; i++) {
-		mods[i].modifiers = ControlMask | Mod1Mask | ShiftMask | extra[i];
+		mods[i].modifiers =
+			ControlMask | Mod1Mask | ShiftMask | extra[i];
 		mods[i].status = 0;
 	}
 	x11_trap_begin();
@@ -179,8 +182,9 @@ set_grab(struct user_watch *w, Display *d, int on)
 	if (x11_trap_end(w->x) == 0)
 		w->grabbed = on;
 	else
-		cua_warn(w->ctx, "x11: cannot %s the stop hotkey "
-				 "Ctrl+Alt+Shift+Escape (another program holds it)",
+		cua_warn(w->ctx,
+			 "x11: cannot %s the stop hotkey "
+			 "Ctrl+Alt+Shift+Escape (another program holds it)",
 			 on ? "grab" : "release");
 }
 
@@ -206,7 +210,8 @@ handle(struct user_watch *w, Display *d, XGenericEventCookie *c)
 			return;
 		if (c->evtype == XI_RawKeyPress) {
 			ev.kind = CUA_USER_KEY;
-			ev.keysym = (uint32_t)XkbKeycodeToKeysym(d, r->detail, 0, 0);
+			ev.keysym = (uint32_t)XkbKeycodeToKeysym(d, r->detail,
+								 0, 0);
 			x11_trap_begin();
 			if (!XIGetFocus(d, r->deviceid, &focus))
 				focus = 0;
@@ -223,7 +228,8 @@ handle(struct user_watch *w, Display *d, XGenericEventCookie *c)
 				   paired_pointer(w, r->deviceid) > 0) {
 				/* keys go to the window under the pointer */
 				ev.n_windows = under_pointer(
-				        d, paired_pointer(w, r->deviceid), chain);
+					d, paired_pointer(w, r->deviceid),
+					chain);
 			}
 			x11_trap_end(w->x);
 		} else {
@@ -272,8 +278,8 @@ run(void *arg)
 
 		while (XPending(d)) {
 			XNextEvent(d, &e);
-			if (e.type == GenericEvent && e.xcookie.extension ==
-							      w->xi_opcode &&
+			if (e.type == GenericEvent &&
+			    e.xcookie.extension == w->xi_opcode &&
 			    XGetEventData(d, &e.xcookie)) {
 				handle(w, d, &e.xcookie);
 				XFreeEventData(d, &e.xcookie);
@@ -319,8 +325,8 @@ run(void *arg)
 }
 
 int
-x11d_user_watch(struct cua_display *dp, cua_user_fn fn, void *data,
-		char *why, size_t size)
+x11d_user_watch(struct cua_display *dp, cua_user_fn fn, void *data, char *why,
+		size_t size)
 {
 	struct x11_driver *xd = x11_driver(dp);
 	struct user_watch *w;
@@ -347,8 +353,8 @@ x11d_user_watch(struct cua_display *dp, cua_user_fn fn, void *data,
 	w->data = data;
 	w->x = x11_open(x11_display_name(xd->x));
 	d = w->x ? x11_display(w->x) : NULL;
-	if (!d || !XQueryExtension(d, "XInputExtension", &w->xi_opcode, &ev,
-				   &er) ||
+	if (!d ||
+	    !XQueryExtension(d, "XInputExtension", &w->xi_opcode, &ev, &er) ||
 	    XIQueryVersion(d, &major, &minor) != Success ||
 	    (major * 100 + minor) < 202) {
 		snprintf(why, size, "the X server has no XInput 2.2 extension");

@@ -53,21 +53,11 @@ enum x11_atom {
 };
 
 static const char *const atom_names[A_COUNT] = {
-	"_NET_ACTIVE_WINDOW",
-	"_NET_CLIENT_LIST",
-	"_NET_SUPPORTING_WM_CHECK",
-	"_NET_WM_PID",
-	"_NET_WM_NAME",
-	"UTF8_STRING",
-	"WM_STATE",
-	"_GTK_APPLICATION_ID",
-	"_GTK_FRAME_EXTENTS",
-	"_NET_FRAME_EXTENTS",
-	"_NET_WM_STATE",
-	"_NET_WM_STATE_HIDDEN",
-	"AT_SPI_BUS",
-	"_OPENBOX_PID",
-	"COMPOUND_TEXT",
+	"_NET_ACTIVE_WINDOW", "_NET_CLIENT_LIST",    "_NET_SUPPORTING_WM_CHECK",
+	"_NET_WM_PID",        "_NET_WM_NAME",        "UTF8_STRING",
+	"WM_STATE",           "_GTK_APPLICATION_ID", "_GTK_FRAME_EXTENTS",
+	"_NET_FRAME_EXTENTS", "_NET_WM_STATE",       "_NET_WM_STATE_HIDDEN",
+	"AT_SPI_BUS",         "_OPENBOX_PID",        "COMPOUND_TEXT",
 };
 
 struct x11 {
@@ -219,7 +209,7 @@ x11_display_name(struct x11 *x)
  * *data (free with XFree; NUL-terminated by Xlib) or -1. */
 static int
 get_prop(struct x11 *x, Window w, Atom prop, Atom type, Atom *type_out,
-         int *format_out, unsigned char **data, unsigned long *n)
+	 int *format_out, unsigned char **data, unsigned long *n)
 {
 	Atom actual = None;
 	int format = 0, r;
@@ -232,7 +222,7 @@ get_prop(struct x11 *x, Window w, Atom prop, Atom type, Atom *type_out,
 		return -1;
 	trap_begin();
 	r = XGetWindowProperty(x->dpy, w, prop, 0, PROP_MAX_LONGS, False, type,
-	                       &actual, &format, &nitems, &after, &d);
+			       &actual, &format, &nitems, &after, &d);
 	if (r != Success || x11_last_error || x->dead || actual == None ||
 	    (type != AnyPropertyType && actual != type)) {
 		if (d)
@@ -342,7 +332,7 @@ get_text(struct x11 *x, Window w, Atom prop)
 		int count = 0;
 
 		if (Xutf8TextPropertyToTextList(x->dpy, &tp, &list, &count) >=
-		            Success &&
+			    Success &&
 		    list && count > 0 && list[0])
 			out = utf8_dup(list[0], strlen(list[0]));
 		if (list)
@@ -374,7 +364,7 @@ get_wm_class(struct x11 *x, Window w, char **instance, char **klass)
 			*instance = latin1_to_utf8(d, ilen);
 		if (ilen + 1 < n) {
 			size_t clen =
-			        strnlen((char *)d + ilen + 1, n - ilen - 1);
+				strnlen((char *)d + ilen + 1, n - ilen - 1);
 
 			if (clen > 0)
 				*klass = latin1_to_utf8(d + ilen + 1, clen);
@@ -391,11 +381,11 @@ wm_check_window(struct x11 *x)
 	Window w, w2;
 
 	w = get_long(x, x->root, x->atom[A_NET_SUPPORTING_WM_CHECK], XA_WINDOW,
-	             NULL);
+		     NULL);
 	if (!w)
 		return 0;
 	w2 = get_long(x, w, x->atom[A_NET_SUPPORTING_WM_CHECK], XA_WINDOW,
-	              NULL);
+		      NULL);
 	return w2 == w ? w : 0;
 }
 
@@ -410,7 +400,7 @@ x11_get_atspi_bus(struct x11 *x)
 	if (!x)
 		return NULL;
 	if (get_prop(x, x->root, x->atom[A_AT_SPI_BUS], XA_STRING, NULL,
-	             &format, &d, &n) < 0)
+		     &format, &d, &n) < 0)
 		return NULL;
 	if (format == 8 && n > 0)
 		out = strndup((char *)d, strnlen((char *)d, n));
@@ -425,8 +415,8 @@ x11_set_atspi_bus(struct x11 *x, const char *address)
 		return -1;
 	trap_begin();
 	XChangeProperty(x->dpy, x->root, x->atom[A_AT_SPI_BUS], XA_STRING, 8,
-	                PropModeReplace, (const unsigned char *)address,
-	                (int)strlen(address));
+			PropModeReplace, (const unsigned char *)address,
+			(int)strlen(address));
 	return trap_end(x) ? -1 : 0;
 }
 
@@ -446,7 +436,7 @@ x11_wm_pid(struct x11 *x)
 	if (!found || !pid) {
 		/* openbox sets no _NET_WM_PID on its check window */
 		pid = get_long(x, x->root, x->atom[A_OPENBOX_PID], XA_CARDINAL,
-		               &found);
+			       &found);
 	}
 	return found && pid <= INT64_MAX ? (int64_t)pid : 0;
 }
@@ -474,7 +464,7 @@ x11_wm_name(struct x11 *x)
 /* Parent and children of w (children: XFree); 0 or -1 (vanished). */
 static int
 query_tree(struct x11 *x, Window w, Window *parent, Window **children,
-           unsigned int *n)
+	   unsigned int *n)
 {
 	Window root_ret = 0, par = 0, *kids = NULL;
 	unsigned int nk = 0;
@@ -535,7 +525,7 @@ x11_active_window(struct x11 *x)
 		return 0;
 	if (wm_check_window(x)) {
 		active = get_long(x, x->root, x->atom[A_NET_ACTIVE_WINDOW],
-		                  XA_WINDOW, &found);
+				  XA_WINDOW, &found);
 		if (found)
 			return active;
 	}
@@ -590,13 +580,13 @@ client_windows(struct x11 *x, size_t *n_out)
 	*n_out = 0;
 	if (wm_check_window(x) &&
 	    get_prop(x, x->root, x->atom[A_NET_CLIENT_LIST], XA_WINDOW, NULL,
-	             &format, &d, &n) == 0) {
+		     &format, &d, &n) == 0) {
 		if (format == 32 && n > 0) {
 			out = calloc(n, sizeof(*out));
 			if (out) {
 				for (i = 0; i < n; i++)
 					out[i] =
-					        ((unsigned long *)(void *)d)[i];
+						((unsigned long *)(void *)d)[i];
 				*n_out = n;
 			}
 		}
@@ -623,7 +613,7 @@ client_windows(struct x11 *x, size_t *n_out)
 					continue;
 				if (cnt == cap) {
 					Window *nw = realloc(
-					        out, cap * 2 * sizeof(*out));
+						out, cap * 2 * sizeof(*out));
 
 					if (!nw)
 						break;
@@ -674,7 +664,7 @@ read_client(struct x11 *x, Window w, struct x11_client *c)
 		return -1;
 	trap_begin();
 	if (!XTranslateCoordinates(x->dpy, w, x->root, 0, 0, &rx, &ry,
-	                           &child) ||
+				   &child) ||
 	    x11_last_error || x->dead)
 		return -1;
 	c->window = w;
@@ -696,7 +686,7 @@ read_client(struct x11 *x, Window w, struct x11_client *c)
 	/* what a reparenting window manager draws around the window (its
 	 * title bar and borders): left, right, top, bottom */
 	if (get_prop(x, w, x->atom[A_NET_FRAME_EXTENTS], XA_CARDINAL, NULL,
-	             &format, &d, &n) == 0) {
+		     &format, &d, &n) == 0) {
 		if (format == 32 && n >= 4) {
 			unsigned long *e = (unsigned long *)(void *)d;
 
@@ -712,7 +702,7 @@ read_client(struct x11 *x, Window w, struct x11_client *c)
 		XFree(d);
 	}
 	if (get_prop(x, w, x->atom[A_GTK_FRAME_EXTENTS], XA_CARDINAL, NULL,
-	             &format, &d, &n) == 0) {
+		     &format, &d, &n) == 0) {
 		if (format == 32 && n >= 4) {
 			unsigned long *e = (unsigned long *)(void *)d;
 
@@ -737,14 +727,14 @@ read_client(struct x11 *x, Window w, struct x11_client *c)
 
 	/* iconic: ICCCM WM_STATE, or EWMH _NET_WM_STATE_HIDDEN */
 	if (get_prop(x, w, x->atom[A_WM_STATE], x->atom[A_WM_STATE], NULL,
-	             &format, &d, &n) == 0) {
+		     &format, &d, &n) == 0) {
 		if (format == 32 && n >= 1 &&
 		    ((unsigned long *)(void *)d)[0] == IconicState)
 			iconic = 1;
 		XFree(d);
 	}
 	if (!iconic && get_prop(x, w, x->atom[A_NET_WM_STATE], XA_ATOM, NULL,
-	                        &format, &d, &n) == 0) {
+				&format, &d, &n) == 0) {
 		for (i = 0; format == 32 && i < n; i++) {
 			if (((unsigned long *)(void *)d)[i] ==
 			    x->atom[A_NET_WM_STATE_HIDDEN])
@@ -932,7 +922,7 @@ x11_window_info(struct x11 *x, uint64_t window, struct cua_win *out)
 		return -1;
 	trap_begin();
 	if (!XTranslateCoordinates(x->dpy, (Window)window, x->root, 0, 0, &rx,
-	                           &ry, &child) ||
+				   &ry, &child) ||
 	    x11_last_error || x->dead) {
 		client_clear(&c);
 		return -1;
@@ -981,7 +971,7 @@ x11_window_at(struct x11 *x, int32_t rx, int32_t ry, struct cua_win *out)
 		return -1;
 	trap_begin();
 	if (!XTranslateCoordinates(x->dpy, x->root, x->root, rx, ry, &dx, &dy,
-	                           &child) ||
+				   &child) ||
 	    x11_last_error || x->dead)
 		return -1;
 	if (!child)
@@ -1035,26 +1025,26 @@ server_time(struct x11 *x)
 		swa.override_redirect = True;
 		swa.event_mask = PropertyChangeMask;
 		trap_begin();
-		x->helper = XCreateWindow(x->dpy, x->root, -10, -10, 1, 1, 0,
-		                          CopyFromParent, InputOnly,
-		                          CopyFromParent,
-		                          CWOverrideRedirect | CWEventMask, &swa);
+		x->helper =
+			XCreateWindow(x->dpy, x->root, -10, -10, 1, 1, 0,
+				      CopyFromParent, InputOnly, CopyFromParent,
+				      CWOverrideRedirect | CWEventMask, &swa);
 		if (trap_end(x)) {
 			x->helper = 0;
 			return CurrentTime;
 		}
 	}
 	XChangeProperty(x->dpy, x->helper, prop, XA_STRING, 8, PropModeAppend,
-	                NULL, 0);
+			NULL, 0);
 	XFlush(x->dpy);
 	end = cua_now_us() + 200 * 1000;
 	while (cua_now_us() < end && !x->dead) {
 		if (XCheckTypedWindowEvent(x->dpy, x->helper, PropertyNotify,
-		                           &ev))
+					   &ev))
 			return ev.xproperty.time;
 		XSync(x->dpy, False);
 		if (XCheckTypedWindowEvent(x->dpy, x->helper, PropertyNotify,
-		                           &ev))
+					   &ev))
 			return ev.xproperty.time;
 		g_usleep(1000);
 	}
@@ -1076,7 +1066,7 @@ focus_is(struct x11 *x, uint64_t window, int64_t pid)
 		return 0;
 	if (wm_check_window(x)) {
 		active = get_long(x, x->root, x->atom[A_NET_ACTIVE_WINDOW],
-		                  XA_WINDOW, &found);
+				  XA_WINDOW, &found);
 		if (found && active != window) {
 			struct cua_win a;
 
@@ -1112,14 +1102,15 @@ x11_activate(struct x11 *x, uint64_t window, int timeout_ms)
 		ev.xclient.data.l[2] = 0;
 		trap_begin();
 		XSendEvent(x->dpy, x->root, False,
-		           SubstructureRedirectMask | SubstructureNotifyMask, &ev);
+			   SubstructureRedirectMask | SubstructureNotifyMask,
+			   &ev);
 		if (trap_end(x))
 			return -1;
 	} else {
 		trap_begin();
 		XRaiseWindow(x->dpy, (Window)window);
 		XSetInputFocus(x->dpy, (Window)window, RevertToParent,
-		               CurrentTime);
+			       CurrentTime);
 		if (trap_end(x))
 			return -1;
 	}
@@ -1128,7 +1119,8 @@ x11_activate(struct x11 *x, uint64_t window, int timeout_ms)
 	XSelectInput(x->dpy, x->root, PropertyChangeMask);
 	XSelectInput(x->dpy, (Window)window, FocusChangeMask);
 	fd = ConnectionNumber(x->dpy);
-	end = cua_now_us() + (int64_t)(timeout_ms > 0 ? timeout_ms : 500) * 1000;
+	end = cua_now_us() +
+	      (int64_t)(timeout_ms > 0 ? timeout_ms : 500) * 1000;
 	for (;;) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
 		int64_t left;

@@ -104,8 +104,9 @@ capture_xwd(const char *display, struct cua_ctx *ctx, uint64_t window,
 	    int timeout_ms, const int32_t ext[4], struct cua_capture **out)
 {
 	char idbuf[32];
-	const char *argv[] = { "xwd", "-silent", "-id", idbuf, "-display",
-			       display ? display : ":0", NULL };
+	const char *argv[] = { "xwd", "-silent",  "-id",
+			       idbuf, "-display", display ? display : ":0",
+			       NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, dfl;
@@ -137,15 +138,14 @@ capture_xwd(const char *display, struct cua_ctx *ctx, uint64_t window,
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &dfl);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-					       POSIX_SPAWN_SETSIGDEF);
+						POSIX_SPAWN_SETSIGDEF);
 	r = posix_spawnp(&pid, "xwd", &fa, &attr, (char *const *)argv, environ);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	if (r != 0) {
 		close(pipefd[0]);
-		cua_debug(ctx, "capture: cannot run xwd: %s",
-			  strerror(r));
+		cua_debug(ctx, "capture: cannot run xwd: %s", strerror(r));
 		return CUA_CAPTURE_TIMEOUT;
 	}
 	for (;;) {
@@ -159,8 +159,8 @@ capture_xwd(const char *display, struct cua_ctx *ctx, uint64_t window,
 			continue;
 		if (len + 65536 > cap) {
 			size_t ncap = cap ? cap * 2 : 1 << 20;
-			uint8_t *nb = ncap < (256u << 20) ? realloc(buf, ncap)
-							  : NULL;
+			uint8_t *nb =
+				ncap < (256u << 20) ? realloc(buf, ncap) : NULL;
 
 			if (!nb)
 				break;

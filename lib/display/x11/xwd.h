@@ -19,7 +19,8 @@
  * Decodes an XWD file (as `xwd -silent` writes it: ZPixmap, TrueColor or
  * DirectColor) into pixels (data malloc'd). Returns 0 or -1.
  */
-int xwd_decode(const uint8_t *buf, size_t len, struct cua_pixels *out);
+int
+xwd_decode(const uint8_t *buf, size_t len, struct cua_pixels *out);
 
 /*
  * Captures `window` of X display `display` (NULL: ":0") with xwd within
@@ -28,9 +29,8 @@ int xwd_decode(const uint8_t *buf, size_t len, struct cua_pixels *out);
  * frame at 0,0: xwd does not say where the window is), else
  * CUA_CAPTURE_TIMEOUT.
  */
-enum cua_capture_status capture_xwd(const char *display, struct cua_ctx *ctx,
-				    uint64_t window, int timeout_ms,
-				    const int32_t ext[4],
-				    struct cua_capture **out);
+enum cua_capture_status
+capture_xwd(const char *display, struct cua_ctx *ctx, uint64_t window,
+	    int timeout_ms, const int32_t ext[4], struct cua_capture **out);
 
 #endif
