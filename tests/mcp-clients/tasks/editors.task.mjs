@@ -24,6 +24,15 @@ function untilWindow(a, re, what, timeout) {
   return a.until((s) => re.test(s.window ?? ''), what, timeout);
 }
 
+// The meeting minutes written to a file and opened in FeatherPad, with an
+// agent on it.
+async function minutesInFeatherPad(ctx) {
+  const file = ctx.path('minutes.txt');
+  writeFileSync(file, MINUTES);
+  await ctx.launch('featherpad', [file], { atspiName: 'featherpad' });
+  return { file, a: await ctx.agent('featherpad') };
+}
+
 export default [
   {
     name: 'featherpad-replace',
@@ -31,10 +40,7 @@ export default [
     title: 'Replace every "Monday" by "Friday" in a file with FeatherPad\'s replacement dock, then save',
     timeout: 45,
     async run(ctx) {
-      const file = ctx.path('minutes.txt');
-      writeFileSync(file, MINUTES);
-      await ctx.launch('featherpad', [file], { atspiName: 'featherpad' });
-      const a = await ctx.agent('featherpad');
+      const { file, a } = await minutesInFeatherPad(ctx);
       const replace = await a.untilFind('button', /^Replace$/, 'the Replace toolbar button');
       await a.click(replace);
       const field = (d) => a.findAll('text field').find((e) => e.description === d);
@@ -62,10 +68,7 @@ export default [
     title: 'In FeatherPad, select the first line of a file by dragging across it, type a new heading over it, and save through the File menu',
     timeout: 45,
     async run(ctx) {
-      const file = ctx.path('minutes.txt');
-      writeFileSync(file, MINUTES);
-      await ctx.launch('featherpad', [file], { atspiName: 'featherpad' });
-      const a = await ctx.agent('featherpad');
+      const { file, a } = await minutesInFeatherPad(ctx);
       const editor = await a.untilFind('text entry area', /.*/, 'the editor');
       // the first line, from its left edge to past its end (a drag that
       // goes on to the right selects up to the line's end)

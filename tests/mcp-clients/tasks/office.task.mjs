@@ -21,6 +21,15 @@ function soffice(ctx, module) {
   });
 }
 
+// Starts a LibreOffice module ('writer', 'calc') with a fresh profile and
+// returns an agent on its document window.
+async function openModule(ctx, module) {
+  await soffice(ctx, module);
+  const a = await ctx.agent(`libreoffice-${module}`);
+  await dismissGreeting(a, module === 'writer' ? /LibreOffice Writer$/ : /LibreOffice Calc$/);
+  return a;
+}
+
 // LibreOffice may greet a new profile with a dialog; a person closes it.
 async function dismissGreeting(a, windowRe) {
   const s = await a.until((st) => st.window && st.window !== '' && st.elements.length > 3 && st, 'the LibreOffice window', 30000);
@@ -76,9 +85,7 @@ export default [
     title: 'Type a sentence in Writer, make "quarterly" bold, save as report.odt',
     timeout: 100,
     async run(ctx) {
-      await soffice(ctx, 'writer');
-      const a = await ctx.agent('libreoffice-writer');
-      await dismissGreeting(a, /LibreOffice Writer$/);
+      const a = await openModule(ctx, 'writer');
       const para = a.findAll('text').find((e) => e.traits.includes('settable'));
       if (!para) throw new TaskFailure('no editable paragraph in the document');
       await a.click(para);
@@ -110,9 +117,7 @@ export default [
     title: 'Fill a small budget in Calc with a SUM formula, mark E1 through the Name Box, save as budget.csv with formulas',
     timeout: 100,
     async run(ctx) {
-      await soffice(ctx, 'calc');
-      const a = await ctx.agent('libreoffice-calc');
-      await dismissGreeting(a, /LibreOffice Calc$/);
+      const a = await openModule(ctx, 'calc');
       // the cell cursor starts in A1
       const rows = [['Item', 'Cost'], ['Rent', '1200'], ['Food', '300'], ['Total', '=SUM(B2:B3)']];
       for (const [x, y] of rows) {
@@ -160,9 +165,7 @@ export default [
     title: 'In Calc, type three headings in one batch, page down the sheet and a block back up with the scroll bar, then select the headings by dragging across them',
     timeout: 150,
     async run(ctx) {
-      await soffice(ctx, 'calc');
-      const a = await ctx.agent('libreoffice-calc');
-      await dismissGreeting(a, /LibreOffice Calc$/);
+      const a = await openModule(ctx, 'calc');
       // the cell cursor starts in A1
       await a.sequence([['type_text', { text: 'Region' }], ['press_key', { key: 'Tab' }],
         ['type_text', { text: 'Sales' }], ['press_key', { key: 'Tab' }],
