@@ -8,7 +8,7 @@
 //
 // SPDX-License-Identifier: MIT
 import { performance } from 'node:perf_hooks';
-import { connect, closeAll, text, stateBody, sleep } from './lib/harness.mjs';
+import { connect, closeAll, text, stateBody, sleep, findId } from './lib/harness.mjs';
 
 const N = Number(process.argv[2] ?? 20);
 
@@ -19,13 +19,6 @@ const APPS = [
   { app: 'libreoffice-writer', click: /^toggle button .*Formatting Marks/, dismiss: /^button OK$/ },
 ];
 
-function idOf(body, re) {
-  for (const line of body.split('\n')) {
-    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
-    if (m && re.test(m[2])) return m[1];
-  }
-  return null;
-}
 
 // The text after the id of element `id`'s line in a full tree or a diff
 // (null: not in it; in a diff, unchanged).
@@ -60,19 +53,19 @@ for (const { app, click, dismiss } of APPS) {
   const [launch] = await time(async () => {
     for (let i = 0; i < 60; i++) {
       r = await client.callTool({ name: 'get_app_state', arguments: { app, disable_diff: true } });
-      if (!r.isError && idOf(stateBody(r), dismiss ?? click)) break;
+      if (!r.isError && findId(stateBody(r), dismiss ?? click)) break;
       await sleep(500);
     }
   });
   if (r.isError) throw new Error(`${app}: ${text(r)}`);
-  if (dismiss && idOf(stateBody(r), dismiss)) { // Writer's "Tip of the Day"
-    await client.callTool({ name: 'click', arguments: { app, element_index: idOf(stateBody(r), dismiss) } });
-    for (let i = 0; i < 20 && !idOf(stateBody(r), click); i++) {
+  if (dismiss && findId(stateBody(r), dismiss)) { // Writer's "Tip of the Day"
+    await client.callTool({ name: 'click', arguments: { app, element_index: findId(stateBody(r), dismiss) } });
+    for (let i = 0; i < 20 && !findId(stateBody(r), click); i++) {
       await sleep(500);
       r = await client.callTool({ name: 'get_app_state', arguments: { app, disable_diff: true } });
     }
   }
-  const target = idOf(stateBody(r), click);
+  const target = findId(stateBody(r), click);
   if (!target) throw new Error(`${app}: nothing matches ${click}`);
   const full = [], diff = [], clicks = [], server = [], observeMs = [];
   let sizes;

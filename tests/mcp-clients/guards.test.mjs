@@ -17,7 +17,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
   HERE, CUA_CLI, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
-  stateUntil, sleep, RECEIPT_LINE,
+  stateUntil, sleep, RECEIPT_LINE, idOf, onLines,
 } from './lib/harness.mjs';
 
 const skip = !(haveDesktop() && FIXTURE) && 'needs a desktop (cua desktop run) and the GTK3 fixture';
@@ -34,18 +34,11 @@ class ScreenSaver {
     this.lines = [];
     this.proc = spawn('/usr/bin/python3', [join(HERE, 'lib', 'screensaver.py')],
       { stdio: ['pipe', 'pipe', 'inherit'] });
-    let buf = '';
     await new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('screensaver.py did not start')), 10000);
-      this.proc.stdout.on('data', (d) => {
-        buf += d;
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          this.lines.push(line);
-          if (line === 'ready') { clearTimeout(t); resolve(); }
-        }
+      onLines(this.proc.stdout, (line) => {
+        this.lines.push(line);
+        if (line === 'ready') { clearTimeout(t); resolve(); }
       });
     });
     return this;
@@ -85,13 +78,6 @@ after(async () => {
   assert.deepEqual(protocolErrors, [], 'client-side protocol errors');
 });
 
-function idOf(body, re) {
-  for (const line of body.split('\n')) {
-    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
-    if (m && re.test(m[2])) return m[1];
-  }
-  throw new Error(`no line ${re} in\n${body}`);
-}
 
 const call = (name, args = {}) => client.callTool({ name, arguments: { app: APP, ...args } });
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
-  stateUntil, sleep, tempDir, VERSION_BANNER, RECEIPT_LINE,
+  stateUntil, sleep, tempDir, VERSION_BANNER, RECEIPT_LINE, idOf,
 } from './lib/harness.mjs';
 
 const skip = !(haveDesktop() && FIXTURE) && 'needs a desktop (cua desktop run) and the GTK3 fixture';
@@ -31,15 +31,6 @@ after(async () => {
   assert.deepEqual(protocolErrors, [], 'client-side protocol errors');
 });
 
-// The id of the first tree line (full or diff form) whose text after the
-// id matches `re`.
-function idOf(body, re) {
-  for (const line of body.split('\n')) {
-    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
-    if (m && re.test(m[2])) return m[1];
-  }
-  throw new Error(`no line ${re} in\n${body}`);
-}
 
 async function fullState(args = {}) {
   const r = await client.callTool({ name: 'get_app_state', arguments: { app: APP, disable_diff: true, ...args } });

@@ -160,14 +160,42 @@ export function stateBody(result) {
   return a >= 0 && b > a ? t.slice(a + '\n<app_state>\n'.length, b) : null;
 }
 
+// The element number of the first tree line (full or diff form) whose
+// text after the number passes `ok` (a RegExp or a function), or null.
+export function findId(body, ok) {
+  const pass = ok instanceof RegExp ? (t) => ok.test(t) : ok;
+  for (const line of body.split('\n')) {
+    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
+    if (m && pass(m[2])) return m[1];
+  }
+  return null;
+}
+
+// findId(), failing with the tree when no line matches.
+export function idOf(body, re) {
+  const id = findId(body, re);
+  if (id === null) throw new Error(`no line ${re} in\n${body}`);
+  return id;
+}
+
 // The element number of the first line `<n> <role> <title…>` of a tree
 // (full or diff form).
 export function elementIndex(body, role, title) {
-  for (const line of body.split('\n')) {
-    const m = /^[~+]?\t*(\d+) (.*)$/.exec(line);
-    if (m && m[2].startsWith(`${role} ${title}`)) return m[1];
-  }
-  return null;
+  return findId(body, (t) => t.startsWith(`${role} ${title}`));
+}
+
+// Calls `fn` with each line `stream` prints.
+export function onLines(stream, fn) {
+  let buf = '';
+  stream.on('data', (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      fn(line);
+    }
+  });
 }
 
 // The GTK3 fixture: one line on stdout per effect, commands on stdin.
@@ -186,16 +214,9 @@ export class Fixture {
 
   async start() {
     this.proc = spawn(this.path, [], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let buf = '';
-    this.proc.stdout.on('data', (d) => {
-      buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        this.lines.push(line);
-        this.waiters = this.waiters.filter((w) => !w(line));
-      }
+    onLines(this.proc.stdout, (line) => {
+      this.lines.push(line);
+      this.waiters = this.waiters.filter((w) => !w(line));
     });
     await this.waitLine('ready', 20000);
     return this;
