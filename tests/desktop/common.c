@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <turbojpeg.h>
@@ -261,4 +262,41 @@ jpeg_decode(const void *data, size_t size, struct img *out)
 	}
 	tjDestroy(tj);
 	return r == 0 ? 0 : -1;
+}
+
+int
+desktop_probe(cua_desktop *d, const char *exe, char *out, size_t size)
+{
+	int fds[2], status = -1;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* the child is single-threaded here and only execs */
+		for (size_t i = 0; i < cua_desktop_get_env_count(d); i++) {
+			const char *name = cua_desktop_get_env_name(d, i);
+			const char *value = cua_desktop_get_env(d, name);
+
+			if (value)
+				setenv(name, value, 1);
+			else
+				unsetenv(name);
+		}
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execl(exe, exe, "probe", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got + 1 < size &&
+	       (n = read(fds[0], out + got, size - got - 1)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -123,4 +123,10 @@ jpeg_decode(const void *data, size_t size, struct img *out);
 void
 assert_route(const char *who, const char *outcome, const char *route);
 
+/* Runs `exe probe` (a test program's own probe mode) in desktop `d`'s
+ * environment; its output goes to `out`. Returns its exit status, -1 when
+ * it did not exit. */
+int
+desktop_probe(cua_desktop *d, const char *exe, char *out, size_t size);
+
 #endif

@@ -41,6 +41,8 @@
 
 #include <cua/cua.h>
 
+#include "common.h"
+
 static char *self_exe;
 
 static int64_t
@@ -152,46 +154,6 @@ all_gone(const char *dir, const struct recorded *r, int ms)
 		sleep_ms(100);
 	}
 	return 0;
-}
-
-/* Runs the probe (this program) in the desktop's environment; its
- * output goes to out. */
-static int
-probe(cua_desktop *d, char *out, size_t size)
-{
-	int fds[2], status = -1;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-	size_t i;
-
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* the child is single-threaded here and only execs */
-		for (i = 0; i < cua_desktop_get_env_count(d); i++) {
-			const char *name = cua_desktop_get_env_name(d, i);
-			const char *value = cua_desktop_get_env(d, name);
-
-			if (value)
-				setenv(name, value, 1);
-			else
-				unsetenv(name);
-		}
-		dup2(fds[1], 1);
-		close(fds[0]);
-		execl(self_exe, self_exe, "probe", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (got + 1 < size &&
-	       (n = read(fds[0], out + got, size - got - 1)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* `test-desktop probe`: what a client of the desktop sees. */
@@ -433,7 +395,7 @@ test_start_probe_stop(void **state)
 	assert_int_equal(alive(&rec), 6);
 
 	/* a client sees the asked screen, the fixes, a working AT-SPI */
-	assert_int_equal(probe(d, out, sizeof(out)), 0);
+	assert_int_equal(desktop_probe(d, self_exe, out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "screen 800x600\n"));
 	assert_non_null(strstr(out, "AT_SPI_BUS unix:path="));
 	assert_non_null(strstr(out, "IsEnabled true\n"));

@@ -32,6 +32,8 @@
 
 #include <cua/cua.h>
 
+#include "common.h"
+
 static char *self_exe;
 
 static void
@@ -150,43 +152,6 @@ new_sway(const char *dir, const char *screen)
 	return d;
 }
 
-/* Runs the probe (this program) in the desktop's environment. */
-static int
-probe(cua_desktop *d, char *out, size_t size)
-{
-	int fds[2], status = -1;
-	size_t got = 0, i;
-	ssize_t n;
-	pid_t pid;
-
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		for (i = 0; i < cua_desktop_get_env_count(d); i++) {
-			const char *name = cua_desktop_get_env_name(d, i);
-			const char *value = cua_desktop_get_env(d, name);
-
-			if (value)
-				setenv(name, value, 1);
-			else
-				unsetenv(name);
-		}
-		dup2(fds[1], 1);
-		close(fds[0]);
-		execl(self_exe, self_exe, "probe", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (got + 1 < size &&
-	       (n = read(fds[0], out + got, size - got - 1)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* `test-wl-desktop probe`: what a client of the desktop sees. */
 static int
 probe_main(void)
@@ -260,7 +225,7 @@ test_start_stop(void **state)
 	else
 		assert_int_equal(atoi(uid + 4), (int)getuid());
 
-	assert_int_equal(probe(d, out, sizeof(out)), 0);
+	assert_int_equal(desktop_probe(d, self_exe, out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "DISPLAY unset\n"));
 	assert_non_null(strstr(out, "mode\nwidth 1024\nheight 700\n"));
 	if (!strstr(out, "\"driver\": \"wlroots\""))
