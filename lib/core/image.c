@@ -331,6 +331,100 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* Pasting one image onto another                                       */
+
+static inline uint32_t
+chan_put(const struct chan *c, uint32_t v8)
+{
+	int lo = c->shift - c->bits + 8; /* the channel's lowest bit */
+
+	if (c->bits == 0)
+		return 0;
+	if (c->bits <= 8)
+		return ((v8 >> (8 - c->bits)) << lo) & c->mask;
+	return ((v8 << (c->bits - 8)) << lo) & c->mask;
+}
+
+static inline void
+write_word(uint8_t *p, uint32_t bpp, int msb, uint32_t v)
+{
+	uint32_t n = bpp / 8;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t sh = msb ? 8 * (n - 1 - i) : 8 * i;
+
+		p[i] = (uint8_t)(v >> sh);
+	}
+}
+
+static int
+format_ok(const struct cua_pixels *p)
+{
+	return p->data && (p->bits_per_pixel == 16 || p->bits_per_pixel == 24 ||
+			   p->bits_per_pixel == 32);
+}
+
+int
+cua_image_paste(struct cua_pixels *dst, const struct cua_pixels *src, int x,
+		int y)
+{
+	struct chan r, g, b, a;
+	uint32_t dstep = dst->bits_per_pixel / 8;
+	int64_t x0 = x < 0 ? -(int64_t)x : 0, y0 = y < 0 ? -(int64_t)y : 0;
+	int64_t x1 = src->width, y1 = src->height;
+	uint8_t *tmp;
+
+	if (!format_ok(dst) || !format_ok(src))
+		return -1;
+	if ((int64_t)x + x1 > dst->width)
+		x1 = (int64_t)dst->width - x;
+	if ((int64_t)y + y1 > dst->height)
+		y1 = (int64_t)dst->height - y;
+	if (x0 >= x1 || y0 >= y1)
+		return 0;
+	tmp = malloc((size_t)src->width * 4);
+	if (!tmp)
+		return -1;
+	chan_init(&r, dst->red_mask);
+	chan_init(&g, dst->green_mask);
+	chan_init(&b, dst->blue_mask);
+	chan_init(&a, dst->alpha_mask);
+	for (int64_t sy = y0; sy < y1; sy++) {
+		const uint8_t *sp = row_bgra(src, (uint32_t)sy, tmp) + x0 * 4;
+		uint8_t *dp = dst->data + (size_t)(sy + y) * dst->stride +
+			      (size_t)(x0 + x) * dstep;
+
+		for (int64_t sx = x0; sx < x1; sx++, sp += 4, dp += dstep) {
+			/* premultiplied `over`: out = src + dst * (1 - a) */
+			uint32_t na = src->alpha_mask ? 255u - sp[3] : 0;
+			uint32_t px = 0, v[4] = { sp[2], sp[1], sp[0], 255 };
+
+			if (na) {
+				uint32_t d = read_word(dp, dst->bits_per_pixel,
+						       dst->msb_first);
+				uint32_t dv[4] = {
+					chan_get(&r, d), chan_get(&g, d),
+					chan_get(&b, d),
+					dst->alpha_mask ? chan_get(&a, d) : 255
+				};
+
+				v[3] = sp[3];
+				for (int i = 0; i < 4; i++) {
+					v[i] += (dv[i] * na + 127) / 255;
+					if (v[i] > 255)
+						v[i] = 255;
+				}
+			}
+			px = chan_put(&r, v[0]) | chan_put(&g, v[1]) |
+			     chan_put(&b, v[2]) | chan_put(&a, v[3]);
+			write_word(dp, dst->bits_per_pixel, dst->msb_first, px);
+		}
+	}
+	free(tmp);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Encoding                                                             */
 
 int

@@ -47,6 +47,16 @@ int
 cua_image_scale(struct cua_rgb *out, const struct cua_pixels *src, uint32_t w,
 		uint32_t h);
 
+/*
+ * Draws `src` onto `dst` with src's pixel (0, 0) at dst's (x, y), clipped
+ * to dst, converting between their pixel formats; a src with alpha is
+ * composited over what dst holds there (both premultiplied). Returns 0 or
+ * -1 (out of memory, unsupported pixel format).
+ */
+int
+cua_image_paste(struct cua_pixels *dst, const struct cua_pixels *src, int x,
+		int y);
+
 /* JPEG (baseline, 4:2:0, JFIF, no other metadata) of `img` at `quality`
  * (1..100); *out is malloc'd. Returns 0 or -1. */
 int

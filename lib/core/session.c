@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "a11y_note.h"
+#include "bare.h"
 #include "diff.h"
 #include "errors.h"
 #include "frames.h"
@@ -385,6 +387,14 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	cua_result r;
 
 	*snap_out = NULL;
+	if (!app->bus_name) {
+		/* a window without a tree (docs/safety.md §7) */
+		*root = 0;
+		*n_popups = 0;
+		*vis = cua_walk_visibility_for(NULL, NULL);
+		return cua_bare_snapshot(b, app, app_display_name(app),
+					 snap_out);
+	}
 	r = b->ops->open_app(b, app, &snap);
 	if (r != CUA_OK) {
 		return read_error(r, app, t0);
@@ -661,6 +671,19 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	r = cua_walk_build(t, snap, root, popups, n_popups, &s->ctx.opt, vis);
 	if (r != CUA_OK)
 		goto out;
+	if (!app->bus_name) {
+		/* the one-line tree of a window without one: say why */
+		char *note = cua_a11y_note(app_display_name(app), app->toolkit,
+					   app->exe, app->pid);
+
+		t->a11y_note = note ? cua_arena_strdup(t->arena, note) : NULL;
+		free(note);
+		if (!t->a11y_note) {
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			goto out;
+		}
+		warmed = 1; /* nothing to wait for */
+	}
 	t_warm = cua_now_us();
 	if (!warmed) {
 		r = warm_up(s, app, &snap, &t, &root, popups, &n_popups, &vis);

@@ -165,6 +165,7 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	req.window = t->x11_window;
 	req.timeout_ms = s->ctx.opt.capture_timeout_ms;
 	req.fallback_timeout_ms = s->ctx.opt.capture_fallback_timeout_ms;
+	req.popups = 1;
 	cua_debug(&s->ctx, "capture: window 0x%llx",
 		  (unsigned long long)req.window);
 	t0 = cua_now_us();
@@ -191,11 +192,12 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	t->shot_stats.encode_us = cua_now_us() - t0;
 	cua_debug(
 		&s->ctx,
-		"capture: %dx%d px -> %ux%u (ppp %.4f, device %.2f, element "
-		"origin %+.1f%+.1f), %zu bytes, capture %lld us, encode %lld us",
-		c->frame.w, c->frame.h, t->shot.width, t->shot.height,
-		t->shot.ppp, t->shot.device_ppp, t->shot.elem_dx,
-		t->shot.elem_dy, t->shot_size,
+		"capture: %dx%d px, %d popups -> %ux%u (ppp %.4f, device %.2f, "
+		"element origin %+.1f%+.1f), %zu bytes, capture %lld us, encode "
+		"%lld us",
+		c->frame.w, c->frame.h, c->popups, t->shot.width,
+		t->shot.height, t->shot.ppp, t->shot.device_ppp,
+		t->shot.elem_dx, t->shot.elem_dy, t->shot_size,
 		(long long)t->shot_stats.capture_us,
 		(long long)t->shot_stats.encode_us);
 	cua_capture_free(c);

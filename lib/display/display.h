@@ -223,6 +223,9 @@ struct cua_capture {
 	struct cua_rect window; /* the whole surface, global coordinates */
 	int64_t capture_us;     /* time spent capturing */
 	int route;              /* enum cua_capture_route */
+	/* how many of the app's open popups (menus, drop-downs, tooltips)
+	 * were composited onto px (cua_capture_request.popups) */
+	int popups;
 };
 
 enum cua_capture_route {
@@ -257,6 +260,10 @@ struct cua_capture_request {
 	uint64_t window;         /* the window handle (tree->x11_window) */
 	int timeout_ms;          /* capture_timeout_ms: 2500 */
 	int fallback_timeout_ms; /* capture_fallback_timeout_ms: 3000 */
+	/* 1: composite the app's open popups that overlap the window onto
+	 * the image, at their places (docs/screenshots.md §1), where the
+	 * driver can; the frame stays the window's */
+	int popups;
 };
 
 void

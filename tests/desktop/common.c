@@ -242,6 +242,21 @@ assert_route(const char *who, const char *outcome, const char *route)
 			 who ? ": " : "", route, outcome ? outcome : "(none)");
 }
 
+double
+shot_decode(cua_tree *t, struct img *out)
+{
+	const void *data;
+	size_t size;
+	const char *mime;
+	double ppp = 0;
+
+	if (cua_tree_get_screenshot(t, &data, &size, &mime, NULL, NULL, &ppp) !=
+	    CUA_OK)
+		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
+	assert_int_equal(jpeg_decode(data, size, out), 0);
+	return ppp;
+}
+
 int
 jpeg_decode(const void *data, size_t size, struct img *out)
 {

@@ -118,6 +118,11 @@ struct img {
 int
 jpeg_decode(const void *data, size_t size, struct img *out);
 
+/* The screenshot of `t` decoded (fails the test when there is none), and
+ * its pixels per point. */
+double
+shot_decode(cua_tree *t, struct img *out);
+
 /* Fails the test unless the action outcome (JSON) names `route`; the
  * message starts with `who` when it is not NULL. */
 void

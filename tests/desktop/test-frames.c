@@ -52,22 +52,6 @@ setup(void **state)
 	return 0;
 }
 
-/* The screenshot of `t` decoded, and its pixels per point. */
-static double
-screenshot(cua_tree *t, struct img *im)
-{
-	const void *data;
-	size_t size;
-	const char *mime;
-	double ppp = 0;
-
-	if (cua_tree_get_screenshot(t, &data, &size, &mime, NULL, NULL, &ppp) !=
-	    CUA_OK)
-		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
-	assert_int_equal(jpeg_decode(data, size, im), 0);
-	return ppp;
-}
-
 /* The marks picture outlines element `e` where its frame is: it differs
  * from the screenshot along the frame's left and top edges (within a
  * pixel) and not 6 pixels further in. */
@@ -77,7 +61,7 @@ check_marks(cua_tree *t, cua_element *e, const char *what)
 	struct img im, mk;
 	void *marks = NULL;
 	size_t msize;
-	double ppp = screenshot(t, &im);
+	double ppp = shot_decode(t, &im);
 	int32_t x, y, w, h;
 	int edge_x = 0, edge_y = 0;
 
@@ -159,7 +143,7 @@ check_pattern_window(struct app_proc *p, const char *app, const char *what)
 	assert_int_equal(h, 240);
 
 	/* the screenshot shows the pattern where the frame says */
-	ppp = screenshot(t, &im);
+	ppp = shot_decode(t, &im);
 	if (!colour_is(&im, (int)((x + 2) * ppp), (int)((y + 2) * ppp), 255, 0,
 		       0) ||
 	    !colour_is(&im, (int)((x + w - 3) * ppp), (int)((y + h - 3) * ppp),

@@ -353,6 +353,24 @@ pixels_new(uint32_t w, uint32_t h, uint32_t (*fn)(uint32_t x, uint32_t y))
 	return p;
 }
 
+/* One row of `n` 16-bit 565 pixels. */
+static struct cua_pixels
+pixels_565(uint16_t *row, uint32_t n)
+{
+	struct cua_pixels q;
+
+	memset(&q, 0, sizeof(q));
+	q.data = (uint8_t *)row;
+	q.width = n;
+	q.height = 1;
+	q.stride = (size_t)n * 2;
+	q.bits_per_pixel = 16;
+	q.red_mask = 0xf800;
+	q.green_mask = 0x07e0;
+	q.blue_mask = 0x001f;
+	return q;
+}
+
 static uint32_t
 flat(uint32_t x, uint32_t y)
 {
@@ -452,21 +470,55 @@ test_alpha_and_formats(void **state)
 	free(p.data);
 
 	/* 16-bit 565 */
-	memset(&q, 0, sizeof(q));
-	q.data = (uint8_t *)rgb565;
-	q.width = 4;
-	q.height = 1;
-	q.stride = 8;
-	q.bits_per_pixel = 16;
-	q.red_mask = 0xf800;
-	q.green_mask = 0x07e0;
-	q.blue_mask = 0x001f;
+	q = pixels_565(rgb565, 4);
 	assert_int_equal(cua_image_scale(&out, &q, 4, 1), 0);
 	assert_true(px(&out, 0, 0)[0] == 255 && px(&out, 0, 0)[1] == 0);
 	assert_true(px(&out, 1, 0)[1] == 255 && px(&out, 1, 0)[2] == 0);
 	assert_true(px(&out, 2, 0)[2] == 255 && px(&out, 2, 0)[0] == 0);
 	assert_true(px(&out, 3, 0)[0] == 255 && px(&out, 3, 0)[2] == 255);
 	cua_rgb_free(&out);
+}
+
+/* A popup pasted onto a window (docs/screenshots.md §1): clipped to the
+ * window, converted between pixel formats, alpha composited over it. */
+static void
+test_paste(void **state)
+{
+	struct cua_pixels win = pixels_new(20, 10, flat);
+	struct cua_pixels pop = pixels_new(30, 2, argb_half);
+	uint16_t rgb565[2] = { 0xf800, 0x001f };
+	struct cua_pixels q;
+	struct cua_rgb out;
+
+	/* an opaque 16-bit popup hanging off the right and bottom edges */
+	q = pixels_565(rgb565, 2);
+	assert_int_equal(cua_image_paste(&win, &q, 19, 9), 0);
+	/* off the left and top edges: only its second pixel lands */
+	assert_int_equal(cua_image_paste(&win, &q, -1, 0), 0);
+	/* wholly outside: nothing */
+	assert_int_equal(cua_image_paste(&win, &q, 20, 0), 0);
+	assert_int_equal(cua_image_paste(&win, &q, 0, -1), 0);
+	/* a premultiplied ARGB popup: 50 % black, transparent, opaque red */
+	pop.alpha_mask = 0xff000000u;
+	assert_int_equal(cua_image_paste(&win, &pop, -8, 4), 0);
+	assert_int_equal(cua_image_scale(&out, &win, 20, 10), 0);
+	assert_true(px(&out, 19, 9)[0] == 255 && px(&out, 19, 9)[2] == 0);
+	assert_true(px(&out, 0, 0)[2] == 255 && px(&out, 0, 0)[0] == 0);
+	assert_true(px(&out, 1, 0)[0] == 0x33 && px(&out, 1, 0)[2] == 0x99);
+	/* 50 % black over 33 66 99 halves it */
+	assert_true(abs(px(&out, 1, 4)[1] - 0x33) <= 1);
+	assert_true(abs(px(&out, 1, 5)[2] - 0x4c) <= 1);
+	/* transparent leaves the window; opaque red replaces it */
+	assert_true(px(&out, 5, 4)[0] == 0x33 && px(&out, 5, 4)[1] == 0x66);
+	assert_true(px(&out, 15, 5)[0] == 255 && px(&out, 15, 5)[1] == 0);
+	/* rows 6 and below were never touched */
+	assert_true(px(&out, 15, 6)[0] == 0x33);
+	cua_rgb_free(&out);
+	/* a format it cannot read */
+	q.bits_per_pixel = 8;
+	assert_int_equal(cua_image_paste(&win, &q, 0, 0), -1);
+	free(win.data);
+	free(pop.data);
 }
 
 static void
@@ -611,6 +663,7 @@ main(void)
 		cmocka_unit_test(test_pixel_to_screen),
 		cmocka_unit_test(test_resample),
 		cmocka_unit_test(test_alpha_and_formats),
+		cmocka_unit_test(test_paste),
 		cmocka_unit_test(test_jpeg_roundtrip),
 		cmocka_unit_test(test_draw),
 #if HAVE_DISPLAY_X11

@@ -67,8 +67,11 @@ diagnose(const char *app)
 	if (r == CUA_OK) {
 		const char *n = cua_tree_get_accessibility_note(t);
 
-		printf("%s: %zu elements in its accessibility tree.\n",
-		       cua_tree_get_app_name(t), cua_tree_get_element_count(t));
+		/* a window without a tree has only its one line */
+		if (!n || cua_tree_get_element_count(t) > 1)
+			printf("%s: %zu elements in its accessibility tree.\n",
+			       cua_tree_get_app_name(t),
+			       cua_tree_get_element_count(t));
 		if (n) {
 			printf("%s\n", n);
 			status = 1;

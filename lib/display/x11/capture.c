@@ -94,6 +94,7 @@ struct worker {
 	size_t n_track;
 	int cap_pending;
 	Window cap_window;
+	int cap_popups; /* cua_capture_request.popups */
 	int cap_done;
 	struct cua_capture *cap_out;
 	enum cua_capture_status cap_status;
@@ -112,7 +113,7 @@ struct worker {
 	struct x11 *x;
 	Display *dpy;
 	int have_composite, have_damage, damage_event;
-	Atom a_frame_extents, a_wm_state;
+	Atom a_frame_extents, a_wm_state, a_wm_pid;
 	struct tracked tr[MAX_TRACKED];
 	size_t n_tr;
 	char why[96]; /* the step that failed last (debug logs) */
@@ -728,6 +729,7 @@ worker_main(void *data)
 		w->a_frame_extents =
 			XInternAtom(w->dpy, "_GTK_FRAME_EXTENTS", False);
 		w->a_wm_state = XInternAtom(w->dpy, "WM_STATE", False);
+		w->a_wm_pid = XInternAtom(w->dpy, "_NET_WM_PID", False);
 		if (XCompositeQueryExtension(w->dpy, &ev_base, &err_base)) {
 			major = 0;
 			minor = 2;
@@ -747,7 +749,7 @@ worker_main(void *data)
 	for (;;) {
 		Window q[MAX_TRACKED];
 		size_t nq;
-		int cap;
+		int cap, popups;
 		Window cw;
 		uint64_t junk;
 
@@ -761,6 +763,7 @@ worker_main(void *data)
 		w->n_track = 0;
 		cap = w->cap_pending;
 		cw = w->cap_window;
+		popups = w->cap_popups;
 		w->cap_pending = 0;
 		pthread_mutex_unlock(&w->mu);
 
@@ -769,6 +772,10 @@ worker_main(void *data)
 		if (cap) {
 			struct cua_capture *c = NULL;
 			enum cua_capture_status st = do_capture(w, cw, &c);
+
+			if (st == CUA_CAPTURE_OK && c && popups)
+				c->popups = x11_paste_popups(w->x, cw,
+							     w->a_wm_pid, c);
 
 			pthread_mutex_lock(&w->mu);
 			if (w->abandoned) {
@@ -1027,6 +1034,7 @@ x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
 	w->cap_done = 0;
 	w->cap_pending = 1;
 	w->cap_window = (Window)req->window;
+	w->cap_popups = req->popups;
 	pthread_mutex_unlock(&w->mu);
 	worker_kick(w);
 

@@ -202,4 +202,13 @@ size_t
 x11d_take_damage(struct cua_display *d, struct cua_display_damage *out,
 		 size_t max);
 
+/* ------------------------------------------------------------------ */
+/* popups.c — the app's open popups in a window's capture               */
+
+/* Pastes the viewable override-redirect windows of win's process
+ * (_NET_WM_PID, atom a_pid) stacked above win onto c, where they overlap
+ * its frame on the screen; returns how many. */
+int
+x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c);
+
 #endif
