@@ -47,9 +47,9 @@ test('without a desktop and without --headless: E-PERMISSIONS-NOT-GRANTED says w
   assert.match(text(r), /^Computer Use server error -10009: Computer Use permissions are not granted\. /);
   // no X server of this user at all (CI), or several: the remedy names the
   // variables; exactly one X server but no session bus: the AT-SPI remedy
-  if (/No X11 display/.test(text(r))) {
-    assert.match(text(r), /No X11 display is available \(DISPLAY is unset or unreachable\); Wayland-only sessions are not supported yet\. /);
-    assert.match(text(r), /pass DISPLAY \(and DBUS_SESSION_BUS_ADDRESS\) to this server/);
+  if (/No display/.test(text(r))) {
+    assert.match(text(r), /No display is available \(DISPLAY is unset or unreachable, and WAYLAND_DISPLAY is unset or unreachable\)\. /);
+    assert.match(text(r), /pass DISPLAY or WAYLAND_DISPLAY \(and DBUS_SESSION_BUS_ADDRESS\) to this server/);
     assert.match(text(r), /--headless/);
   } else {
     assert.match(text(r), /accessibility bus \(AT-SPI\)/);

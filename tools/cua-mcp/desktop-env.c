@@ -170,6 +170,25 @@ start_headless(void)
 	return 0;
 }
 
+/* WAYLAND_DISPLAY names a socket that answers (a name in
+ * $XDG_RUNTIME_DIR, or a path). */
+static int
+wayland_usable(const char *name)
+{
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	char path[300];
+
+	if (!name || !*name)
+		return 0;
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else if (rt && *rt)
+		snprintf(path, sizeof(path), "%s/%s", rt, name);
+	else
+		return 0;
+	return socket_connects(path);
+}
+
 int
 desktop_env_setup(void)
 {
@@ -179,6 +198,12 @@ desktop_env_setup(void)
 
 	if (display && *display)
 		return 0;
+	/* a Wayland session: libcua picks its display driver from it */
+	if (wayland_usable(getenv("WAYLAND_DISPLAY"))) {
+		LOG_INFO("DISPLAY is unset: using the Wayland display %s",
+			 getenv("WAYLAND_DISPLAY"));
+		return 0;
+	}
 	n = find_displays(first, sizeof(first), list, sizeof(list));
 	have_bus = getenv("DBUS_SESSION_BUS_ADDRESS") ||
 		   find_session_bus(bus, sizeof(bus));
@@ -206,7 +231,7 @@ desktop_env_setup(void)
 			list);
 	snprintf(
 		problem, sizeof(problem),
-		"Computer Use permissions are not granted. No X11 display is available (DISPLAY is unset or unreachable); Wayland-only sessions are not supported yet. %s Ask the user to pass DISPLAY (and DBUS_SESSION_BUS_ADDRESS) to this server in the MCP host's configuration, for example env = { DISPLAY = \":0\" } in Codex's config.toml or \"env\": { \"DISPLAY\": \":0\" } in .mcp.json, or to start cua-mcp with --headless.",
+		"Computer Use permissions are not granted. No display is available (DISPLAY is unset or unreachable, and WAYLAND_DISPLAY is unset or unreachable). %s Ask the user to pass DISPLAY or WAYLAND_DISPLAY (and DBUS_SESSION_BUS_ADDRESS) to this server in the MCP host's configuration, for example env = { DISPLAY = \":0\" } in Codex's config.toml or \"env\": { \"DISPLAY\": \":0\" } in .mcp.json, or to start cua-mcp with --headless.",
 		found);
 	LOG_WARN("%s", problem);
 	return 0;

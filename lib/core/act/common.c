@@ -296,6 +296,15 @@ act_point_ok(struct cua_act *a, uint64_t target, int32_t rx, int32_t ry,
 		r = b->ops->window_at(b, rx, ry, &w);
 		if (r != CUA_OK)
 			return r;
+		/* a window wider than the screen: this part of it is on
+		 * no screen */
+		if (!w.window && tw.frame.w > 0 && rx >= tw.frame.x &&
+		    ry >= tw.frame.y && rx - tw.frame.x < tw.frame.w &&
+		    ry - tw.frame.y < tw.frame.h)
+			return cua_err(CUA_MSG_POINT_OFF_SCREEN,
+				       { "x", CUA_NUM("%g", px) },
+				       { "y", CUA_NUM("%g", py) },
+				       { "name", cua_act_app_name(a) });
 		if (!w.window)
 			return act_window_unavailable(a, UNAV_OFFSCREEN);
 		if (belongs(&w, target, a->app->pid))

@@ -105,6 +105,10 @@ conn(struct wlr_driver *wd)
 		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
 		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
 			cua_error_clear();
+		/* clients bind a pointer late: make it before it is needed */
+		if (cua_wlr_has(wd->w, CUA_WLR_POINTER) &&
+		    cua_wlr_pointer_prepare(wd->w) != CUA_OK)
+			cua_error_clear();
 		return wd->w;
 	}
 	if (!wd->w->dpy) {
@@ -114,6 +118,9 @@ conn(struct wlr_driver *wd)
 			 wd->display);
 		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
 		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
+			cua_error_clear();
+		if (cua_wlr_has(wd->w, CUA_WLR_POINTER) &&
+		    cua_wlr_pointer_prepare(wd->w) != CUA_OK)
 			cua_error_clear();
 	}
 	return wd->w;
@@ -663,6 +670,22 @@ rect_has(const struct cua_rect *r, int32_t x, int32_t y)
 	return x >= r->x && y >= r->y && x - r->x < r->w && y - r->y < r->h;
 }
 
+/* 1 when global point (x, y) lies on an output. */
+static int
+on_output(struct cua_wlr *w, int scale, int32_t x, int32_t y)
+{
+	struct cua_wlr_output o[16];
+	size_t n = cua_wlr_outputs(w, o, 16);
+
+	for (size_t i = 0; i < n && i < 16; i++) {
+		struct cua_rect box = scaled(o[i].rect, scale);
+
+		if (rect_has(&box, x, y))
+			return 1;
+	}
+	return 0;
+}
+
 /* Visible sway windows in stacking order, bottom first: tiled windows of
  * the visible workspaces, then floating ones (sway's tree order). */
 static cua_result
@@ -682,6 +705,13 @@ wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 		return cua_error(
 			CUA_ERROR_UNSUPPORTED, "%s",
 			cua_wlr_feature_reason(wd->w, CUA_WLR_GEOMETRY));
+	}
+	if (!on_output(wd->w, v.scale, x, y)) {
+		/* a part of a window wider than its output: no pointer
+		 * event reaches it (the compositor keeps the pointer on
+		 * the outputs) */
+		view_free(&v);
+		return CUA_OK;
 	}
 	for (size_t i = 0; i < v.n_sw; i++) {
 		struct cua_rect box = scaled(v.sw[i].rect, v.scale);
@@ -940,6 +970,83 @@ wl_keys_restore(struct cua_display *d)
 
 /* ---- capture ------------------------------------------------------------ */
 
+/*
+ * The pixels of window content `lr` (logical) at `s` buffer pixels per
+ * logical pixel, as one image of the whole content: a window wider or
+ * taller than its output keeps its frame, so the image, the element
+ * frames and screenshot pixels keep one origin. Each output under it
+ * gives its part; the parts on no output are black (no pointer event
+ * reaches them: wl_window_at). CUA_ERROR_INVALID_ARGUMENT when no part
+ * is on an output.
+ */
+static cua_result
+capture_frame(struct cua_wlr *w, const struct cua_rect *lr, int s,
+	      struct cua_wlr_shot *out)
+{
+	struct cua_wlr_output o[16];
+	size_t n = cua_wlr_outputs(w, o, 16), parts = 0;
+	struct cua_wlr_shot part;
+	size_t row = (size_t)lr->w * (size_t)s * 4;
+	cua_result r;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n && i < 16; i++) {
+		struct cua_rect q = o[i].rect, in;
+
+		in.x = lr->x > q.x ? lr->x : q.x;
+		in.y = lr->y > q.y ? lr->y : q.y;
+		in.w = (lr->x + lr->w < q.x + q.w ? lr->x + lr->w : q.x + q.w) -
+		       in.x;
+		in.h = (lr->y + lr->h < q.y + q.h ? lr->y + lr->h : q.y + q.h) -
+		       in.y;
+		if (in.w <= 0 || in.h <= 0)
+			continue;
+		if (parts == 0 && in.x == lr->x && in.y == lr->y &&
+		    in.w == lr->w && in.h == lr->h)
+			/* wholly on one output: its pixels as they come */
+			return cua_wlr_capture(w, lr, 0, out);
+		r = cua_wlr_capture(w, &in, 0, &part);
+		if (r == CUA_OK && (part.px.width != (uint32_t)(in.w * s) ||
+				    part.px.height != (uint32_t)(in.h * s) ||
+				    (parts && (part.format != out->format))))
+			r = cua_error(CUA_ERROR_BACKEND,
+				      "the outputs under the window gave "
+				      "pixels of different scales or formats");
+		if (r == CUA_OK && !parts) {
+			*out = part;
+			out->px.data = calloc(row, (size_t)lr->h * s);
+			if (!out->px.data)
+				r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			out->px.stride = row;
+			out->px.width = (uint32_t)(lr->w * s);
+			out->px.height = (uint32_t)(lr->h * s);
+			out->rect = *lr;
+			out->capture_us = 0;
+		}
+		if (r != CUA_OK) {
+			free(part.px.data);
+			free(out->px.data);
+			memset(out, 0, sizeof(*out));
+			return r;
+		}
+		for (uint32_t y = 0; y < part.px.height; y++)
+			memcpy(out->px.data +
+				       row * ((size_t)(in.y - lr->y) * s + y) +
+				       (size_t)(in.x - lr->x) * s * 4,
+			       part.px.data + part.px.stride * y,
+			       part.px.width * 4);
+		out->capture_us += part.capture_us;
+		free(part.px.data);
+		parts++;
+	}
+	if (!parts)
+		return cua_error(
+			CUA_ERROR_INVALID_ARGUMENT,
+			"the window %dx%d at %d,%d is off every screen", lr->w,
+			lr->h, lr->x, lr->y);
+	return CUA_OK;
+}
+
 static cua_result
 wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	   struct cua_capture **out, enum cua_capture_status *status)
@@ -993,7 +1100,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	if (req->timeout_ms > 0)
 		wd->w->opt.capture_timeout_ms = req->timeout_ms;
 	t0 = cua_now_us();
-	r = cua_wlr_capture(wd->w, &lr, 0, &shot);
+	r = capture_frame(wd->w, &lr, s, &shot);
 	if (r != CUA_OK) {
 		/* a compositor that did not answer in time is dropped with
 		 * CUA_ERROR_BACKEND like one that went away: the time says
@@ -1015,11 +1122,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
 	c->px = shot.px;
-	/* what was captured: the frame cut to its output */
-	c->frame.x = (int32_t)(shot.rect.x * s);
-	c->frame.y = (int32_t)(shot.rect.y * s);
-	c->frame.w = (int32_t)shot.px.width;
-	c->frame.h = (int32_t)shot.px.height;
+	c->frame = win.frame;
 	c->window = win.origin;
 	c->capture_us = shot.capture_us;
 	c->route = CUA_CAPTURE_COMPOSITE;

@@ -3,8 +3,13 @@
  *
  * One pointer per connection, made on first use and kept. As with the
  * keyboard, events sent in the same burst as a new pointer are lost on
- * sway (3 of 5 clicks, measured); after a round trip none was. After
- * making it, a round trip and warmup_ms pass before the first event.
+ * sway (3 of 5 clicks, measured); after a round trip none was. A
+ * client binds its wl_pointer only when it has read the seat's new
+ * capability: a busy client (gtk3-widget-factory animating its spinners
+ * on a loaded machine) took over 50 ms, and every event sent before it
+ * is lost to it. So the pointer is made with the connection
+ * (cua_wlr_pointer_prepare) and its first event waits until
+ * SETTLE_MS have passed since it was made (none when warmup_ms < 0).
  *
  * The keyboard is made first when the compositor offers one: a client
  * has keyboard focus only while the seat has a keyboard, and GTK does not
@@ -39,8 +44,11 @@
 /* one wheel notch in wl_pointer.axis units */
 #define AXIS_PER_STEP 15
 
+#define SETTLE_MS 250
+
 struct wlr_pointer {
 	struct zwlr_virtual_pointer_v1 *vp;
+	int64_t ready_us; /* events from then on reach every client */
 	uint32_t held[8];
 	size_t n_held;
 };
@@ -81,11 +89,13 @@ wlr_pointer_destroy(struct cua_wlr *w)
 	wlr_pointer_forget(w);
 }
 
+/* Makes the pointer (and the keyboard before it) without waiting. */
 static cua_result
-pointer_ready(struct cua_wlr *w)
+pointer_make(struct cua_wlr *w)
 {
-	int ms = w->opt.warmup_ms > 0 ? w->opt.warmup_ms : 0;
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	int ms = w->opt.warmup_ms < 0         ? 0 :
+		 w->opt.warmup_ms > SETTLE_MS ? w->opt.warmup_ms :
+						SETTLE_MS;
 	cua_result r = cua_wlr_ensure(w);
 
 	if (r != CUA_OK)
@@ -106,11 +116,32 @@ pointer_ready(struct cua_wlr *w)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	w->ptr->vp = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(
 		w->vp_manager, w->seat);
-	r = cua_wlr_roundtrip(w);
+	w->ptr->ready_us = cua_now_us() + (int64_t)ms * 1000;
+	return cua_wlr_roundtrip(w);
+}
+
+cua_result
+cua_wlr_pointer_prepare(struct cua_wlr *w)
+{
+	return pointer_make(w);
+}
+
+static cua_result
+pointer_ready(struct cua_wlr *w)
+{
+	cua_result r = pointer_make(w);
+	int64_t wait;
+
 	if (r != CUA_OK)
 		return r;
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	wait = w->ptr->ready_us - cua_now_us();
+	if (wait > 0) {
+		struct timespec ts = { (time_t)(wait / 1000000),
+				       (long)(wait % 1000000) * 1000L };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
 	return CUA_OK;
 }
 

@@ -183,6 +183,11 @@ cua_wlr_keyboard_prepare(struct cua_wlr *w);
 
 /* ---- Pointer (pointer.c) --------------------------------------------- */
 
+/* Makes the virtual pointer now instead of on the first event, which
+ * then waits only for what is left of its settling time (pointer.c). */
+cua_result
+cua_wlr_pointer_prepare(struct cua_wlr *w);
+
 /* Linux input button codes (BTN_LEFT ...). */
 #define CUA_WLR_BTN_LEFT 0x110
 #define CUA_WLR_BTN_RIGHT 0x111
