@@ -33,6 +33,7 @@ struct cua_act {
 	int refetched;
 	struct cua_display *d; /* whose interrupt this action set */
 	uint64_t user_seq;     /* the person's presses when it began */
+	int input_lock;        /* the desktop's input lock, 0 when none */
 };
 
 /*

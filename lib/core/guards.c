@@ -25,6 +25,7 @@
 
 #include "act.h"
 #include "errors.h"
+#include "inputlock.h"
 #include "lock.h"
 #include "user.h"
 
@@ -178,6 +179,12 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 				   p->user_intervened, a->app->app_id);
 	if (r != CUA_OK)
 		return r;
+	/* one process at a time sends input to the desktop
+	 * (docs/concurrency.md): taken last, so a refused action never
+	 * waits for another's */
+	r = cua_input_lock_action(cua_act_app_name(a), &a->input_lock);
+	if (r != CUA_OK)
+		return r;
 	a->user_seq = cua_user_seq(s);
 	a->t = p->latest;
 	cua_tree_retain(a->t);
@@ -309,6 +316,8 @@ cua_act_outcome(struct cua_act *a, char **out)
 void
 cua_act_end(struct cua_act *a)
 {
+	cua_input_lock_release(a->input_lock);
+	a->input_lock = 0;
 	if (a->d) {
 		a->d->interrupt = NULL;
 		a->d->interrupt_data = NULL;

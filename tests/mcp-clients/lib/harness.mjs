@@ -259,6 +259,19 @@ export class Fixture {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// Calls list_apps until app `id` is listed as running (asking
+// get_app_state by name earlier could launch another app of that name).
+export async function untilRunning(client, id, timeout = 30000) {
+  const end = Date.now() + timeout;
+  const listed = new RegExp(`— ${id.replace(/[.+]/g, '\\$&')} \\[[^\\]]*running`);
+  for (;;) {
+    const r = await client.callTool({ name: 'list_apps', arguments: {} });
+    if (listed.test(text(r))) return;
+    if (Date.now() > end) throw new Error(`${id} is not running after ${timeout} ms: ${text(r)}`);
+    await sleep(300);
+  }
+}
+
 // Calls get_app_state until `pred(result)` holds (apps register with the
 // accessibility bus a moment after they show a window).
 export async function stateUntil(client, args, pred = (r) => !r.isError, timeout = 15000) {
