@@ -7,8 +7,10 @@
 //    device, counted as a person's through CUA_TEST_PERSON_MASTER) refuses
 //    the next action with E-USER-CHANGED until the app is observed again,
 //    and ends an action it overlaps;
-//  - `cua stop` and the stop hotkey refuse every tool with the
-//    explicit-stop sentence until the host starts a new turn.
+//  - the person's pointer motion ends a drag it overlaps (and nothing
+//    else);
+//  - `cua stop` and the stop hotkey refuse every tool with the explicit-stop sentence until the
+//    host starts a new turn.
 //
 // SPDX-License-Identifier: MIT
 import { test, before, after } from 'node:test';
@@ -261,6 +263,56 @@ test('the person typing while the agent acts: every overlapping action is told (
     assert.ok(told > 0);
     const s = await call('get_app_state');
     assert.equal(s.isError ?? false, false, text(s));
+  } finally {
+    await person.stop();
+  }
+});
+
+test('the person moving their pointer during a drag ends it (E-USER-CHANGED); their motion between actions and during other actions refuses nothing', { skip: skipPerson }, async () => {
+  const person = await new Person().start();
+  try {
+    const r = await call('get_app_state', { disable_diff: true });
+    assert.equal(r.isError ?? false, false, text(r));
+    const { elements, screenshot } = r.structuredContent;
+    const canvas = elements.find((e) => e.role === 'canvas');
+    const ppp = screenshot.pixels_per_point;
+    const cx = (canvas.frame.x + 10) * ppp, cy = (canvas.frame.y + 10) * ppp;
+    const drag = () => call('drag', { from_x: cx, from_y: cy, to_x: cx + 60 * ppp, to_y: cy + 30 * ppp });
+    // motion between actions: the next drag goes through
+    await person.do('wiggle 20 5');
+    let mark = fixture.mark;
+    let d = await drag();
+    assert.equal(d.isError ?? false, false, text(d));
+    await fixture.waitLine(/^canvas release 1 /, 5000, mark);
+    // the person moves for about 3 s: a key press meanwhile goes through,
+    // every drag meanwhile is told
+    const wiggle = person.do('wiggle 600 5');
+    await sleep(100);
+    const k = await call('press_key', { key: 'End' });
+    assert.equal(k.isError ?? false, false, `motion does not stop a key press: ${text(k)}`);
+    let told = 0, ok = 0;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 1500) {
+      d = await drag();
+      if (d.isError) {
+        assert.equal(text(d), CHANGED);
+        assert.equal(d.structuredContent.error.id, 'E-USER-CHANGED');
+        told++;
+        // observed again, the app can be acted on
+        const s = await call('get_app_state');
+        assert.equal(s.isError ?? false, false, text(s));
+      } else {
+        ok++;
+      }
+    }
+    await wiggle;
+    assert.equal(ok, 0, 'no drag succeeded while the person moved their pointer');
+    assert.ok(told > 0);
+    // once the person stops moving, a drag works again
+    mark = fixture.mark;
+    d = await drag();
+    assert.equal(d.isError ?? false, false, text(d));
+    await fixture.waitLine(/^canvas release 1 /, 5000, mark);
   } finally {
     await person.stop();
   }
