@@ -9,7 +9,8 @@
 //    and ends an action it overlaps;
 //  - the person's pointer motion ends a drag it overlaps (and nothing
 //    else);
-//  - `cua stop` and the stop hotkey refuse every tool with the explicit-stop sentence until the
+//  - `cua stop` (also through a `cua-mcp --listen` server) and the stop
+//    hotkey refuse every tool with the explicit-stop sentence until the
 //    host starts a new turn.
 //
 // SPDX-License-Identifier: MIT
@@ -17,9 +18,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  HERE, CUA_CLI, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
-  stateUntil, sleep, RECEIPT_LINE, idOf, onLines,
+  HERE, CUA_CLI, DATA_DIR, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
+  stateUntil, sleep, RECEIPT_LINE, idOf, onLines, startHttpServer,
 } from './lib/harness.mjs';
 
 const skip = !(haveDesktop() && FIXTURE) && 'needs a desktop (cua desktop run) and the GTK3 fixture';
@@ -316,6 +318,45 @@ test('the person moving their pointer during a drag ends it (E-USER-CHANGED); th
   } finally {
     await person.stop();
   }
+});
+
+test('cua stop reaches a cua-mcp --listen server and each of its sessions (by display and by the server\'s pid)', { skip }, async () => {
+  const env = serverEnv();
+  const server = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--trust-apps'], env });
+  const meta = (turn) => ({ _meta: { 'libcua/turn_id': turn } });
+  const h = new Client({ name: 'http-stop', version: '0.0.1' });
+  await h.connect(server.transport());
+  try {
+    const hcall = (name, args, turn) => h.callTool({ name, arguments: { app: APP, ...args }, ...meta(turn) });
+    let r = await hcall('get_app_state', {}, 'h-1');
+    assert.equal(r.isError ?? false, false, text(r));
+    // by display: the --listen server is listed once, its sessions are not
+    let out = execFileSync(CUA_CLI, ['stop'], { encoding: 'utf8' });
+    assert.match(out, new RegExp(`^stopped cua-mcp \\(pid ${server.proc.pid}, display :\\d+\\)$`, 'm'));
+    await sleep(300);
+    r = await hcall('press_key', { key: 'End' }, 'h-1');
+    assert.equal(text(r), STOPPED);
+    assert.equal(r.structuredContent.error.id, 'E-USER-STOPPED');
+    // the server itself lives on; a new turn works again
+    assert.equal(server.proc.exitCode, null, 'SIGUSR1 did not end the --listen server');
+    r = await hcall('get_app_state', {}, 'h-2');
+    assert.equal(r.isError ?? false, false, text(r));
+    // by the server's pid
+    out = execFileSync(CUA_CLI, ['stop', '--pid', String(server.proc.pid)], { encoding: 'utf8' });
+    assert.match(out, /^stopped cua-mcp/m);
+    await sleep(300);
+    r = await hcall('get_app_state', {}, 'h-2');
+    assert.equal(text(r), STOPPED);
+    r = await hcall('get_app_state', {}, 'h-3');
+    assert.equal(r.isError ?? false, false, text(r));
+  } finally {
+    await h.close();
+    await server.stop();
+  }
+  // the stdio server of this file was stopped too by the first `cua stop`:
+  // its next turn lifts it
+  const r = await client.callTool({ name: 'get_app_state', arguments: { app: APP }, _meta: { 'libcua/turn_id': 'after-http' } });
+  assert.equal(r.isError ?? false, false, text(r));
 });
 
 test('cua stop refuses every tool with the explicit-stop sentence until a new turn', { skip }, async () => {
