@@ -347,7 +347,7 @@ export async function soak({ minutes, warmup, minCalls = 0, sampleSeconds = 10, 
 // The report as text: the figures, then one line per tool.
 export function formatReport(r) {
   const lines = [
-    `soak: ${r.seconds} s, ${r.calls} tool calls (${r.measuredCalls} after the ${r.warmup}-minute warm-up), ${r.cycles} app cycles, ${r.checks} effect checks`,
+    `soak: ${r.seconds} s, ${r.calls} tool calls (${r.measuredCalls} after a warm-up of ${Math.round(r.warmup * 60)} s), ${r.cycles} app cycles, ${r.checks} effect checks`,
     `  rss      ${r.base.rssKiB} -> ${r.last.rssKiB} KiB (growth ${r.growth.rssKiB} KiB, bound ${r.bounds.rssKiB}; peak ${r.peakRssKiB})`,
     `  fds      ${r.base.fds} -> ${r.last.fds}`,
     `  threads  ${r.base.threads} -> ${r.last.threads}`,
