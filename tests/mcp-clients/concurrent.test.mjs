@@ -15,12 +15,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   CUA_CLI, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
-  stateUntil, findId, idOf, tempDir, untilRunning, sleep,
+  stateUntil, findId, idOf, tempDir, untilRunning, sleep, appEnv,
 } from './lib/harness.mjs';
 
 const run = promisify(execFile);
@@ -34,14 +34,7 @@ before(async () => {
   dir = tempDir('concurrent');
   const doc = join(dir, 'notes.txt');
   writeFileSync(doc, 'notes\n');
-  for (const d of ['config', 'data', 'cache']) mkdirSync(join(dir, 'mp', d), { recursive: true });
-  mousepad = spawn('mousepad', [doc], {
-    stdio: 'ignore',
-    env: {
-      ...process.env, XDG_CONFIG_HOME: join(dir, 'mp', 'config'), XDG_DATA_HOME: join(dir, 'mp', 'data'),
-      XDG_CACHE_HOME: join(dir, 'mp', 'cache'), GSETTINGS_BACKEND: 'memory',
-    },
-  });
+  mousepad = spawn('mousepad', [doc], { stdio: 'ignore', env: appEnv(join(dir, 'mp')) });
   fixture = await new Fixture().start();
   env = serverEnv();
   const approve = { action: 'accept', content: { scope: 'always' } };

@@ -12,7 +12,7 @@
 //
 // SPDX-License-Identifier: MIT
 import { spawn } from 'node:child_process';
-import { mkdtempSync, copyFileSync, chmodSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync, chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,23 @@ export function serverEnv(extra = {}) {
   env.XDG_CONFIG_HOME = tempDir('config');
   env.XDG_STATE_HOME = tempDir('state');
   return { ...env, ...extra };
+}
+
+// The environment of an app a test starts: the desktop's, with a
+// configuration, data, cache and state of its own under `home` (so no
+// run sees another's settings or drafts) and its accessibility bridge on.
+export function appEnv(home, extra = {}) {
+  for (const d of ['config', 'data', 'cache', 'state']) mkdirSync(join(home, d), { recursive: true });
+  return {
+    ...process.env,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    XDG_STATE_HOME: join(home, 'state'),
+    GSETTINGS_BACKEND: 'memory',
+    NO_AT_BRIDGE: undefined,
+    ...extra,
+  };
 }
 
 const open = [];

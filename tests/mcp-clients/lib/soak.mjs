@@ -11,10 +11,10 @@
 //
 // SPDX-License-Identifier: MIT
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  connect, closeAll, protocolErrors, Fixture, text, stateBody, stateUntil, idOf, findId, sleep, tempDir, untilRunning,
+  connect, closeAll, protocolErrors, Fixture, text, stateBody, stateUntil, idOf, findId, sleep, tempDir, untilRunning, appEnv,
 } from './harness.mjs';
 
 // The bounds (issue: long sessions): growth after the warm-up.
@@ -78,17 +78,7 @@ function latencyTable(lat) {
 
 // An app in its own process group with a configuration of its own.
 function launch(cmd, args, home) {
-  for (const d of ['config', 'data', 'cache', 'state']) mkdirSync(join(home, d), { recursive: true });
-  const env = {
-    ...process.env,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_STATE_HOME: join(home, 'state'),
-    GSETTINGS_BACKEND: 'memory',
-  };
-  delete env.NO_AT_BRIDGE;
-  const p = spawn(cmd, args, { env, detached: true, stdio: 'ignore' });
+  const p = spawn(cmd, args, { env: appEnv(home), detached: true, stdio: 'ignore' });
   p.on('error', () => {});
   return p;
 }
