@@ -33,6 +33,10 @@ struct cua_act {
 	int refetched;
 	struct cua_display *d; /* whose interrupt this action set */
 	uint64_t user_seq;     /* the person's presses when it began */
+	int input_lock;        /* the desktop's input lock, 0 when none */
+	/* the person's pointer motions when it began (drags: motion stops
+	 * them), else CUA_USER_NO_MOTION */
+	uint64_t motion_seq;
 };
 
 /*

@@ -618,18 +618,31 @@ mkdir_p(const char *dir, int mode)
 int
 cua_usage_record(const char *path, const char *app_id)
 {
-	char *old = cua_usage_load(path), *dump, date[16], dir[4096];
-	json_t *root = old ? json_loads(old, 0, NULL) : NULL, *apps, *e;
+	char *old, *dump, date[16], dir[4096];
+	json_t *root, *apps, *e;
 	time_t now = time(NULL);
 	struct tm tm;
 	const char *slash;
-	int r = -ENOMEM;
+	int r = -ENOMEM, lock;
 
-	free(old);
-	if (!path || !app_id) {
-		json_decref(root);
+	if (!path || !app_id)
 		return 0;
-	}
+	slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	/* the directory's error is the one that explains a failure */
+	if (mkdir_p(dir, 0700) < 0)
+		return -errno;
+	/* several processes (servers, `cua` commands) record at once: each
+	 * reads what the other wrote */
+	lock = cua_lock_beside(path);
+	if (lock < 0)
+		return lock;
+	old = cua_usage_load(path);
+	root = old ? json_loads(old, 0, NULL) : NULL;
+	free(old);
 	if (!json_is_object(root)) {
 		json_decref(root);
 		root = json_object();
@@ -654,17 +667,9 @@ cua_usage_record(const char *path, const char *app_id)
 	json_object_set_new(root, "schema", json_string("libcua.usage/1"));
 	dump = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(root);
-	slash = strrchr(path, '/');
-	if (dump && slash && (size_t)(slash - path) < sizeof(dir)) {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-		/* the directory's error is the one that explains a failure */
-		if (mkdir_p(dir, 0700) < 0)
-			r = -errno;
-		else
-			r = cua_write_file_atomic(path, dump, strlen(dump),
-						  0600);
-	}
+	if (dump)
+		r = cua_write_file_atomic(path, dump, strlen(dump), 0600);
 	free(dump);
+	close(lock);
 	return r;
 }

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -58,4 +60,26 @@ cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
 		unlink(sb_str(&tmp));
 	sb_free(&tmp);
 	return r;
+}
+
+int
+cua_lock_beside(const char *path)
+{
+	char *lp = NULL;
+	int fd, e;
+
+	if (asprintf(&lp, "%s.lock", path) < 0)
+		return -ENOMEM;
+	fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	e = errno;
+	free(lp);
+	if (fd < 0)
+		return -e;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			e = errno;
+			close(fd);
+			return -e;
+		}
+	return fd;
 }

@@ -25,4 +25,12 @@ cua_write_all(int fd, const void *buf, size_t len);
 int
 cua_write_file_atomic(const char *path, const char *data, size_t len, int mode);
 
+/*
+ * An exclusive lock on the file `path`.lock (created 0600), for a
+ * read-modify-write of `path` by several processes at once: its
+ * descriptor (close it to unlock), or -errno.
+ */
+int
+cua_lock_beside(const char *path);
+
 #endif

@@ -25,6 +25,7 @@
 
 #include "act.h"
 #include "errors.h"
+#include "inputlock.h"
 #include "lock.h"
 #include "user.h"
 
@@ -81,7 +82,8 @@ act_interrupt(void *data)
 	struct cua_act *a = data;
 	cua_result r;
 
-	r = cua_user_guard_during(a->s, a->user_seq, a->app->app_id, 0);
+	r = cua_user_guard_during(a->s, a->user_seq, a->motion_seq,
+				  a->app->app_id, 0);
 	if (r != CUA_OK) {
 		if (a->as->proc)
 			a->as->proc->user_intervened = 1;
@@ -178,7 +180,17 @@ cua_act_begin(struct cua_act *a, struct cua_session *s, const char *tool,
 				   p->user_intervened, a->app->app_id);
 	if (r != CUA_OK)
 		return r;
+	/* one process at a time sends input to the desktop
+	 * (docs/concurrency.md): taken last, so a refused action never
+	 * waits for another's */
+	r = cua_input_lock_action(cua_act_app_name(a), &a->input_lock);
+	if (r != CUA_OK)
+		return r;
 	a->user_seq = cua_user_seq(s);
+	/* a drag is the action the person's pointer motion disturbs
+	 * (docs/safety.md §6) */
+	a->motion_seq = strcmp(tool, "drag") == 0 ? cua_user_motion(s) :
+						    CUA_USER_NO_MOTION;
 	a->t = p->latest;
 	cua_tree_retain(a->t);
 	a->t_guards = cua_now_us();
@@ -206,7 +218,8 @@ cua_act_after(struct cua_act *a, cua_result r)
 		return g;
 	/* the person's presses while it ran (docs/safety.md §6): the model
 	 * is told, and observes before the next action */
-	g = cua_user_guard_during(a->s, a->user_seq, a->app->app_id, 1);
+	g = cua_user_guard_during(a->s, a->user_seq, a->motion_seq,
+				  a->app->app_id, 1);
 	cua_debug(&a->s->ctx, "%s: the guards after the action took %.3f ms",
 		  a->tool, (cua_now_us() - t0) / 1000.0);
 	if (g != CUA_OK) {
@@ -309,6 +322,8 @@ cua_act_outcome(struct cua_act *a, char **out)
 void
 cua_act_end(struct cua_act *a)
 {
+	cua_input_lock_release(a->input_lock);
+	a->input_lock = 0;
 	if (a->d) {
 		a->d->interrupt = NULL;
 		a->d->interrupt_data = NULL;

@@ -7,9 +7,12 @@
  *  - between actions: a press on the app's window since its last
  *    observation refuses the next action with E-USER-CHANGED until the
  *    app is observed again;
- *  - during an action: any press stops it between two synthetic events
- *    (the display interrupt, core/guards.c) and ends it with
- *    E-USER-CHANGED, and the app counts as changed until observed;
+ *  - during an action: any press, and during a drag any motion of the
+ *    person's pointer, stops it between two synthetic events (the
+ *    display interrupt, core/guards.c) and ends it with E-USER-CHANGED,
+ *    and the app counts as changed until observed (motion between
+ *    actions changes nothing: a pointer that only moves types nothing,
+ *    clicks nothing);
  *    an Escape press stops Computer Use instead;
  *  - the stop (the stop hotkey, or cua_session_set_stopped()) refuses
  *    every observation and action with E-USER-STOPPED until it is lifted
@@ -45,6 +48,7 @@ struct cua_user {
 	uint64_t seq; /* presses so far */
 	struct press ring[RING];
 	atomic_llong stopped_at; /* cua_now_us() of the stop; 0 none */
+	atomic_ullong motion;    /* the person's pointer motions so far */
 	int started, watching;
 	char why[160];
 	struct cua_display *d;
@@ -71,6 +75,10 @@ on_press(void *data, const struct cua_user_event *ev)
 
 	if (ev->kind == CUA_USER_STOP_KEY) {
 		atomic_store(&u->stopped_at, (long long)ev->time_us);
+		return;
+	}
+	if (ev->kind == CUA_USER_MOTION) {
+		atomic_fetch_add(&u->motion, 1);
 		return;
 	}
 	pthread_mutex_lock(&u->mu);
@@ -137,6 +145,12 @@ cua_user_seq(struct cua_session *s)
 	n = u->seq;
 	pthread_mutex_unlock(&u->mu);
 	return n;
+}
+
+uint64_t
+cua_user_motion(struct cua_session *s)
+{
+	return s->user ? atomic_load(&s->user->motion) : 0;
 }
 
 int
@@ -225,8 +239,8 @@ cua_user_guard_between(struct cua_session *s, uint64_t since, uint64_t window,
 }
 
 cua_result
-cua_user_guard_during(struct cua_session *s, uint64_t since, const char *app_id,
-		      int sync)
+cua_user_guard_during(struct cua_session *s, uint64_t since,
+		      uint64_t motion_since, const char *app_id, int sync)
 {
 	struct cua_user *u = s->user;
 	int escape = 0, any;
@@ -244,6 +258,9 @@ cua_user_guard_during(struct cua_session *s, uint64_t since, const char *app_id,
 		    u->ring[i].keysym == XK_Escape)
 			escape = 1;
 	pthread_mutex_unlock(&u->mu);
+	if (motion_since != CUA_USER_NO_MOTION &&
+	    atomic_load(&u->motion) > motion_since)
+		any = 1;
 	if (escape) {
 		cua_user_set_stopped(s, 1);
 		return cua_err(CUA_MSG_USER_STOPPED);

@@ -42,13 +42,19 @@ cua_user_guard_stop(struct cua_session *s);
 cua_result
 cua_user_guard_between(struct cua_session *s, uint64_t since, uint64_t window,
 		       int intervened, const char *app_id);
+/* The number of the person's pointer motions seen so far. */
+uint64_t
+cua_user_motion(struct cua_session *s);
+/* `motion_since` for actions in which motion does not count. */
+#define CUA_USER_NO_MOTION UINT64_MAX
 /* During an action that began at press number `since`: E-USER-STOPPED for
- * a stop or an Escape press, E-USER-CHANGED for any other press. With
- * `sync`, first waits until the window system's presses so far were
- * seen. */
+ * a stop or an Escape press, E-USER-CHANGED for any other press, and for
+ * the person's pointer motion after motion number `motion_since` (a
+ * drag's; CUA_USER_NO_MOTION for other actions). With `sync`, first
+ * waits until the window system's input so far was seen. */
 cua_result
-cua_user_guard_during(struct cua_session *s, uint64_t since, const char *app_id,
-		      int sync);
+cua_user_guard_during(struct cua_session *s, uint64_t since,
+		      uint64_t motion_since, const char *app_id, int sync);
 
 void
 cua_user_set_stopped(struct cua_session *s, int stopped);

@@ -194,6 +194,7 @@ enum cua_user_input {
 	CUA_USER_KEY = 1,  /* a key press of a person's keyboard */
 	CUA_USER_BUTTON,   /* a button press of a person's pointer */
 	CUA_USER_STOP_KEY, /* the stop hotkey, while it is grabbed */
+	CUA_USER_MOTION,   /* a person's pointer moved (no windows) */
 };
 
 struct cua_user_event {

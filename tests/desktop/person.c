@@ -10,6 +10,9 @@
  *   type TEXT            types TEXT (ASCII letters, digits, space)
  *   key COMBO            presses one combo: ctrl+alt+shift+Escape
  *   burst C N MS         types character C N times, MS ms apart
+ *   wiggle N MS          moves the person's own pointer (not the core
+ *                        pointer libcua drives) 4 px right and back, N
+ *                        times, MS ms apart
  *
  * Prints "ready" once set up and "done" after each command; removes the
  * master when stdin closes.
@@ -142,6 +145,17 @@ main(void)
 			if (sscanf(line + 6, "%c %d %d", &c, &n, &ms) == 3)
 				for (int i = 0; i < n; i++) {
 					tap(sym_of(c), 0);
+					usleep((useconds_t)ms * 1000);
+				}
+		} else if (strncmp(line, "wiggle ", 7) == 0) {
+			int n, ms;
+
+			if (sscanf(line + 7, "%d %d", &n, &ms) == 2)
+				for (int i = 0; i < n; i++) {
+					XTestFakeRelativeMotionEvent(
+						d, i % 2 ? -4 : 4, 0,
+						CurrentTime);
+					XSync(d, False);
 					usleep((useconds_t)ms * 1000);
 				}
 		}

@@ -7,17 +7,21 @@
 //    device, counted as a person's through CUA_TEST_PERSON_MASTER) refuses
 //    the next action with E-USER-CHANGED until the app is observed again,
 //    and ends an action it overlaps;
-//  - `cua stop` and the stop hotkey refuse every tool with the
-//    explicit-stop sentence until the host starts a new turn.
+//  - the person's pointer motion ends a drag it overlaps (and nothing
+//    else);
+//  - `cua stop` (also through a `cua-mcp --listen` server) and the stop
+//    hotkey refuse every tool with the explicit-stop sentence until the
+//    host starts a new turn.
 //
 // SPDX-License-Identifier: MIT
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  HERE, CUA_CLI, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
-  stateUntil, sleep, RECEIPT_LINE, idOf, onLines,
+  HERE, CUA_CLI, DATA_DIR, serverEnv, connect, closeAll, protocolErrors, Fixture, FIXTURE, haveDesktop, text, stateBody,
+  stateUntil, sleep, RECEIPT_LINE, idOf, onLines, startHttpServer,
 } from './lib/harness.mjs';
 
 const skip = !(haveDesktop() && FIXTURE) && 'needs a desktop (cua desktop run) and the GTK3 fixture';
@@ -264,6 +268,95 @@ test('the person typing while the agent acts: every overlapping action is told (
   } finally {
     await person.stop();
   }
+});
+
+test('the person moving their pointer during a drag ends it (E-USER-CHANGED); their motion between actions and during other actions refuses nothing', { skip: skipPerson }, async () => {
+  const person = await new Person().start();
+  try {
+    const r = await call('get_app_state', { disable_diff: true });
+    assert.equal(r.isError ?? false, false, text(r));
+    const { elements, screenshot } = r.structuredContent;
+    const canvas = elements.find((e) => e.role === 'canvas');
+    const ppp = screenshot.pixels_per_point;
+    const cx = (canvas.frame.x + 10) * ppp, cy = (canvas.frame.y + 10) * ppp;
+    const drag = () => call('drag', { from_x: cx, from_y: cy, to_x: cx + 60 * ppp, to_y: cy + 30 * ppp });
+    // motion between actions: the next drag goes through
+    await person.do('wiggle 20 5');
+    let mark = fixture.mark;
+    let d = await drag();
+    assert.equal(d.isError ?? false, false, text(d));
+    await fixture.waitLine(/^canvas release 1 /, 5000, mark);
+    // the person moves for about 3 s: a key press meanwhile goes through,
+    // every drag meanwhile is told
+    const wiggle = person.do('wiggle 600 5');
+    await sleep(100);
+    const k = await call('press_key', { key: 'End' });
+    assert.equal(k.isError ?? false, false, `motion does not stop a key press: ${text(k)}`);
+    let told = 0, ok = 0;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 1500) {
+      d = await drag();
+      if (d.isError) {
+        assert.equal(text(d), CHANGED);
+        assert.equal(d.structuredContent.error.id, 'E-USER-CHANGED');
+        told++;
+        // observed again, the app can be acted on
+        const s = await call('get_app_state');
+        assert.equal(s.isError ?? false, false, text(s));
+      } else {
+        ok++;
+      }
+    }
+    await wiggle;
+    assert.equal(ok, 0, 'no drag succeeded while the person moved their pointer');
+    assert.ok(told > 0);
+    // once the person stops moving, a drag works again
+    mark = fixture.mark;
+    d = await drag();
+    assert.equal(d.isError ?? false, false, text(d));
+    await fixture.waitLine(/^canvas release 1 /, 5000, mark);
+  } finally {
+    await person.stop();
+  }
+});
+
+test('cua stop reaches a cua-mcp --listen server and each of its sessions (by display and by the server\'s pid)', { skip }, async () => {
+  const env = serverEnv();
+  const server = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--trust-apps'], env });
+  const meta = (turn) => ({ _meta: { 'libcua/turn_id': turn } });
+  const h = new Client({ name: 'http-stop', version: '0.0.1' });
+  await h.connect(server.transport());
+  try {
+    const hcall = (name, args, turn) => h.callTool({ name, arguments: { app: APP, ...args }, ...meta(turn) });
+    let r = await hcall('get_app_state', {}, 'h-1');
+    assert.equal(r.isError ?? false, false, text(r));
+    // by display: the --listen server is listed once, its sessions are not
+    let out = execFileSync(CUA_CLI, ['stop'], { encoding: 'utf8' });
+    assert.match(out, new RegExp(`^stopped cua-mcp \\(pid ${server.proc.pid}, display :\\d+\\)$`, 'm'));
+    await sleep(300);
+    r = await hcall('press_key', { key: 'End' }, 'h-1');
+    assert.equal(text(r), STOPPED);
+    assert.equal(r.structuredContent.error.id, 'E-USER-STOPPED');
+    // the server itself lives on; a new turn works again
+    assert.equal(server.proc.exitCode, null, 'SIGUSR1 did not end the --listen server');
+    r = await hcall('get_app_state', {}, 'h-2');
+    assert.equal(r.isError ?? false, false, text(r));
+    // by the server's pid
+    out = execFileSync(CUA_CLI, ['stop', '--pid', String(server.proc.pid)], { encoding: 'utf8' });
+    assert.match(out, /^stopped cua-mcp/m);
+    await sleep(300);
+    r = await hcall('get_app_state', {}, 'h-2');
+    assert.equal(text(r), STOPPED);
+    r = await hcall('get_app_state', {}, 'h-3');
+    assert.equal(r.isError ?? false, false, text(r));
+  } finally {
+    await h.close();
+    await server.stop();
+  }
+  // the stdio server of this file was stopped too by the first `cua stop`:
+  // its next turn lifts it
+  const r = await client.callTool({ name: 'get_app_state', arguments: { app: APP }, _meta: { 'libcua/turn_id': 'after-http' } });
+  assert.equal(r.isError ?? false, false, text(r));
 });
 
 test('cua stop refuses every tool with the explicit-stop sentence until a new turn', { skip }, async () => {

@@ -205,8 +205,9 @@ test_replace_disk_fills_up(void **state)
 	assert_replace_fails(*state, "write", "ENOSPC", ENOSPC, "4096", 'y');
 }
 
-/* The usage store: created 0600 in a new 0700 directory; a failed update
- * is reported and keeps the old store. */
+/* The usage store: created 0600 in a new 0700 directory, updated under
+ * the lock of usage.json.lock; a failed update is reported and keeps the
+ * old store. */
 static void
 test_usage_store(void **state)
 {
@@ -231,8 +232,9 @@ test_usage_store(void **state)
 	no_faults();
 	after = slurp(path);
 	assert_string_equal(after, before);
+	/* no temporary file is left; the lock file writers share stays */
 	listing(sub, names, sizeof(names));
-	assert_string_equal(names, "usage.json");
+	assert_string_equal(names, "usage.json usage.json.lock");
 	free(before);
 	free(after);
 

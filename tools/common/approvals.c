@@ -7,10 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +64,28 @@ mkdir_p(char *dir)
 	return mkdir(dir, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* An exclusive lock on `path`.lock (its descriptor), or -1: without one
+ * the store is still written, as a lone writer would. */
+static int
+lock_store(const char *path)
+{
+	char *lp = NULL;
+	int fd = -1;
+
+	if (asprintf(&lp, "%s.lock", path) < 0)
+		return -1;
+	fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(lp);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	return fd;
+}
+
 int
 approvals_add(const char *path, const char *id)
 {
@@ -69,7 +93,7 @@ approvals_add(const char *path, const char *id)
 	json_t *store, *apps;
 	time_t now = time(NULL);
 	struct tm tm;
-	int r = -1;
+	int r = -1, lock;
 
 	if (!dir)
 		return -1;
@@ -82,6 +106,9 @@ approvals_add(const char *path, const char *id)
 		}
 	}
 	free(dir);
+	/* two servers (or `cua approve`) adding at once: each reads the
+	 * store the other wrote, under the lock of <path>.lock */
+	lock = lock_store(path);
 	store = json_load_file(path, 0, NULL);
 	if (!json_is_object(store)) {
 		json_decref(store);
@@ -109,5 +136,7 @@ approvals_add(const char *path, const char *id)
 		}
 		free(text);
 	}
+	if (lock >= 0)
+		close(lock); /* drops the lock */
 	return r;
 }

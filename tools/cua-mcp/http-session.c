@@ -725,6 +725,22 @@ hs_shutdown(void)
 	reg.envp = NULL;
 }
 
+unsigned
+hs_signal(int sig)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&reg.lock);
+	for (struct hsession *s = reg.list; s; s = s->next) {
+		pthread_mutex_lock(&s->lock);
+		if (!s->ended && s->pid > 0 && kill(s->pid, sig) == 0)
+			n++;
+		pthread_mutex_unlock(&s->lock);
+	}
+	pthread_mutex_unlock(&reg.lock);
+	return n;
+}
+
 const char *
 hs_id(const struct hsession *s)
 {

@@ -36,6 +36,7 @@
 #include "fileio.h"
 #include "http.h"
 #include "mcp.h"
+#include "servers.h"
 
 #define ENDPOINT "/mcp"
 /* How far past the bound a body is still read (and dropped). */
@@ -815,6 +816,10 @@ http_run(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
+	/* the person's stop (`cua stop`, docs/safety.md §6), passed on to
+	 * every session's process; blocked before any thread or session
+	 * process exists, so that they all start with it blocked */
+	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	if (hs_init(&lim, argv) < 0) {
 		fprintf(stderr, "cua-mcp: cannot start the session reaper\n");
@@ -863,9 +868,18 @@ http_run(int argc, char **argv)
 			addr, port);
 	}
 	fflush(stderr);
+	if (servers_register(getenv("DISPLAY")) < 0)
+		LOG_WARN("cannot register for `cua stop`: %s", strerror(errno));
 
-	while (sigwait(&set, &sig) != 0)
-		;
+	for (;;) {
+		if (sigwait(&set, &sig) != 0)
+			continue;
+		if (sig != SIGUSR1)
+			break;
+		LOG_INFO("stopped by the user (cua stop): %u session(s)",
+			 hs_signal(SIGUSR1));
+	}
+	servers_unregister();
 	LOG_INFO("stopping on signal %d", sig);
 	/* the sessions first: their readers see the end and return, so
 	 * that the connection threads MHD joins finish */

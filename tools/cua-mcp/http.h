@@ -59,6 +59,9 @@ hs_init(const struct hs_limits *limits, char **argv);
 /* Ends every session and waits (a while) for their children. */
 void
 hs_shutdown(void);
+/* Sends `sig` to the process of every live session; how many. */
+unsigned
+hs_signal(int sig);
 
 /*
  * A new session with its child started, referenced once for the caller.

@@ -340,6 +340,8 @@ main(int argc, char **argv)
 	/* an HTTP session's process speaks stdio to the HTTP server */
 	if (mcp_opt.listen && !getenv(HTTP_CHILD_ENV))
 		return http_run(argc, argv);
+	/* `cua stop` reaches it through its --listen server (http.c) */
+	mcp_opt.http_session = mcp_opt.listen != NULL;
 	unsetenv(HTTP_CHILD_ENV);
 	return rpc_run();
 }

@@ -37,6 +37,7 @@ struct mcp_options {
 	int log_level;        /* stderr threshold, CUA_LOG_* */
 	/* MCP Streamable HTTP (http.c) */
 	const char *listen; /* HOST:PORT, NULL: stdio */
+	int http_session;   /* a session process of a --listen server */
 	const char *token_file;
 	unsigned max_sessions;
 	unsigned session_timeout; /* seconds */

@@ -1002,7 +1002,7 @@ rpc_run(void)
 		return 1;
 	}
 	pthread_detach(reader);
-	if (servers_register(getenv("DISPLAY")) < 0)
+	if (!mcp_opt.http_session && servers_register(getenv("DISPLAY")) < 0)
 		LOG_WARN("cannot register for `cua stop`: %s", strerror(errno));
 
 	for (;;) {

@@ -1,7 +1,7 @@
 /*
  * The person at the desktop (docs/safety.md §6): a thread with an X
  * connection of its own reads XInput2 raw events (key and button
- * presses) from every device except the XTEST ones — the synthetic input
+ * presses, pointer motion) from every device except the XTEST ones — the synthetic input
  * of libcua and of any other program — and, while the core asks for it,
  * holds a passive XI2 grab on the stop hotkey (Ctrl+Alt+Shift+Escape),
  * whose presses from an XTEST device are ignored too.
@@ -244,6 +244,13 @@ handle(struct user_watch *w, Display *d, XGenericEventCookie *c)
 		}
 		break;
 	}
+	case XI_RawMotion:
+		/* the core counts it during drags only (docs/safety.md §6):
+		 * no window is asked for, it comes often */
+		if (is_xtest(w, ((XIRawEvent *)c->data)->sourceid))
+			return;
+		ev.kind = CUA_USER_MOTION;
+		break;
 	case XI_KeyPress: {
 		XIDeviceEvent *k = c->data;
 
@@ -366,6 +373,7 @@ x11d_user_watch(struct cua_display *dp, cua_user_fn fn, void *data, char *why,
 	load_devices(w, d);
 	XISetMask(bits, XI_RawKeyPress);
 	XISetMask(bits, XI_RawButtonPress);
+	XISetMask(bits, XI_RawMotion);
 	XISetMask(hbits, XI_HierarchyChanged);
 	x11_trap_begin();
 	XISelectEvents(d, DefaultRootWindow(d), &mask, 1);

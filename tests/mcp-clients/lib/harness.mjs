@@ -12,7 +12,7 @@
 //
 // SPDX-License-Identifier: MIT
 import { spawn } from 'node:child_process';
-import { mkdtempSync, copyFileSync, chmodSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync, chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,23 @@ export function serverEnv(extra = {}) {
   env.XDG_CONFIG_HOME = tempDir('config');
   env.XDG_STATE_HOME = tempDir('state');
   return { ...env, ...extra };
+}
+
+// The environment of an app a test starts: the desktop's, with a
+// configuration, data, cache and state of its own under `home` (so no
+// run sees another's settings or drafts) and its accessibility bridge on.
+export function appEnv(home, extra = {}) {
+  for (const d of ['config', 'data', 'cache', 'state']) mkdirSync(join(home, d), { recursive: true });
+  return {
+    ...process.env,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    XDG_STATE_HOME: join(home, 'state'),
+    GSETTINGS_BACKEND: 'memory',
+    NO_AT_BRIDGE: undefined,
+    ...extra,
+  };
 }
 
 const open = [];
@@ -258,6 +275,19 @@ export class Fixture {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Calls list_apps until app `id` is listed as running (asking
+// get_app_state by name earlier could launch another app of that name).
+export async function untilRunning(client, id, timeout = 30000) {
+  const end = Date.now() + timeout;
+  const listed = new RegExp(`— ${id.replace(/[.+]/g, '\\$&')} \\[[^\\]]*running`);
+  for (;;) {
+    const r = await client.callTool({ name: 'list_apps', arguments: {} });
+    if (listed.test(text(r))) return;
+    if (Date.now() > end) throw new Error(`${id} is not running after ${timeout} ms: ${text(r)}`);
+    await sleep(300);
+  }
+}
 
 // Calls get_app_state until `pred(result)` holds (apps register with the
 // accessibility bus a moment after they show a window).

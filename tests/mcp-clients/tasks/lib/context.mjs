@@ -5,11 +5,11 @@
 //
 // SPDX-License-Identifier: MIT
 import { spawn, execFile } from 'node:child_process';
-import { mkdirSync, existsSync, readFileSync, statSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { connect, serverEnv, tempDir, sleep } from '../../lib/harness.mjs';
+import { connect, serverEnv, tempDir, sleep, appEnv } from '../../lib/harness.mjs';
 import { Agent, TaskFailure } from './policy.mjs';
 
 const run = promisify(execFile);
@@ -36,18 +36,7 @@ export class TaskContext {
   // Environment of an app: the desktop's, with a configuration, data and
   // cache of its own, so no task sees another's settings or drafts.
   appEnv(extra = {}) {
-    const home = this.path('home');
-    for (const d of ['config', 'data', 'cache', 'state']) mkdirSync(join(home, d), { recursive: true });
-    return {
-      ...process.env,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      XDG_CACHE_HOME: join(home, 'cache'),
-      XDG_STATE_HOME: join(home, 'state'),
-      GSETTINGS_BACKEND: 'memory',
-      NO_AT_BRIDGE: undefined,
-      ...extra,
-    };
+    return appEnv(this.path('home'), extra);
   }
 
   // Starts an app in a process group of its own (so that its helpers
