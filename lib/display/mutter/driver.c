@@ -30,6 +30,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,7 @@ struct mutter_driver {
 		int64_t pid;
 		int32_t w, h;
 		struct cua_rect content; /* the visible window in it */
+		char title[128];
 	} seen[MAX_SEEN];
 	uint64_t recorded; /* the recorded window's handle, 0 unknown */
 	uint32_t frame_w, frame_h;
@@ -273,6 +276,8 @@ seen_note(struct mutter_driver *md, uint64_t window, int64_t pid,
 				       q->content.y - q->extents.y,
 				       q->content.w, q->content.h };
 	md->seen[0].content = c;
+	snprintf(md->seen[0].title, sizeof(md->seen[0].title), "%s",
+		 q->name ? q->name : "");
 }
 
 static ssize_t
@@ -338,6 +343,36 @@ m_match_toplevels(struct cua_display *d, int64_t pid,
 				0, 0, md->seen[k].w, md->seen[k].h
 			};
 	}
+}
+
+/* mutter lists no windows to clients: these are the toplevels the
+ * accessibility tree showed, of processes still running. */
+static cua_result
+m_list_windows(struct cua_display *d, struct cua_display_window_list **out)
+{
+	struct mutter_driver *md = mdrv(d);
+	struct cua_display_window_list *l = calloc(1, sizeof(*l));
+
+	*out = NULL;
+	if (!l || !(l->arena = cua_arena_new()) ||
+	    !(l->w = cua_arena_alloc(l->arena, MAX_SEEN * sizeof(*l->w)))) {
+		cua_display_window_list_free(l);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < MAX_SEEN; i++) {
+		struct cua_display_window *w = &l->w[l->n];
+
+		if (!md->seen[i].window ||
+		    (kill((pid_t)md->seen[i].pid, 0) < 0 && errno == ESRCH))
+			continue;
+		memset(w, 0, sizeof(*w));
+		win_fill(md, i, &w->win);
+		w->title = cua_arena_strdup(l->arena, md->seen[i].title);
+		w->focused = md->seen[i].window == md->recorded;
+		l->n++;
+	}
+	*out = l;
+	return CUA_OK;
 }
 
 static cua_result
@@ -721,6 +756,7 @@ static const struct cua_display_ops mutter_ops = {
 	.capabilities = m_capabilities,
 	.reconnect = m_reconnect,
 	.describe = m_describe,
+	.list_windows = m_list_windows,
 	.match_toplevels = m_match_toplevels,
 	.match_wants_content = 1,
 	.window_query = m_window_query,
