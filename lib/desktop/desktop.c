@@ -369,8 +369,8 @@ void
 desktop_teardown(struct desktop *d)
 {
 	static const enum daemon_id order[] = {
-		DAEMON_WM,       DAEMON_WIREPLUMBER, DAEMON_PIPEWIRE,
-		DAEMON_REGISTRYD, DAEMON_LAUNCHER,   DAEMON_DBUS,
+		DAEMON_WM,        DAEMON_WIREPLUMBER, DAEMON_PIPEWIRE,
+		DAEMON_REGISTRYD, DAEMON_LAUNCHER,    DAEMON_DBUS,
 		DAEMON_DISPLAY,
 	};
 	size_t i;

@@ -214,9 +214,9 @@ run_run(struct cli *cli)
 	return status;
 }
 
-#define USAGE                                                                                  \
+#define USAGE                                                                                         \
 	"cua desktop start [--wayland sway|mutter] [--dir DIR] [--screen WxHxD] [--no-wm] [--json]\n" \
-	"cua desktop stop [--dir DIR]\n"                                                       \
+	"cua desktop stop [--dir DIR]\n"                                                              \
 	"cua desktop run [--wayland sway|mutter] [--dir DIR] [--screen WxHxD] [--no-wm] [--] CMD [ARG...]"
 
 #define HELP                                                                             \
@@ -236,9 +236,9 @@ run_run(struct cli *cli)
 	"  --no-wm          do not start a window manager\n"                             \
 	"  --wayland sway   a headless Wayland desktop instead: sway (the compositor\n"  \
 	"                   and window manager; as root it runs as uid 65534) with\n"    \
-	"                   one output of the screen's size, apps as Wayland clients\n"\
-	"  --wayland mutter a headless GNOME compositor instead: mutter with one\n"     \
-	"                   virtual monitor of the screen's size, PipeWire and\n"       \
+	"                   one output of the screen's size, apps as Wayland clients\n"  \
+	"  --wayland mutter a headless GNOME compositor instead: mutter with one\n"      \
+	"                   virtual monitor of the screen's size, PipeWire and\n"        \
 	"                   WirePlumber (its screen casts), apps as Wayland clients\n"
 
 static const struct cli_option start_options[] = {

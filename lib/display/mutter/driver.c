@@ -166,8 +166,8 @@ session(struct mutter_driver *md)
 		return NULL;
 	}
 	md->why[0] = '\0';
-	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md,
-			   &md->pw) != CUA_OK) {
+	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
+	    CUA_OK) {
 		/* input works without frames */
 		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
 		cua_error_clear();
@@ -339,9 +339,9 @@ m_match_toplevels(struct cua_display *d, int64_t pid,
 		info[i].x11_frame = md->seen[k].content;
 		info[i].has_x11_frame = h == md->recorded;
 		if (md->seen[k].content.x || md->seen[k].content.y)
-			info[i].x11_surface = (struct cua_rect){
-				0, 0, md->seen[k].w, md->seen[k].h
-			};
+			info[i].x11_surface =
+				(struct cua_rect){ 0, 0, md->seen[k].w,
+						   md->seen[k].h };
 	}
 }
 
@@ -409,10 +409,9 @@ static cua_result
 m_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 {
 	recorded(mdrv(d), out);
-	if (out->window &&
-	    !(x >= out->frame.x && y >= out->frame.y &&
-	      x - out->frame.x < out->frame.w &&
-	      y - out->frame.y < out->frame.h))
+	if (out->window && !(x >= out->frame.x && y >= out->frame.y &&
+			     x - out->frame.x < out->frame.w &&
+			     y - out->frame.y < out->frame.h))
 		memset(out, 0, sizeof(*out));
 	return CUA_OK;
 }
@@ -492,7 +491,9 @@ m_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 			break;
 		switch (ev[i].kind) {
 		case CUA_POINTER_MOVE:
-			r = mutter_motion(s, ev[i].x + 0.5, ev[i].y + 0.5);
+			/* whole pixels, as on X11: an app sees the same
+			 * coordinates */
+			r = mutter_motion(s, ev[i].x, ev[i].y);
 			break;
 		case CUA_POINTER_PRESS:
 		case CUA_POINTER_RELEASE:
@@ -547,8 +548,8 @@ in_keymap(struct mutter_driver *md, uint32_t keysym)
 			xkb_keymap_num_layouts_for_key(md->keymap, k);
 
 		for (xkb_layout_index_t l = 0; l < nl; l++) {
-			xkb_level_index_t nv = xkb_keymap_num_levels_for_key(
-				md->keymap, k, l);
+			xkb_level_index_t nv =
+				xkb_keymap_num_levels_for_key(md->keymap, k, l);
 
 			for (xkb_level_index_t v = 0; v < nv; v++) {
 				const xkb_keysym_t *syms;
@@ -622,10 +623,11 @@ m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
 				r = unicode_entry(s, c->codepoint);
 				continue;
 			}
-			return cua_error(CUA_ERROR_UNSUPPORTED,
-					 "mutter's keymap has no key for keysym "
-					 "0x%x, so it cannot be pressed",
-					 c->keysym);
+			return cua_error(
+				CUA_ERROR_UNSUPPORTED,
+				"mutter's keymap has no key for keysym "
+				"0x%x, so it cannot be pressed",
+				c->keysym);
 		}
 		for (; r == CUA_OK && m < c->n_mods; m++)
 			r = mutter_keysym(s, c->mod_keysyms[m], 1);
@@ -675,9 +677,9 @@ m_capture(struct cua_display *d, const struct cua_capture_request *req,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	r = mutter_pw_frame(md->pw, req->timeout_ms > 0 ? req->timeout_ms :
-							  2500,
-			    0, &c->px, &serial);
+	r = mutter_pw_frame(md->pw,
+			    req->timeout_ms > 0 ? req->timeout_ms : 2500, 0,
+			    &c->px, &serial);
 	if (r != CUA_OK) {
 		*status = r == CUA_ERROR_TIMEOUT ?
 				  CUA_CAPTURE_TIMEOUT :
@@ -720,8 +722,7 @@ m_capture(struct cua_display *d, const struct cua_capture_request *req,
 }
 
 static size_t
-m_take_damage(struct cua_display *d, struct cua_display_damage *out,
-	      size_t max)
+m_take_damage(struct cua_display *d, struct cua_display_damage *out, size_t max)
 {
 	struct mutter_driver *md = mdrv(d);
 	uint64_t f = __atomic_load_n(&md->frames, __ATOMIC_RELAXED);

@@ -66,7 +66,8 @@ on_process(void *data)
 					p->format.size.width * 4;
 	offset = d->chunk->offset % d->maxsize;
 	size = d->chunk->size;
-	if ((uint64_t)stride * h > size || offset + (uint64_t)size > d->maxsize ||
+	if ((uint64_t)stride * h > size ||
+	    offset + (uint64_t)size > d->maxsize ||
 	    stride < p->format.size.width * 4)
 		goto done;
 	if (p->frame_size < (size_t)stride * h) {
@@ -122,7 +123,8 @@ on_state_changed(void *data, enum pw_stream_state old,
 	    state == PW_STREAM_STATE_UNCONNECTED) {
 		p->failed = 1;
 		snprintf(p->error, sizeof(p->error), "%s",
-			 error ? error : "the PipeWire stream was disconnected");
+			 error ? error :
+				 "the PipeWire stream was disconnected");
 		pw_thread_loop_signal(p->loop, false);
 	}
 }
@@ -174,8 +176,7 @@ mutter_pw_open(uint32_t node, void (*on_frame)(void *data), void *data,
 	p->loop = pw_thread_loop_new("cua-pipewire", NULL);
 	if (!p->loop)
 		goto fail;
-	p->context =
-		pw_context_new(pw_thread_loop_get_loop(p->loop), NULL, 0);
+	p->context = pw_context_new(pw_thread_loop_get_loop(p->loop), NULL, 0);
 	if (!p->context)
 		goto fail;
 	if (pw_thread_loop_start(p->loop) < 0)
@@ -206,11 +207,10 @@ mutter_pw_open(uint32_t node, void (*on_frame)(void *data), void *data,
 		SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
 		SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw),
 		SPA_FORMAT_VIDEO_format,
-		SPA_POD_CHOICE_ENUM_Id(5, SPA_VIDEO_FORMAT_BGRx,
-				       SPA_VIDEO_FORMAT_BGRx,
-				       SPA_VIDEO_FORMAT_BGRA,
-				       SPA_VIDEO_FORMAT_RGBx,
-				       SPA_VIDEO_FORMAT_RGBA),
+		SPA_POD_CHOICE_ENUM_Id(
+			5, SPA_VIDEO_FORMAT_BGRx, SPA_VIDEO_FORMAT_BGRx,
+			SPA_VIDEO_FORMAT_BGRA, SPA_VIDEO_FORMAT_RGBx,
+			SPA_VIDEO_FORMAT_RGBA),
 		SPA_FORMAT_VIDEO_size,
 		SPA_POD_CHOICE_RANGE_Rectangle(&SPA_RECTANGLE(1280, 800),
 					       &SPA_RECTANGLE(1, 1),
@@ -227,8 +227,8 @@ mutter_pw_open(uint32_t node, void (*on_frame)(void *data), void *data,
 	if (r < 0) {
 		mutter_pw_close(p);
 		return cua_error(CUA_ERROR_BACKEND,
-				 "cannot connect to PipeWire node %u: %s",
-				 node, strerror(-r));
+				 "cannot connect to PipeWire node %u: %s", node,
+				 strerror(-r));
 	}
 	*out = p;
 	return CUA_OK;

@@ -69,14 +69,13 @@ bus_open(GMainContext *mc, char *why, size_t size)
 }
 
 static GVariant *
-call(GDBusConnection *c, const char *dest, const char *path,
-     const char *iface, const char *method, GVariant *args, const char *type,
-     GError **err)
+call(GDBusConnection *c, const char *dest, const char *path, const char *iface,
+     const char *method, GVariant *args, const char *type, GError **err)
 {
-	return g_dbus_connection_call_sync(
-		c, dest, path, iface, method, args,
-		type ? G_VARIANT_TYPE(type) : NULL,
-		G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_MS, NULL, err);
+	return g_dbus_connection_call_sync(c, dest, path, iface, method, args,
+					   type ? G_VARIANT_TYPE(type) : NULL,
+					   G_DBUS_CALL_FLAGS_NO_AUTO_START,
+					   CALL_MS, NULL, err);
 }
 
 int
@@ -277,9 +276,9 @@ mutter_session_close(struct mutter_session *s)
 		return;
 	if (s->bus) {
 		if (s->rd_path && !s->closed) {
-			GVariant *r = call(s->bus, RD_NAME, s->rd_path,
-					   RD_SESSION, "Stop", NULL, NULL,
-					   NULL);
+			GVariant *r =
+				call(s->bus, RD_NAME, s->rd_path, RD_SESSION,
+				     "Stop", NULL, NULL, NULL);
 
 			if (r)
 				g_variant_unref(r);
