@@ -129,6 +129,13 @@ extern const struct desktop_kind desktop_kind_x11;
 extern const struct desktop_kind desktop_kind_sway;
 extern const struct desktop_kind desktop_kind_mutter;
 
+/* For a Wayland kind (sway.c): no X11 fixes to read back, no connection
+ * of its own to drop. */
+int
+desktop_no_fixes(struct desktop *d);
+void
+desktop_no_connection(struct desktop *d);
+
 /* The kind named name ("x11"), or NULL. */
 const struct desktop_kind *
 desktop_kind_find(const char *name);

@@ -106,28 +106,14 @@ start_mutter(struct desktop *d)
 	return start_media(d);
 }
 
-/* Nothing X11-specific to read back: IsEnabled is checked by the caller. */
-static int
-no_fixes(struct desktop *d)
-{
-	(void)d;
-	return 0;
-}
-
-static void
-no_connection(struct desktop *d)
-{
-	(void)d;
-}
-
 const struct desktop_kind desktop_kind_mutter = {
 	.name = "mutter",
 	.display = { "mutter", "mutter", "mutter", "mutter", "mutter.log" },
 	.wm = { "wm", NULL, NULL, NULL, NULL },
 	.start_display = start_mutter,
-	.check_fixes = no_fixes,
+	.check_fixes = desktop_no_fixes,
 	.start_wm = NULL,
-	.disconnect = no_connection,
+	.disconnect = desktop_no_connection,
 	.cleanup = NULL,
 	.bus_first = 1,
 	.media = 1,

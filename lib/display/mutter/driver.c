@@ -126,9 +126,7 @@ identify(struct mutter_driver *md)
 	struct cua_pixels px;
 	uint64_t serial;
 
-	if (!md->pw)
-		return;
-	if (!md->frame_w) {
+	if (md->pw && !md->frame_w) {
 		if (mutter_pw_frame(md->pw, FIRST_FRAME_MS, 0, &px, &serial) !=
 		    CUA_OK) {
 			cua_error_clear();
@@ -160,10 +158,25 @@ session(struct mutter_driver *md)
 	}
 	if (md->s)
 		return md->s;
-	r = mutter_session_open(SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	r = mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
 	if (r != CUA_OK) {
-		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
-		return NULL;
+		/* no screen cast (PipeWire is not running): keys, buttons
+		 * and the wheel still work */
+		snprintf(md->why, sizeof(md->why),
+			 "mutter has no screen cast: %s", cua_error_get());
+		cua_error_clear();
+		r = mutter_session_open(0, SESSION_TIMEOUT_MS, WARMUP_MS,
+					&md->s);
+		if (r != CUA_OK) {
+			snprintf(md->why, sizeof(md->why), "%s",
+				 cua_error_get());
+			return NULL;
+		}
+		cua_info(md->base.ctx,
+			 "mutter: remote-desktop session without a screen "
+			 "cast: %s",
+			 md->why);
+		return md->s;
 	}
 	md->why[0] = '\0';
 	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
@@ -216,7 +229,13 @@ m_capabilities(struct cua_display *d, struct cua_display_caps *out)
 		set_cap(out, i, no);
 	if (no)
 		return;
-	if (!md->pw) {
+	if (!mutter_session_has_cast(md->s)) {
+		/* absolute motion needs a stream; so do frames and the
+		 * recorded window's geometry */
+		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
+		set_cap(out, CUA_DISPLAY_CAP_POINTER, md->why);
+		set_cap(out, CUA_DISPLAY_CAP_GEOMETRY, md->why);
+	} else if (!md->pw) {
 		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
 	} else if (!mutter_pw_alive(md->pw, pw_why, sizeof(pw_why))) {
 		char why[260];
@@ -491,6 +510,11 @@ m_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 			break;
 		switch (ev[i].kind) {
 		case CUA_POINTER_MOVE:
+			if (!mutter_session_has_cast(s)) {
+				r = cua_error(CUA_ERROR_UNSUPPORTED, "%s",
+					      md->why);
+				break;
+			}
 			/* whole pixels, as on X11: an app sees the same
 			 * coordinates */
 			r = mutter_motion(s, ev[i].x, ev[i].y);

@@ -28,13 +28,19 @@ int
 mutter_available(char *why, size_t size);
 
 /*
- * Creates a remote-desktop session with a screen-cast session that
+ * Creates a remote-desktop session, with `cast` a screen-cast session that
  * records the focused window (RecordWindow), starts it and waits at most
  * timeout_ms for the stream's PipeWire node. Then taps Shift and waits
  * warmup_ms: the first keys of a fresh session are dropped otherwise.
+ * Without `cast` there are keys, buttons and the wheel, but no absolute
+ * motion (mutter moves the pointer only on a stream) and no frames.
  */
 cua_result
-mutter_session_open(int timeout_ms, int warmup_ms, struct mutter_session **out);
+mutter_session_open(int cast, int timeout_ms, int warmup_ms,
+		    struct mutter_session **out);
+/* 1 when the session has a screen-cast stream. */
+int
+mutter_session_has_cast(const struct mutter_session *s);
 void
 mutter_session_close(struct mutter_session *s);
 /* The stream's PipeWire node id. */

@@ -161,14 +161,45 @@ sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* A screen-cast session attached to the remote-desktop session `sid`,
+ * recording the window that has keyboard focus (RecordWindow without a
+ * window-id). */
+static cua_result
+attach_cast(struct mutter_session *s, const char *sid)
+{
+	GVariantBuilder opts;
+	GError *err = NULL;
+	GVariant *r;
+
+	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
+	g_variant_builder_add(&opts, "{sv}", "remote-desktop-session-id",
+			      g_variant_new_string(sid));
+	r = call(s->bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
+		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	if (!r)
+		return failed(err, "ScreenCast.CreateSession");
+	g_variant_get(r, "(o)", &s->sc_path);
+	g_variant_unref(r);
+	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
+	g_variant_builder_add(&opts, "{sv}", "cursor-mode",
+			      g_variant_new_uint32(0)); /* hidden */
+	r = call(s->bus, SC_NAME, s->sc_path, SC_SESSION, "RecordWindow",
+		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	if (!r)
+		return failed(err, "ScreenCast.RecordWindow");
+	g_variant_get(r, "(o)", &s->stream_path);
+	g_variant_unref(r);
+	return CUA_OK;
+}
+
 cua_result
-mutter_session_open(int timeout_ms, int warmup_ms, struct mutter_session **out)
+mutter_session_open(int cast, int timeout_ms, int warmup_ms,
+		    struct mutter_session **out)
 {
 	struct mutter_session *s = calloc(1, sizeof(*s));
 	char why[256];
 	GError *err = NULL;
 	GVariant *r, *v;
-	GVariantBuilder opts;
 	const char *sid;
 	int64_t until;
 	cua_result res;
@@ -201,37 +232,20 @@ mutter_session_open(int timeout_ms, int warmup_ms, struct mutter_session **out)
 	sid = g_variant_is_of_type(v, G_VARIANT_TYPE_STRING) ?
 		      g_variant_get_string(v, NULL) :
 		      "";
-	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
-	g_variant_builder_add(&opts, "{sv}", "remote-desktop-session-id",
-			      g_variant_new_string(sid));
+	res = cast ? attach_cast(s, sid) : CUA_OK;
 	g_variant_unref(v);
 	g_variant_unref(r);
-	r = call(s->bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
-		 g_variant_new("(a{sv})", &opts), "(o)", &err);
-	if (!r) {
+	if (res != CUA_OK) {
 		mutter_session_close(s);
-		return failed(err, "ScreenCast.CreateSession");
+		return res;
 	}
-	g_variant_get(r, "(o)", &s->sc_path);
-	g_variant_unref(r);
-	/* without a window-id: the window that has keyboard focus */
-	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
-	g_variant_builder_add(&opts, "{sv}", "cursor-mode",
-			      g_variant_new_uint32(0)); /* hidden */
-	r = call(s->bus, SC_NAME, s->sc_path, SC_SESSION, "RecordWindow",
-		 g_variant_new("(a{sv})", &opts), "(o)", &err);
-	if (!r) {
-		mutter_session_close(s);
-		return failed(err, "ScreenCast.RecordWindow");
-	}
-	g_variant_get(r, "(o)", &s->stream_path);
-	g_variant_unref(r);
 	/* the callbacks run in the context current at subscription */
 	g_main_context_push_thread_default(s->mc);
-	s->sub_added = g_dbus_connection_signal_subscribe(
-		s->bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
-		s->stream_path, NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_added, s,
-		NULL);
+	if (cast)
+		s->sub_added = g_dbus_connection_signal_subscribe(
+			s->bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
+			s->stream_path, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+			on_added, s, NULL);
 	s->sub_closed = g_dbus_connection_signal_subscribe(
 		s->bus, RD_NAME, RD_SESSION, "Closed", s->rd_path, NULL,
 		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
@@ -244,11 +258,11 @@ mutter_session_open(int timeout_ms, int warmup_ms, struct mutter_session **out)
 	}
 	g_variant_unref(r);
 	until = cua_now_us() + (int64_t)timeout_ms * 1000;
-	while (!s->have_node && !s->closed && cua_now_us() < until) {
+	while (cast && !s->have_node && !s->closed && cua_now_us() < until) {
 		if (!g_main_context_iteration(s->mc, FALSE))
 			sleep_ms(2);
 	}
-	if (!s->have_node) {
+	if (cast && !s->have_node) {
 		mutter_session_close(s);
 		return cua_error(CUA_ERROR_BACKEND,
 				 "mutter started no screen-cast stream within "
@@ -302,6 +316,12 @@ mutter_session_close(struct mutter_session *s)
 	g_free(s->sc_path);
 	g_free(s->stream_path);
 	free(s);
+}
+
+int
+mutter_session_has_cast(const struct mutter_session *s)
+{
+	return s->have_node;
 }
 
 uint32_t
