@@ -27,7 +27,9 @@
  * both applied by the same code as in cua_session_new(), and
  * `GSK_RENDERER=cairo` in its environment (GTK 4 on Xvfb). A desktop of
  * kind `sway` is a headless sway (a Wayland compositor) with the same
- * buses and fixes; its apps are Wayland clients.
+ * buses and fixes; its apps are Wayland clients. A desktop of kind
+ * `mutter` is a headless mutter with the same buses and fixes, and
+ * PipeWire and WirePlumber.
  *
  * A supervisor process (libcua's `cua-desktop` helper, started with fork
  * and exec) owns the desktop. Stopping it stops every client of the
@@ -142,13 +144,17 @@ cua_desktop_set_log_handler(cua_desktop *desktop, cua_desktop_log_fn handler,
  *   headless backend with one output of the screen's size and no input
  *   devices; apps run as native Wayland clients, and sessions in it use
  *   the `wlroots` display driver; as root, sway runs as uid 65534 with a
- *   runtime directory of its own, since it refuses to run as root).
+ *   runtime directory of its own, since it refuses to run as root), or
+ *   `mutter` (since 0.2: a headless GNOME compositor, `mutter --headless
+ *   --wayland --no-x11` with one virtual monitor of the screen's size,
+ *   and PipeWire and WirePlumber for its screen casts; sessions in it use
+ *   the `mutter` display driver).
  * - `screen`: `WxHxD`, the screen size and depth (`1280x1024x24`); a
- *   `sway` desktop's output takes the size (its depth is 24 whatever D
+ *   `sway` desktop's output and a `mutter` desktop's monitor take the size (its depth is 24 whatever D
  *   says).
  * - `window_manager`: `openbox` (the default; without it installed the
  *   desktop starts without one, with a warning) or `none`. A `sway`
- *   desktop has no other window manager: sway is one.
+ *   desktop has no other window manager: sway is one (mutter likewise).
  * - `state_dir`: the state directory, new or empty (default
  *   `$XDG_RUNTIME_DIR/cua/desktop-<pid>`, or
  *   `/tmp/cua-desktop-<uid>-<pid>`); removed when the desktop stops.
@@ -257,7 +263,8 @@ cua_desktop_get_env_count(const cua_desktop *desktop);
  * (apps would reach the caller's own desktop), then `XDG_SESSION_TYPE`
  * (`x11` or `wayland`), `GDK_BACKEND` and `SWAYSOCK` (sway's IPC socket).
  * A `sway` desktop sets `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE=wayland`,
- * `GDK_BACKEND=wayland` and `SWAYSOCK`, and unsets `DISPLAY`.
+ * `GDK_BACKEND=wayland` and `SWAYSOCK`, and unsets `DISPLAY`; a `mutter`
+ * desktop the same without `SWAYSOCK`.
  * @return a static string; NULL for an index past
  *         cua_desktop_get_env_count().
  * @since 0.2

@@ -127,7 +127,7 @@ bus_address_without_guid(const char *address)
 }
 
 /* Polls GetNameOwner (which never activates) until name has an owner. */
-static int
+int
 wait_name_owner(struct desktop *d, GDBusConnection *conn, const char *name,
 		const char *bus, enum daemon_id id)
 {

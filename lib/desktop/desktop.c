@@ -4,6 +4,10 @@
  *   display server (Xvfb) -> dbus-daemon --session -> at-spi-bus-launcher
  *   -> at-spi2-registryd -> libcua's accessibility fixes -> window manager
  *
+ * A kind whose compositor offers its interfaces on the session bus
+ * (mutter) starts the bus first; its start_display also starts PipeWire
+ * and WirePlumber.
+ *
  * Each step waits for its daemon with a deadline. The accessibility fixes
  * (the root window's AT_SPI_BUS property, org.a11y.Status.IsEnabled) are
  * the ones every libcua session applies to a desktop that lacks them: a
@@ -36,10 +40,17 @@ static const struct daemon_info bus_daemons[] = {
 	[DAEMON_REGISTRYD] = { "registryd", "at-spi2-registryd",
 			       "/usr/libexec/at-spi2-registryd", "at-spi2-core",
 			       "registryd.log" },
+	[DAEMON_PIPEWIRE] = { "pipewire", "pipewire", "pipewire",
+			      "pipewire-bin", "pipewire.log" },
+	[DAEMON_WIREPLUMBER] = { "wireplumber", "wireplumber", "wireplumber",
+				 "wireplumber", "wireplumber.log" },
 };
 
-static const struct desktop_kind *const kinds[] = { &desktop_kind_x11,
-						    &desktop_kind_sway };
+static const struct desktop_kind *const kinds[] = {
+	&desktop_kind_x11,
+	&desktop_kind_sway,
+	&desktop_kind_mutter,
+};
 
 const struct desktop_kind *
 desktop_kind_find(const char *name)
@@ -132,6 +143,9 @@ resolve_programs(struct desktop *d)
 
 	for (i = 0; i < DAEMON_COUNT; i++) {
 		if (i == DAEMON_WM && !has_wm(d))
+			continue;
+		if ((i == DAEMON_PIPEWIRE || i == DAEMON_WIREPLUMBER) &&
+		    !d->kind->media)
 			continue;
 		info = desktop_daemon(d, i);
 		d->programs[i] = g_find_program_in_path(info->program);
@@ -313,9 +327,15 @@ desktop_start(struct desktop *d)
 	if (write_state_file(d->dir, "kind", text) < 0)
 		warn(d, "cannot write %s/kind: %s", d->dir, strerror(errno));
 	g_free(text);
-	r = d->kind->start_display(d);
-	if (r == 0)
+	if (d->kind->bus_first) {
 		r = start_dbus(d);
+		if (r == 0)
+			r = d->kind->start_display(d);
+	} else {
+		r = d->kind->start_display(d);
+		if (r == 0)
+			r = start_dbus(d);
+	}
 	if (r == 0)
 		r = start_launcher(d);
 	if (r == 0)
@@ -348,9 +368,11 @@ desktop_start(struct desktop *d)
 void
 desktop_teardown(struct desktop *d)
 {
-	static const enum daemon_id order[] = { DAEMON_WM, DAEMON_REGISTRYD,
-						DAEMON_LAUNCHER, DAEMON_DBUS,
-						DAEMON_DISPLAY };
+	static const enum daemon_id order[] = {
+		DAEMON_WM,        DAEMON_WIREPLUMBER, DAEMON_PIPEWIRE,
+		DAEMON_REGISTRYD, DAEMON_LAUNCHER,    DAEMON_DBUS,
+		DAEMON_DISPLAY,
+	};
 	size_t i;
 
 	d->tearing_down = 1;

@@ -8,12 +8,13 @@
  * D-Bus session bus, the AT-SPI bus launcher and registry daemon, libcua's
  * accessibility fixes and optionally a window manager, all started by one
  * supervisor process that tears them down again. What differs between
- * kinds of desktop (x11: Xvfb and openbox; sway: headless sway, sway.c)
+ * kinds of desktop (x11: Xvfb and openbox; sway: headless sway, sway.c;
+ * mutter: headless mutter with PipeWire, mutter.c)
  * is behind struct desktop_kind.
  *
  * State directory layout:
  *   env             the environment as shell export lines (env.c)
- *   kind            the kind of desktop ("x11", "sway")
+ *   kind            the kind of desktop ("x11", "sway", "mutter")
  *   sway-runtime    sway, as root: sway's runtime directory (sway.c)
  *   supervisor.pid  pid of the supervisor
  *   pids            "<key> <pid> <starttime>" per process started, so that
@@ -46,11 +47,15 @@
 #define SUPERVISOR_NAME "cua-desktop"
 
 enum daemon_id {
-	DAEMON_DISPLAY, /* the display server: Xvfb, sway */
+	DAEMON_DISPLAY, /* the display server: Xvfb, sway, mutter */
 	DAEMON_DBUS,
 	DAEMON_LAUNCHER,
 	DAEMON_REGISTRYD,
 	DAEMON_WM,
+	/* the media server and its session manager: the mutter kind (its
+	 * screen casts go through PipeWire) */
+	DAEMON_PIPEWIRE,
+	DAEMON_WIREPLUMBER,
 	DAEMON_COUNT
 };
 
@@ -112,10 +117,24 @@ struct desktop_kind {
 	int (*start_wm)(struct desktop *d);
 	void (*disconnect)(struct desktop *d);
 	void (*cleanup)(struct desktop *d);
+	/* 1: the session bus starts before the display server (a
+	 * compositor that offers its interfaces on it) */
+	int bus_first;
+	/* 1: PipeWire and WirePlumber run with the desktop, started by
+	 * start_display once the compositor is up (start_media) */
+	int media;
 };
 
 extern const struct desktop_kind desktop_kind_x11;
 extern const struct desktop_kind desktop_kind_sway;
+extern const struct desktop_kind desktop_kind_mutter;
+
+/* For a Wayland kind (sway.c): no X11 fixes to read back, no connection
+ * of its own to drop. */
+int
+desktop_no_fixes(struct desktop *d);
+void
+desktop_no_connection(struct desktop *d);
 
 /* The kind named name ("x11"), or NULL. */
 const struct desktop_kind *
@@ -315,6 +334,9 @@ int
 start_registryd(struct desktop *d);
 int
 check_a11y_enabled(struct desktop *d);
+int
+wait_name_owner(struct desktop *d, GDBusConnection *conn, const char *name,
+		const char *bus, enum daemon_id id);
 void
 publish_activation_env(struct desktop *d);
 void

@@ -229,15 +229,15 @@ out:
 }
 
 /* Nothing X11-specific to read back: IsEnabled is checked by the caller. */
-static int
-no_fixes(struct desktop *d)
+int
+desktop_no_fixes(struct desktop *d)
 {
 	(void)d;
 	return 0;
 }
 
-static void
-no_connection(struct desktop *d)
+void
+desktop_no_connection(struct desktop *d)
 {
 	(void)d;
 }
@@ -272,8 +272,8 @@ const struct desktop_kind desktop_kind_sway = {
 	.display = { "sway", "sway", "sway", "sway", "sway.log" },
 	.wm = { "wm", NULL, NULL, NULL, NULL },
 	.start_display = start_sway,
-	.check_fixes = no_fixes,
+	.check_fixes = desktop_no_fixes,
 	.start_wm = NULL,
-	.disconnect = no_connection,
+	.disconnect = desktop_no_connection,
 	.cleanup = remove_runtime_dir,
 };

@@ -117,6 +117,9 @@ static const struct {
 #if HAVE_WLROOTS
 	{ "wlroots", cua_display_wlroots_new, cua_display_wlroots_probe },
 #endif
+#if HAVE_MUTTER
+	{ "mutter", cua_display_mutter_new, cua_display_mutter_probe },
+#endif
 	{ "none", cua_display_none_new, NULL },
 };
 

@@ -573,5 +573,12 @@ cua_display_wlroots_new(struct cua_ctx *ctx, struct cua_display **out);
 int
 cua_display_wlroots_probe(const struct cua_display_env *env, char *why,
 			  size_t size);
+cua_result
+cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out);
+/* Whether mutter's remote-desktop interface answers on the session bus:
+ * 1, or 0 with `why`. */
+int
+cua_display_mutter_probe(const struct cua_display_env *env, char *why,
+			 size_t size);
 
 #endif

@@ -305,12 +305,14 @@ test_desktop_kind(void)
 	/* not named (tests/wayland, a test run by hand): as it is */
 	if (!kind || !*kind)
 		return wayland ? "sway" : "x11";
-	if (strcmp(kind, "x11") && strcmp(kind, "sway")) {
-		fprintf(stderr, "CUA_TEST_DESKTOP_KIND=%s: x11 or sway\n",
+	if (strcmp(kind, "x11") && strcmp(kind, "sway") &&
+	    strcmp(kind, "mutter")) {
+		fprintf(stderr,
+			"CUA_TEST_DESKTOP_KIND=%s: x11, sway or mutter\n",
 			kind);
 		abort();
 	}
-	if (wayland != !strcmp(kind, "sway")) {
+	if (wayland != !!strcmp(kind, "x11")) {
 		fprintf(stderr,
 			"CUA_TEST_DESKTOP_KIND=%s, but the test runs in a%s desktop\n",
 			kind, wayland ? " Wayland" : "n X11");

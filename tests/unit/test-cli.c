@@ -500,7 +500,8 @@ test_command_specifics(void **state)
 			     "--", "true", NULL),
 			 2);
 	assert_non_null(strstr(err, "--wayland weston: the headless Wayland "
-				    "desktop is sway (--wayland sway)"));
+				    "desktops are sway and mutter "
+				    "(--wayland sway, --wayland mutter)"));
 	assert_int_equal(cua(out, err, "desktop", "stop", "--dir",
 			     "/nonexistent/desktop", NULL),
 			 1);

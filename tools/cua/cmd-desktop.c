@@ -39,10 +39,10 @@ option(struct cli *cli, int id, const char *value)
 	} else if (id == OPT_SCREEN) {
 		o->screen = value;
 	} else if (id == OPT_WAYLAND) {
-		if (strcmp(value, "sway"))
+		if (strcmp(value, "sway") && strcmp(value, "mutter"))
 			return cli_usage_error(
 				cli,
-				"cua %s: --wayland %s: the headless Wayland desktop is sway (--wayland sway)",
+				"cua %s: --wayland %s: the headless Wayland desktops are sway and mutter (--wayland sway, --wayland mutter)",
 				cli->cmd->name, value);
 		o->wayland = value;
 	} else {
@@ -214,10 +214,10 @@ run_run(struct cli *cli)
 	return status;
 }
 
-#define USAGE                                                                                  \
-	"cua desktop start [--wayland sway] [--dir DIR] [--screen WxHxD] [--no-wm] [--json]\n" \
-	"cua desktop stop [--dir DIR]\n"                                                       \
-	"cua desktop run [--wayland sway] [--dir DIR] [--screen WxHxD] [--no-wm] [--] CMD [ARG...]"
+#define USAGE                                                                                         \
+	"cua desktop start [--wayland sway|mutter] [--dir DIR] [--screen WxHxD] [--no-wm] [--json]\n" \
+	"cua desktop stop [--dir DIR]\n"                                                              \
+	"cua desktop run [--wayland sway|mutter] [--dir DIR] [--screen WxHxD] [--no-wm] [--] CMD [ARG...]"
 
 #define HELP                                                                             \
 	"\n"                                                                             \
@@ -236,7 +236,10 @@ run_run(struct cli *cli)
 	"  --no-wm          do not start a window manager\n"                             \
 	"  --wayland sway   a headless Wayland desktop instead: sway (the compositor\n"  \
 	"                   and window manager; as root it runs as uid 65534) with\n"    \
-	"                   one output of the screen's size, apps as Wayland clients\n"
+	"                   one output of the screen's size, apps as Wayland clients\n"  \
+	"  --wayland mutter a headless GNOME compositor instead: mutter with one\n"      \
+	"                   virtual monitor of the screen's size, PipeWire and\n"        \
+	"                   WirePlumber (its screen casts), apps as Wayland clients\n"
 
 static const struct cli_option start_options[] = {
 	{ "dir", 0, "DIR", OPT_DIR },

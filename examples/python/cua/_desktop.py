@@ -20,8 +20,9 @@ class Desktop(_Handle):
     process works on the desktop.
 
     The keyword arguments are options (cua_desktop_set_option()):
-    ``kind`` (``"x11"``, or ``"sway"`` for a headless Wayland desktop
-    whose apps are Wayland clients), ``screen`` (``"WxHxD"``), ``window_manager``
+    ``kind`` (``"x11"``, or ``"sway"`` or ``"mutter"`` for a headless
+    Wayland desktop whose apps are Wayland clients), ``screen``
+    (``"WxHxD"``), ``window_manager``
     (``"openbox"`` or ``"none"``) and ``state_dir``. ``detached=True``
     makes a desktop that outlives this object and this process (until
     :meth:`stop`, here or on :meth:`attach`); otherwise it stops when the

@@ -1,0 +1,823 @@
+/*
+ * The mutter display driver (GNOME on Wayland, without the shell's
+ * private interfaces): one org.gnome.Mutter.RemoteDesktop session per
+ * libcua session, with a ScreenCast session attached that records the
+ * window holding keyboard focus when it starts (RecordWindow), and that
+ * stream's frames read from PipeWire for the whole session.
+ *
+ * Windows: mutter lists no windows over D-Bus. What the driver knows of
+ * a window comes from the accessibility tree (match_toplevels: the pid,
+ * the toplevel's AT-SPI window extents) and from the stream: the
+ * recorded window is the toplevel whose AT-SPI window size is the
+ * stream's frame size. A handle is (pid << 16 | toplevel index + 1).
+ * Global coordinates are the stream's, which are the recorded window's
+ * AT-SPI window coordinates (measured), so its origin is (0, 0). Only
+ * that window can be captured, clicked or typed into; for any other,
+ * focus_window() and window_at() name the recorded one, and the core
+ * words the refusal. activate_window() of another window starts a new
+ * session, which records the window mutter focuses then, and confirms
+ * only when that is the one asked for.
+ *
+ * Keyboard: NotifyKeyboardKeysym sends only keysyms that exist in
+ * mutter's keymap (else mutter drops them). Characters whose keysym is
+ * not in the keymap (the default one, evdev/pc105/us, checked with
+ * libxkbcommon) are typed with the toolkit's Unicode entry
+ * (ctrl+shift+u, the hex code point, space: GTK's input method); the
+ * core's type_text inserts text through EditableText before it falls
+ * back to keys (docs/wayland.md).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <xkbcommon/xkbcommon.h>
+
+#include "core/errors.h"
+#include "core/keys.h"
+#include "display/display.h"
+#include "mutter.h"
+
+#define SESSION_TIMEOUT_MS 3000
+#define WARMUP_MS 250
+#define FIRST_FRAME_MS 2000
+#define MAX_SEEN 32
+
+#define BTN_LEFT 0x110
+#define BTN_RIGHT 0x111
+#define BTN_MIDDLE 0x112
+
+struct mutter_driver {
+	struct cua_display base;
+	struct mutter_session *s;
+	struct mutter_pw *pw;
+	char why[256]; /* why there is no session, "" when unknown */
+	int pressed[4];
+	/* the toplevels match_toplevels saw, newest first */
+	struct {
+		uint64_t window;
+		int64_t pid;
+		int32_t w, h;
+		struct cua_rect content; /* the visible window in it */
+		char title[128];
+	} seen[MAX_SEEN];
+	uint64_t recorded; /* the recorded window's handle, 0 unknown */
+	uint32_t frame_w, frame_h;
+	uint64_t damage_serial; /* frames reported as damage */
+	uint64_t frames;        /* frames received (loop thread, atomic) */
+	struct xkb_context *xkb;
+	struct xkb_keymap *keymap;
+};
+
+static struct mutter_driver *
+mdrv(struct cua_display *d)
+{
+	return (struct mutter_driver *)d;
+}
+
+static void
+on_frame(void *data)
+{
+	struct mutter_driver *md = data;
+
+	__atomic_add_fetch(&md->frames, 1, __ATOMIC_RELAXED);
+	if (md->base.hooks.wake)
+		md->base.hooks.wake(md->base.hooks.wake_data);
+}
+
+static void
+session_drop(struct mutter_driver *md)
+{
+	mutter_pw_close(md->pw);
+	md->pw = NULL;
+	mutter_session_close(md->s);
+	md->s = NULL;
+	md->recorded = 0;
+	md->frame_w = md->frame_h = 0;
+}
+
+/* The one toplevel seen, or 0 when there are none or several: the
+ * stream shows which window had focus only by its pixels. */
+static uint64_t
+seen_only(const struct mutter_driver *md)
+{
+	uint64_t found = 0;
+
+	for (size_t i = 0; i < MAX_SEEN; i++) {
+		if (!md->seen[i].window)
+			continue;
+		if (found && found != md->seen[i].window)
+			return 0;
+		found = md->seen[i].window;
+	}
+	return found;
+}
+
+/* Reads the stream's frame size and names the recorded window. */
+static void
+identify(struct mutter_driver *md)
+{
+	struct cua_pixels px;
+	uint64_t serial;
+
+	if (md->pw && !md->frame_w) {
+		if (mutter_pw_frame(md->pw, FIRST_FRAME_MS, 0, &px, &serial) !=
+		    CUA_OK) {
+			cua_error_clear();
+			return;
+		}
+		md->frame_w = px.width;
+		md->frame_h = px.height;
+		free(px.data);
+	}
+	if (!md->recorded) {
+		md->recorded = seen_only(md);
+		cua_debug(md->base.ctx,
+			  "mutter: the stream's frames are %ux%u: window "
+			  "0x%llx",
+			  md->frame_w, md->frame_h,
+			  (unsigned long long)md->recorded);
+	}
+}
+
+/* The session, made when there is none; NULL with cua_error() set. */
+static struct mutter_session *
+session(struct mutter_driver *md)
+{
+	cua_result r;
+
+	if (md->s && !mutter_session_alive(md->s)) {
+		cua_info(md->base.ctx, "mutter: the session was closed");
+		session_drop(md);
+	}
+	if (md->s)
+		return md->s;
+	r = mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	if (r != CUA_OK) {
+		/* no screen cast (PipeWire is not running): keys, buttons
+		 * and the wheel still work */
+		snprintf(md->why, sizeof(md->why),
+			 "mutter has no screen cast: %s", cua_error_get());
+		cua_error_clear();
+		r = mutter_session_open(0, SESSION_TIMEOUT_MS, WARMUP_MS,
+					&md->s);
+		if (r != CUA_OK) {
+			snprintf(md->why, sizeof(md->why), "%s",
+				 cua_error_get());
+			return NULL;
+		}
+		cua_info(md->base.ctx,
+			 "mutter: remote-desktop session without a screen "
+			 "cast: %s",
+			 md->why);
+		return md->s;
+	}
+	md->why[0] = '\0';
+	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
+	    CUA_OK) {
+		/* input works without frames */
+		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
+		cua_error_clear();
+		md->pw = NULL;
+	}
+	cua_info(md->base.ctx, "mutter: remote-desktop session started");
+	return md->s;
+}
+
+/* ---- ops -------------------------------------------------------------- */
+
+static void
+m_destroy(struct cua_display *d)
+{
+	struct mutter_driver *md = mdrv(d);
+
+	session_drop(md);
+	if (md->keymap)
+		xkb_keymap_unref(md->keymap);
+	if (md->xkb)
+		xkb_context_unref(md->xkb);
+	free(md);
+}
+
+static void
+set_cap(struct cua_display_caps *out, enum cua_display_cap c, const char *why)
+{
+	out->cap[c].ok = why == NULL;
+	snprintf(out->cap[c].why, sizeof(out->cap[c].why), "%s",
+		 why ? why : "");
+}
+
+static void
+m_capabilities(struct cua_display *d, struct cua_display_caps *out)
+{
+	struct mutter_driver *md = mdrv(d);
+	char pw_why[200];
+	const char *no = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!session(md)) {
+		cua_error_clear();
+		no = md->why;
+	}
+	for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++)
+		set_cap(out, i, no);
+	if (no)
+		return;
+	if (!mutter_session_has_cast(md->s)) {
+		/* absolute motion needs a stream; so do frames and the
+		 * recorded window's geometry */
+		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
+		set_cap(out, CUA_DISPLAY_CAP_POINTER, md->why);
+		set_cap(out, CUA_DISPLAY_CAP_GEOMETRY, md->why);
+	} else if (!md->pw) {
+		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
+	} else if (!mutter_pw_alive(md->pw, pw_why, sizeof(pw_why))) {
+		char why[260];
+
+		snprintf(why, sizeof(why), "the PipeWire stream stopped: %s",
+			 pw_why);
+		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, why);
+	}
+}
+
+static int
+m_reconnect(struct cua_display *d)
+{
+	struct mutter_driver *md = mdrv(d);
+	int had = md->s != NULL;
+
+	if (!session(md)) {
+		cua_error_clear();
+		return -1;
+	}
+	return had ? 0 : 1;
+}
+
+static void
+m_describe(struct cua_display *d, char *display, size_t dsize, char *server,
+	   size_t ssize)
+{
+	const char *wd = secure_getenv("WAYLAND_DISPLAY");
+
+	(void)d;
+	snprintf(display, dsize, "%s", wd ? wd : "");
+	snprintf(server, ssize, "mutter");
+}
+
+static void
+seen_note(struct mutter_driver *md, uint64_t window, int64_t pid,
+	  const struct cua_display_toplevel_query *q)
+{
+	int32_t w = q->extents.w, h = q->extents.h;
+	struct cua_rect c = { 0, 0, w, h };
+	size_t i;
+
+	for (i = 0; i < MAX_SEEN - 1 && md->seen[i].window != window; i++)
+		;
+	memmove(&md->seen[1], &md->seen[0], i * sizeof(md->seen[0]));
+	md->seen[0].window = window;
+	md->seen[0].pid = pid;
+	md->seen[0].w = w;
+	md->seen[0].h = h;
+	/* GTK 3's client-side shadow: the children fill the visible
+	 * window, inside the surface */
+	if (q->has_content && q->content.w > 0 && q->content.h > 0 &&
+	    q->content.x >= q->extents.x && q->content.y >= q->extents.y &&
+	    q->content.x + q->content.w <= q->extents.x + w &&
+	    q->content.y + q->content.h <= q->extents.y + h)
+		c = (struct cua_rect){ q->content.x - q->extents.x,
+				       q->content.y - q->extents.y,
+				       q->content.w, q->content.h };
+	md->seen[0].content = c;
+	snprintf(md->seen[0].title, sizeof(md->seen[0].title), "%s",
+		 q->name ? q->name : "");
+}
+
+static ssize_t
+seen_find(const struct mutter_driver *md, uint64_t window)
+{
+	for (size_t i = 0; i < MAX_SEEN; i++)
+		if (window && md->seen[i].window == window)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void
+win_fill(const struct mutter_driver *md, size_t k, struct cua_win *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->window = md->seen[k].window;
+	out->pid = md->seen[k].pid;
+	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
+	out->origin = (struct cua_rect){ 0, 0, md->seen[k].w, md->seen[k].h };
+	out->frame = md->seen[k].content;
+	out->outer = out->origin;
+	out->mapped = 1;
+	out->atspi_space = CUA_ATSPI_SURFACE;
+	out->scale = 1;
+}
+
+static void
+m_match_toplevels(struct cua_display *d, int64_t pid,
+		  const struct cua_display_toplevel_query *tops, size_t n,
+		  struct cua_raw_window_info *info, struct cua_arena *arena)
+{
+	struct mutter_driver *md = mdrv(d);
+
+	for (size_t i = 0; i < n && i < 0xffff; i++) {
+		uint64_t h = ((uint64_t)pid << 16) | (i + 1);
+
+		if (!tops[i].has_extents || tops[i].extents.w <= 1 ||
+		    tops[i].extents.h <= 1)
+			continue;
+		seen_note(md, h, pid, &tops[i]);
+	}
+	if (session(md))
+		identify(md);
+	else
+		cua_error_clear();
+	for (size_t i = 0; i < n && i < 0xffff; i++) {
+		uint64_t h = ((uint64_t)pid << 16) | (i + 1);
+		ssize_t k = seen_find(md, h);
+
+		if (k < 0)
+			continue;
+		info[i].x11_window = h;
+		info[i].x11_active = h == md->recorded;
+		info[i].x11_mapped = 1;
+		info[i].x11_title =
+			arena && tops[i].name ?
+				cua_arena_strdup(arena, tops[i].name) :
+				NULL;
+		info[i].x11_frame = md->seen[k].content;
+		info[i].has_x11_frame = h == md->recorded;
+		if (md->seen[k].content.x || md->seen[k].content.y)
+			info[i].x11_surface =
+				(struct cua_rect){ 0, 0, md->seen[k].w,
+						   md->seen[k].h };
+	}
+}
+
+/* mutter lists no windows to clients: these are the toplevels the
+ * accessibility tree showed, of processes still running. */
+static cua_result
+m_list_windows(struct cua_display *d, struct cua_display_window_list **out)
+{
+	struct mutter_driver *md = mdrv(d);
+	struct cua_display_window_list *l = calloc(1, sizeof(*l));
+
+	*out = NULL;
+	if (!l || !(l->arena = cua_arena_new()) ||
+	    !(l->w = cua_arena_alloc(l->arena, MAX_SEEN * sizeof(*l->w)))) {
+		cua_display_window_list_free(l);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < MAX_SEEN; i++) {
+		struct cua_display_window *w = &l->w[l->n];
+
+		if (!md->seen[i].window ||
+		    (kill((pid_t)md->seen[i].pid, 0) < 0 && errno == ESRCH))
+			continue;
+		memset(w, 0, sizeof(*w));
+		win_fill(md, i, &w->win);
+		w->title = cua_arena_strdup(l->arena, md->seen[i].title);
+		w->focused = md->seen[i].window == md->recorded;
+		l->n++;
+	}
+	*out = l;
+	return CUA_OK;
+}
+
+static cua_result
+m_window_query(struct cua_display *d, uint64_t window, struct cua_win *out)
+{
+	struct mutter_driver *md = mdrv(d);
+	ssize_t k = seen_find(md, window);
+
+	memset(out, 0, sizeof(*out));
+	if (k < 0)
+		return cua_error(CUA_ERROR_NOT_FOUND, "window 0x%llx is gone",
+				 (unsigned long long)window);
+	win_fill(md, (size_t)k, out);
+	return CUA_OK;
+}
+
+/* The recorded window, or window 0. */
+static void
+recorded(struct mutter_driver *md, struct cua_win *out)
+{
+	ssize_t k;
+
+	memset(out, 0, sizeof(*out));
+	if (session(md))
+		identify(md);
+	else
+		cua_error_clear();
+	k = seen_find(md, md->recorded);
+	if (k >= 0)
+		win_fill(md, (size_t)k, out);
+}
+
+static cua_result
+m_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
+{
+	recorded(mdrv(d), out);
+	if (out->window && !(x >= out->frame.x && y >= out->frame.y &&
+			     x - out->frame.x < out->frame.w &&
+			     y - out->frame.y < out->frame.h))
+		memset(out, 0, sizeof(*out));
+	return CUA_OK;
+}
+
+static cua_result
+m_focus_window(struct cua_display *d, struct cua_win *out)
+{
+	recorded(mdrv(d), out);
+	return CUA_OK;
+}
+
+/*
+ * mutter offers clients no request to focus a window. A new session
+ * records the window focused now (a window the app raised itself, or
+ * the newest one): it is confirmed when that is the one asked for.
+ */
+static cua_result
+m_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
+		  int *confirmed)
+{
+	struct mutter_driver *md = mdrv(d);
+	struct cua_win w;
+
+	(void)timeout_ms;
+	*confirmed = 0;
+	if (seen_find(md, window) < 0)
+		return cua_error(CUA_ERROR_NOT_FOUND, "window 0x%llx is gone",
+				 (unsigned long long)window);
+	recorded(md, &w);
+	if (w.window != window && md->s) {
+		session_drop(md);
+		recorded(md, &w);
+	}
+	*confirmed = w.window == window;
+	return CUA_OK;
+}
+
+static void
+m_shell(struct cua_display *d, struct cua_display_shell *out)
+{
+	(void)d;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "mutter");
+}
+
+/* ---- input ------------------------------------------------------------ */
+
+static const int32_t btn_code[4] = { 0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT };
+
+static void
+release_buttons(struct mutter_driver *md)
+{
+	for (int b = 1; b <= 3; b++) {
+		if (!md->pressed[b])
+			continue;
+		md->pressed[b] = 0;
+		if (md->s)
+			(void)mutter_button(md->s, btn_code[b], 0);
+	}
+}
+
+static cua_result
+m_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
+	  int restore)
+{
+	struct mutter_driver *md = mdrv(d);
+	struct mutter_session *s = session(md);
+	cua_result r = CUA_OK;
+
+	(void)restore;
+	if (!s)
+		return CUA_ERROR_BACKEND;
+	for (size_t i = 0; r == CUA_OK && i < n; i++) {
+		uint32_t b = ev[i].button;
+
+		if (d->interrupt && (r = d->interrupt(d->interrupt_data)))
+			break;
+		switch (ev[i].kind) {
+		case CUA_POINTER_MOVE:
+			if (!mutter_session_has_cast(s)) {
+				r = cua_error(CUA_ERROR_UNSUPPORTED, "%s",
+					      md->why);
+				break;
+			}
+			/* whole pixels, as on X11: an app sees the same
+			 * coordinates */
+			r = mutter_motion(s, ev[i].x, ev[i].y);
+			break;
+		case CUA_POINTER_PRESS:
+		case CUA_POINTER_RELEASE:
+			if (b < 1 || b > 7) {
+				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+					      "no pointer button %u", b);
+			} else if (b >= 4) {
+				if (ev[i].kind == CUA_POINTER_PRESS)
+					r = mutter_axis(s, b >= 6 ? 1 : 0,
+							b == 4 || b == 6 ? -1 :
+									   1);
+			} else {
+				int down = ev[i].kind == CUA_POINTER_PRESS;
+
+				r = mutter_button(s, btn_code[b], down);
+				if (r == CUA_OK)
+					md->pressed[b] = down;
+			}
+			break;
+		default:
+			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				      "unknown pointer event %d",
+				      (int)ev[i].kind);
+		}
+	}
+	if (r != CUA_OK)
+		release_buttons(md);
+	return r;
+}
+
+/* 1 when mutter's keymap (the default us layout) has `keysym`. */
+static int
+in_keymap(struct mutter_driver *md, uint32_t keysym)
+{
+	xkb_keycode_t min, max;
+
+	if (!md->xkb) {
+		struct xkb_rule_names names = { "evdev", "pc105", "us", "",
+						"" };
+
+		md->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+		if (md->xkb)
+			md->keymap = xkb_keymap_new_from_names(
+				md->xkb, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	}
+	if (!md->keymap)
+		return 1; /* unknown: let mutter decide */
+	min = xkb_keymap_min_keycode(md->keymap);
+	max = xkb_keymap_max_keycode(md->keymap);
+	for (xkb_keycode_t k = min; k <= max; k++) {
+		xkb_layout_index_t nl =
+			xkb_keymap_num_layouts_for_key(md->keymap, k);
+
+		for (xkb_layout_index_t l = 0; l < nl; l++) {
+			xkb_level_index_t nv =
+				xkb_keymap_num_levels_for_key(md->keymap, k, l);
+
+			for (xkb_level_index_t v = 0; v < nv; v++) {
+				const xkb_keysym_t *syms;
+				int ns = xkb_keymap_key_get_syms_by_level(
+					md->keymap, k, l, v, &syms);
+
+				for (int j = 0; j < ns; j++)
+					if (syms[j] == keysym)
+						return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static cua_result
+tap(struct mutter_session *s, uint32_t keysym)
+{
+	cua_result r = mutter_keysym(s, keysym, 1);
+
+	return r == CUA_OK ? mutter_keysym(s, keysym, 0) : r;
+}
+
+/* A character without a key: GTK's Unicode entry, ctrl+shift+u, the
+ * code point in hex, space. */
+static cua_result
+unicode_entry(struct mutter_session *s, uint32_t cp)
+{
+	char hex[16];
+	cua_result r;
+
+	r = mutter_keysym(s, 0xffe3, 1); /* Control_L */
+	if (r == CUA_OK)
+		r = mutter_keysym(s, 0xffe1, 1); /* Shift_L */
+	if (r == CUA_OK)
+		r = tap(s, 'u');
+	(void)mutter_keysym(s, 0xffe1, 0);
+	(void)mutter_keysym(s, 0xffe3, 0);
+	snprintf(hex, sizeof(hex), "%x", cp);
+	for (const char *c = hex; r == CUA_OK && *c; c++)
+		r = tap(s, (uint32_t)(unsigned char)*c);
+	if (r == CUA_OK)
+		r = tap(s, ' ');
+	return r;
+}
+
+static cua_result
+m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
+       int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
+{
+	struct mutter_driver *md = mdrv(d);
+	struct mutter_session *s = session(md);
+	cua_result r = CUA_OK;
+
+	(void)keymap_delay_ms;
+	if (kept)
+		*kept = 0;
+	if (!s)
+		return CUA_ERROR_BACKEND;
+	for (size_t i = 0; r == CUA_OK && i < n; i++) {
+		const struct cua_key_chord *c = &chords[i];
+		size_t m = 0;
+
+		if (d->interrupt && (r = d->interrupt(d->interrupt_data)))
+			break;
+		if (!c->keysym)
+			return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+					 "no keysym to send");
+		if (!in_keymap(md, c->keysym)) {
+			if (c->codepoint && !c->n_mods) {
+				r = unicode_entry(s, c->codepoint);
+				continue;
+			}
+			return cua_error(
+				CUA_ERROR_UNSUPPORTED,
+				"mutter's keymap has no key for keysym "
+				"0x%x, so it cannot be pressed",
+				c->keysym);
+		}
+		for (; r == CUA_OK && m < c->n_mods; m++)
+			r = mutter_keysym(s, c->mod_keysyms[m], 1);
+		if (r == CUA_OK)
+			r = tap(s, c->keysym);
+		while (m > 0)
+			(void)mutter_keysym(s, c->mod_keysyms[--m], 0);
+	}
+	if (r == CUA_OK && sync && sync->fn)
+		sync->fn(sync->data);
+	return r;
+}
+
+static cua_result
+m_keys_restore(struct cua_display *d)
+{
+	(void)d;
+	return CUA_OK;
+}
+
+/* ---- capture ---------------------------------------------------------- */
+
+static cua_result
+m_capture(struct cua_display *d, const struct cua_capture_request *req,
+	  struct cua_capture **out, enum cua_capture_status *status)
+{
+	struct mutter_driver *md = mdrv(d);
+	struct cua_capture *c;
+	struct cua_win w;
+	uint64_t serial;
+	int64_t t0 = cua_now_us();
+	cua_result r;
+
+	*out = NULL;
+	*status = CUA_CAPTURE_COMPOSITOR_FAILED;
+	if (!session(md))
+		return CUA_ERROR_BACKEND;
+	if (!md->pw)
+		return cua_error(CUA_ERROR_UNSUPPORTED, "%s", md->why);
+	recorded(md, &w);
+	if (w.window != req->window) {
+		*status = CUA_CAPTURE_NOT_LISTED;
+		return cua_error(CUA_ERROR_UNSUPPORTED,
+				 "the window is not the one mutter records "
+				 "(the window that had keyboard focus)");
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	r = mutter_pw_frame(md->pw,
+			    req->timeout_ms > 0 ? req->timeout_ms : 2500, 0,
+			    &c->px, &serial);
+	if (r != CUA_OK) {
+		*status = r == CUA_ERROR_TIMEOUT ?
+				  CUA_CAPTURE_TIMEOUT :
+				  CUA_CAPTURE_COMPOSITOR_FAILED;
+		free(c);
+		return r;
+	}
+	/* the stream is the monitor's size, with the window's surface at
+	 * (0, 0): its visible part, cut to the stream */
+	{
+		struct cua_rect f = w.frame;
+		int32_t fw = (int32_t)c->px.width, fh = (int32_t)c->px.height;
+
+		if (f.x >= fw || f.y >= fh) {
+			cua_capture_free(c);
+			*status = CUA_CAPTURE_OFFSCREEN;
+			return cua_error(CUA_ERROR_UNSUPPORTED,
+					 "the window lies outside the stream");
+		}
+		if (f.x + f.w > fw)
+			f.w = fw - f.x;
+		if (f.y + f.h > fh)
+			f.h = fh - f.y;
+		if (f.x || f.y)
+			memmove(c->px.data,
+				c->px.data + (size_t)f.y * c->px.stride +
+					(size_t)f.x * 4,
+				c->px.stride * (size_t)(fh - f.y) -
+					(size_t)f.x * 4);
+		c->px.width = (uint32_t)f.w;
+		c->px.height = (uint32_t)f.h;
+		c->frame = f;
+		c->window = w.origin;
+	}
+	c->capture_us = cua_now_us() - t0;
+	c->route = CUA_CAPTURE_COMPOSITE;
+	*status = CUA_CAPTURE_OK;
+	*out = c;
+	return CUA_OK;
+}
+
+static size_t
+m_take_damage(struct cua_display *d, struct cua_display_damage *out, size_t max)
+{
+	struct mutter_driver *md = mdrv(d);
+	uint64_t f = __atomic_load_n(&md->frames, __ATOMIC_RELAXED);
+
+	if (max < 1 || f == md->damage_serial || !md->recorded)
+		return 0;
+	md->damage_serial = f;
+	out[0].window = md->recorded;
+	out[0].area = (struct cua_rect){ 0, 0, (int32_t)md->frame_w,
+					 (int32_t)md->frame_h };
+	out[0].time_us = cua_now_us();
+	return 1;
+}
+
+static size_t
+m_launch_env(struct cua_display *d, const char **names, const char **values,
+	     size_t max)
+{
+	const char *wd = secure_getenv("WAYLAND_DISPLAY");
+
+	(void)d;
+	if (max < 1 || !wd || !*wd)
+		return 0;
+	names[0] = "WAYLAND_DISPLAY";
+	values[0] = wd;
+	return 1;
+}
+
+static const struct cua_display_ops mutter_ops = {
+	.name = "mutter",
+	.destroy = m_destroy,
+	.capabilities = m_capabilities,
+	.reconnect = m_reconnect,
+	.describe = m_describe,
+	.list_windows = m_list_windows,
+	.match_toplevels = m_match_toplevels,
+	.match_wants_content = 1,
+	.window_query = m_window_query,
+	.window_at = m_window_at,
+	.focus_window = m_focus_window,
+	.activate_window = m_activate_window,
+	.shell = m_shell,
+	.pointer = m_pointer,
+	.keys = m_keys,
+	.keys_restore = m_keys_restore,
+	.capture = m_capture,
+	.take_damage = m_take_damage,
+	.launch_env = m_launch_env,
+};
+
+cua_result
+cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out)
+{
+	struct mutter_driver *md = calloc(1, sizeof(*md));
+
+	*out = NULL;
+	if (!md)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	md->base.ops = &mutter_ops;
+	md->base.ctx = ctx;
+	*out = &md->base;
+	return CUA_OK;
+}
+
+int
+cua_display_mutter_probe(const struct cua_display_env *env, char *why,
+			 size_t size)
+{
+	if (!env->wayland_display || !*env->wayland_display) {
+		snprintf(why, size, "WAYLAND_DISPLAY is not set");
+		return 0;
+	}
+	return mutter_available(why, size);
+}

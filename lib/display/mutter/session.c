@@ -1,0 +1,380 @@
+/*
+ * One org.gnome.Mutter.RemoteDesktop session with an
+ * org.gnome.Mutter.ScreenCast session attached, on a private connection
+ * to the session bus with a main context of its own (so the stream's
+ * PipeWireStreamAdded and the session's Closed signals are read here and
+ * nowhere else). Every call has a timeout.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gio/gio.h>
+
+#include "core/errors.h"
+#include "mutter.h"
+
+#define RD_NAME "org.gnome.Mutter.RemoteDesktop"
+#define RD_PATH "/org/gnome/Mutter/RemoteDesktop"
+#define RD_SESSION RD_NAME ".Session"
+#define SC_NAME "org.gnome.Mutter.ScreenCast"
+#define SC_PATH "/org/gnome/Mutter/ScreenCast"
+#define SC_SESSION SC_NAME ".Session"
+#define SC_STREAM SC_NAME ".Stream"
+#define CALL_MS 2000
+
+struct mutter_session {
+	GMainContext *mc;
+	GDBusConnection *bus;
+	char *rd_path, *sc_path, *stream_path;
+	guint sub_added, sub_closed;
+	uint32_t node;
+	int have_node;
+	int closed;
+};
+
+static GDBusConnection *
+bus_open(GMainContext *mc, char *why, size_t size)
+{
+	const char *addr = g_getenv("DBUS_SESSION_BUS_ADDRESS");
+	GDBusConnection *c;
+	GError *err = NULL;
+
+	if (!addr || !*addr) {
+		snprintf(why, size, "DBUS_SESSION_BUS_ADDRESS is not set");
+		return NULL;
+	}
+	if (mc)
+		g_main_context_push_thread_default(mc);
+	c = g_dbus_connection_new_for_address_sync(
+		addr,
+		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+		NULL, NULL, &err);
+	if (mc)
+		g_main_context_pop_thread_default(mc);
+	if (!c) {
+		snprintf(why, size, "cannot connect to the session bus: %s",
+			 err->message);
+		g_error_free(err);
+		return NULL;
+	}
+	g_dbus_connection_set_exit_on_close(c, FALSE);
+	return c;
+}
+
+static GVariant *
+call(GDBusConnection *c, const char *dest, const char *path, const char *iface,
+     const char *method, GVariant *args, const char *type, GError **err)
+{
+	return g_dbus_connection_call_sync(c, dest, path, iface, method, args,
+					   type ? G_VARIANT_TYPE(type) : NULL,
+					   G_DBUS_CALL_FLAGS_NO_AUTO_START,
+					   CALL_MS, NULL, err);
+}
+
+int
+mutter_available(char *why, size_t size)
+{
+	GDBusConnection *c = bus_open(NULL, why, size);
+	GError *err = NULL;
+	GVariant *r;
+	gboolean has = FALSE;
+
+	if (!c)
+		return 0;
+	r = call(c, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+		 "org.freedesktop.DBus", "NameHasOwner",
+		 g_variant_new("(s)", RD_NAME), "(b)", &err);
+	if (r) {
+		g_variant_get(r, "(b)", &has);
+		g_variant_unref(r);
+		if (!has)
+			snprintf(why, size,
+				 "nothing owns %s on the session bus (the "
+				 "compositor is not mutter)",
+				 RD_NAME);
+	} else {
+		snprintf(why, size, "the session bus did not answer: %s",
+			 err->message);
+		g_error_free(err);
+	}
+	g_dbus_connection_close_sync(c, NULL, NULL);
+	g_object_unref(c);
+	return has ? 1 : 0;
+}
+
+static void
+on_added(GDBusConnection *c, const char *sender, const char *path,
+	 const char *iface, const char *signal, GVariant *params, void *data)
+{
+	struct mutter_session *s = data;
+
+	(void)c;
+	(void)sender;
+	(void)path;
+	(void)iface;
+	(void)signal;
+	if (g_variant_is_of_type(params, G_VARIANT_TYPE("(u)"))) {
+		g_variant_get(params, "(u)", &s->node);
+		s->have_node = 1;
+	}
+}
+
+static void
+on_closed(GDBusConnection *c, const char *sender, const char *path,
+	  const char *iface, const char *signal, GVariant *params, void *data)
+{
+	struct mutter_session *s = data;
+
+	(void)c;
+	(void)sender;
+	(void)path;
+	(void)iface;
+	(void)signal;
+	(void)params;
+	s->closed = 1;
+}
+
+/* The error of a failed call, as a sentence. */
+static cua_result
+failed(GError *err, const char *what)
+{
+	cua_result r = cua_error(CUA_ERROR_BACKEND, "mutter: %s failed: %s",
+				 what, err ? err->message : "no answer");
+
+	if (err)
+		g_error_free(err);
+	return r;
+}
+
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A screen-cast session attached to the remote-desktop session `sid`,
+ * recording the window that has keyboard focus (RecordWindow without a
+ * window-id). */
+static cua_result
+attach_cast(struct mutter_session *s, const char *sid)
+{
+	GVariantBuilder opts;
+	GError *err = NULL;
+	GVariant *r;
+
+	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
+	g_variant_builder_add(&opts, "{sv}", "remote-desktop-session-id",
+			      g_variant_new_string(sid));
+	r = call(s->bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
+		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	if (!r)
+		return failed(err, "ScreenCast.CreateSession");
+	g_variant_get(r, "(o)", &s->sc_path);
+	g_variant_unref(r);
+	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
+	g_variant_builder_add(&opts, "{sv}", "cursor-mode",
+			      g_variant_new_uint32(0)); /* hidden */
+	r = call(s->bus, SC_NAME, s->sc_path, SC_SESSION, "RecordWindow",
+		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	if (!r)
+		return failed(err, "ScreenCast.RecordWindow");
+	g_variant_get(r, "(o)", &s->stream_path);
+	g_variant_unref(r);
+	return CUA_OK;
+}
+
+cua_result
+mutter_session_open(int cast, int timeout_ms, int warmup_ms,
+		    struct mutter_session **out)
+{
+	struct mutter_session *s = calloc(1, sizeof(*s));
+	char why[256];
+	GError *err = NULL;
+	GVariant *r, *v;
+	const char *sid;
+	int64_t until;
+	cua_result res;
+
+	*out = NULL;
+	if (!s)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	s->mc = g_main_context_new();
+	s->bus = bus_open(s->mc, why, sizeof(why));
+	if (!s->bus) {
+		mutter_session_close(s);
+		return cua_error(CUA_ERROR_BACKEND, "mutter: %s", why);
+	}
+	r = call(s->bus, RD_NAME, RD_PATH, RD_NAME, "CreateSession", NULL,
+		 "(o)", &err);
+	if (!r) {
+		mutter_session_close(s);
+		return failed(err, "RemoteDesktop.CreateSession");
+	}
+	g_variant_get(r, "(o)", &s->rd_path);
+	g_variant_unref(r);
+	r = call(s->bus, RD_NAME, s->rd_path, "org.freedesktop.DBus.Properties",
+		 "Get", g_variant_new("(ss)", RD_SESSION, "SessionId"), "(v)",
+		 &err);
+	if (!r) {
+		mutter_session_close(s);
+		return failed(err, "reading the session's SessionId");
+	}
+	g_variant_get(r, "(v)", &v);
+	sid = g_variant_is_of_type(v, G_VARIANT_TYPE_STRING) ?
+		      g_variant_get_string(v, NULL) :
+		      "";
+	res = cast ? attach_cast(s, sid) : CUA_OK;
+	g_variant_unref(v);
+	g_variant_unref(r);
+	if (res != CUA_OK) {
+		mutter_session_close(s);
+		return res;
+	}
+	/* the callbacks run in the context current at subscription */
+	g_main_context_push_thread_default(s->mc);
+	if (cast)
+		s->sub_added = g_dbus_connection_signal_subscribe(
+			s->bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
+			s->stream_path, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+			on_added, s, NULL);
+	s->sub_closed = g_dbus_connection_signal_subscribe(
+		s->bus, RD_NAME, RD_SESSION, "Closed", s->rd_path, NULL,
+		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
+	g_main_context_pop_thread_default(s->mc);
+	r = call(s->bus, RD_NAME, s->rd_path, RD_SESSION, "Start", NULL, NULL,
+		 &err);
+	if (!r) {
+		mutter_session_close(s);
+		return failed(err, "RemoteDesktop.Session.Start");
+	}
+	g_variant_unref(r);
+	until = cua_now_us() + (int64_t)timeout_ms * 1000;
+	while (cast && !s->have_node && !s->closed && cua_now_us() < until) {
+		if (!g_main_context_iteration(s->mc, FALSE))
+			sleep_ms(2);
+	}
+	if (cast && !s->have_node) {
+		mutter_session_close(s);
+		return cua_error(CUA_ERROR_BACKEND,
+				 "mutter started no screen-cast stream within "
+				 "%d ms (is pipewire running?)",
+				 timeout_ms);
+	}
+	/* the first keys of a fresh session are lost: a Shift tap, then a
+	 * pause */
+	res = mutter_keysym(s, 0xffe1, 1);
+	if (res == CUA_OK)
+		res = mutter_keysym(s, 0xffe1, 0);
+	if (res != CUA_OK) {
+		mutter_session_close(s);
+		return res;
+	}
+	sleep_ms(warmup_ms);
+	*out = s;
+	return CUA_OK;
+}
+
+void
+mutter_session_close(struct mutter_session *s)
+{
+	if (!s)
+		return;
+	if (s->bus) {
+		if (s->rd_path && !s->closed) {
+			GVariant *r =
+				call(s->bus, RD_NAME, s->rd_path, RD_SESSION,
+				     "Stop", NULL, NULL, NULL);
+
+			if (r)
+				g_variant_unref(r);
+		}
+		if (s->sub_added)
+			g_dbus_connection_signal_unsubscribe(s->bus,
+							     s->sub_added);
+		if (s->sub_closed)
+			g_dbus_connection_signal_unsubscribe(s->bus,
+							     s->sub_closed);
+		g_dbus_connection_close_sync(s->bus, NULL, NULL);
+		g_object_unref(s->bus);
+	}
+	/* pending signal callbacks hold s: drain them before freeing */
+	if (s->mc) {
+		while (g_main_context_iteration(s->mc, FALSE))
+			;
+		g_main_context_unref(s->mc);
+	}
+	g_free(s->rd_path);
+	g_free(s->sc_path);
+	g_free(s->stream_path);
+	free(s);
+}
+
+int
+mutter_session_has_cast(const struct mutter_session *s)
+{
+	return s->have_node;
+}
+
+uint32_t
+mutter_session_node(const struct mutter_session *s)
+{
+	return s->node;
+}
+
+int
+mutter_session_alive(struct mutter_session *s)
+{
+	while (g_main_context_iteration(s->mc, FALSE))
+		;
+	return !s->closed && !g_dbus_connection_is_closed(s->bus);
+}
+
+static cua_result
+notify(struct mutter_session *s, const char *method, GVariant *args)
+{
+	GError *err = NULL;
+	GVariant *r = call(s->bus, RD_NAME, s->rd_path, RD_SESSION, method,
+			   args, NULL, &err);
+
+	if (!r)
+		return failed(err, method);
+	g_variant_unref(r);
+	return CUA_OK;
+}
+
+cua_result
+mutter_keysym(struct mutter_session *s, uint32_t keysym, int pressed)
+{
+	return notify(s, "NotifyKeyboardKeysym",
+		      g_variant_new("(ub)", keysym, pressed ? TRUE : FALSE));
+}
+
+cua_result
+mutter_motion(struct mutter_session *s, double x, double y)
+{
+	return notify(s, "NotifyPointerMotionAbsolute",
+		      g_variant_new("(sdd)", s->stream_path, x, y));
+}
+
+cua_result
+mutter_button(struct mutter_session *s, int32_t button, int pressed)
+{
+	return notify(s, "NotifyPointerButton",
+		      g_variant_new("(ib)", button, pressed ? TRUE : FALSE));
+}
+
+cua_result
+mutter_axis(struct mutter_session *s, uint32_t axis, int32_t steps)
+{
+	return notify(s, "NotifyPointerAxisDiscrete",
+		      g_variant_new("(ui)", axis, steps));
+}
