@@ -217,8 +217,12 @@ export function onLines(stream, fn) {
 
 // The GTK3 fixture: one line on stdout per effect, commands on stdin.
 export class Fixture {
-  constructor(path = FIXTURE, { name } = {}) {
+  // env: the environment to start it in (default: this process's);
+  // args: its arguments (--small, --extras)
+  constructor(path = FIXTURE, { name, env, args = [] } = {}) {
     this.path = path;
+    this.env = env;
+    this.args = args;
     if (name) { // a copy under another executable name (forbidden-list tests)
       const dir = tempDir('app');
       this.path = join(dir, name);
@@ -230,7 +234,7 @@ export class Fixture {
   }
 
   async start() {
-    this.proc = spawn(this.path, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.proc = spawn(this.path, this.args, { stdio: ['pipe', 'pipe', 'inherit'], env: this.env ?? process.env });
     onLines(this.proc.stdout, (line) => {
       this.lines.push(line);
       this.waiters = this.waiters.filter((w) => !w(line));
