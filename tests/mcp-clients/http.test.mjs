@@ -118,6 +118,29 @@ test('the token file: made on first start with mode 0600, printed once; a readab
   assert.match(r.stderr, /no one else can read \(chmod 600 /);
 });
 
+test('on a non-loopback address the token is required all the same, and an unusable token file stops the start', { skip }, async () => {
+  const srv = await startHttpServer({ listen: '0.0.0.0:0' });
+  assert.match(srv.stderr, /non-loopback address/);
+  const port = new URL(srv.url).port;
+  const local = { ...srv, url: `http://127.0.0.1:${port}/mcp` };
+  for (const auth of [undefined, 'Bearer wrong']) {
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    if (auth) headers.Authorization = auth;
+    const r = await fetch(local.url, { method: 'POST', headers, body: JSON.stringify(INIT) });
+    assert.equal(r.status, 401, auth);
+  }
+  const r = await post(local, INIT);
+  assert.equal(r.status, 200);
+  await endHttpSession(local, r.headers.get('mcp-session-id'));
+  assert.equal(await srv.stop(), 0);
+  // a token file others can read: no start, on any address
+  chmodSync(srv.tokenFile, 0o644);
+  const bad = spawnSync(SERVER, ['--listen', '0.0.0.0:0', '--token-file', srv.tokenFile, '--data-dir', DATA_DIR],
+    { encoding: 'utf8', timeout: 20000, env: serverEnv({ PATH: process.env.PATH }) });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /no one else can read \(chmod 600 /);
+});
+
 test('no token or a wrong one: 401 with WWW-Authenticate; the SDK client cannot connect', { skip }, async () => {
   for (const auth of [undefined, 'Bearer wrong', `Bearer ${server.token}x`, `Basic ${server.token}`]) {
     const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
