@@ -380,6 +380,35 @@ test('resuming by hand: GET with Last-Event-ID replays the rest of that stream o
   await fetch(server.url, { method: 'DELETE', headers: { Authorization: `Bearer ${server.token}`, 'Mcp-Session-Id': sid } });
 });
 
+test('connections that never send the token cannot take every slot: the oldest of them make way', { skip }, async () => {
+  // --max-sessions 1: at most 12 connections
+  const srv = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--max-sessions', '1'] });
+  const port = Number(new URL(srv.url).port);
+  const idle = [];
+  let closed = 0;
+  for (let i = 0; i < 40; i++) {
+    const s = net.connect(port, '127.0.0.1');
+    s.on('error', () => {});
+    s.on('close', () => { closed++; });
+    await once(s, 'connect');
+    if (i % 4 === 0) s.write('POST /mcp HTTP/1.1\r\nHost: x\r\n'); // half a request
+    idle.push(s);
+  }
+  // a client with the token still gets in, on connections of its own
+  const { client } = await connectHttp(srv);
+  const t0 = Date.now();
+  const r = await client.callTool({ name: 'list_apps', arguments: {} });
+  assert.equal(r.isError ?? false, false, text(r));
+  assert.ok(Date.now() - t0 < 5000, `list_apps took ${Date.now() - t0} ms`);
+  // the server shut the oldest silent ones down, not the newest
+  for (let i = 0; i < 50 && closed < 28; i++) await new Promise((res) => setTimeout(res, 100));
+  assert.ok(closed >= 28, `${closed} of 40 silent connections closed`);
+  assert.ok(idle[0].destroyed || idle[0].readableEnded, 'the oldest silent connection was closed');
+  for (const s of idle) s.destroy();
+  await client.close();
+  assert.equal(await srv.stop(), 0);
+});
+
 test('clients that send garbage, stall half-way or never read do not hold up another session', { skip }, async () => {
   const { port } = new URL(server.url);
   const bad = [];
