@@ -25,7 +25,8 @@ function desktopEnv(vars) {
 // Starts a desktop with the fixture and a server in it:
 // { name, kind, env, dir, fixture, server, stop() }. serverArgs go to
 // cua-mcp (e.g. ['--trust-apps']).
-export async function startDesktop({ name, wayland = false, screen, serverArgs = [], fixtureArgs = [] } = {}) {
+// `startMs`: how long the fixture may take to start.
+export async function startDesktop({ name, wayland = false, screen, serverArgs = [], fixtureArgs = [], startMs = 20000 } = {}) {
   const args = ['desktop', 'start', '--json'];
   if (wayland) args.push('--wayland', 'sway');
   if (screen) args.push('--screen', screen);
@@ -42,7 +43,7 @@ export async function startDesktop({ name, wayland = false, screen, serverArgs =
     const gtk = join(vars.XDG_CONFIG_HOME, 'gtk-3.0');
     mkdirSync(gtk, { recursive: true });
     writeFileSync(join(gtk, 'settings.ini'), '[Settings]\ngtk-cursor-blink = false\n');
-    d.fixture = await new Fixture(FIXTURE, { env: d.env, args: fixtureArgs }).start();
+    d.fixture = await new Fixture(FIXTURE, { env: d.env, args: fixtureArgs }).start(startMs);
     d.server = await startHttpServer({ args: ['--data-dir', DATA_DIR, ...serverArgs], env: d.env });
   } catch (e) {
     await d.stop();

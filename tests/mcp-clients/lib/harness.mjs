@@ -233,13 +233,20 @@ export class Fixture {
     this.waiters = [];
   }
 
-  async start() {
+  // Resolves once the app says "ready"; one that does not within
+  // `timeout` ms is killed.
+  async start(timeout = 20000) {
     this.proc = spawn(this.path, this.args, { stdio: ['pipe', 'pipe', 'inherit'], env: this.env ?? process.env });
     onLines(this.proc.stdout, (line) => {
       this.lines.push(line);
       this.waiters = this.waiters.filter((w) => !w(line));
     });
-    await this.waitLine('ready', 20000);
+    try {
+      await this.waitLine('ready', timeout);
+    } catch (e) {
+      this.proc.kill('SIGKILL');
+      throw e;
+    }
     return this;
   }
 
