@@ -118,6 +118,29 @@ test('the token file: made on first start with mode 0600, printed once; a readab
   assert.match(r.stderr, /no one else can read \(chmod 600 /);
 });
 
+test('on a non-loopback address the token is required all the same, and an unusable token file stops the start', { skip }, async () => {
+  const srv = await startHttpServer({ listen: '0.0.0.0:0' });
+  assert.match(srv.stderr, /non-loopback address/);
+  const port = new URL(srv.url).port;
+  const local = { ...srv, url: `http://127.0.0.1:${port}/mcp` };
+  for (const auth of [undefined, 'Bearer wrong']) {
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    if (auth) headers.Authorization = auth;
+    const r = await fetch(local.url, { method: 'POST', headers, body: JSON.stringify(INIT) });
+    assert.equal(r.status, 401, auth);
+  }
+  const r = await post(local, INIT);
+  assert.equal(r.status, 200);
+  await endHttpSession(local, r.headers.get('mcp-session-id'));
+  assert.equal(await srv.stop(), 0);
+  // a token file others can read: no start, on any address
+  chmodSync(srv.tokenFile, 0o644);
+  const bad = spawnSync(SERVER, ['--listen', '0.0.0.0:0', '--token-file', srv.tokenFile, '--data-dir', DATA_DIR],
+    { encoding: 'utf8', timeout: 20000, env: serverEnv({ PATH: process.env.PATH }) });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /no one else can read \(chmod 600 /);
+});
+
 test('no token or a wrong one: 401 with WWW-Authenticate; the SDK client cannot connect', { skip }, async () => {
   for (const auth of [undefined, 'Bearer wrong', `Bearer ${server.token}x`, `Basic ${server.token}`]) {
     const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
@@ -355,6 +378,35 @@ test('resuming by hand: GET with Last-Event-ID replays the rest of that stream o
   const bad = await fetch(server.url, { headers: { Authorization: `Bearer ${server.token}`, Accept: 'text/event-stream', ...h, 'Last-Event-ID': 'x' } });
   assert.equal(bad.status, 400);
   await fetch(server.url, { method: 'DELETE', headers: { Authorization: `Bearer ${server.token}`, 'Mcp-Session-Id': sid } });
+});
+
+test('connections that never send the token cannot take every slot: the oldest of them make way', { skip }, async () => {
+  // --max-sessions 1: at most 12 connections
+  const srv = await startHttpServer({ args: ['--data-dir', DATA_DIR, '--max-sessions', '1'] });
+  const port = Number(new URL(srv.url).port);
+  const idle = [];
+  let closed = 0;
+  for (let i = 0; i < 40; i++) {
+    const s = net.connect(port, '127.0.0.1');
+    s.on('error', () => {});
+    s.on('close', () => { closed++; });
+    await once(s, 'connect');
+    if (i % 4 === 0) s.write('POST /mcp HTTP/1.1\r\nHost: x\r\n'); // half a request
+    idle.push(s);
+  }
+  // a client with the token still gets in, on connections of its own
+  const { client } = await connectHttp(srv);
+  const t0 = Date.now();
+  const r = await client.callTool({ name: 'list_apps', arguments: {} });
+  assert.equal(r.isError ?? false, false, text(r));
+  assert.ok(Date.now() - t0 < 5000, `list_apps took ${Date.now() - t0} ms`);
+  // the server shut the oldest silent ones down, not the newest
+  for (let i = 0; i < 50 && closed < 28; i++) await new Promise((res) => setTimeout(res, 100));
+  assert.ok(closed >= 28, `${closed} of 40 silent connections closed`);
+  assert.ok(idle[0].destroyed || idle[0].readableEnded, 'the oldest silent connection was closed');
+  for (const s of idle) s.destroy();
+  await client.close();
+  assert.equal(await srv.stop(), 0);
 });
 
 test('clients that send garbage, stall half-way or never read do not hold up another session', { skip }, async () => {

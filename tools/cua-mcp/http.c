@@ -58,6 +58,109 @@ struct req {
 	int too_big;
 };
 
+/* ---- connection slots ----------------------------------------------------- */
+
+/*
+ * At most `limit` connections at once. A connection is trusted once it has
+ * sent a request with the token; when one more arrives at the bound, the
+ * oldest connection that is not trusted is shut down (a client that
+ * connects and sends nothing, or half a request, holds a slot only until
+ * someone else needs it), and only when every connection is trusted is the
+ * new one refused. MHD's own bound, twice ours, leaves room for
+ * connections shut down but not yet closed.
+ */
+struct slot {
+	int fd;
+	int trusted, evicted;
+	struct slot *prev, *next; /* in order of arrival */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct slot *head, *tail;
+	unsigned live, limit;
+} slots = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void
+slot_unlink(struct slot *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		slots.head = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	else
+		slots.tail = s->prev;
+}
+
+static void
+notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+		  enum MHD_ConnectionNotificationCode code)
+{
+	const union MHD_ConnectionInfo *ci;
+	struct slot *s = *socket_context;
+
+	(void)cls;
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (!s)
+			return;
+		pthread_mutex_lock(&slots.lock);
+		slot_unlink(s);
+		if (!s->evicted)
+			slots.live--;
+		pthread_mutex_unlock(&slots.lock);
+		free(s);
+		*socket_context = NULL;
+		return;
+	}
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	s = calloc(1, sizeof(*s));
+	if (!s || !ci) {
+		free(s);
+		return;
+	}
+	s->fd = ci->connect_fd;
+	pthread_mutex_lock(&slots.lock);
+	s->prev = slots.tail;
+	if (slots.tail)
+		slots.tail->next = s;
+	else
+		slots.head = s;
+	slots.tail = s;
+	if (++slots.live > slots.limit) {
+		struct slot *old = slots.head;
+
+		while (old && (old->trusted || old->evicted))
+			old = old->next;
+		if (old) { /* at least the new one is not trusted */
+			LOG_DEBUG(
+				"http: %u connections: closing one that sent no request with the token",
+				slots.live);
+			old->evicted = 1;
+			slots.live--;
+			shutdown(old->fd, SHUT_RDWR);
+		}
+	}
+	pthread_mutex_unlock(&slots.lock);
+	*socket_context = s;
+}
+
+/* Connection `c` sent the token. */
+static void
+slot_trust(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct slot *s = ci ? ci->socket_context : NULL;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&slots.lock);
+	s->trusted = 1;
+	pthread_mutex_unlock(&slots.lock);
+}
+
 /* ---- the token ---------------------------------------------------------- */
 
 /* $XDG_STATE_HOME/cua/mcp-token, beside the approvals file. */
@@ -584,6 +687,7 @@ handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			return reply_error(
 				c, MHD_HTTP_UNAUTHORIZED, -32600,
 				"Unauthorized: send the server's token as 'Authorization: Bearer TOKEN' (the token is in the server's token file)");
+		slot_trust(c);
 		if (strcmp(method, "POST") != 0 && strcmp(method, "GET") != 0 &&
 		    strcmp(method, "DELETE") != 0)
 			return reply_error(
@@ -821,6 +925,7 @@ http_run(int argc, char **argv)
 	 * process exists, so that they all start with it blocked */
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	slots.limit = (unsigned)(mcp_opt.max_sessions * 4 + 8);
 	if (hs_init(&lim, argv) < 0) {
 		fprintf(stderr, "cua-mcp: cannot start the session reaper\n");
 		return 1;
@@ -831,9 +936,9 @@ http_run(int argc, char **argv)
 			(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 		0, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR,
 		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned)(mcp_opt.max_sessions * 4 + 8),
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+		2 * slots.limit, MHD_OPTION_NOTIFY_CONNECTION,
+		notify_connection, NULL, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)60, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
 		MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
 	if (!d) {

@@ -217,8 +217,12 @@ export function onLines(stream, fn) {
 
 // The GTK3 fixture: one line on stdout per effect, commands on stdin.
 export class Fixture {
-  constructor(path = FIXTURE, { name } = {}) {
+  // env: the environment to start it in (default: this process's);
+  // args: its arguments (--small, --extras)
+  constructor(path = FIXTURE, { name, env, args = [] } = {}) {
     this.path = path;
+    this.env = env;
+    this.args = args;
     if (name) { // a copy under another executable name (forbidden-list tests)
       const dir = tempDir('app');
       this.path = join(dir, name);
@@ -229,13 +233,20 @@ export class Fixture {
     this.waiters = [];
   }
 
-  async start() {
-    this.proc = spawn(this.path, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // Resolves once the app says "ready"; one that does not within
+  // `timeout` ms is killed.
+  async start(timeout = 20000) {
+    this.proc = spawn(this.path, this.args, { stdio: ['pipe', 'pipe', 'inherit'], env: this.env ?? process.env });
     onLines(this.proc.stdout, (line) => {
       this.lines.push(line);
       this.waiters = this.waiters.filter((w) => !w(line));
     });
-    await this.waitLine('ready', 20000);
+    try {
+      await this.waitLine('ready', timeout);
+    } catch (e) {
+      this.proc.kill('SIGKILL');
+      throw e;
+    }
     return this;
   }
 
