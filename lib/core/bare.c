@@ -67,7 +67,8 @@ cua_bare_snapshot(struct cua_backend *b, const struct cua_app_info *app,
 	an = snap ? cua_raw_node_new(snap) : NULL;
 	top = an ? cua_raw_node_new(snap) : NULL;
 	if (top) {
-		an->children = cua_arena_alloc(snap->arena, sizeof(*an->children));
+		an->children =
+			cua_arena_alloc(snap->arena, sizeof(*an->children));
 		snap->windows = cua_arena_alloc(snap->arena, sizeof(*info));
 	}
 	if (!top || !an->children || !snap->windows) {

@@ -202,8 +202,7 @@ test_gtk3_combo_drop_down(void **state)
 	before = observe_until_pred(session, q, 20000, has_framed, rt);
 	assert_non_null(before);
 	combo = enabled_id(q, before, "pop up button", NULL, "Andrea");
-	ACT(cua_session_click(session, q, combo, CUA_BUTTON_LEFT, 1,
-			      &outcome));
+	ACT(cua_session_click(session, q, combo, CUA_BUTTON_LEFT, 1, &outcome));
 	cua_free(outcome);
 	t = need_framed(q, "menu item", "Otto");
 	assert_popup_shown(t, need_element(q, t, "menu item", "Otto"), before);
@@ -239,17 +238,15 @@ test_gtk3_menu(void **state)
 	cua_tree *t, *before;
 	char *outcome = NULL;
 
-	assert_int_equal(fixture_start(&fx, FIXTURE_GTK3, "--extras", 15000,
-				       NULL, 0),
-			 0);
+	assert_int_equal(
+		fixture_start(&fx, FIXTURE_GTK3, "--extras", 15000, NULL, 0),
+		0);
 	before = need_observation(app, 10000);
-	ACT(cua_session_click(session, app,
-			      id_of(before, NULL, "Settings"),
+	ACT(cua_session_click(session, app, id_of(before, NULL, "Settings"),
 			      CUA_BUTTON_LEFT, 1, &outcome));
 	cua_free(outcome);
 	t = need_framed(app, "menu item", "Angle Unit");
-	ACT(cua_session_click(session, app,
-			      id_of(t, "menu item", "Angle Unit"),
+	ACT(cua_session_click(session, app, id_of(t, "menu item", "Angle Unit"),
 			      CUA_BUTTON_LEFT, 1, &outcome));
 	cua_free(outcome);
 	cua_tree_unref(t);
@@ -314,7 +311,8 @@ test_no_tree(void **state)
 	e = cua_tree_get_element(t, 0);
 	assert_string_equal(cua_element_get_role(e), "standard window");
 	assert_string_equal(cua_element_get_title(e), "libcua shot fixture");
-	assert_non_null(strstr(text, "\n0 standard window libcua shot fixture"));
+	assert_non_null(
+		strstr(text, "\n0 standard window libcua shot fixture"));
 	cua_free(text);
 	assert_non_null(cua_tree_get_accessibility_note(t));
 	assert_string_equal(cua_tree_get_accessibility_note(t), note);
@@ -343,13 +341,13 @@ test_no_tree(void **state)
 				 CUA_BUTTON_LEFT, 1, &outcome));
 	assert_route("click_at", outcome, "synthetic");
 	cua_free(outcome);
-	assert_int_equal(app_wait_line(&fx, "clicked", 5000, line, sizeof(line)),
-			 0);
+	assert_int_equal(
+		app_wait_line(&fx, "clicked", 5000, line, sizeof(line)), 0);
 	/* the button has the keyboard focus now: a key presses it again */
 	ACT(cua_session_press_key(session, q, "space", &outcome));
 	cua_free(outcome);
-	assert_int_equal(app_wait_line(&fx, "clicked", 5000, line, sizeof(line)),
-			 0);
+	assert_int_equal(
+		app_wait_line(&fx, "clicked", 5000, line, sizeof(line)), 0);
 	cua_tree_unref(t);
 	app_stop(&fx);
 	COVERS("GTK 3", "get_app_state click press_key");

@@ -36,8 +36,8 @@ window_pid(struct x11 *x, Display *dpy, Window win, Atom a_pid)
 	int64_t pid = 0;
 
 	x11_trap_begin();
-	if (XGetWindowProperty(dpy, win, a_pid, 0, 1, False, XA_CARDINAL,
-			       &type, &format, &n, &after, &d) == Success &&
+	if (XGetWindowProperty(dpy, win, a_pid, 0, 1, False, XA_CARDINAL, &type,
+			       &format, &n, &after, &d) == Success &&
 	    format == 32 && n == 1)
 		pid = (int64_t)((unsigned long *)(void *)d)[0];
 	if (d)
@@ -98,18 +98,16 @@ intersect(struct cua_rect *a, const struct cua_rect *b)
 /* Reads `area` (root coordinates) of popup `pop`, whose inside starts at
  * root (px, py), and pastes it onto c. 1 pasted, 0 not. */
 static int
-paste_one(struct x11 *x, Display *dpy, Window pop,
-	  const XWindowAttributes *pa, int px, int py,
-	  const struct cua_rect *area, struct cua_capture *c)
+paste_one(struct x11 *x, Display *dpy, Window pop, const XWindowAttributes *pa,
+	  int px, int py, const struct cua_rect *area, struct cua_capture *c)
 {
 	struct cua_pixels p;
 	XImage *im;
 	int ok;
 
 	x11_trap_begin();
-	im = XGetImage(dpy, pop, area->x - px, area->y - py,
-		       (unsigned)area->w, (unsigned)area->h, AllPlanes,
-		       ZPixmap);
+	im = XGetImage(dpy, pop, area->x - px, area->y - py, (unsigned)area->w,
+		       (unsigned)area->h, AllPlanes, ZPixmap);
 	if (x11_trap_end(x) != 0 || !im) {
 		if (im)
 			XDestroyImage(im);
@@ -189,9 +187,9 @@ x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c)
 			continue;
 		if (window_pid(x, dpy, kids[i], a_pid) != pid)
 			continue;
-		pasted += paste_one(x, dpy, kids[i], &pa,
-				    pa.x + pa.border_width,
-				    pa.y + pa.border_width, &area, c);
+		pasted +=
+			paste_one(x, dpy, kids[i], &pa, pa.x + pa.border_width,
+				  pa.y + pa.border_width, &area, c);
 	}
 	if (kids)
 		XFree(kids);
