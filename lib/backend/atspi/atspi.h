@@ -149,7 +149,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 		const GVariantType *reply_type, int timeout_ms, GError **error);
 
 /* ------------------------------------------------------------------ */
-/* decode.c — replies into raw nodes (shared by fetch.c and live.c)    */
+/* decode.c — replies into raw nodes (the reader and live.c)          */
 
 /* GTK 4 names some objects with their GType name ("GtkEntry"):
  * /^Gtk[A-Z][A-Za-z]*$/. Those are no names. */
@@ -234,7 +234,7 @@ void
 procinfo_clear(struct procinfo *info);
 
 /* ------------------------------------------------------------------ */
-/* live.c — live reads and requests for actions                        */
+/* fetch_live.c — live re-reads; live.c — requests for actions         */
 
 cua_result
 atspi_read_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
