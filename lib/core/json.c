@@ -232,8 +232,9 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 						json_null()));
 	json_object_set_new(
 		o, "revision",
-		json_pack("{s:i,s:s,s:b,s:b}", "number", (int)t->revision,
-			  "kind", cua_render_kind_name(kind), "root_changed",
+		json_pack("{s:i,s:i,s:s,s:b,s:b}", "number", (int)t->revision,
+			  "content", (int)t->content_revision, "kind",
+			  cua_render_kind_name(kind), "root_changed",
 			  t->root_changed, "truncated", t->truncated));
 	cua_render_observation(&sb, t, render_flags);
 	json_object_set_new(o, "state_text", json_string(sb_str(&sb)));
@@ -379,8 +380,9 @@ cua_tree_from_jansson(json_t *o)
 		t->window_frame.w = (int32_t)jint(json_object_get(v, "width"));
 		t->window_frame.h = (int32_t)jint(json_object_get(v, "height"));
 	}
-	t->revision = (uint32_t)jint(
-		json_object_get(json_object_get(o, "revision"), "number"));
+	v = json_object_get(o, "revision");
+	t->revision = (uint32_t)jint(json_object_get(v, "number"));
+	t->content_revision = (uint32_t)jint(json_object_get(v, "content"));
 	t->truncated = json_is_true(json_object_get(o, "truncated"));
 	shot_from_json(t, json_object_get(o, "screenshot_geometry"));
 	t->n_lines = (size_t)jint(json_object_get(o, "n_lines"));

@@ -142,6 +142,9 @@ struct cua_tree {
 	int has_window_frame;
 
 	uint32_t revision;
+	/* the revision that first showed this content: the previous
+	 * revision's when nothing changed (docs/identity.md §7.3) */
+	uint32_t content_revision;
 
 	struct cua_element *elements;
 	size_t n_elements;         /* all elements */
