@@ -216,6 +216,9 @@ fetch_alloc_slots(struct fnode *fn, size_t first, size_t count);
 void
 fetch_call(struct fnode *fn, enum kind kind, int aux, const char *iface,
 	   const char *method, GVariant *args, const char *reply_type);
+/* The timeout of one call for live reads and requests (fetch_live.c). */
+int
+fetch_call_ms(struct atspi_be *be);
 void
 fetch_call_on(struct fnode *fn, struct req *r, const char *bus,
 	      const char *path, const char *iface, const char *method,

@@ -25,8 +25,8 @@ deadline_ms(struct atspi_be *be)
 	return ms > 0 ? ms : 5000;
 }
 
-static int
-call_ms(struct atspi_be *be)
+int
+fetch_call_ms(struct atspi_be *be)
 {
 	int ms = be->base.ctx->opt.call_timeout_ms;
 
@@ -37,7 +37,7 @@ static void
 live_init(struct job *job, struct atspi_be *be, struct cua_raw_snapshot *snap,
 	  uint32_t want, int64_t t0)
 {
-	fetch_job_init(job, be, snap, READ_LIVE, call_ms(be),
+	fetch_job_init(job, be, snap, READ_LIVE, fetch_call_ms(be),
 		       t0 + (int64_t)deadline_ms(be) * 1000);
 	job->want = want & ~(uint32_t)(CUA_HAVE_CHILDREN | CUA_HAVE_BASIC);
 }

@@ -13,26 +13,13 @@
 
 #include <gio/gio.h>
 
-#include "atspi.h"
+#include "fetch_int.h"
 #include "core/sanitize.h"
 
-#define NULL_PATH "/org/a11y/atspi/null"
-#define IF_ACCESSIBLE "org.a11y.atspi.Accessible"
-#define IF_ACTION "org.a11y.atspi.Action"
-#define IF_COLLECTION "org.a11y.atspi.Collection"
-#define IF_COMPONENT "org.a11y.atspi.Component"
 #define IF_EDITABLE "org.a11y.atspi.EditableText"
-#define IF_SELECTION "org.a11y.atspi.Selection"
-#define IF_TABLE "org.a11y.atspi.Table"
-#define IF_TEXT "org.a11y.atspi.Text"
-#define IF_VALUE "org.a11y.atspi.Value"
 #define IF_PROPS "org.freedesktop.DBus.Properties"
 
-#define COORD_SCREEN 0u
 #define SCROLL_ANYWHERE 6u /* ATSPI_SCROLL_ANYWHERE */
-#define MATCH_ALL 1
-#define SORT_CANONICAL 1u
-#define TEXT_CAP 100000
 
 static char *
 join_ident(const char *bus, const char *path)
@@ -56,14 +43,6 @@ split(const char *ident, char **bus, const char **path)
 	*bus = g_strndup(ident, (gsize)(slash - ident - 1));
 	*path = slash;
 	return 0;
-}
-
-static int
-call_ms(struct atspi_be *be)
-{
-	int ms = be->base.ctx->opt.call_timeout_ms;
-
-	return ms > 0 ? ms : 1000;
 }
 
 /* ------------------------------------------------------------------ */
@@ -117,7 +96,7 @@ sync_call(struct atspi_be *be, const char *bus, const char *path,
 
 	r = atspi_call_sync(be, bus, path, iface, method, args,
 			    reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
-			    call_ms(be), &e);
+			    fetch_call_ms(be), &e);
 	if (!r) {
 		*res = gerror_result(e, method);
 		g_error_free(e);
