@@ -278,7 +278,7 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 			json_array_append_new(
 				skel,
 				json_pack(
-					"[i,i,i,i,i,i,i,i,i,o,s,s,o,b]",
+					"[i,i,i,i,i,i,i,i,i,o,o,s,o,b]",
 					s->parent, (int)s->index,
 					(int)s->child_count,
 					(int)s->first_child, (int)s->n_fetched,
@@ -287,8 +287,9 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 					s->fp.subrole ?
 						json_string(s->fp.subrole) :
 						json_null(),
-					s->fp.identifier ? s->fp.identifier :
-							   "",
+					s->fp.identifier ?
+						json_string(s->fp.identifier) :
+						json_null(),
 					s->fp.title ? s->fp.title : "",
 					s->ident ? json_string(s->ident) :
 						   json_null(),
@@ -412,7 +413,9 @@ cua_tree_from_jansson(json_t *o)
 		s->fp.subrole = json_is_null(json_array_get(v, 9)) ?
 					NULL :
 					astr(a, json_array_get(v, 9));
-		s->fp.identifier = astr(a, json_array_get(v, 10));
+		s->fp.identifier = json_is_null(json_array_get(v, 10)) ?
+					   NULL :
+					   astr(a, json_array_get(v, 10));
 		s->fp.title = astr(a, json_array_get(v, 11));
 		s->ident = json_is_string(json_array_get(v, 12)) ?
 				   astr(a, json_array_get(v, 12)) :
