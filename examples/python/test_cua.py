@@ -455,6 +455,8 @@ class TestTrees(Base):
             with s2.observe("gedit") as t:
                 self.assertEqual([e.id for e in t], ids)
                 self.assertEqual(t.revision, 1)
+                # nothing changed: the content revision stays 0
+                self.assertEqual(t.content_revision, 0)
 
     def test_wait_for_change_unsupported(self):
         with self.s.observe("gedit") as t:

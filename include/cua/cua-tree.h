@@ -133,6 +133,20 @@ CUA_EXPORT uint32_t
 cua_tree_get_revision(cua_tree *tree);
 
 /**
+ * The content revision of this observation: the revision number of the
+ * observation that first showed what this one shows. An app whose tree
+ * did not change since the previous observation of the same window (the
+ * no-change case of a diff: the same ids, lines, focus and selected text)
+ * keeps the previous observation's content revision; any change, another
+ * root window or a truncated tree gives this observation's own revision
+ * number. A caller holding an earlier tree compares the two numbers to
+ * know whether it is still current.
+ * @since 0.2
+ */
+CUA_EXPORT uint32_t
+cua_tree_get_content_revision(cua_tree *tree);
+
+/**
  * Non-zero when the tree was cut by the element cap, the depth cap or the
  * walk deadline (the state text then ends with a truncation marker).
  * @since 0.1

@@ -754,6 +754,12 @@ cua_tree_get_revision(cua_tree *t)
 	return t ? t->revision : 0;
 }
 
+CUA_EXPORT uint32_t
+cua_tree_get_content_revision(cua_tree *t)
+{
+	return t ? t->content_revision : 0;
+}
+
 CUA_EXPORT int
 cua_tree_is_truncated(cua_tree *t)
 {

@@ -210,7 +210,9 @@ struct cua_backend_ops {
 	/* Reads the live child count of each parent and its children number
 	 * first .. first + count - 1 (count UINT32_MAX: to the end) by the
 	 * walk's child rule (docs/state-text.md §11.5.1), each child read as by
-	 * read_nodes(want). Sets parent->children, n_children,
+	 * read_nodes(want), except that a child the app does not show (by
+	 * its toolkit's visibility rule, core/walk.h) gets no details, as in
+	 * the walk. Sets parent->children, n_children,
 	 * child_offset, child_count and CUA_HAVE_CHILDREN. */
 	cua_result (*read_children)(struct cua_backend *b,
 				    struct cua_raw_snapshot *snap,

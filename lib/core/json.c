@@ -232,8 +232,9 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 						json_null()));
 	json_object_set_new(
 		o, "revision",
-		json_pack("{s:i,s:s,s:b,s:b}", "number", (int)t->revision,
-			  "kind", cua_render_kind_name(kind), "root_changed",
+		json_pack("{s:i,s:i,s:s,s:b,s:b}", "number", (int)t->revision,
+			  "content", (int)t->content_revision, "kind",
+			  cua_render_kind_name(kind), "root_changed",
 			  t->root_changed, "truncated", t->truncated));
 	cua_render_observation(&sb, t, render_flags);
 	json_object_set_new(o, "state_text", json_string(sb_str(&sb)));
@@ -277,7 +278,7 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 			json_array_append_new(
 				skel,
 				json_pack(
-					"[i,i,i,i,i,i,i,i,i,o,s,s,o,b]",
+					"[i,i,i,i,i,i,i,i,i,o,o,s,o,b]",
 					s->parent, (int)s->index,
 					(int)s->child_count,
 					(int)s->first_child, (int)s->n_fetched,
@@ -286,8 +287,9 @@ cua_tree_to_jansson(const struct cua_tree *t, int internal,
 					s->fp.subrole ?
 						json_string(s->fp.subrole) :
 						json_null(),
-					s->fp.identifier ? s->fp.identifier :
-							   "",
+					s->fp.identifier ?
+						json_string(s->fp.identifier) :
+						json_null(),
 					s->fp.title ? s->fp.title : "",
 					s->ident ? json_string(s->ident) :
 						   json_null(),
@@ -379,8 +381,9 @@ cua_tree_from_jansson(json_t *o)
 		t->window_frame.w = (int32_t)jint(json_object_get(v, "width"));
 		t->window_frame.h = (int32_t)jint(json_object_get(v, "height"));
 	}
-	t->revision = (uint32_t)jint(
-		json_object_get(json_object_get(o, "revision"), "number"));
+	v = json_object_get(o, "revision");
+	t->revision = (uint32_t)jint(json_object_get(v, "number"));
+	t->content_revision = (uint32_t)jint(json_object_get(v, "content"));
 	t->truncated = json_is_true(json_object_get(o, "truncated"));
 	shot_from_json(t, json_object_get(o, "screenshot_geometry"));
 	t->n_lines = (size_t)jint(json_object_get(o, "n_lines"));
@@ -410,7 +413,9 @@ cua_tree_from_jansson(json_t *o)
 		s->fp.subrole = json_is_null(json_array_get(v, 9)) ?
 					NULL :
 					astr(a, json_array_get(v, 9));
-		s->fp.identifier = astr(a, json_array_get(v, 10));
+		s->fp.identifier = json_is_null(json_array_get(v, 10)) ?
+					   NULL :
+					   astr(a, json_array_get(v, 10));
 		s->fp.title = astr(a, json_array_get(v, 11));
 		s->ident = json_is_string(json_array_get(v, 12)) ?
 				   astr(a, json_array_get(v, 12)) :

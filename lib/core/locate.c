@@ -43,8 +43,12 @@ cua_fingerprint_of_raw(struct cua_fingerprint *fp, const struct cua_raw_node *n)
 						     cua_raw_attr(n, "id");
 	fp->role = n->role;
 	fp->value_kind = (uint8_t)cua_raw_value_kind(n);
-	fp->subrole = cua_raw_attrs_unknown(n) ? NULL : subrole ? subrole : "";
-	fp->identifier = id ? id : "";
+	/* a node read without details (hidden) has neither: unknown */
+	fp->subrole = cua_raw_attrs_unknown(n) || cua_raw_details_unknown(n) ?
+			      NULL :
+		      subrole ? subrole :
+				"";
+	fp->identifier = cua_raw_details_unknown(n) ? NULL : id ? id : "";
 	fp->title = n->name ? n->name : "";
 }
 
@@ -54,7 +58,7 @@ same_kind(const struct cua_fingerprint *a, const struct cua_fingerprint *b)
 {
 	return a->role == b->role && a->value_kind == b->value_kind &&
 	       cua_subrole_eq(a->subrole, b->subrole) &&
-	       str_eq(a->identifier, b->identifier);
+	       cua_subrole_eq(a->identifier, b->identifier);
 }
 
 int

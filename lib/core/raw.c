@@ -24,6 +24,12 @@ cua_raw_attrs_unknown(const struct cua_raw_node *node)
 }
 
 int
+cua_raw_details_unknown(const struct cua_raw_node *node)
+{
+	return !(node->have & (CUA_HAVE_ATTRIBUTES | CUA_HAVE_ID));
+}
+
+int
 cua_raw_is_toggle_role(uint32_t role)
 {
 	return (cua_role_info(role)->flags & CUA_RF_TOGGLE) != 0;

@@ -369,6 +369,11 @@ cua_raw_attr(const struct cua_raw_node *node, const char *key);
  * say is unknown. */
 int
 cua_raw_attrs_unknown(const struct cua_raw_node *node);
+/* 1 when the node was read without details (neither attributes nor an
+ * identifier: hidden nodes), so its subrole and identifier are unknown
+ * and match any in a fingerprint. */
+int
+cua_raw_details_unknown(const struct cua_raw_node *node);
 enum cua_value_kind
 cua_raw_value_kind(const struct cua_raw_node *node);
 int

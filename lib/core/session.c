@@ -208,6 +208,26 @@ set_baseline(struct cua_session *s, struct cua_proc_session *p,
 	return CUA_OK;
 }
 
+/* Whether t shows exactly what the previous published revision showed:
+ * the no-change case of docs/identity.md §7.3, with the same focus and
+ * selected text; t then keeps its content revision. */
+static int
+same_content(const struct cua_tree *prev, const struct cua_tree *t)
+{
+	uint32_t fa, fb;
+
+	if (!prev || !t->delta || t->root_changed || t->delta->truncated ||
+	    t->truncated || prev->truncated || !cua_delta_is_empty(t->delta))
+		return 0;
+	fa = prev->focused >= 0 ? prev->elements[prev->focused].id : 0;
+	fb = t->focused >= 0 ? t->elements[t->focused].id : 0;
+	if ((prev->focused >= 0) != (t->focused >= 0) || fa != fb)
+		return 0;
+	if (!prev->selected_text || !t->selected_text)
+		return !prev->selected_text && !t->selected_text;
+	return strcmp(prev->selected_text, t->selected_text) == 0;
+}
+
 static const char *
 app_display_name(const struct cua_app_info *a)
 {
@@ -744,6 +764,9 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	if (r != CUA_OK)
 		goto out;
 	t->revision = proc->revision++;
+	t->content_revision = same_content(proc->latest, t) ?
+				      proc->latest->content_revision :
+				      t->revision;
 	/* the warm-up and the screenshot are counted on their own */
 	t->stats.build_us = cua_now_us() - t0 - t->shot_stats.warmup_us -
 			    t->shot_stats.capture_us - t->shot_stats.encode_us;

@@ -68,7 +68,7 @@ cua_fingerprint_equal(const struct cua_fingerprint *a,
 {
 	return a->role == b->role && a->value_kind == b->value_kind &&
 	       cua_subrole_eq(a->subrole, b->subrole) &&
-	       str_eq(a->identifier, b->identifier) &&
+	       cua_subrole_eq(a->identifier, b->identifier) &&
 	       str_eq(a->title, b->title);
 }
 

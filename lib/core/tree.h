@@ -27,10 +27,13 @@ struct cua_fingerprint {
 	uint8_t value_kind; /* enum cua_value_kind */
 	/* "" when none; NULL unknown: the node answered an empty attribute
 	 * set (Gecko's first answers about a document), which compares
-	 * equal to any subrole (cua_subrole_eq) */
+	 * equal to any subrole (cua_subrole_eq); also NULL for a node read
+	 * without details (hidden: cua_raw_details_unknown) */
 	const char *subrole;
-	const char *identifier; /* "" when none */
-	const char *title;      /* "" when none */
+	/* "" when none; NULL unknown (read without details), which compares
+	 * equal to any identifier */
+	const char *identifier;
+	const char *title; /* "" when none */
 };
 
 /* One raw node the walk saw: the window's subtree down to (and including
@@ -142,6 +145,9 @@ struct cua_tree {
 	int has_window_frame;
 
 	uint32_t revision;
+	/* the revision that first showed this content: the previous
+	 * revision's when nothing changed (docs/identity.md §7.3) */
+	uint32_t content_revision;
 
 	struct cua_element *elements;
 	size_t n_elements;         /* all elements */

@@ -27,6 +27,19 @@ enum cua_visibility {
 enum cua_visibility
 cua_walk_visibility_for(const char *toolkit, const char *toolkit_version);
 
+/* Whether a node is shown, as `vis` reads it; what is not shown gets no
+ * details in any read (backend.h) and is not rendered. */
+static inline int
+cua_walk_is_visible(const struct cua_raw_node *n, enum cua_visibility vis)
+{
+	if (CUA_HAS_STATE(n, CUA_STATE_DEFUNCT))
+		return 0;
+	if (vis == CUA_VIS_VISIBLE)
+		return CUA_HAS_STATE(n, CUA_STATE_VISIBLE) ||
+		       CUA_HAS_STATE(n, CUA_STATE_SHOWING);
+	return CUA_HAS_STATE(n, CUA_STATE_SHOWING);
+}
+
 /*
  * Chooses the root window (docs/state-text.md §9.1) and the popups to append
  * (§9.6) among the toplevels of a shallow snapshot. Returns 0, or -1 when the

@@ -522,10 +522,13 @@ skel_push(struct skel_build *sb, const struct cua_raw_node *n, int32_t parent,
 		subrole = cua_raw_attr(n, "tag");
 	id = n->accessible_id && *n->accessible_id ? n->accessible_id :
 						     cua_raw_attr(n, "id");
-	s->fp.subrole = cua_raw_attrs_unknown(n) ?
+	/* a node read without details (hidden) has neither: unknown */
+	s->fp.subrole = cua_raw_attrs_unknown(n) || cua_raw_details_unknown(n) ?
 				NULL :
 				cua_arena_strdup(a, subrole ? subrole : "");
-	s->fp.identifier = cua_arena_strdup(a, id ? id : "");
+	s->fp.identifier = cua_raw_details_unknown(n) ?
+				   NULL :
+				   cua_arena_strdup(a, id ? id : "");
 	s->fp.title = cua_arena_strdup(a, n->name ? n->name : "");
 	s->ident = cua_arena_strdup(a, n->ident);
 	sb->raw[sb->n] = n;

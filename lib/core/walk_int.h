@@ -71,12 +71,7 @@ struct walk {
 static inline int
 is_visible(const struct cua_raw_node *n, enum cua_visibility vis)
 {
-	if (CUA_HAS_STATE(n, CUA_STATE_DEFUNCT))
-		return 0;
-	if (vis == CUA_VIS_VISIBLE)
-		return CUA_HAS_STATE(n, CUA_STATE_VISIBLE) ||
-		       CUA_HAS_STATE(n, CUA_STATE_SHOWING);
-	return CUA_HAS_STATE(n, CUA_STATE_SHOWING);
+	return cua_walk_is_visible(n, vis);
 }
 
 /*

@@ -38,13 +38,17 @@ policy_details(void *ud, const struct cua_raw_node *n, int depth)
 {
 	struct cua_walk_policy *st = ud;
 	const struct cua_role_info *ri = cua_role_info(n->role);
-	uint32_t want = CUA_HAVE_ATTRIBUTES | CUA_HAVE_ID;
+	uint32_t want;
 
 	if (st->want_everything)
 		return ~0u;
+	/* hidden nodes get no details; live reads of the nodes around an
+	 * element leave them out alike (backend.h read_children), so that
+	 * their fingerprints still compare */
 	if (depth > 0 && !is_visible(n, st->vis) && n != st->root)
-		return want;
-	want |= CUA_HAVE_DESCRIPTION | CUA_HAVE_EXTENTS;
+		return 0;
+	want = CUA_HAVE_ATTRIBUTES | CUA_HAVE_ID | CUA_HAVE_DESCRIPTION |
+	       CUA_HAVE_EXTENTS;
 	if (n->ifaces & CUA_IFACE_ACTION)
 		want |= CUA_HAVE_ACTIONS;
 	if (n->ifaces & CUA_IFACE_VALUE)

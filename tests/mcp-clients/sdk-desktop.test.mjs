@@ -117,7 +117,15 @@ test('click by index → the app reacts → get_app_state shows the effect as a 
   assert.match(diff, /^App=fixture-gtk3 \(pid \d+\)\nThe following is a diff from the previous accessibility tree for Window: "libcua fixture"/);
   assert.ok(diff.split('\n').includes(`~\t${box} checkbox Unchecked box, Value: on`), diff);
   assert.equal(r.structuredContent.revision.kind, 'diff');
+  // a change: the content revision is this observation's own number
+  const rev = r.structuredContent.revision;
+  assert.equal(rev.content, rev.number);
   assert.equal(r.content[1].mimeType, 'image/jpeg', 'a diff still has its screenshot');
+  // nothing changed since: the next observation keeps the content revision
+  const same = await client.callTool({ name: 'get_app_state', arguments: { app: APP } });
+  assert.equal(same.structuredContent.revision.kind, 'no_change');
+  assert.equal(same.structuredContent.revision.number, rev.number + 1);
+  assert.equal(same.structuredContent.revision.content, rev.number);
   // and back, with the index as a JSON number
   const m2 = fixture.mark;
   assertReceipt(await call('click', { element_index: Number(box) }), 'click');

@@ -511,6 +511,47 @@ test_new_process(void **state)
 	cua_session_unref(s);
 }
 
+/* The content revision stays while nothing changes (the no-change case),
+ * moves to the observation's own revision on a change, and survives the
+ * saved state. */
+static void
+test_content_revision(void **state)
+{
+	const char *ab = REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "B"));
+	cua_session *s = rec_session(ab), *s2;
+	cua_tree *t[5];
+	char *saved = NULL;
+
+	t[0] = rec_observe(s, 0);
+	t[1] = rec_observe(s, 0);
+	assert_int_equal(cua_tree_get_revision(t[1]), 1);
+	assert_int_equal(cua_tree_get_content_revision(t[0]), 0);
+	assert_int_equal(cua_tree_get_content_revision(t[1]), 0);
+	/* a renamed button: a change */
+	t[2] = rec_next(
+		s, REC_APP("W", REC_BTN("a", "A") "," REC_BTN("b", "C")), 0);
+	assert_int_equal(cua_tree_get_content_revision(t[2]), 2);
+	t[3] = rec_observe(s, 0);
+	assert_int_equal(cua_tree_get_revision(t[3]), 3);
+	assert_int_equal(cua_tree_get_content_revision(t[3]), 2);
+	/* back to the first content: a change again, not revision 0 */
+	rec_replace(s, ab);
+	assert_int_equal(cua_session_save_state(s, &saved), CUA_OK);
+	s2 = rec_session(ab);
+	assert_int_equal(cua_session_load_state(s2, saved), CUA_OK);
+	t[4] = rec_observe(s2, 0);
+	assert_int_equal(cua_tree_get_revision(t[4]), 4);
+	assert_int_equal(cua_tree_get_content_revision(t[4]), 4);
+	cua_tree_unref(t[4]);
+	t[4] = rec_observe(s2, 0);
+	assert_int_equal(cua_tree_get_content_revision(t[4]), 4);
+	for (int i = 0; i < 5; i++)
+		cua_tree_unref(t[i]);
+	cua_free(saved);
+	cua_session_unref(s);
+	cua_session_unref(s2);
+}
+
 /* The CLI keeps the session in a file between invocations: ids and the
  * diff baseline survive cua_session_save_state / load_state. */
 static void
@@ -841,6 +882,7 @@ main(void)
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_object_listed_twice),
 		cmocka_unit_test(test_state_damaged_ids),
+		cmocka_unit_test(test_content_revision),
 		cmocka_unit_test(test_state_ancient_baseline),
 		cmocka_unit_test(test_state_skeleton_cycle),
 		cmocka_unit_test(test_state_deep_element),

@@ -9,6 +9,8 @@
  * separately the medians of rendering, settling, the screenshot (capture
  * and encoding) and the whole observation.
  * Run it inside a headless desktop:  meson compile -C build bench
+ * Arguments: [DATA-DIR [RUNS [APPS]]], APPS a comma-separated subset of
+ * gtk3, gtk4, featherpad, chromium, writer (default: all).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -104,11 +106,27 @@ out:
 	free(wall);
 }
 
+/* Whether `key` is in the comma-separated list (NULL: every app). */
+static int
+wanted(const char *list, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (strncmp(p, key, n) == 0 && (p[n] == ',' || !p[n]))
+			return 1;
+	}
+	return list == NULL;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *data = argc > 1 ? argv[1] : "tests/data";
 	int runs = argc > 2 && atoi(argv[2]) > 0 ? atoi(argv[2]) : 7;
+	const char *apps = argc > 3 ? argv[3] : NULL;
 	cua_session *s = NULL;
 	char url[4096], prof[128], lo[256];
 	cua_tree *t = NULL;
@@ -129,12 +147,14 @@ main(int argc, char **argv)
 	       "render", "settle", "shot", "observe");
 
 	/* GTK 3, GTK 4 and Qt apps: libcua starts them from their entries */
-	static const char *const launched[][2] = {
-		{ "gtk3-widget-factory", "gtk3-widget-factory" },
-		{ "gtk4-widget-factory", "gtk4-widget-factory" },
-		{ "FeatherPad (Qt 5)", "featherpad" },
+	static const char *const launched[][3] = {
+		{ "gtk3-widget-factory", "gtk3-widget-factory", "gtk3" },
+		{ "gtk4-widget-factory", "gtk4-widget-factory", "gtk4" },
+		{ "FeatherPad (Qt 5)", "featherpad", "featherpad" },
 	};
 	for (size_t i = 0; i < sizeof(launched) / sizeof(launched[0]); i++) {
+		if (!wanted(apps, launched[i][2]))
+			continue;
 		if (cua_session_observe(s, launched[i][1], 0, &t) != CUA_OK) {
 			printf("%-28s  cannot start: %s\n", launched[i][0],
 			       cua_error_message());
@@ -148,7 +168,7 @@ main(int argc, char **argv)
 	snprintf(url, sizeof(url), "file://%s/form.html", data);
 	snprintf(prof, sizeof(prof),
 		 "--user-data-dir=/tmp/cua-bench-chromium-%d", (int)getpid());
-	{
+	if (wanted(apps, "chromium")) {
 		const char *av[] = { "chromium",
 				     "--force-renderer-accessibility",
 				     "--no-sandbox",
@@ -170,7 +190,7 @@ main(int argc, char **argv)
 	snprintf(lo, sizeof(lo),
 		 "-env:UserInstallation=file:///tmp/cua-bench-lo-%d",
 		 (int)getpid());
-	{
+	if (wanted(apps, "writer")) {
 		const char *av[] = { "soffice",  "--writer", "--norestore",
 				     "--nologo", lo,         NULL };
 

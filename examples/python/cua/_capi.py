@@ -100,6 +100,7 @@ _PROTOTYPES = {
     "cua_tree_get_window_title": (_cp, [_vp]),
     "cua_tree_get_pid": (_i64, [_vp]),
     "cua_tree_get_revision": (_u32, [_vp]),
+    "cua_tree_get_content_revision": (_u32, [_vp]),
     "cua_tree_is_truncated": (_int, [_vp]),
     "cua_tree_get_accessibility_note": (_cp, [_vp]),
     "cua_accessibility_note": (_vp, [_cp, _cp, _cp, _i64]),

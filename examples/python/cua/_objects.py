@@ -275,6 +275,12 @@ class Tree(_Handle):
         return _c.tree_get_revision(self)
 
     @property
+    def content_revision(self):
+        """The revision that first showed this content: unchanged while
+        the app's tree does not change (cua_tree_get_content_revision)."""
+        return _c.tree_get_content_revision(self)
+
+    @property
     def truncated(self):
         return bool(_c.tree_is_truncated(self))
 

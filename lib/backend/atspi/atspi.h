@@ -83,12 +83,12 @@ atspi_bus_gone(const struct atspi_be *be)
 	return !be->a11y || g_dbus_connection_is_closed(be->a11y);
 }
 
-/* Most children read for one node, by the walk (fetch.c) and by the live
- * re-resolution before actions (live.c) alike, so that both see the same
- * siblings. Ranged reads stay far below it; it bounds what an app's
- * ChildCount can make us allocate and ask for where no range applies (an
- * app's toplevels): a hostile app claiming 2^31 - 1 toplevels made the
- * walk allocate 32 GiB of slots and abort. */
+/* Most children read for one node, by the walk and by the live
+ * re-resolution before actions (fetch.c's two modes) alike, so that both
+ * see the same siblings. Ranged reads stay far below it; it bounds what
+ * an app's ChildCount can make us allocate and ask for where no range
+ * applies (an app's toplevels): a hostile app claiming 2^31 - 1
+ * toplevels made the walk allocate 32 GiB of slots and abort. */
 #define ATSPI_CHILDREN_MAX 1000
 
 /* ------------------------------------------------------------------ */
@@ -149,7 +149,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 		const GVariantType *reply_type, int timeout_ms, GError **error);
 
 /* ------------------------------------------------------------------ */
-/* decode.c — replies into raw nodes (shared by fetch.c and live.c)    */
+/* decode.c — replies into raw nodes (the reader, fetch_reply.c)      */
 
 /* GTK 4 names some objects with their GType name ("GtkEntry"):
  * /^Gtk[A-Z][A-Za-z]*$/. Those are no names. */
@@ -234,7 +234,7 @@ void
 procinfo_clear(struct procinfo *info);
 
 /* ------------------------------------------------------------------ */
-/* live.c — live reads and requests for actions                        */
+/* fetch_live.c — live re-reads; live.c — requests for actions         */
 
 cua_result
 atspi_read_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,

@@ -1,8 +1,7 @@
 /*
- * Decoding AT-SPI replies into raw nodes, shared by the walk's reader
- * (fetch.c) and the live reads of actions (live.c): a live node's
- * fingerprint must be computed exactly like the walk's, or a locator step
- * fails where nothing changed.
+ * Decoding AT-SPI replies into raw nodes, for the reader (fetch_reply.c)
+ * in all its modes: a live node's fingerprint must be computed exactly
+ * like the walk's, or a locator step fails where nothing changed.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -19,6 +19,13 @@
  * cap on calls in flight. The walk stops at the policy's deadline and
  * returns what was read.
  *
+ * The same stages serve every read mode (fetch_int.h, enum read_mode):
+ * opening an app stops after BASIC (plus extents or ChildCount); a live
+ * re-read adds ChildCount to BASIC, then either DETAILS (job->want) or
+ * CHILDREN (a range of them, each read as a live node), never deeper.
+ * Hidden nodes get no details in any mode: the walk's policy says so,
+ * and a live read applies the same visibility rule to the nodes it finds.
+ *
  * Only methods libatspi itself uses are called, and properties are read
  * one by one (never Properties.GetAll, which crashes Qt and Chromium).
  *
@@ -35,6 +42,7 @@
 
 #include "fetch_int.h"
 #include "core/sanitize.h"
+#include "core/walk.h"
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
@@ -238,7 +246,9 @@ fetch_start_basic(struct fnode *fn)
 	fetch_call(fn, K_IFACES, 0, IF_ACCESSIBLE, "GetInterfaces", NULL,
 		   "(as)");
 	get_prop(fn, K_NAME, IF_ACCESSIBLE, "Name");
-	if (fn->job->open_mode) {
+	if (fn->job->mode == READ_LIVE)
+		get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE, "ChildCount");
+	if (fn->job->mode == READ_OPEN) {
 		/* toplevels: extents too (windows are Components; an
 		 * error is harmless), and for the app its ChildCount */
 		if (fn->depth == 0)
@@ -265,20 +275,46 @@ policy_descend(struct fnode *fn)
 	return job->pol->descend(job->pol->user_data, n, fn->depth) != 0;
 }
 
+/* A node a live read found (not one it was asked for) that the walk
+ * would not show: it gets no details, as in the walk's policy. */
+static int
+live_hidden(const struct fnode *fn)
+{
+	uint32_t caps = atspi_caps_of(fn->job->be, fn->bus);
+
+	return !fn->named &&
+	       !cua_walk_is_visible(fn->n, (caps & CAP_VIS_VISIBLE) ?
+						   CUA_VIS_VISIBLE :
+						   CUA_VIS_SHOWING);
+}
+
+/* The details to ask of a node whose basic fields are in. */
+static uint32_t
+details_wanted(struct fnode *fn)
+{
+	struct job *job = fn->job;
+	struct cua_raw_node *n = fn->n;
+
+	if (!(n->have & CUA_HAVE_BASIC) || CUA_HAS_STATE(n, CUA_STATE_DEFUNCT))
+		return 0;
+	if (job->mode == READ_LIVE)
+		return live_hidden(fn) ? 0 : job->want;
+	if (!job->pol->details)
+		return 0;
+	/* toplevels come with their extents */
+	return job->pol->details(job->pol->user_data, n, fn->depth) & ~n->have;
+}
+
 void
 fetch_start_details(struct fnode *fn)
 {
 	struct job *job = fn->job;
 	struct cua_raw_node *n = fn->n;
 	uint32_t caps = atspi_caps_of(job->be, fn->bus);
-	uint32_t want = 0;
+	uint32_t want = details_wanted(fn);
 
 	fn->stage = STAGE_DETAILS;
-	if ((n->have & CUA_HAVE_BASIC) &&
-	    !CUA_HAS_STATE(n, CUA_STATE_DEFUNCT) && job->pol->details)
-		want = job->pol->details(job->pol->user_data, n, fn->depth);
 	want &= ~(uint32_t)(CUA_HAVE_BASIC | CUA_HAVE_CHILDREN);
-	want &= ~n->have; /* toplevels come with their extents */
 	if (!(n->ifaces & CUA_IFACE_COMPONENT))
 		want &= ~(uint32_t)CUA_HAVE_EXTENTS;
 	if (!(n->ifaces & CUA_IFACE_ACTION))
@@ -366,10 +402,14 @@ fetch_start_details(struct fnode *fn)
 	}
 
 	/* ChildCount when the node may be descended into. A node with no
-	 * details is decided right away; otherwise after the details. */
-	if (want == 0)
+	 * details is decided right away; otherwise after the details. A
+	 * live read goes no deeper (its ChildCount came with the basics). */
+	if (job->mode == READ_LIVE)
+		fn->descend = 0;
+	else if (want == 0)
 		fn->descend = policy_descend(fn);
-	if ((want != 0 && !fn->dup && !CUA_HAS_STATE(n, CUA_STATE_DEFUNCT) &&
+	if ((want != 0 && fn->descend != 0 && !fn->dup &&
+	     !CUA_HAS_STATE(n, CUA_STATE_DEFUNCT) &&
 	     fn->depth < job->max_depth) ||
 	    fn->descend == 1)
 		get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE, "ChildCount");
@@ -567,7 +607,7 @@ start_children(struct fnode *fn)
 	fn->stage = STAGE_CHILDREN;
 	if (n->child_count > HUGE_CONTAINER)
 		job->huge_seen = 1;
-	if (!job->open_mode && is_large(fn)) {
+	if (job->mode == READ_WALK && is_large(fn)) {
 		fn->ranged = 1;
 		if (n->ifaces & CUA_IFACE_TABLE) {
 			get_prop(fn, K_NCOLS, IF_TABLE, "NColumns");
@@ -646,6 +686,43 @@ node_done(struct fnode *fn)
 	fn->stage = STAGE_DONE;
 }
 
+/* READ_LIVE: children kids_first .. kids_first + kids_count - 1 (to the
+ * end for UINT32_MAX) by the walk's rule (docs/state-text.md §11.5.1):
+ * GetChildren only when it covers them all and its length equals
+ * ChildCount, else GetChildAtIndex. */
+static void
+start_live_children(struct fnode *fn)
+{
+	struct cua_raw_node *n = fn->n;
+	int64_t total = n->child_count, first = fn->kids_first, last;
+
+	fn->stage = STAGE_CHILDREN;
+	if (!fn->count_ok || CUA_HAS_STATE(n, CUA_STATE_DEFUNCT)) {
+		node_done(fn);
+		return;
+	}
+	last = fn->kids_count == UINT32_MAX ?
+		       total - 1 :
+		       MIN(total - 1, first + (int64_t)fn->kids_count - 1);
+	/* "all children" of a node whose ChildCount grew to 2^31 - 1 since
+	 * it was observed (a hostile app) must not mean 2^31 slots and
+	 * calls */
+	if (last - first + 1 > ATSPI_CHILDREN_MAX)
+		last = first + ATSPI_CHILDREN_MAX - 1;
+	if (last < first)
+		fetch_alloc_slots(fn, (size_t)first, 0);
+	else if (first == 0 && last == total - 1) {
+		fetch_alloc_slots(fn, 0, (size_t)total);
+		fetch_call(fn, K_CHILDREN, 0, IF_ACCESSIBLE, "GetChildren",
+			   NULL, "(a(so))");
+	} else {
+		fetch_read_indexed(fn, (size_t)first,
+				   (size_t)(last - first + 1));
+	}
+	if (fn->pending == 0)
+		fetch_advance(fn);
+}
+
 /* The last reply of the node's current stage is in. */
 void
 fetch_advance(struct fnode *fn)
@@ -657,7 +734,7 @@ fetch_advance(struct fnode *fn)
 	case STAGE_BASIC:
 		if ((fn->basic_ok & (B_ROLE | B_STATE)) == (B_ROLE | B_STATE))
 			n->have |= CUA_HAVE_BASIC;
-		if (job->open_mode) {
+		if (job->mode == READ_OPEN) {
 			/* the app object goes on to its toplevels */
 			if (fn->depth < 0 && fn->count_ok) {
 				fn->stage = STAGE_CHILDREN;
@@ -669,6 +746,10 @@ fetch_advance(struct fnode *fn)
 		}
 		if (!(n->have & CUA_HAVE_BASIC)) {
 			node_done(fn);
+			return;
+		}
+		if (fn->read_kids) {
+			start_live_children(fn);
 			return;
 		}
 		fetch_start_details(fn);

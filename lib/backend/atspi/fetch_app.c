@@ -1,6 +1,7 @@
 /*
  * Jobs of the pipelined AT-SPI reader (fetch.c): opening an app (its
  * toplevels), reading a window's tree, and finding the focused element.
+ * Live re-reads are in fetch_live.c.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -15,28 +16,33 @@
 
 #include "fetch_int.h"
 #include "core/sanitize.h"
+#include "core/walk.h"
 
 /* ------------------------------------------------------------------ */
 /* Jobs                                                                */
 
-static void
-job_init(struct job *job, struct atspi_be *be, struct cua_raw_snapshot *snap,
-	 int timeout_ms, int64_t deadline_us)
+void
+fetch_job_init(struct job *job, struct atspi_be *be,
+	       struct cua_raw_snapshot *snap, enum read_mode mode,
+	       int timeout_ms, int64_t deadline_us)
 {
 	memset(job, 0, sizeof(*job));
 	job->be = be;
 	job->snap = snap;
+	job->mode = mode;
 	job->tmp = cua_arena_new();
 	job->seen = g_hash_table_new(g_str_hash, g_str_equal);
-	job->batch = dbatch_new(be, timeout_ms, IN_FLIGHT, deadline_us);
+	job->batch = dbatch_new(be, timeout_ms,
+				mode == READ_LIVE ? IN_FLIGHT_LIVE : IN_FLIGHT,
+				deadline_us);
 	job->timeout_ms = timeout_ms > 0 ? timeout_ms : 1000;
 	job->last_ok_us = cua_now_us();
 	job->max_depth = 64;
 	job->focus_root = -1;
 }
 
-static void
-job_finish(struct job *job, int64_t t0)
+void
+fetch_job_finish(struct job *job, int64_t t0)
 {
 	struct cua_raw_stats *st = &job->snap->stats;
 
@@ -164,6 +170,9 @@ note_app(struct atspi_be *be, const struct cua_app_info *app)
 	if (app->toolkit && g_ascii_strcasecmp(app->toolkit, "gtk") == 0 &&
 	    app->toolkit_version && app->toolkit_version[0] == '4')
 		atspi_caps_add(be, app->bus_name, CAP_WINDOW_COORDS);
+	if (cua_walk_visibility_for(app->toolkit, app->toolkit_version) ==
+	    CUA_VIS_VISIBLE)
+		atspi_caps_add(be, app->bus_name, CAP_VIS_VISIBLE);
 }
 
 /*
@@ -308,13 +317,12 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	note_app(be, app);
 
-	job_init(&job, be, snap, opt->call_timeout_ms,
-		 t0 + (int64_t)opt->walk_deadline_ms * 1000);
-	job.open_mode = 1;
+	fetch_job_init(&job, be, snap, READ_OPEN, opt->call_timeout_ms,
+		       t0 + (int64_t)opt->walk_deadline_ms * 1000);
 	job.app_bus = app->bus_name;
 	an = cua_raw_node_new(snap);
 	if (!an) {
-		job_finish(&job, t0);
+		fetch_job_finish(&job, t0);
 		cua_raw_snapshot_free(snap);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
@@ -325,7 +333,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	fetch_start_basic(fn);
 	r = dbatch_run(job.batch);
 	if (job.gone) {
-		job_finish(&job, t0);
+		fetch_job_finish(&job, t0);
 		cua_raw_snapshot_free(snap);
 		return gone_error(who);
 	}
@@ -336,7 +344,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 		int timed_out = r < 0 || job.n_timeouts > 0;
 		int64_t waited = cua_now_us() - t0;
 
-		job_finish(&job, t0);
+		fetch_job_finish(&job, t0);
 		cua_raw_snapshot_free(snap);
 		/* not the app: the bus went away under the read */
 		if (atspi_bus_gone(be))
@@ -369,7 +377,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	if (answered == 0 && job.n_timeouts > 0) {
 		int64_t waited = cua_now_us() - t0;
 
-		job_finish(&job, t0);
+		fetch_job_finish(&job, t0);
 		cua_raw_snapshot_free(snap);
 		return timeout_error(who, waited);
 	}
@@ -405,7 +413,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 				snap->windows[i].x11_window;
 		g_free(tops);
 	}
-	job_finish(&job, t0);
+	fetch_job_finish(&job, t0);
 	if (job.oom) {
 		cua_raw_snapshot_free(snap);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -532,10 +540,11 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 				 "fetch: missing snapshot, roots or policy");
 	who = snap->app && snap->app->name ? snap->app->name : "?";
 
-	job_init(&job, be, snap,
-		 policy->call_timeout_ms > 0 ? policy->call_timeout_ms :
-					       b->ctx->opt.call_timeout_ms,
-		 policy->deadline_us);
+	fetch_job_init(&job, be, snap, READ_WALK,
+		       policy->call_timeout_ms > 0 ?
+			       policy->call_timeout_ms :
+			       b->ctx->opt.call_timeout_ms,
+		       policy->deadline_us);
 	job.pol = policy;
 	if (policy->max_raw_depth > 0)
 		job.max_depth = policy->max_raw_depth;
@@ -566,7 +575,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 			g_object_unref(peer);
 		}
 		if (timed_out) {
-			job_finish(&job, t0);
+			fetch_job_finish(&job, t0);
 			snap->stats.deadline_hit = 1;
 			return timeout_error(who, cua_now_us() - t0);
 		}
@@ -594,7 +603,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		snap->stats.node_cap_hit = 1;
 	answered = job.n_ok > 0;
 	calls = dbatch_calls(job.batch);
-	job_finish(&job, t0);
+	fetch_job_finish(&job, t0);
 	g_free(rfn);
 
 	if (job.oom)

@@ -1,7 +1,11 @@
 /*
  * The pipelined AT-SPI reader's internals, shared by fetch.c (stages and
- * calls), fetch_reply.c (replies) and fetch_app.c (jobs, focus, the
- * backend entry points).
+ * calls), fetch_reply.c (replies), fetch_app.c (opening an app, the walk,
+ * focus) and fetch_live.c (live re-reads for actions).
+ *
+ * One engine reads nodes in every mode (enum read_mode): the same stages,
+ * calls, decoding and rule for hidden nodes; a mode only chooses where
+ * the reading starts, which details are asked for and how far it goes.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -38,6 +42,8 @@
  * more in flight mostly lets both sides batch their socket I/O (GTK 4:
  * 256 -> 512 was ~10 % faster, 1024 no better). */
 #define IN_FLIGHT 512
+/* Live re-reads are a few nodes and their children. */
+#define IN_FLIGHT_LIVE 128
 #define TEXT_CAP 100000   /* characters of Text read per node */
 #define RANGE_FALLBACK 50 /* children read when hit-testing fails */
 #define RANGE_MAX 200     /* most children of a visible range */
@@ -55,6 +61,22 @@
  * (9,806 lines for a dozen walks of gtk4-widget-factory). Ask for window
  * coordinates, which are the same numbers, without the log. */
 #define CAP_WINDOW_COORDS (1u << 20)
+/* The app's toolkit keeps SHOWING only on what is on screen, so VISIBLE
+ * says what is shown (core/walk.h, enum cua_visibility): set when the app
+ * is opened, read by live reads to tell hidden nodes as the walk does. */
+#define CAP_VIS_VISIBLE (1u << 22)
+
+/* What a job reads. */
+enum read_mode {
+	/* the app object and its toplevels (basic fields, extents) */
+	READ_OPEN,
+	/* subtrees of roots, as the fetch policy asks (details, descent,
+	 * visible ranges of large containers) */
+	READ_WALK,
+	/* named live objects again, or their children (a range of them):
+	 * basic fields, ChildCount and job->want; no descent */
+	READ_LIVE,
+};
 
 enum stage {
 	STAGE_BASIC,
@@ -128,7 +150,11 @@ struct fnode {
 	uint32_t want; /* details asked for */
 	int descend;   /* -1 unknown, 0, 1 */
 	int dup;       /* the same object is already in the tree */
-	int count_ok;  /* ChildCount answered */
+	int named;     /* asked for by the caller, not found by the engine */
+	int read_kids; /* READ_LIVE: read children kids_first .. + kids_count
+	                * after the basic fields, instead of details */
+	uint32_t kids_first, kids_count;
+	int count_ok; /* ChildCount answered */
 
 	int32_t n_sel; /* Text.GetNSelections, -1 unknown */
 	int32_t sel_start, sel_end;
@@ -162,7 +188,8 @@ struct job {
 	struct dbatch *batch;
 	struct cua_arena *tmp;
 	GHashTable *seen; /* ident -> struct fnode */
-	int open_mode;    /* atspi_open_app: toplevels only */
+	enum read_mode mode;
+	uint32_t want; /* READ_LIVE: details asked for every node */
 	int max_depth;
 	size_t max_nodes;
 	int range_threshold;
@@ -189,12 +216,21 @@ fetch_alloc_slots(struct fnode *fn, size_t first, size_t count);
 void
 fetch_call(struct fnode *fn, enum kind kind, int aux, const char *iface,
 	   const char *method, GVariant *args, const char *reply_type);
+/* The timeout of one call for live reads and requests (fetch_live.c). */
+int
+fetch_call_ms(struct atspi_be *be);
 void
 fetch_call_on(struct fnode *fn, struct req *r, const char *bus,
 	      const char *path, const char *iface, const char *method,
 	      GVariant *args, const char *reply_type);
 void
 fetch_finish_details(struct fnode *fn);
+void
+fetch_job_finish(struct job *job, int64_t t0);
+void
+fetch_job_init(struct job *job, struct atspi_be *be,
+	       struct cua_raw_snapshot *snap, enum read_mode mode,
+	       int timeout_ms, int64_t deadline_us);
 void
 fetch_get_prop_on(struct fnode *fn, struct req *r, const char *bus,
 		  const char *path, const char *iface, const char *prop);

@@ -153,7 +153,7 @@ on_attrs(struct job *job, struct cua_raw_node *n, GVariant *reply)
 		job->oom = 1;
 }
 
-/* Actions: decoded in decode.c (shared with live.c); names the reply did
+/* Actions: decoded in decode.c; names the reply did
  * not give are read with GetName(i). */
 static void
 on_actions(struct fnode *fn, GVariant *reply)

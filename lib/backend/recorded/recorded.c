@@ -30,6 +30,7 @@
 
 #include "backend/backend.h"
 #include "backend/recorded/recording.h"
+#include "core/walk.h"
 
 struct rec_backend {
 	struct cua_backend base;
@@ -544,6 +545,8 @@ rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		  uint32_t count, uint32_t want)
 {
 	struct rec_backend *be = (struct rec_backend *)b;
+	enum cua_visibility vis = cua_walk_visibility_for(
+		be->app.toolkit, be->app.toolkit_version);
 
 	for (size_t i = 0; i < n; i++) {
 		struct cua_raw_node *dst = parents[i];
@@ -580,8 +583,10 @@ rec_read_children(struct cua_backend *b, struct cua_raw_snapshot *snap,
 			if (got == 0)
 				dst->child_offset = abs;
 			c = cua_raw_node_new(snap);
-			if (!c ||
-			    copy_basic(snap->arena, c, src->children[k]) ||
+			if (!c || copy_basic(snap->arena, c, src->children[k]))
+				goto nomem;
+			/* a hidden child gets no details, as in the walk */
+			if (cua_walk_is_visible(c, vis) &&
 			    copy_pieces(snap->arena, c, src->children[k],
 					want & ~(uint32_t)CUA_HAVE_CHILDREN))
 				goto nomem;
