@@ -492,27 +492,6 @@ query_tree(struct x11 *x, Window w, Window *parent, Window **children,
 	return 0;
 }
 
-/* The root's child that holds w, at most max_up parents up (*up: how
- * many), or 0 when w vanished or is not that close below the root. */
-static Window
-toplevel_of(struct x11 *x, Window w, int max_up, int *up)
-{
-	Window parent = 0;
-	unsigned int nk;
-	int i;
-
-	for (i = 0; i < max_up; i++) {
-		if (query_tree(x, w, &parent, NULL, &nk) < 0)
-			return 0;
-		if (parent == x->root || parent == 0)
-			break;
-		w = parent;
-	}
-	if (up)
-		*up = i;
-	return parent == x->root ? w : 0;
-}
-
 /* The client window (one with WM_STATE) at or below w, depth-first up to
  * `depth` levels, or 0. */
 static Window
@@ -536,8 +515,10 @@ find_client_below(struct x11 *x, Window w, int depth)
 uint64_t
 x11_active_window(struct x11 *x)
 {
-	Window focus = 0, w, client;
-	int revert, found;
+	Window focus = 0, w, parent = 0, client;
+	Window *kids;
+	unsigned int nk;
+	int revert, found, i;
 	unsigned long active;
 
 	if (!x || x->dead)
@@ -555,8 +536,17 @@ x11_active_window(struct x11 *x)
 	if (x11_last_error || x->dead || focus == None ||
 	    focus == PointerRoot || focus == x->root)
 		return 0;
-	w = toplevel_of(x, focus, 64, NULL);
-	if (!w)
+	w = focus;
+	for (i = 0; i < 64; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	if (parent != x->root)
 		return 0;
 	/* down to the client window when a (non-EWMH) WM reparented it */
 	client = find_client_below(x, w, 3);
@@ -824,11 +814,20 @@ int
 x11_wm_frame_rect(struct x11 *x, uint64_t client, struct cua_rect *r)
 {
 	XWindowAttributes attr;
-	Window w;
-	int up = 0;
+	Window w = (Window)client, parent = 0, *kids;
+	unsigned int nk;
+	int i;
 
-	w = toplevel_of(x, (Window)client, 16, &up);
-	if (!w || up == 0 || window_attrs(x, w, &attr) < 0)
+	for (i = 0; i < 16; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return -1;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	if (i == 0 || parent != x->root || window_attrs(x, w, &attr) < 0)
 		return -1;
 	r->x = attr.x;
 	r->y = attr.y;
@@ -983,8 +982,9 @@ x11_window_at(struct x11 *x, int32_t rx, int32_t ry, struct cua_win *out)
 int
 x11_focus_toplevel(struct x11 *x, struct cua_win *out)
 {
-	Window focus = 0, w;
-	int revert;
+	Window focus = 0, w, parent = 0, *kids;
+	unsigned int nk;
+	int revert, i;
 
 	memset(out, 0, sizeof(*out));
 	if (!x || x->dead)
@@ -995,8 +995,17 @@ x11_focus_toplevel(struct x11 *x, struct cua_win *out)
 		return -1;
 	if (focus == None || focus == PointerRoot || focus == x->root)
 		return 0;
-	w = toplevel_of(x, focus, 64, NULL);
-	if (!w)
+	w = focus;
+	for (i = 0; i < 64; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	if (parent != x->root)
 		return 0;
 	return x11_window_info(x, client_of_toplevel(x, w), out);
 }
