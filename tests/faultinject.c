@@ -190,66 +190,46 @@ open_fault(int dirfd, const char *name, int flags)
 	       inject("open", path);
 }
 
-int
-open(const char *name, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-	REAL(open);
-
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
+/* clang-format off */
+/* A wrapper that fails (-1, errno set) when `fault` holds and otherwise
+ * calls the real function with args. */
+#define WRAP(fn, params, fault, args)                                  \
+	int fn params                                                  \
+	{                                                              \
+		REAL(fn);                                              \
+		if (fault)                                             \
+			return -1;                                     \
+		return real_##fn args;                                 \
 	}
-	if (open_fault(AT_FDCWD, name, flags))
-		return -1;
-	return real_open(name, flags, mode);
-}
 
-int
-open64(const char *name, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-	REAL(open64);
-
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
+/* open, open64 and openat: the mode argument is there when the flags
+ * create a file */
+#define WRAP_OPEN(fn, params, dirfd, args)                             \
+	int fn params                                                  \
+	{                                                              \
+		mode_t mode = 0;                                       \
+		va_list ap;                                            \
+		REAL(fn);                                              \
+                                                                       \
+		if (flags & (O_CREAT | O_TMPFILE)) {                   \
+			va_start(ap, flags);                           \
+			mode = va_arg(ap, mode_t);                     \
+			va_end(ap);                                    \
+		}                                                      \
+		if (open_fault(dirfd, name, flags))                    \
+			return -1;                                     \
+		return real_##fn args;                                 \
 	}
-	if (open_fault(AT_FDCWD, name, flags))
-		return -1;
-	return real_open64(name, flags, mode);
-}
+/* clang-format on */
 
-int
-openat(int dirfd, const char *name, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
-	REAL(openat);
-
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (open_fault(dirfd, name, flags))
-		return -1;
-	return real_openat(dirfd, name, flags, mode);
-}
-
-int
-creat(const char *name, mode_t mode)
-{
-	REAL(creat);
-
-	if (open_fault(AT_FDCWD, name, O_CREAT | O_WRONLY | O_TRUNC))
-		return -1;
-	return real_creat(name, mode);
-}
+WRAP_OPEN(open, (const char *name, int flags, ...), AT_FDCWD,
+	  (name, flags, mode))
+WRAP_OPEN(open64, (const char *name, int flags, ...), AT_FDCWD,
+	  (name, flags, mode))
+WRAP_OPEN(openat, (int dirfd, const char *name, int flags, ...), dirfd,
+	  (dirfd, name, flags, mode))
+WRAP(creat, (const char *name, mode_t mode),
+     open_fault(AT_FDCWD, name, O_CREAT | O_WRONLY | O_TRUNC), (name, mode))
 
 int
 mkdir(const char *name, mode_t mode)
@@ -303,25 +283,8 @@ sync_fault(int fd)
 	       inject("fsync", path);
 }
 
-int
-fsync(int fd)
-{
-	REAL(fsync);
-
-	if (sync_fault(fd))
-		return -1;
-	return real_fsync(fd);
-}
-
-int
-fdatasync(int fd)
-{
-	REAL(fdatasync);
-
-	if (sync_fault(fd))
-		return -1;
-	return real_fdatasync(fd);
-}
+WRAP(fsync, (int fd), sync_fault(fd), (fd))
+WRAP(fdatasync, (int fd), sync_fault(fd), (fd))
 
 static int
 rename_fault(int olddirfd, const char *from, int newdirfd, const char *to)
@@ -336,33 +299,12 @@ rename_fault(int olddirfd, const char *from, int newdirfd, const char *to)
 	       inject("rename", a);
 }
 
-int
-rename(const char *from, const char *to)
-{
-	REAL(rename);
-
-	if (rename_fault(AT_FDCWD, from, AT_FDCWD, to))
-		return -1;
-	return real_rename(from, to);
-}
-
-int
-renameat(int olddirfd, const char *from, int newdirfd, const char *to)
-{
-	REAL(renameat);
-
-	if (rename_fault(olddirfd, from, newdirfd, to))
-		return -1;
-	return real_renameat(olddirfd, from, newdirfd, to);
-}
-
-int
-renameat2(int olddirfd, const char *from, int newdirfd, const char *to,
-	  unsigned int flags)
-{
-	REAL(renameat2);
-
-	if (rename_fault(olddirfd, from, newdirfd, to))
-		return -1;
-	return real_renameat2(olddirfd, from, newdirfd, to, flags);
-}
+WRAP(rename, (const char *from, const char *to),
+     rename_fault(AT_FDCWD, from, AT_FDCWD, to), (from, to))
+WRAP(renameat, (int olddirfd, const char *from, int newdirfd, const char *to),
+     rename_fault(olddirfd, from, newdirfd, to), (olddirfd, from, newdirfd, to))
+WRAP(renameat2,
+     (int olddirfd, const char *from, int newdirfd, const char *to,
+      unsigned int flags),
+     rename_fault(olddirfd, from, newdirfd, to),
+     (olddirfd, from, newdirfd, to, flags))

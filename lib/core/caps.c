@@ -46,36 +46,36 @@ add_missing(struct strbuf *sb, const struct cua_display_caps *caps, int cap)
 	cua_sanitize_sb(sb, caps->cap[cap].why);
 }
 
-cua_result
-cua_caps_refuse_pointer(struct cua_backend *b, const char *app_name)
+/* CUA_OK when the display has both capabilities; otherwise msg (slots
+ * what, why and name) about the first one missing. */
+static cua_result
+refuse_without(struct cua_backend *b, const char *app_name,
+	       enum cua_display_cap first, enum cua_display_cap second,
+	       enum cua_msg msg)
 {
-	static const enum cua_display_cap want[] = {
-		CUA_DISPLAY_CAP_POINTER,
-		CUA_DISPLAY_CAP_GEOMETRY,
-	};
+	const enum cua_display_cap want[] = { first, second };
 	struct cua_display_caps caps;
 	int cap = first_missing(b, want, 2, &caps);
 
 	if (cap < 0)
 		return CUA_OK;
-	return cua_err(CUA_MSG_NO_POINTER_HERE, { "what", what[cap] },
-		       { "why", caps.cap[cap].why }, { "name", app_name });
+	return cua_err(msg, { "what", what[cap] }, { "why", caps.cap[cap].why },
+		       { "name", app_name });
+}
+
+cua_result
+cua_caps_refuse_pointer(struct cua_backend *b, const char *app_name)
+{
+	return refuse_without(b, app_name, CUA_DISPLAY_CAP_POINTER,
+			      CUA_DISPLAY_CAP_GEOMETRY,
+			      CUA_MSG_NO_POINTER_HERE);
 }
 
 cua_result
 cua_caps_refuse_keys(struct cua_backend *b, const char *app_name)
 {
-	static const enum cua_display_cap want[] = {
-		CUA_DISPLAY_CAP_KEYBOARD,
-		CUA_DISPLAY_CAP_WINDOWS,
-	};
-	struct cua_display_caps caps;
-	int cap = first_missing(b, want, 2, &caps);
-
-	if (cap < 0)
-		return CUA_OK;
-	return cua_err(CUA_MSG_NO_KEYS_HERE, { "name", app_name },
-		       { "what", what[cap] }, { "why", caps.cap[cap].why });
+	return refuse_without(b, app_name, CUA_DISPLAY_CAP_KEYBOARD,
+			      CUA_DISPLAY_CAP_WINDOWS, CUA_MSG_NO_KEYS_HERE);
 }
 
 int

@@ -175,6 +175,26 @@ vacc(uint16_t *restrict acc, const uint8_t *restrict p, uint32_t w, size_t n)
 		acc[i] = (uint16_t)(acc[i] + w * p[i]);
 }
 
+/* Adds each input pixel's first n channels to the one or two output
+ * pixels it covers (weights wa and wb). wb is 0 for pixels inside one
+ * output pixel; adding 0 to the next slot (allocated) is cheaper than a
+ * branch. */
+static inline void
+haccumulate(uint32_t *restrict acc, const uint16_t *restrict v,
+	    const struct span *restrict hs, uint32_t W, unsigned int n)
+{
+	for (uint32_t x = 0; x < W; x++) {
+		uint32_t *q = acc + (size_t)hs[x].o * 4;
+		uint32_t wa = hs[x].wa, wb = hs[x].wb;
+		const uint16_t *p = v + (size_t)x * 4;
+
+		for (unsigned int c = 0; c < n; c++) {
+			q[c] += wa * p[c];
+			q[4 + c] += wb * p[c];
+		}
+	}
+}
+
 /* One output row from a vertically averaged row (values x256). */
 static HOT void
 hpass(uint8_t *restrict out, const uint16_t *restrict v,
@@ -184,37 +204,12 @@ hpass(uint8_t *restrict out, const uint16_t *restrict v,
 	uint32_t x;
 
 	memset(acc, 0, ((size_t)w + 1) * 4 * sizeof(*acc));
-	/* wb is 0 for pixels inside one output pixel; adding 0 to the next
-	 * slot (allocated) is cheaper than a branch */
-	if (opaque) {
-		for (x = 0; x < W; x++) {
-			uint32_t *q = acc + (size_t)hs[x].o * 4;
-			uint32_t wa = hs[x].wa, wb = hs[x].wb;
-			const uint16_t *p = v + (size_t)x * 4;
-
-			q[0] += wa * p[0];
-			q[1] += wa * p[1];
-			q[2] += wa * p[2];
-			q[4] += wb * p[0];
-			q[5] += wb * p[1];
-			q[6] += wb * p[2];
-		}
-	} else {
-		for (x = 0; x < W; x++) {
-			uint32_t *q = acc + (size_t)hs[x].o * 4;
-			uint32_t wa = hs[x].wa, wb = hs[x].wb;
-			const uint16_t *p = v + (size_t)x * 4;
-
-			q[0] += wa * p[0];
-			q[1] += wa * p[1];
-			q[2] += wa * p[2];
-			q[3] += wa * p[3];
-			q[4] += wb * p[0];
-			q[5] += wb * p[1];
-			q[6] += wb * p[2];
-			q[7] += wb * p[3];
-		}
-	}
+	/* the opaque case skips alpha; n is a constant in each call, so the
+	 * inner loop unrolls */
+	if (opaque)
+		haccumulate(acc, v, hs, W, 3);
+	else
+		haccumulate(acc, v, hs, W, 4);
 	for (x = 0; x < w; x++) {
 		const uint32_t *q = acc + (size_t)x * 4;
 		uint32_t bb = (q[0] + 32768) >> 16, gg = (q[1] + 32768) >> 16,

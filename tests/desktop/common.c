@@ -20,6 +20,17 @@
 
 #include "common.h"
 
+int
+desktop_run_tests(const char *name, const struct CMUnitTest *tests, size_t n,
+		  CMFixtureFunction setup, CMFixtureFunction teardown)
+{
+	const char *filter = getenv("CUA_TEST_FILTER");
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return _cmocka_run_group_tests(name, tests, n, setup, teardown);
+}
+
 cua_session *session;
 
 int
@@ -39,6 +50,14 @@ session_teardown(void **state)
 }
 
 int
+app_session_teardown(void **state)
+{
+	session_teardown(state);
+	app_stop(*state);
+	return 0;
+}
+
+int
 fixture_start(struct app_proc *p, const char *exe, const char *arg,
 	      int timeout_ms, char *line, size_t size)
 {
@@ -53,6 +72,35 @@ fixture_start(struct app_proc *p, const char *exe, const char *arg,
 	    app_wait_line(p, "ready", timeout_ms, line, size) < 0)
 		return -1;
 	return 0;
+}
+
+cua_tree *
+launch_until(const char *app, int (*pred)(cua_tree *t, void *data))
+{
+	cua_tree *t = NULL;
+
+	if (cua_session_observe(session, app, 0, &t) != CUA_OK)
+		fail_msg("launch and observe %s: %s", app, cua_error_message());
+	cua_tree_unref(t);
+	t = observe_until_pred(session, app, 15000, pred, NULL);
+	assert_non_null(t);
+	return t;
+}
+
+static int
+has_buttons(cua_tree *t, void *data)
+{
+	(void)data;
+	return find_element(t, "button", "Gamma") != NULL;
+}
+
+cua_tree *
+gtk3_fixture_observed(struct app_proc *p, const char *exe, cua_session **s)
+{
+	if (fixture_start(p, exe, NULL, 10000, NULL, 0) < 0)
+		return NULL;
+	*s = test_session();
+	return observe_until_pred(*s, "fixture-gtk3", 10000, has_buttons, NULL);
 }
 
 void
@@ -279,39 +327,27 @@ jpeg_decode(const void *data, size_t size, struct img *out)
 	return r == 0 ? 0 : -1;
 }
 
+/* Sets the desktop's environment (in the child of run_command_with()). */
+static void
+set_desktop_env(void *data)
+{
+	cua_desktop *d = data;
+
+	for (size_t i = 0; i < cua_desktop_get_env_count(d); i++) {
+		const char *name = cua_desktop_get_env_name(d, i);
+		const char *value = cua_desktop_get_env(d, name);
+
+		if (value)
+			setenv(name, value, 1);
+		else
+			unsetenv(name);
+	}
+}
+
 int
 desktop_probe(cua_desktop *d, const char *exe, char *out, size_t size)
 {
-	int fds[2], status = -1;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
+	const char *argv[] = { exe, "probe", NULL };
 
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* the child is single-threaded here and only execs */
-		for (size_t i = 0; i < cua_desktop_get_env_count(d); i++) {
-			const char *name = cua_desktop_get_env_name(d, i);
-			const char *value = cua_desktop_get_env(d, name);
-
-			if (value)
-				setenv(name, value, 1);
-			else
-				unsetenv(name);
-		}
-		dup2(fds[1], 1);
-		close(fds[0]);
-		execl(exe, exe, "probe", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (got + 1 < size &&
-	       (n = read(fds[0], out + got, size - got - 1)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return run_command_with(argv, set_desktop_env, d, out, size);
 }

@@ -9,13 +9,25 @@
 #ifndef CUA_TEST_COMMON_H
 #define CUA_TEST_COMMON_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <cmocka.h>
 
 #include <cua/cua.h>
 
 #include "harness.h"
+
+/* Runs the program's tests as the group `name`; CUA_TEST_FILTER (a
+ * test's name, such as test_qt) runs only the tests it matches. */
+int
+desktop_run_tests(const char *name, const struct CMUnitTest *tests, size_t n,
+		  CMFixtureFunction setup, CMFixtureFunction teardown);
+#define run_test_group(name, tests, setup, teardown)                           \
+	desktop_run_tests(name, tests, sizeof(tests) / sizeof((tests)[0]),     \
+			  setup, teardown)
 
 /* The session of the test program: session_setup() opens it on the test
  * desktop, session_teardown() releases it. */
@@ -24,6 +36,11 @@ int
 session_setup(void **state);
 int
 session_teardown(void **state);
+/* The group teardown of a program whose tests share one app (the
+ * struct app_proc in *state, which its group setup sets):
+ * session_teardown(), then app_stop(). */
+int
+app_session_teardown(void **state);
 
 /* Starts the fixture `exe` (with `arg`, may be NULL) on pipes and waits
  * up to `timeout_ms` for its "ready" line (copied to `line`, may be
@@ -31,6 +48,16 @@ session_teardown(void **state);
 int
 fixture_start(struct app_proc *p, const char *exe, const char *arg,
 	      int timeout_ms, char *line, size_t size);
+/* Launches `app` by observing it in `session` (from its desktop entry
+ * when it is not running), then observes it until pred holds (15 s):
+ * the tree. Fails the test when either does not happen. */
+cua_tree *
+launch_until(const char *app, int (*pred)(cua_tree *t, void *data));
+/* Starts the GTK 3 fixture `exe` (FIXTURE_GTK3) with a session of its
+ * own (*s), and observes it until its buttons show (10 s): the tree, or
+ * NULL. */
+cua_tree *
+gtk3_fixture_observed(struct app_proc *p, const char *exe, cua_session **s);
 /* Sends `cmd` to the fixture and waits for its "done <first word of
  * cmd>"; the lines before it go to `log` (may be NULL). Fails the test,
  * naming the fixture `who`, when it does not answer within 5 s. */

@@ -64,6 +64,30 @@ app_start(struct app_proc *p, const char *const argv[], int pipes)
 	return 0;
 }
 
+/* Waits for more output of p until `deadline` and appends it to p->buf;
+ * with drop_runaway, a line that fills the buffer is dropped. 0 (nothing
+ * new when poll() gave up early), or -1 at the deadline or the end of
+ * the output. */
+static int
+read_more(struct app_proc *p, int64_t deadline, int drop_runaway)
+{
+	struct pollfd pfd = { p->out_fd, POLLIN, 0 };
+	int64_t left = deadline - now_ms();
+	ssize_t r;
+
+	if (left <= 0 || p->out_fd < 0)
+		return -1;
+	if (poll(&pfd, 1, (int)left) <= 0)
+		return 0;
+	r = read(p->out_fd, p->buf + p->len, sizeof(p->buf) - p->len - 1);
+	if (r <= 0)
+		return -1;
+	p->len += (size_t)r;
+	if (drop_runaway && p->len >= sizeof(p->buf) - 1)
+		p->len = 0;
+	return 0;
+}
+
 int
 app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
 	      char *line, size_t size)
@@ -90,23 +114,8 @@ app_wait_line(struct app_proc *p, const char *prefix, int timeout_ms,
 			if (match)
 				return 0;
 		}
-		{
-			struct pollfd pfd = { p->out_fd, POLLIN, 0 };
-			int64_t left = deadline - now_ms();
-			ssize_t r;
-
-			if (left <= 0 || p->out_fd < 0)
-				return -1;
-			if (poll(&pfd, 1, (int)left) <= 0)
-				continue;
-			r = read(p->out_fd, p->buf + p->len,
-				 sizeof(p->buf) - p->len - 1);
-			if (r <= 0)
-				return -1;
-			p->len += (size_t)r;
-			if (p->len >= sizeof(p->buf) - 1)
-				p->len = 0; /* a runaway line: drop it */
-		}
+		if (read_more(p, deadline, 1) < 0)
+			return -1;
 	}
 }
 
@@ -133,21 +142,8 @@ app_read_until(struct app_proc *p, const char *until, int timeout_ms, char *log,
 			if (hit)
 				return 0;
 		}
-		{
-			struct pollfd pfd = { p->out_fd, POLLIN, 0 };
-			int64_t left = deadline - now_ms();
-			ssize_t r;
-
-			if (left <= 0 || p->out_fd < 0)
-				return -1;
-			if (poll(&pfd, 1, (int)left) <= 0)
-				continue;
-			r = read(p->out_fd, p->buf + p->len,
-				 sizeof(p->buf) - p->len - 1);
-			if (r <= 0)
-				return -1;
-			p->len += (size_t)r;
-		}
+		if (read_more(p, deadline, 0) < 0)
+			return -1;
 	}
 }
 
@@ -190,6 +186,13 @@ done:
 int
 run_command(const char *const argv[], char *out, size_t size)
 {
+	return run_command_with(argv, NULL, NULL, out, size);
+}
+
+int
+run_command_with(const char *const argv[], void (*before_exec)(void *),
+		 void *data, char *out, size_t size)
+{
 	int fds[2], status;
 	pid_t pid;
 	ssize_t n;
@@ -202,6 +205,8 @@ run_command(const char *const argv[], char *out, size_t size)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		if (before_exec)
+			before_exec(data);
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);

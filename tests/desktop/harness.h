@@ -48,6 +48,12 @@ app_stop(struct app_proc *p);
  * status, or -1 when it did not exit. */
 int
 run_command(const char *const argv[], char *out, size_t size);
+/* run_command() with before_exec(data) called in the child first (it
+ * may only set the environment: the child is single-threaded there and
+ * only execs). */
+int
+run_command_with(const char *const argv[], void (*before_exec)(void *),
+		 void *data, char *out, size_t size);
 
 /* Sends one JSON-RPC line to cua-mcp (`mcp` started with pipes) and
  * reads lines until the answer to `id`, which it returns (malloc'd); NULL

@@ -196,11 +196,7 @@ test_gtk3_widget_factory(void **state)
 	uint32_t id, sb;
 
 	app = "gtk3-widget-factory";
-	if (cua_session_observe(session, app, 0, &t) != CUA_OK)
-		fail_msg("launch: %s", cua_error_message());
-	cua_tree_unref(t);
-	t = observe_until_pred(session, app, 15000, ready_checkbox, NULL);
-	assert_non_null(t);
+	t = launch_until(app, ready_checkbox);
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
 
 	/* a check box and a toggle button toggle (their click action) */
@@ -348,11 +344,7 @@ test_gtk4_widget_factory(void **state)
 	uint32_t id;
 
 	app = "gtk4-widget-factory";
-	if (cua_session_observe(session, app, 0, &t) != CUA_OK)
-		fail_msg("launch: %s", cua_error_message());
-	cua_tree_unref(t);
-	t = observe_until_pred(session, app, 15000, ready_checkbox, NULL);
-	assert_non_null(t);
+	t = launch_until(app, ready_checkbox);
 
 	/* GTK 4.8 check boxes have no actions: a synthetic click, through
 	 * GTK 4's window-relative coordinates */
@@ -829,8 +821,6 @@ main(void)
 		cmocka_unit_test(test_gtk4_save_dialog),
 	};
 
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions-apps", tests, session_setup,
-					   session_teardown);
+	return run_test_group("actions-apps", tests, session_setup,
+			      session_teardown);
 }

@@ -328,8 +328,6 @@ main(void)
 		cmocka_unit_test(test_speedcrunch),
 	};
 
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions-calc", tests, session_setup,
-					   session_teardown);
+	return run_test_group("actions-calc", tests, session_setup,
+			      session_teardown);
 }

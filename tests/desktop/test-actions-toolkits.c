@@ -720,9 +720,6 @@ main(void)
 		cmocka_unit_test(test_qt5_type_newline),
 	};
 
-	/* CUA_TEST_FILTER=test_qt5_* runs some */
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions-toolkits", tests,
-					   session_setup, teardown);
+	return run_test_group("actions-toolkits", tests, session_setup,
+			      teardown);
 }

@@ -39,15 +39,8 @@ setup(void **state)
 {
 	if (fixture_start(&app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
+	*state = &app;
 	return session_setup(state);
-}
-
-static int
-teardown(void **state)
-{
-	session_teardown(state);
-	app_stop(&app);
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -895,8 +888,5 @@ main(void)
 		cmocka_unit_test(test_other_app),
 	};
 
-	/* CUA_TEST_FILTER=test_cli runs one test */
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("actions", tests, setup, teardown);
+	return run_test_group("actions", tests, setup, app_session_teardown);
 }

@@ -95,8 +95,9 @@ assert_focus_trailer(cua_tree *t, const char *text, const char *want)
 	cua_free(line);
 }
 
+/* The widget factory (GTK 3 or 4) shows its check button. */
 static int
-gtk3_ready(cua_tree *t, void *data)
+has_checkbutton(cua_tree *t, void *data)
 {
 	return find_element(t, "checkbox", "checkbutton") != NULL;
 }
@@ -104,18 +105,11 @@ gtk3_ready(cua_tree *t, void *data)
 static void
 test_gtk3_widget_factory(void **state)
 {
-	cua_tree *t = NULL;
+	cua_tree *t;
 	char *text;
-	cua_result r;
 
 	/* not running yet: observing launches it from its desktop entry */
-	r = cua_session_observe(session, "gtk3-widget-factory", 0, &t);
-	if (r != CUA_OK)
-		fail_msg("launch and observe: %s", cua_error_message());
-	cua_tree_unref(t);
-	t = observe_until_pred(session, "gtk3-widget-factory", 15000,
-			       gtk3_ready, NULL);
-	assert_non_null(t);
+	t = launch_until("gtk3-widget-factory", has_checkbutton);
 	text = render(t);
 	assert_contains(text, "App=gtk3-widget-factory (pid ");
 	assert_contains(
@@ -147,25 +141,13 @@ test_gtk3_widget_factory(void **state)
 	cua_tree_unref(t);
 }
 
-static int
-gtk4_ready(cua_tree *t, void *data)
-{
-	return find_element(t, "checkbox", "checkbutton") != NULL;
-}
-
 static void
 test_gtk4_widget_factory(void **state)
 {
-	cua_tree *t = NULL;
+	cua_tree *t;
 	char *text;
 
-	if (cua_session_observe(session, "gtk4-widget-factory", 0, &t) !=
-	    CUA_OK)
-		fail_msg("launch and observe: %s", cua_error_message());
-	cua_tree_unref(t);
-	t = observe_until_pred(session, "gtk4-widget-factory", 15000,
-			       gtk4_ready, NULL);
-	assert_non_null(t);
+	t = launch_until("gtk4-widget-factory", has_checkbutton);
 	text = render(t);
 	assert_contains(text, "App=org.gtk.WidgetFactory4 (pid ");
 	assert_contains(
@@ -302,6 +284,5 @@ main(void)
 		cmocka_unit_test(test_chromium_form),
 	};
 
-	return cmocka_run_group_tests_name("apps", tests, session_setup,
-					   session_teardown);
+	return run_test_group("apps", tests, session_setup, session_teardown);
 }

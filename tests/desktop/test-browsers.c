@@ -713,9 +713,5 @@ main(void)
 		cmocka_unit_test(test_chromium_routes),
 	};
 
-	/* one engine or test: CUA_TEST_FILTER=test_firefox_* */
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("browsers", tests, session_setup,
-					   teardown);
+	return run_test_group("browsers", tests, session_setup, teardown);
 }

@@ -700,5 +700,5 @@ main(int argc, char **argv)
 		return run_main(argv[2], argv[3]);
 	/* the desktops' state directories go to /tmp: keep ours apart */
 	unsetenv("XDG_RUNTIME_DIR");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_test_group("desktop", tests, NULL, NULL);
 }

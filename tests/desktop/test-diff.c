@@ -31,22 +31,13 @@ struct fx {
 };
 
 static int
-has_buttons(cua_tree *t, void *data)
-{
-	return find_element(t, "button", "Gamma") != NULL;
-}
-
-static int
 setup(void **state)
 {
 	static struct fx fx;
 	cua_tree *t;
 
 	memset(&fx, 0, sizeof(fx));
-	if (fixture_start(&fx.app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
-		return -1;
-	fx.s = test_session();
-	t = observe_until_pred(fx.s, APP, 10000, has_buttons, NULL);
+	t = gtk3_fixture_observed(&fx.app, FIXTURE_GTK3, &fx.s);
 	if (!t)
 		return -1;
 	cua_tree_unref(t);
@@ -468,5 +459,5 @@ main(void)
 		cmocka_unit_test(test_diff_id_acts_on_element),
 	};
 
-	return cmocka_run_group_tests_name("diff", tests, setup, teardown);
+	return run_test_group("diff", tests, setup, teardown);
 }

@@ -87,21 +87,13 @@ jstr(json_t *o, const char *key)
 static int
 setup(void **state)
 {
-	(void)state;
 	if (fixture_start(&app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
+	*state = &app;
 	/* the session's display driver is off from the start */
 	setenv("CUA_DISPLAY", "none", 1);
 	session = test_session();
 	unsetenv("CUA_DISPLAY");
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	session_teardown(state);
-	app_stop(&app);
 	return 0;
 }
 
@@ -413,5 +405,5 @@ main(void)
 		cmocka_unit_test(test_doctor),
 	};
 
-	return cmocka_run_group_tests_name("display", tests, setup, teardown);
+	return run_test_group("display", tests, setup, app_session_teardown);
 }

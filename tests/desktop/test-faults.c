@@ -1156,9 +1156,5 @@ main(void)
 	};
 
 	signal(SIGPIPE, SIG_IGN);
-	/* CUA_TEST_FILTER=test_x_server_restart runs that test alone */
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("faults", tests, NULL,
-					   group_teardown);
+	return run_test_group("faults", tests, NULL, group_teardown);
 }

@@ -29,21 +29,12 @@ struct fx {
 };
 
 static int
-has_buttons(cua_tree *t, void *data)
-{
-	return find_element(t, "button", "Gamma") != NULL;
-}
-
-static int
 setup(void **state)
 {
 	static struct fx fx;
 
 	memset(&fx, 0, sizeof(fx));
-	if (fixture_start(&fx.app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
-		return -1;
-	fx.s = test_session();
-	fx.t = observe_until_pred(fx.s, APP, 10000, has_buttons, NULL);
+	fx.t = gtk3_fixture_observed(&fx.app, FIXTURE_GTK3, &fx.s);
 	if (!fx.t)
 		return -1;
 	fx.text = render(fx.t);
@@ -344,5 +335,5 @@ main(void)
 		cmocka_unit_test(test_hung_app_times_out),
 	};
 
-	return cmocka_run_group_tests_name("fixture", tests, setup, teardown);
+	return run_test_group("fixture", tests, setup, teardown);
 }

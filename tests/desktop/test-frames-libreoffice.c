@@ -27,12 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "common.h"
 #include "xwin.h"
 
 #define APP "libreoffice-calc"
-
-static cua_session *session;
 
 /* ------------------------------------------------------------------ */
 /* Reading Calc                                                        */
@@ -343,6 +341,5 @@ main(void)
 		cmocka_unit_test(test_calc),
 	};
 
-	return cmocka_run_group_tests_name("frames-libreoffice", tests, setup,
-					   teardown);
+	return run_test_group("frames-libreoffice", tests, setup, teardown);
 }

@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "common.h"
 
 extern char **environ;
 
@@ -1028,5 +1028,5 @@ main(void)
 		cmocka_unit_test(test_crash_in_action_cli),
 	};
 
-	return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
+	return run_test_group("hostile", tests, setup, teardown);
 }

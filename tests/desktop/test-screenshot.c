@@ -725,9 +725,5 @@ main(void)
 		cmocka_unit_test(test_chromium),
 	};
 
-	/* CUA_TEST_FILTER=test_chromium runs one test */
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("screenshot", tests, setup,
-					   teardown);
+	return run_test_group("screenshot", tests, setup, teardown);
 }

@@ -501,8 +501,5 @@ main(void)
 		cmocka_unit_test(test_staleness_qt5),
 	};
 
-	if (getenv("CUA_TEST_FILTER"))
-		cmocka_set_test_filter(getenv("CUA_TEST_FILTER"));
-	return cmocka_run_group_tests_name("staleness", tests, session_setup,
-					   teardown);
+	return run_test_group("staleness", tests, session_setup, teardown);
 }

@@ -38,34 +38,56 @@ rec_json(const char *s)
 	return j;
 }
 
+/* Writes the JSON text `json` as is to a new temporary file; its path
+ * (free it). */
 static inline char *
-rec_write(const char *recording)
+rec_write_json(const char *json)
 {
 	char path[] = "/tmp/cua-test-rec-XXXXXX";
-	char *j = rec_json(recording);
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, j, strlen(j)), (ssize_t)strlen(j));
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
 	close(fd);
-	free(j);
 	return strdup(path);
+}
+
+static inline char *
+rec_write(const char *recording)
+{
+	char *j = rec_json(recording);
+	char *path = rec_write_json(j);
+
+	free(j);
+	return path;
+}
+
+/* A session replaying the JSON text `json` as is, with the default
+ * options. */
+static inline cua_session *
+rec_session_json(const char *json)
+{
+	char *path = rec_write_json(json);
+	cua_session *s = NULL;
+
+	if (cua_session_new_recorded(&s, path, 0) != CUA_OK)
+		fail_msg("load: %s", cua_error_message());
+	unlink(path);
+	free(path);
+	return s;
 }
 
 /* A session replaying `recording`. */
 static inline cua_session *
 rec_session(const char *recording)
 {
-	char *path = rec_write(recording);
-	cua_session *s = NULL;
+	char *j = rec_json(recording);
+	cua_session *s = rec_session_json(j);
 
-	if (cua_session_new_recorded(&s, path, 0) != CUA_OK)
-		fail_msg("load: %s", cua_error_message());
+	free(j);
 	/* a recording never changes: no warm-up sampling of small trees */
 	assert_int_equal(cua_session_set_option(s, "warmup_cap_ms", "0"),
 			 CUA_OK);
-	unlink(path);
-	free(path);
 	return s;
 }
 

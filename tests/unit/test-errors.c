@@ -23,6 +23,7 @@
 #include "core/ctx.h"
 #include "core/errors.h"
 #include "core/strbuf.h"
+#include "util.h"
 
 /* ---- the registry, read again ------------------------------------------ */
 
@@ -96,24 +97,14 @@ read_source(const char *rel)
 {
 	const char *data = getenv("CUA_TEST_DATA");
 	char path[4096];
-	FILE *f;
 	char *buf;
-	long n;
 
 	assert_non_null(data);
 	/* CUA_TEST_DATA is <source>/tests/data */
 	snprintf(path, sizeof(path), "%s/../../%s", data, rel);
-	f = fopen(path, "rb");
-	if (!f)
+	buf = read_whole_file(path);
+	if (!buf)
 		fail_msg("cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
 	return buf;
 }
 

@@ -27,21 +27,14 @@
 
 #include "core/frames.h"
 #include "core/session.h"
+#include "rec-session.h"
 
 static cua_tree *
 observe_json(const char *json, const char *app)
 {
-	char path[] = "/tmp/cua-test-origins-XXXXXX";
-	int fd = mkstemp(path);
-	cua_session *s = NULL;
+	cua_session *s = rec_session_json(json);
 	cua_tree *t = NULL;
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
-	close(fd);
-	if (cua_session_new_recorded(&s, path, 0) != CUA_OK)
-		fail_msg("load: %s", cua_error_message());
-	unlink(path);
 	if (cua_session_observe(s, app, 0, &t) != CUA_OK)
 		fail_msg("observe: %s", cua_error_message());
 	cua_session_unref(s);

@@ -849,27 +849,6 @@ static const char *const goldens[] = {
 	NULL,
 };
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		return NULL;
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	assert_true(len >= 0);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static void
 golden_check(const char *name, const char *suffix, const char *text)
 {
@@ -886,7 +865,7 @@ golden_check(const char *name, const char *suffix, const char *text)
 		assert_int_equal(fclose(f), 0);
 		return;
 	}
-	want = slurp(path);
+	want = read_whole_file(path);
 	if (!want)
 		fail_msg("%s: missing (tools/record-goldens writes it)", path);
 	assert_true(strlen(want) > 0 && want[strlen(want) - 1] == '\n');
@@ -914,7 +893,7 @@ test_goldens(void **state)
 		snprintf(json, sizeof(json), "%s/%s.json", dir, goldens[i]);
 		snprintf(next, sizeof(next), "%s/%s.next.json", dir,
 			 goldens[i]);
-		rec = slurp(json);
+		rec = read_whole_file(json);
 		if (!rec)
 			fail_msg(
 				"%s: missing (tools/record-goldens records it)",

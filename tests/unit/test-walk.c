@@ -21,25 +21,18 @@
 #include <cua/cua.h>
 
 #include "core/strbuf.h"
+#include "rec-session.h"
 
 /* Writes `json` to a temporary file, observes it, renders the state. */
 static char *
 observe_json(const char *json, cua_tree **tree_out, const char *opt_key,
 	     const char *opt_val)
 {
-	char path[] = "/tmp/cua-test-walk-XXXXXX";
-	int fd = mkstemp(path);
-	cua_session *s = NULL;
+	cua_session *s = rec_session_json(json);
 	cua_tree *t = NULL;
 	char *text = NULL, app[64];
 	const char *id;
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
-	close(fd);
-	if (cua_session_new_recorded(&s, path, 0) != CUA_OK)
-		fail_msg("load: %s", cua_error_message());
-	unlink(path);
 	if (opt_key)
 		assert_int_equal(cua_session_set_option(s, opt_key, opt_val),
 				 CUA_OK);

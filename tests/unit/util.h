@@ -42,4 +42,27 @@ data_path(const char *name)
 	return buf;
 }
 
+/* The whole file at path, malloc'd and NUL-terminated, or NULL when it
+ * cannot be opened. */
+static inline char *
+read_whole_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	assert_true(len >= 0);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
 #endif

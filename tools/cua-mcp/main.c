@@ -174,17 +174,9 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_HEADLESS = 256,
-		OPT_APP_DIR,
+		OPT_APP_DIR = 256,
 		OPT_DATA_DIR,
 		OPT_CONFIG,
-		OPT_NO_SEQUENCE,
-		OPT_NO_DIFF,
-		OPT_NO_STRUCTURED,
-		OPT_NO_ERROR_PREFIX,
-		OPT_NO_INSTRUCTIONS,
-		OPT_PLAIN_RECEIPT,
-		OPT_TRUST_APPS,
 		OPT_LOG_LEVEL,
 		OPT_VERSION,
 		OPT_LISTEN,
@@ -194,19 +186,20 @@ main(int argc, char **argv)
 		OPT_MAX_REQUEST,
 		OPT_ALLOW_ORIGIN,
 	};
+	/* the flags are set by getopt_long() itself */
 	static const struct option opts[] = {
-		{ "headless", no_argument, NULL, OPT_HEADLESS },
+		{ "headless", no_argument, &mcp_opt.headless, 1 },
+		{ "no-sequence", no_argument, &mcp_opt.no_sequence, 1 },
+		{ "no-diff", no_argument, &mcp_opt.no_diff, 1 },
+		{ "no-structured-content", no_argument, &mcp_opt.no_structured,
+		  1 },
+		{ "no-error-prefix", no_argument, &mcp_opt.no_error_prefix, 1 },
+		{ "no-instructions", no_argument, &mcp_opt.no_instructions, 1 },
+		{ "plain-receipt", no_argument, &mcp_opt.plain_receipt, 1 },
+		{ "trust-apps", no_argument, &mcp_opt.trust_apps, 1 },
 		{ "app-dir", required_argument, NULL, OPT_APP_DIR },
 		{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
 		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "no-sequence", no_argument, NULL, OPT_NO_SEQUENCE },
-		{ "no-diff", no_argument, NULL, OPT_NO_DIFF },
-		{ "no-structured-content", no_argument, NULL,
-		  OPT_NO_STRUCTURED },
-		{ "no-error-prefix", no_argument, NULL, OPT_NO_ERROR_PREFIX },
-		{ "no-instructions", no_argument, NULL, OPT_NO_INSTRUCTIONS },
-		{ "plain-receipt", no_argument, NULL, OPT_PLAIN_RECEIPT },
-		{ "trust-apps", no_argument, NULL, OPT_TRUST_APPS },
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
@@ -220,6 +213,18 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* the options whose value is kept as given */
+	static const struct {
+		int id;
+		const char **value;
+	} strings[] = {
+		{ OPT_APP_DIR, &mcp_opt.app_dir },
+		{ OPT_DATA_DIR, &mcp_opt.data_dir },
+		{ OPT_CONFIG, &mcp_opt.config },
+		{ OPT_LISTEN, &mcp_opt.listen },
+		{ OPT_TOKEN_FILE, &mcp_opt.token_file },
+	};
+	size_t i;
 	const char *env_level = getenv("CUA_LOG_LEVEL");
 	int c;
 
@@ -227,38 +232,7 @@ main(int argc, char **argv)
 		mcp_opt.log_level = parse_level(env_level);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_HEADLESS:
-			mcp_opt.headless = 1;
-			break;
-		case OPT_APP_DIR:
-			mcp_opt.app_dir = optarg;
-			break;
-		case OPT_DATA_DIR:
-			mcp_opt.data_dir = optarg;
-			break;
-		case OPT_CONFIG:
-			mcp_opt.config = optarg;
-			break;
-		case OPT_NO_SEQUENCE:
-			mcp_opt.no_sequence = 1;
-			break;
-		case OPT_NO_DIFF:
-			mcp_opt.no_diff = 1;
-			break;
-		case OPT_NO_STRUCTURED:
-			mcp_opt.no_structured = 1;
-			break;
-		case OPT_NO_ERROR_PREFIX:
-			mcp_opt.no_error_prefix = 1;
-			break;
-		case OPT_NO_INSTRUCTIONS:
-			mcp_opt.no_instructions = 1;
-			break;
-		case OPT_PLAIN_RECEIPT:
-			mcp_opt.plain_receipt = 1;
-			break;
-		case OPT_TRUST_APPS:
-			mcp_opt.trust_apps = 1;
+		case 0: /* a flag */
 			break;
 		case OPT_LOG_LEVEL:
 			mcp_opt.log_level = parse_level(optarg);
@@ -268,12 +242,6 @@ main(int argc, char **argv)
 					optarg);
 				return 2;
 			}
-			break;
-		case OPT_LISTEN:
-			mcp_opt.listen = optarg;
-			break;
-		case OPT_TOKEN_FILE:
-			mcp_opt.token_file = optarg;
 			break;
 		case OPT_MAX_SESSIONS:
 		case OPT_SESSION_TIMEOUT:
@@ -312,8 +280,15 @@ main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try 'cua-mcp --help'.\n");
-			return 2;
+			for (i = 0; i < sizeof(strings) / sizeof(strings[0]);
+			     i++)
+				if (c == strings[i].id)
+					break;
+			if (i == sizeof(strings) / sizeof(strings[0])) {
+				fprintf(stderr, "Try 'cua-mcp --help'.\n");
+				return 2;
+			}
+			*strings[i].value = optarg;
 		}
 	}
 	if (optind < argc) {

@@ -199,6 +199,19 @@ present(json_t *args, const char *key)
 	       !(json_is_string(v) && blank(json_string_value(v)));
 }
 
+/* "Invalid WHAT: VALUE Use CHOICES." for the argument key that names none
+ * of its choices (the value sanitised). */
+static char *
+invalid_choice(json_t *args, const char *key, const char *what,
+	       const char *choices)
+{
+	char *clean = sanitized(str_arg(args, key), 64), *m = NULL;
+
+	str_addf(&m, "Invalid %s: %s Use %s.", what, clean, choices);
+	free(clean);
+	return m;
+}
+
 static char *
 validate_steps(json_t *steps);
 
@@ -306,27 +319,17 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 	a->disable_diff = json_is_true(json_object_get(args, "disable_diff"));
 	if (present(args, "mouse_button")) {
 		a->button = lenient(str_arg(args, "mouse_button"), buttons);
-		if (!a->button) {
-			clean = sanitized(str_arg(args, "mouse_button"), 64);
-			str_addf(
-				&m,
-				"Invalid mouse button: %s Use left, right or middle.",
-				clean);
-			free(clean);
-			return m;
-		}
+		if (!a->button)
+			return invalid_choice(args, "mouse_button",
+					      "mouse button",
+					      "left, right or middle");
 	}
 	if (present(args, "direction")) {
 		a->direction = lenient(str_arg(args, "direction"), directions);
-		if (!a->direction) {
-			clean = sanitized(str_arg(args, "direction"), 64);
-			str_addf(
-				&m,
-				"Invalid scroll direction: %s Use up, down, left or right.",
-				clean);
-			free(clean);
-			return m;
-		}
+		if (!a->direction)
+			return invalid_choice(args, "direction",
+					      "scroll direction",
+					      "up, down, left or right");
 	}
 	if (present(args, "selection")) {
 		const char *s = trimmed(str_arg(args, "selection"));
@@ -337,15 +340,10 @@ validate_args(const char *tool, json_t *args, int step, struct call_args *a)
 					strlen(selections[i])) == 0 &&
 			    blank(s + strlen(selections[i])))
 				a->selection = selections[i];
-		if (!a->selection) {
-			clean = sanitized(str_arg(args, "selection"), 64);
-			str_addf(
-				&m,
-				"Invalid text selection mode: %s Use text, cursor_before or cursor_after.",
-				clean);
-			free(clean);
-			return m;
-		}
+		if (!a->selection)
+			return invalid_choice(
+				args, "selection", "text selection mode",
+				"text, cursor_before or cursor_after");
 	}
 	if (present(args, "click_count")) {
 		double c =
