@@ -125,6 +125,7 @@ cua_walk_fetch_policy(struct cua_fetch_policy *pol,
 	pol->call_timeout_ms = opt->call_timeout_ms;
 	pol->range_threshold = 200;
 	pol->range_list_threshold = 20;
+	pol->grid_rows = opt->max_rows;
 }
 
 /* ------------------------------------------------------------------ */
