@@ -28,6 +28,13 @@ fetch_table_read_grid(struct fnode *fn)
 
 	if (!(fn->n->ifaces & CUA_IFACE_TABLE) || ncols <= 1 || b < 0 || d < 0)
 		return 0;
+	/* cell i is row i / ncols, column i % ncols only when the children
+	 * are the cells alone (GTK 3 tree views put their column headers
+	 * first); the count is clamped to what an int32 holds */
+	if (fn->n->table_nrows <= 0 ||
+	    fn->n->child_count !=
+		    MIN((int64_t)fn->n->table_nrows * ncols, INT32_MAX))
+		return 0;
 	/* as for a flat range: the top hit may have been a header */
 	if (c >= 0 && (a < 0 || a > c || c - a > 2 * ncols))
 		a = c;
