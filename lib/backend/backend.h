@@ -89,6 +89,9 @@ struct cua_fetch_policy {
 	 * with more than range_list_threshold) are read by visible range. */
 	int range_threshold;      /* 200 */
 	int range_list_threshold; /* 20 */
+	/* Rows of a table read as the grid of cells it shows, at most (the
+	 * rows the state text shows); 0: as many as are visible. */
+	int grid_rows;
 };
 
 struct cua_backend;

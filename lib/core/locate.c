@@ -61,6 +61,21 @@ same_kind(const struct cua_fingerprint *a, const struct cua_fingerprint *b)
 	       cua_subrole_eq(a->identifier, b->identifier);
 }
 
+/* The parent's fetched children are not one contiguous index range: a
+ * table read as the grid of the cells it shows (rows of 16,384 cells in
+ * LibreOffice Calc). Only the chosen cell is read again then. */
+static int
+is_grid(const struct cua_tree *t, const struct cua_skel *p)
+{
+	const struct cua_skel *a, *z;
+
+	if (p->n_fetched < 2)
+		return 0;
+	a = &t->skel[p->first_child];
+	z = &t->skel[p->first_child + p->n_fetched - 1];
+	return z->index < a->index || z->index - a->index + 1 != p->n_fetched;
+}
+
 int
 cua_locate_step_ok(const struct cua_tree *t, uint32_t parent, uint32_t chosen,
 		   const struct cua_fingerprint *live,
@@ -70,6 +85,7 @@ cua_locate_step_ok(const struct cua_tree *t, uint32_t parent, uint32_t chosen,
 	const struct cua_skel *p = &t->skel[parent];
 	const struct cua_skel *c = &t->skel[chosen];
 	const char *pin_live;
+	int grid = is_grid(t, p);
 
 	if (live_count != p->child_count)
 		return 0;
@@ -77,8 +93,12 @@ cua_locate_step_ok(const struct cua_tree *t, uint32_t parent, uint32_t chosen,
 		const struct cua_skel *s = &t->skel[p->first_child + j];
 		const struct cua_fingerprint *l;
 
-		if (s->index < live_offset || s->index - live_offset >= n_live)
+		if (s->index < live_offset ||
+		    s->index - live_offset >= n_live) {
+			if (grid)
+				continue; /* not read again */
 			return 0;
+		}
 		l = &live[s->index - live_offset];
 		/* every sibling: role, subrole, identifier, value kind */
 		if (!same_kind(&s->fp, l))
@@ -463,8 +483,11 @@ cua_locate(struct cua_backend *b, const struct cua_app_info *app,
 		const struct cua_skel *ps = &t->skel[chain[i - 1]];
 		const struct cua_skel *cs = &t->skel[chain[i]];
 		int ranged = ps->n_fetched < ps->child_count;
-		uint32_t first = ranged ? ps->child_offset : 0;
-		uint32_t count = ranged ? ps->n_fetched : UINT32_MAX;
+		int grid = is_grid(t, ps);
+		uint32_t first = grid   ? cs->index :
+				 ranged ? ps->child_offset :
+					  0;
+		uint32_t count = grid ? 1 : ranged ? ps->n_fetched : UINT32_MAX;
 		size_t nl;
 		struct cua_raw_node *next;
 

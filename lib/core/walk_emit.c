@@ -77,6 +77,19 @@ number_value(struct walk *w, struct cua_element *e, double v)
 	e->value = cua_arena_strdup(w->tree->arena, buf);
 }
 
+/* The node's text, when it has some, as its value. */
+static void
+text_value(struct walk *w, struct cua_element *e, const struct cua_raw_node *n)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	if (!(n->have & CUA_HAVE_TEXT) || !n->text || !*n->text)
+		return;
+	cua_walk_plain_text(n, &t, 0);
+	e->value = san(w, sb_str(&t));
+	sb_free(&t);
+}
+
 static const char *
 url_for(const struct cua_raw_node *n)
 {
@@ -116,6 +129,19 @@ value_is_state(const struct cua_raw_node *n)
 	}
 }
 
+/*
+ * A table cell with Text and Value shows its text: LibreOffice gives every
+ * spreadsheet cell an unbounded Value, 0 for text and empty cells, so the
+ * number is what the cell shows only when it holds one.
+ */
+static int
+value_is_cell_text(const struct cua_raw_node *n)
+{
+	return n->role == CUA_ROLE_TABLE_CELL &&
+	       (n->ifaces & CUA_IFACE_VALUE) && (n->ifaces & CUA_IFACE_TEXT) &&
+	       (n->have & CUA_HAVE_TEXT);
+}
+
 static void
 fill_traits(struct walk *w, struct cua_element *e, const struct cua_raw_node *n,
 	    int has_actions_any)
@@ -137,7 +163,8 @@ fill_traits(struct walk *w, struct cua_element *e, const struct cua_raw_node *n,
 	 * (Codex: `splitter (disabled, settable, float) 208`). */
 	if ((n->ifaces & CUA_IFACE_VALUE) && (n->have & CUA_HAVE_VALUE) &&
 	    n->role != CUA_ROLE_PROGRESS_BAR && n->role != CUA_ROLE_LEVEL_BAR &&
-	    !value_is_state(n) && !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
+	    !value_is_state(n) && !value_is_cell_text(n) &&
+	    !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
 	    n->value_max > n->value_min)
 		t |= CUA_TRAIT_SETTABLE | CUA_TRAIT_FLOAT;
 	else if (CUA_HAS_STATE(n, CUA_STATE_EDITABLE) &&
@@ -382,6 +409,8 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 	} else if (n->role == CUA_ROLE_LINK) {
 		if (!(p->flags & P_LINK_COMPACT))
 			e->value = san(w, n->link_uri);
+	} else if (value_is_cell_text(n)) {
+		text_value(w, e, n);
 	} else if (n->role == CUA_ROLE_HEADING) {
 		e->value = san(w, cua_raw_attr(n, "level"));
 	} else if (n->role == CUA_ROLE_COMBO_BOX) {
@@ -425,13 +454,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 		    CUA_HAS_STATE(n, CUA_STATE_EDITABLE))) {
 		/* an empty field has no value: its name is not its text
 		 * (Chromium and Gecko name a field after its label) */
-		if ((n->have & CUA_HAVE_TEXT) && n->text && *n->text) {
-			struct strbuf t = STRBUF_INIT;
-
-			cua_walk_plain_text(n, &t, 0);
-			e->value = san(w, sb_str(&t));
-			sb_free(&t);
-		}
+		text_value(w, e, n);
 	}
 
 	/* GTK describes sliders by their value text: not a description */

@@ -51,7 +51,12 @@ policy_details(void *ud, const struct cua_raw_node *n, int depth)
 	       CUA_HAVE_EXTENTS;
 	if (n->ifaces & CUA_IFACE_ACTION)
 		want |= CUA_HAVE_ACTIONS;
-	if (n->ifaces & CUA_IFACE_VALUE)
+	/* a cell with Text and Value shows its text, not the number
+	 * (walk_emit.c) */
+	if (n->role == CUA_ROLE_TABLE_CELL && (n->ifaces & CUA_IFACE_VALUE) &&
+	    (n->ifaces & CUA_IFACE_TEXT))
+		want |= CUA_HAVE_TEXT;
+	else if (n->ifaces & CUA_IFACE_VALUE)
 		want |= CUA_HAVE_VALUE;
 	if (n->ifaces & CUA_IFACE_TEXT) {
 		if ((ri->flags & (CUA_RF_TEXT_ENTRY)) ||
@@ -125,6 +130,7 @@ cua_walk_fetch_policy(struct cua_fetch_policy *pol,
 	pol->call_timeout_ms = opt->call_timeout_ms;
 	pol->range_threshold = 200;
 	pol->range_list_threshold = 20;
+	pol->grid_rows = opt->max_rows;
 }
 
 /* ------------------------------------------------------------------ */

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "covers.h"
 #include "xwin.h"
 
 #define APP "libreoffice-calc"
@@ -233,6 +234,32 @@ is_selected(cua_tree *t, const char *cell)
 	return (cua_element_get_traits(e) & CUA_TRAIT_SELECTED) != 0;
 }
 
+/* What phase 5 types into rows 1-5, columns A-D: text and numbers. */
+static const char *const grid[5][4] = {
+	{ "Oslo", "31", "Lima", "Rome" }, { "Kiev", "42", "Baku", "Doha" },
+	{ "Riga", "53", "Bern", "Oran" }, { "Lome", "64", "Suva", "Apia" },
+	{ "Male", "75", "Nuuk", "Pune" },
+};
+
+/* The state text has the line of every cell of `grid` with its text as
+ * its value, and nothing after it (no number for a text cell). */
+static int
+grid_shown(cua_tree *t, void *data)
+{
+	char *text = render(t), want[64];
+	int ok = 1;
+
+	(void)data;
+	for (int r = 0; r < 5 && ok; r++)
+		for (int c = 0; c < 4 && ok; c++) {
+			snprintf(want, sizeof(want), " %c%d, Value: %s\n",
+				 'A' + c, r + 1, grid[r][c]);
+			ok = strstr(text, want) != NULL;
+		}
+	cua_free(text);
+	return ok;
+}
+
 /* ------------------------------------------------------------------ */
 
 static void
@@ -311,6 +338,46 @@ test_calc(void **state)
 	click_element(t, "E1");
 	cua_tree_unref(t);
 	expect_name_box("E1", "click at element E1 of an older observation");
+
+	/* 5. the sheet's visible grid: a table of 2^31 - 1 children whose
+	 * rows 1-5 are read cell by cell, each with its text, and a click
+	 * at an element of row 4 lands on that cell */
+	ACT(cua_session_press_key(session, APP, "ctrl+Home", NULL));
+	expect_name_box("A1", "ctrl+Home");
+	for (int r = 0; r < 5; r++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\n", grid[r][0],
+			 grid[r][1], grid[r][2], grid[r][3]);
+		ACT(cua_session_type_text(session, APP, line, NULL));
+	}
+	t = observe_until_pred(session, APP, 30000, grid_shown, NULL);
+	if (!t) {
+		char *text;
+
+		t = observe_until(session, APP, 5000);
+		assert_non_null(t);
+		text = render(t);
+		fail_msg("rows 1-5 are not in Calc's state:\n%.6000s", text);
+	}
+	{
+		char *text = render(t);
+
+		/* the window of rows is summarised, 0-based */
+		assert_non_null(strstr(text, "(showing 0-"));
+		assert_non_null(strstr(text, " of 1048576 items)"));
+		cua_free(text);
+	}
+	{
+		cua_element *e = find_element(t, "cell", "C4");
+
+		assert_non_null(e);
+		ACT(cua_session_click(session, APP, cua_element_get_id(e),
+				      CUA_BUTTON_LEFT, 1, NULL));
+	}
+	cua_tree_unref(t);
+	expect_name_box("C4", "click at element C4");
+	COVERS("LibreOffice", "get_app_state click type_text press_key");
 
 	ACT(cua_session_press_key(session, APP, "ctrl+q", NULL));
 	app_stop(&p);

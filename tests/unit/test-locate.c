@@ -445,6 +445,42 @@ test_step_rule(void **state)
 	}
 }
 
+/* A grid (a table's visible cells, not one index range): the chosen
+ * child alone is read again, and its siblings are not compared. */
+static void
+test_step_rule_grid(void **state)
+{
+	struct fx *fx = *state;
+	const struct cua_element *beta = element_titled(fx->t, "Beta");
+	uint32_t chosen = (uint32_t)beta->skel;
+	uint32_t parent = (uint32_t)fx->t->skel[chosen].parent;
+	const struct cua_skel *p = &fx->t->skel[parent];
+	struct cua_skel *c = &fx->t->skel[chosen];
+	struct cua_fingerprint live[1] = { c->fp };
+	const char *ids[1] = { c->ident };
+	uint32_t saved[16];
+
+	assert_true(p->n_fetched > 1 && p->n_fetched <= 16);
+	/* one index range: every sibling must be read again */
+	assert_false(cua_locate_step_ok(fx->t, parent, chosen, live, ids, 1,
+					c->index, p->child_count, 0));
+	for (uint32_t j = 0; j < p->n_fetched; j++) {
+		saved[j] = fx->t->skel[p->first_child + j].index;
+		fx->t->skel[p->first_child + j].index = 100 * j;
+	}
+	assert_true(cua_locate_step_ok(fx->t, parent, chosen, live, ids, 1,
+				       c->index, p->child_count, 0));
+	/* the chosen cell must still be the same one */
+	live[0].title = "Gamma";
+	assert_false(cua_locate_step_ok(fx->t, parent, chosen, live, ids, 1,
+					c->index, p->child_count, 0));
+	live[0] = c->fp;
+	assert_false(cua_locate_step_ok(fx->t, parent, chosen, live, ids, 1,
+					c->index + 1, p->child_count, 0));
+	for (uint32_t j = 0; j < p->n_fetched; j++)
+		fx->t->skel[p->first_child + j].index = saved[j];
+}
+
 static void
 test_chain_rule(void **state)
 {
@@ -588,6 +624,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_extra_level, setup,
 						teardown),
 		cmocka_unit_test(test_unlocatable),
+		cmocka_unit_test_setup_teardown(test_step_rule_grid, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_step_rule, setup,
 						teardown),
 		cmocka_unit_test(test_chain_rule),

@@ -227,7 +227,7 @@ fetch_new_fnode(struct job *job, struct cua_raw_node *n, const char *bus,
 	fn->depth = depth;
 	fn->descend = -1;
 	fn->n_sel = -1;
-	fn->hit[0] = fn->hit[1] = fn->hit[2] = -1;
+	fn->hit[0] = fn->hit[1] = fn->hit[2] = fn->hit[3] = -1;
 	if (n->ident) {
 		if (g_hash_table_contains(job->seen, n->ident))
 			fn->dup = 1;
@@ -490,6 +490,8 @@ make_children(struct fnode *fn)
 		c->parent = n;
 		c->index_in_parent = (int32_t)(fn->child_first + i);
 		c->table_row = -1;
+		if (fn->slot_index)
+			fetch_table_place_cell(fn, c, i);
 		n->children[i] = c;
 		cf = fetch_new_fnode(job, c, fn->slots[i].bus,
 				     fn->slots[i].path, fn->depth + 1);
@@ -581,6 +583,12 @@ fetch_start_hit_tests(struct fnode *fn)
 		fetch_call(fn, K_HIT, i, IF_COMPONENT, "GetAccessibleAtPoint",
 			   g_variant_new("(iiu)", x, y[i], coord_type(fn)),
 			   "((so))");
+	/* a table's last visible column (fetch_table.c) */
+	if (fn->n->ifaces & CUA_IFACE_TABLE)
+		fetch_call(fn, K_HIT, 3, IF_COMPONENT, "GetAccessibleAtPoint",
+			   g_variant_new("(iiu)", r.x + r.w - 1 - HIT_INSET,
+					 y[2], coord_type(fn)),
+			   "((so))");
 }
 
 static int
@@ -644,6 +652,10 @@ read_range(struct fnode *fn)
 	int64_t a = fn->hit[0], b = fn->hit[1], c = fn->hit[2];
 	int64_t ncols = MAX(fn->ncols, 1), first, last;
 
+	if (fetch_table_read_grid(fn)) {
+		fn->range_phase = 0;
+		return;
+	}
 	/* the top hit is trusted when the lower one agrees with it (a row
 	 * or two apart); otherwise it was a header or a gap */
 	if (c >= 0 && (a < 0 || a > c || c - a > 2 * ncols))

@@ -166,8 +166,11 @@ struct fnode {
 	size_t child_first;
 	int ranged;          /* visible-range read */
 	int range_phase;     /* 1 while hit-testing */
-	int32_t hit[3];      /* child index hit at the top, bottom and
-	                  * below the top (past a header); -1 none */
+	int32_t hit[4];      /* child index hit at the top, bottom and
+	                  * below the top (past a header), and for tables
+	                  * at the top right; -1 none */
+	int32_t *slot_index; /* a grid: slots[i] is child slot_index[i]
+	                      * (fetch_table.c); NULL: child_first + i */
 	int32_t ncols;       /* Table.NColumns for ranged tables */
 	const char *doc_url; /* Document.GetAttributeValue("DocURL") */
 };
@@ -259,6 +262,13 @@ void
 fetch_start_details(struct fnode *fn);
 void
 fetch_start_hit_tests(struct fnode *fn);
+/* Reads the visible grid of a table wider than its view (fetch_table.c);
+ * 0 when the flat visible range serves. */
+int
+fetch_table_read_grid(struct fnode *fn);
+/* Gives cell `c`, read into slot i of a grid, its index and row. */
+void
+fetch_table_place_cell(struct fnode *fn, struct cua_raw_node *c, size_t i);
 const char *
 fetch_tmp_strdup(struct job *job, const char *s);
 
