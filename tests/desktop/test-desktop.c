@@ -271,7 +271,7 @@ test_options(void **state)
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_string_equal(
 		cua_error_message(),
-		"unknown kind of desktop 'wayland' (known: x11, sway)");
+		"unknown kind of desktop 'wayland' (known: x11, sway, mutter)");
 	assert_int_equal(cua_desktop_set_option(d, "kind", "x11"), CUA_OK);
 	assert_int_equal(cua_desktop_set_option(d, "screen", "800x600"),
 			 CUA_ERROR_INVALID_ARGUMENT);
