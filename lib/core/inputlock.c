@@ -43,10 +43,26 @@ cua_input_lock_path(const char *display_name)
 	char dir[512], name[128], *path = NULL;
 	size_t j = 0;
 
+	const char *colon, *end;
+
 	if (!display_name || !*display_name)
 		return NULL;
-	/* ":1.0" and "unix:1" stay apart from paths: only [A-Za-z0-9._-] */
-	for (const char *c = display_name; *c && j + 1 < sizeof(name); c++)
+	/* an X display "[host]:N[.S]" is one server whatever its screen, and
+	 * the host "unix" is the local one: ":1", ":1.0" and "unix:1.0"
+	 * share one lock (a Wayland socket name is taken as it is) */
+	end = display_name + strlen(display_name);
+	colon = strrchr(display_name, ':');
+	if (colon) {
+		const char *dot = strchr(colon, '.');
+
+		if (dot)
+			end = dot;
+		if (colon - display_name == 4 &&
+		    !strncmp(display_name, "unix", 4))
+			display_name = colon;
+	}
+	/* only [A-Za-z0-9._-] reach the path */
+	for (const char *c = display_name; c < end && j + 1 < sizeof(name); c++)
 		name[j++] = (*c >= 'a' && *c <= 'z') ||
 					    (*c >= 'A' && *c <= 'Z') ||
 					    (*c >= '0' && *c <= '9') ||

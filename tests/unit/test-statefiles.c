@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/inputlock.h"
 #include "core/session.h"
 
 static const char OLD[] = "{\"old\": true}\n";
@@ -247,6 +248,38 @@ test_usage_store(void **state)
 	assert_int_equal(access(sub, F_OK), -1);
 }
 
+/* The desktop's input lock is one file per display server: the screen
+ * number and the local host "unix" do not make another lock. */
+static void
+test_input_lock_path(void **state)
+{
+	struct fx *fx = *state;
+	const char *same[] = { ":1.0", "unix:1", "unix:1.0" };
+	char *one, *other, want[600];
+
+	assert_int_equal(setenv("XDG_RUNTIME_DIR", fx->dir, 1), 0);
+	one = cua_input_lock_path(":1");
+	snprintf(want, sizeof(want), "%s/libcua/input-_1.lock", fx->dir);
+	assert_string_equal(one, want);
+	for (size_t i = 0; i < sizeof(same) / sizeof(*same); i++) {
+		other = cua_input_lock_path(same[i]);
+		assert_string_equal(other, one);
+		free(other);
+	}
+	/* other servers, and a Wayland socket, keep locks of their own */
+	other = cua_input_lock_path(":2");
+	assert_string_not_equal(other, one);
+	free(other);
+	other = cua_input_lock_path("otherhost:1");
+	assert_string_not_equal(other, one);
+	free(other);
+	other = cua_input_lock_path("wayland-1");
+	snprintf(want, sizeof(want), "%s/libcua/input-wayland-1.lock", fx->dir);
+	assert_string_equal(other, want);
+	free(other);
+	free(one);
+}
+
 int
 main(void)
 {
@@ -259,6 +292,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_replace_disk_fills_up,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_store, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_input_lock_path, setup,
 						teardown),
 	};
 
