@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <linux/input-event-codes.h>
 
 #include "core/sanitize.h"
 #include "core/strbuf.h"
@@ -515,4 +516,20 @@ cua_display_info_json(struct cua_display *d, const char *why, char **out)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	*out = s;
 	return CUA_OK;
+}
+
+int
+cua_display_evdev_button(uint32_t b, uint32_t *code, int *axis, int *dir)
+{
+	static const uint32_t evdev[4] = { 0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT };
+
+	if (b < 1 || b > 7)
+		return -1;
+	if (b <= 3) {
+		*code = evdev[b];
+		return 1;
+	}
+	*axis = b >= 6;
+	*dir = b == 4 || b == 6 ? -1 : 1;
+	return 0;
 }

@@ -179,6 +179,13 @@ struct cua_pointer_event {
 	uint32_t button; /* PRESS/RELEASE: 1..7 */
 };
 
+/* What a Wayland driver sends for button b of a cua_pointer_event:
+ * returns 1 for a button, with its evdev code in *code; 0 for a wheel
+ * step, with *axis (0 vertical, 1 horizontal) and *dir (-1 up or left,
+ * 1 down or right); -1 for a number that is no button. */
+int
+cua_display_evdev_button(uint32_t b, uint32_t *code, int *axis, int *dir);
+
 /* The caller's round trip to the app the keys are for: returns once the
  * app has processed what it received before the call (one accessibility
  * request answered from its main loop). fn NULL: no app to wait for. */

@@ -49,10 +49,6 @@
 #define FIRST_FRAME_MS 2000
 #define MAX_SEEN 32
 
-#define BTN_LEFT 0x110
-#define BTN_RIGHT 0x111
-#define BTN_MIDDLE 0x112
-
 struct mutter_driver {
 	struct cua_display base;
 	struct mutter_session *s;
@@ -478,17 +474,19 @@ m_shell(struct cua_display *d, struct cua_display_shell *out)
 
 /* ---- input ------------------------------------------------------------ */
 
-static const int32_t btn_code[4] = { 0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT };
-
 static void
 release_buttons(struct mutter_driver *md)
 {
+	uint32_t code;
+	int axis, dir;
+
 	for (int b = 1; b <= 3; b++) {
 		if (!md->pressed[b])
 			continue;
 		md->pressed[b] = 0;
-		if (md->s)
-			(void)mutter_button(md->s, btn_code[b], 0);
+		if (md->s && cua_display_evdev_button((uint32_t)b, &code, &axis,
+						      &dir) == 1)
+			(void)mutter_button(md->s, (int32_t)code, 0);
 	}
 }
 
@@ -504,7 +502,8 @@ m_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 	if (!s)
 		return CUA_ERROR_BACKEND;
 	for (size_t i = 0; r == CUA_OK && i < n; i++) {
-		uint32_t b = ev[i].button;
+		uint32_t b = ev[i].button, code;
+		int kind, axis, dir;
 
 		if (d->interrupt && (r = d->interrupt(d->interrupt_data)))
 			break;
@@ -521,18 +520,17 @@ m_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 			break;
 		case CUA_POINTER_PRESS:
 		case CUA_POINTER_RELEASE:
-			if (b < 1 || b > 7) {
+			kind = cua_display_evdev_button(b, &code, &axis, &dir);
+			if (kind < 0) {
 				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
 					      "no pointer button %u", b);
-			} else if (b >= 4) {
+			} else if (kind == 0) {
 				if (ev[i].kind == CUA_POINTER_PRESS)
-					r = mutter_axis(s, b >= 6 ? 1 : 0,
-							b == 4 || b == 6 ? -1 :
-									   1);
+					r = mutter_axis(s, (uint32_t)axis, dir);
 			} else {
 				int down = ev[i].kind == CUA_POINTER_PRESS;
 
-				r = mutter_button(s, btn_code[b], down);
+				r = mutter_button(s, (int32_t)code, down);
 				if (r == CUA_OK)
 					md->pressed[b] = down;
 			}

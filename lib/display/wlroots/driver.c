@@ -830,19 +830,21 @@ wl_shell(struct cua_display *d, struct cua_display_shell *out)
 
 /* ---- input -------------------------------------------------------------- */
 
-static const uint32_t btn_code[4] = { 0, CUA_WLR_BTN_LEFT, CUA_WLR_BTN_MIDDLE,
-				      CUA_WLR_BTN_RIGHT };
-
 /* Releases what this driver holds, after an error (best effort). */
 static void
 release_buttons(struct wlr_driver *wd)
 {
+	uint32_t code;
+	int axis, dir;
+
 	for (int b = 1; b <= 3; b++) {
 		if (!wd->pressed[b])
 			continue;
 		wd->pressed[b] = 0;
-		if (wd->w && wd->w->dpy)
-			(void)cua_wlr_pointer_button(wd->w, btn_code[b], 0);
+		if (wd->w && wd->w->dpy &&
+		    cua_display_evdev_button((uint32_t)b, &code, &axis, &dir) ==
+			    1)
+			(void)cua_wlr_pointer_button(wd->w, code, 0);
 	}
 }
 
@@ -888,7 +890,8 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 	if (!s)
 		s = 1;
 	for (size_t i = 0; r == CUA_OK && i < n; i++) {
-		uint32_t b = ev[i].button;
+		uint32_t b = ev[i].button, code;
+		int kind, axis, dir;
 
 		switch (ev[i].kind) {
 		case CUA_POINTER_MOVE:
@@ -903,24 +906,20 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 			break;
 		case CUA_POINTER_PRESS:
 		case CUA_POINTER_RELEASE:
-			if (b < 1 || b > 7) {
+			kind = cua_display_evdev_button(b, &code, &axis, &dir);
+			if (kind < 0) {
 				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
 					      "no pointer button %u", b);
-			} else if (b >= 4) {
+			} else if (kind == 0) {
 				/* one wheel step per press */
 				if (ev[i].kind == CUA_POINTER_PRESS)
-					r = cua_wlr_pointer_scroll(w,
-								   b == 6 ? -1 :
-								   b == 7 ? 1 :
-									    0,
-								   b == 4 ? -1 :
-								   b == 5 ? 1 :
-									    0);
+					r = cua_wlr_pointer_scroll(
+						w, axis ? dir : 0,
+						axis ? 0 : dir);
 			} else {
 				int down = ev[i].kind == CUA_POINTER_PRESS;
 
-				r = cua_wlr_pointer_button(w, btn_code[b],
-							   down);
+				r = cua_wlr_pointer_button(w, code, down);
 				if (r == CUA_OK)
 					wd->pressed[b] = down;
 			}
