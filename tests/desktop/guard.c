@@ -268,11 +268,12 @@ on_reply(GObject *src, GAsyncResult *res, gpointer data)
 	GError *e = NULL;
 	GVariant *r =
 		g_dbus_connection_call_finish(G_DBUS_CONNECTION(src), res, &e);
+	/* an allocated copy of the error's D-Bus name, or NULL */
+	char *remote = e ? g_dbus_error_get_remote_error(e) : NULL;
 
-	if (!r && c->n && e &&
-	    (g_dbus_error_is_remote_error(e) &&
-	     strstr(g_dbus_error_get_remote_error(e), "UnknownObject")))
+	if (!r && c->n && remote && strstr(remote, "UnknownObject"))
 		c->n->gone = 1;
+	g_free(remote);
 	c->done(c, r);
 	if (r)
 		g_variant_unref(r);
