@@ -769,9 +769,9 @@ test_cli(void **state)
 	snprintf(idx, sizeof(idx), "%d", atoi(p));
 	fixture_drain(&app, "the fixture", NULL, 0);
 	assert_int_equal(run_cli(click, out, sizeof(out)), 0);
-	assert_non_null(strstr(out, "Action completed. Call `get_app_state` to "
-				    "fetch the updated UI state.\nroute: "
-				    "action:Click\n"));
+	assert_non_null(strstr(out, "Action completed. Run `cua state "
+				    "fixture-gtk3` to see the updated UI "
+				    "state.\nroute: action:Click\n"));
 	fixture_expect_line(&app, "clicked Gamma");
 	/* an error exits non-zero with the sentence */
 	snprintf(idx, sizeof(idx), "%d", 987654);

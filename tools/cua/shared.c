@@ -15,8 +15,26 @@
 
 #include "cli.h"
 
-#define RECEIPT                                                                \
-	"Action completed. Call `get_app_state` to fetch the updated UI state."
+/* The receipt in the command line's words: the contract's sentence names
+ * the MCP tool, which a shell does not have. */
+static void
+print_receipt(const char *app)
+{
+	int plain = app && *app;
+
+	for (const char *c = app; plain && *c; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/:@",
+			       *c) != NULL;
+	if (plain || !app || strchr(app, '\''))
+		printf("Action completed. Run `cua state %s` to see the updated "
+		       "UI state.\n",
+		       plain ? app : "APP");
+	else
+		printf("Action completed. Run `cua state '%s'` to see the "
+		       "updated UI state.\n",
+		       app);
+}
 
 int
 cli_fail(const char *what, cua_result r)
@@ -171,7 +189,7 @@ cli_act(struct cli *cli, const char *what,
 		printf("%s\n", outcome ? outcome : "{}");
 	} else {
 		route = outcome ? strstr(outcome, "\"route\":\"") : NULL;
-		printf("%s\n", RECEIPT);
+		print_receipt(cli->argc > 0 ? cli->argv[0] : NULL);
 		if (route) {
 			route += 9;
 			printf("route: %.*s\n", (int)strcspn(route, "\""),
