@@ -555,6 +555,8 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 	if (raw != w->root && is_background_document(raw) &&
 	    !contains_focus(w, raw))
 		return;
+	if (raw != w->root && is_sizeless_menu_bar(raw))
+		return;
 	/* a separator is rendered only as a draggable divider */
 	if (raw->role == CUA_ROLE_SEPARATOR && !(raw->ifaces & CUA_IFACE_VALUE))
 		return;

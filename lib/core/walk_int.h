@@ -75,6 +75,20 @@ is_visible(const struct cua_raw_node *n, enum cua_visibility vis)
 }
 
 /*
+ * A menu bar of no size (its extents were asked for and came back empty)
+ * shows no menus, whatever its items claim: LibreOffice's VCL keeps a
+ * zero-height one SHOWING behind the GTK menu bar it really shows, with
+ * the same items. It is neither read further nor rendered.
+ */
+static inline int
+is_sizeless_menu_bar(const struct cua_raw_node *n)
+{
+	return n->role == CUA_ROLE_MENU_BAR &&
+	       (n->ifaces & CUA_IFACE_COMPONENT) &&
+	       !(n->have & CUA_HAVE_EXTENTS);
+}
+
+/*
  * A web document that is not on screen: a background tab, or a page a
  * browser keeps loaded behind the shown one. Gecko leaves them VISIBLE
  * but not SHOWING (only the shown document is SHOWING, in Chromium too),

@@ -111,6 +111,8 @@ policy_descend(void *ud, const struct cua_raw_node *n, int depth)
 	if (st->prune_hidden_geometry && (n->ifaces & CUA_IFACE_COMPONENT) &&
 	    !(n->have & CUA_HAVE_EXTENTS))
 		return 0;
+	if (is_sizeless_menu_bar(n))
+		return 0;
 	return 1;
 }
 
