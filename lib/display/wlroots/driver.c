@@ -89,6 +89,20 @@ wdrv(struct cua_display *d)
 	return (struct wlr_driver *)d;
 }
 
+/* The virtual devices of a new connection, made now (best effort): on
+ * sway a window is shown active only while a keyboard exists, and clients
+ * bind a pointer late, so neither waits for its first event. */
+static void
+prepare_devices(struct cua_wlr *w)
+{
+	if (cua_wlr_has(w, CUA_WLR_KEYBOARD) &&
+	    cua_wlr_keyboard_prepare(w) != CUA_OK)
+		cua_error_clear();
+	if (cua_wlr_has(w, CUA_WLR_POINTER) &&
+	    cua_wlr_pointer_prepare(w) != CUA_OK)
+		cua_error_clear();
+}
+
 /* The connection, made again when it was dropped; NULL with cua_error()
  * set when there is none. */
 static struct cua_wlr *
@@ -100,15 +114,7 @@ conn(struct wlr_driver *wd)
 			return NULL;
 		}
 		cua_info(wd->base.ctx, "wlroots: connected to %s", wd->display);
-		/* on sway a window is shown active only while a keyboard
-		 * exists: make it now, not with the first key */
-		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
-		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
-		/* clients bind a pointer late: make it before it is needed */
-		if (cua_wlr_has(wd->w, CUA_WLR_POINTER) &&
-		    cua_wlr_pointer_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
+		prepare_devices(wd->w);
 		return wd->w;
 	}
 	if (!wd->w->dpy) {
@@ -116,12 +122,7 @@ conn(struct wlr_driver *wd)
 			return NULL;
 		cua_info(wd->base.ctx, "wlroots: connected to %s again",
 			 wd->display);
-		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
-		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
-		if (cua_wlr_has(wd->w, CUA_WLR_POINTER) &&
-		    cua_wlr_pointer_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
+		prepare_devices(wd->w);
 	}
 	return wd->w;
 }
