@@ -413,3 +413,21 @@ node_centre(const struct wl_window *win, const struct wl_node *n, double *x,
 	*x = win->content.x + n->ext.x + n->ext.w / 2.0;
 	*y = win->content.y + n->ext.y + n->ext.h / 2.0;
 }
+
+int
+wl_env_start(struct wl_env *e)
+{
+	if (wl_ops_wlr(&e->ops) < 0 || probe_start(&e->probe) < 0 ||
+	    fixture_start(&e->app, &e->probe, &e->ops, &e->win) < 0)
+		return -1;
+	return 0;
+}
+
+void
+wl_env_stop(struct wl_env *e)
+{
+	app_stop(&e->app);
+	probe_stop(&e->probe);
+	if (e->ops.close)
+		e->ops.close(e->ops.data);
+}
