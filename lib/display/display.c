@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <linux/input-event-codes.h>
 
+#include "core/errors.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "display.h"
@@ -532,4 +533,74 @@ cua_display_evdev_button(uint32_t b, uint32_t *code, int *axis, int *dir)
 	*axis = b >= 6;
 	*dir = b == 4 || b == 6 ? -1 : 1;
 	return 0;
+}
+
+cua_result
+cua_display_pointer_send(struct cua_display *d,
+			 const struct cua_pointer_event *ev, size_t n,
+			 const struct cua_pointer_sink *sink, void *data,
+			 int *pressed)
+{
+	cua_result r = CUA_OK;
+
+	for (size_t i = 0; r == CUA_OK && i < n; i++) {
+		uint32_t b = ev[i].button, code;
+		int kind, axis, dir, down = ev[i].kind == CUA_POINTER_PRESS;
+
+		if (sink->polls_interrupt && d->interrupt &&
+		    (r = d->interrupt(d->interrupt_data)))
+			break;
+		switch (ev[i].kind) {
+		case CUA_POINTER_MOVE:
+			r = sink->move(data, ev[i].x, ev[i].y);
+			break;
+		case CUA_POINTER_PRESS:
+		case CUA_POINTER_RELEASE:
+			kind = cua_display_evdev_button(b, &code, &axis, &dir);
+			if (kind < 0) {
+				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+					      "no pointer button %u", b);
+			} else if (kind == 0) {
+				/* one wheel step per press */
+				if (down)
+					r = sink->wheel(data, axis, dir);
+			} else {
+				r = sink->button(data, code, down);
+				if (r == CUA_OK)
+					pressed[b] = down;
+			}
+			break;
+		default:
+			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				      "unknown pointer event %d",
+				      (int)ev[i].kind);
+		}
+	}
+	return r;
+}
+
+void
+cua_display_pointer_release(const struct cua_pointer_sink *sink, void *data,
+			    int *pressed)
+{
+	uint32_t code;
+	int axis, dir;
+
+	for (uint32_t b = 1; b <= 3; b++) {
+		if (!pressed[b])
+			continue;
+		pressed[b] = 0;
+		if (sink &&
+		    cua_display_evdev_button(b, &code, &axis, &dir) == 1)
+			(void)sink->button(data, code, 0);
+	}
+}
+
+void
+cua_display_cap_set(struct cua_display_caps *out, enum cua_display_cap c,
+		    const char *why)
+{
+	out->cap[c].ok = why == NULL;
+	snprintf(out->cap[c].why, sizeof(out->cap[c].why), "%s",
+		 why ? why : "");
 }

@@ -186,6 +186,34 @@ struct cua_pointer_event {
 int
 cua_display_evdev_button(uint32_t b, uint32_t *code, int *axis, int *dir);
 
+/* What a Wayland driver does with each pointer event: `data` is the
+ * driver. move: to (x, y), global coordinates; button: press (down 1) or
+ * release an evdev button; wheel: one step as cua_display_evdev_button
+ * gives it. Each returns CUA_OK or an error with its message set. */
+struct cua_pointer_sink {
+	cua_result (*move)(void *data, int32_t x, int32_t y);
+	cua_result (*button)(void *data, uint32_t code, int down);
+	cua_result (*wheel)(void *data, int axis, int dir);
+	/* 1: poll d->interrupt before each event */
+	int polls_interrupt;
+};
+
+/* Sends the n events of a pointer call through `sink`, up to the first
+ * error, which it returns (the caller then releases what is held). A
+ * wheel step is sent once per press, its release ignored. pressed[1..3]
+ * record the buttons held down. */
+cua_result
+cua_display_pointer_send(struct cua_display *d,
+			 const struct cua_pointer_event *ev, size_t n,
+			 const struct cua_pointer_sink *sink, void *data,
+			 int *pressed);
+
+/* Releases the buttons pressed[1..3] marks as held and clears the marks.
+ * sink NULL (the device is gone): only clears them. Best effort. */
+void
+cua_display_pointer_release(const struct cua_pointer_sink *sink, void *data,
+			    int *pressed);
+
 /* The caller's round trip to the app the keys are for: returns once the
  * app has processed what it received before the call (one accessibility
  * request answered from its main loop). fn NULL: no app to wait for. */
@@ -312,6 +340,12 @@ struct cua_display_caps {
 		char why[320];
 	} cap[CUA_DISPLAY_CAP_COUNT];
 };
+
+/* Sets capability c of `out`: there when why is NULL, else missing for
+ * `why`. */
+void
+cua_display_cap_set(struct cua_display_caps *out, enum cua_display_cap c,
+		    const char *why);
 
 /* ------------------------------------------------------------------ */
 /* The driver                                                          */

@@ -74,6 +74,15 @@ fixture_start(struct app_proc *p, const char *exe, const char *arg,
 	return 0;
 }
 
+void
+fixture_switch(struct app_proc *p, const char *app, const char *exe,
+	       const char *arg)
+{
+	app_stop(p);
+	if (fixture_start(p, exe, arg, 15000, NULL, 0) < 0)
+		fail_msg("%s did not start", app);
+}
+
 cua_tree *
 launch_until(const char *app, int (*pred)(cua_tree *t, void *data))
 {

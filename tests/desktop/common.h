@@ -48,6 +48,14 @@ app_session_teardown(void **state);
 int
 fixture_start(struct app_proc *p, const char *exe, const char *arg,
 	      int timeout_ms, char *line, size_t size);
+/* For a program that tests several fixtures one at a time (their
+ * windows would cover each other): stops the fixture running in `p`, if
+ * any, and starts `exe` with `arg` (may be NULL), up to 15 s for its
+ * ready line. Fails the test, naming `app`, when it does not start. With
+ * *state = p in the group setup, app_session_teardown() stops the last. */
+void
+fixture_switch(struct app_proc *p, const char *app, const char *exe,
+	       const char *arg);
 /* Launches `app` by observing it in `session` (from its desktop entry
  * when it is not running), then observes it until pred holds (15 s):
  * the tree. Fails the test when either does not happen. */

@@ -56,21 +56,17 @@ use(const struct fixture *f)
 {
 	if (fx == f)
 		return;
-	if (fx)
-		app_stop(&proc);
 	fx = f;
-	if (fixture_start(&proc, f->exe, f->arg, 15000, NULL, 0) < 0)
-		fail_msg("%s did not start", f->app);
+	fixture_switch(&proc, f->app, f->exe, f->arg);
 }
 
+/* The group setup: the session, and the fixture for
+ * app_session_teardown() to stop. */
 static int
-teardown(void **state)
+setup(void **state)
 {
-	session_teardown(state);
-	if (fx)
-		app_stop(&proc);
-	fx = NULL;
-	return 0;
+	*state = &proc;
+	return session_setup(state);
 }
 
 /* Sends a command and waits for its "done"; lines before it go to log. */
@@ -720,6 +716,6 @@ main(void)
 		cmocka_unit_test(test_qt5_type_newline),
 	};
 
-	return run_test_group("actions-toolkits", tests, session_setup,
-			      teardown);
+	return run_test_group("actions-toolkits", tests, setup,
+			      app_session_teardown);
 }

@@ -63,21 +63,17 @@ static struct app_proc app;
 static void
 use(const struct fixture *f)
 {
-	if (fx)
-		app_stop(&app);
 	fx = f;
-	if (fixture_start(&app, f->exe, f->arg, 15000, NULL, 0) < 0)
-		fail_msg("%s did not start", f->app);
+	fixture_switch(&app, f->app, f->exe, f->arg);
 }
 
+/* The group setup: the session, and the fixture for
+ * app_session_teardown() to stop. */
 static int
-teardown(void **state)
+setup(void **state)
 {
-	session_teardown(state);
-	if (fx)
-		app_stop(&app);
-	fx = NULL;
-	return 0;
+	*state = &app;
+	return session_setup(state);
 }
 
 /* Sends a command and waits for its "done"; lines before it go to log. */
@@ -501,5 +497,5 @@ main(void)
 		cmocka_unit_test(test_staleness_qt5),
 	};
 
-	return run_test_group("staleness", tests, session_setup, teardown);
+	return run_test_group("staleness", tests, setup, app_session_teardown);
 }

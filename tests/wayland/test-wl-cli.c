@@ -30,33 +30,20 @@
 
 #define NO_POSITIONS "the compositor gives no window positions"
 
-struct env {
-	struct wl_ops ops;
-	struct probe probe;
-	struct app_proc app;
-	struct wl_window win;
-};
-
-static struct env E;
+static struct wl_env E;
 
 static int
 setup(void **state)
 {
 	(void)state;
-	if (wl_ops_wlr(&E.ops) < 0 || probe_start(&E.probe) < 0 ||
-	    fixture_start(&E.app, &E.probe, &E.ops, &E.win) < 0)
-		return -1;
-	return 0;
+	return wl_env_start(&E);
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	app_stop(&E.app);
-	probe_stop(&E.probe);
-	if (E.ops.close)
-		E.ops.close(E.ops.data);
+	wl_env_stop(&E);
 	return 0;
 }
 

@@ -39,10 +39,7 @@
 #define APP FIXTURE_APP
 
 struct env {
-	struct wl_ops ops;
-	struct probe probe;
-	struct app_proc app;
-	struct wl_window win;
+	struct wl_env wl;
 	cua_session *s;
 	char stderr_path[64];
 	int saved_stderr;
@@ -93,8 +90,7 @@ restore_stderr(char *buf, size_t size)
 static int
 setup(void **state)
 {
-	if (wl_ops_wlr(&E.ops) < 0 || probe_start(&E.probe) < 0 ||
-	    fixture_start(&E.app, &E.probe, &E.ops, &E.win) < 0)
+	if (wl_env_start(&E.wl) < 0)
 		return -1;
 	E.s = test_session();
 	return 0;
@@ -104,10 +100,7 @@ static int
 teardown(void **state)
 {
 	E.s = cua_session_unref(E.s);
-	app_stop(&E.app);
-	probe_stop(&E.probe);
-	if (E.ops.close)
-		E.ops.close(E.ops.data);
+	wl_env_stop(&E.wl);
 	return 0;
 }
 
@@ -185,8 +178,8 @@ test_screenshot(void **state)
 	/* the window is tiled over the output (1280 wide, less sway's title
 	 * bar), scaled to at most 768 pixels high */
 	assert_true(ppp > 0 && ppp <= 1);
-	assert_true(fabs(w - E.win.content.w * ppp) <= 1.0);
-	assert_true(fabs(h - E.win.content.h * ppp) <= 1.0);
+	assert_true(fabs(w - E.wl.win.content.w * ppp) <= 1.0);
+	assert_true(fabs(h - E.wl.win.content.h * ppp) <= 1.0);
 	assert_int_equal(cua_image_decode_jpeg(&img, data, size), 0);
 	assert_int_equal(img.width, w);
 	assert_int_equal(img.height, h);
@@ -242,10 +235,12 @@ test_click_at_element_pixel(void **state)
 	    CUA_OK)
 		fail_msg("click_at %g,%g: %s", px, py, cua_error_message());
 	assert_int_equal(
-		app_wait_line(&E.app, "toggled", 5000, line, sizeof(line)), 0);
+		app_wait_line(&E.wl.app, "toggled", 5000, line, sizeof(line)),
+		0);
 	assert_string_equal(line, "toggled Unchecked box on");
 	assert_int_equal(
-		probe_find(&E.probe, APP, "check box", "Unchecked box", &n), 0);
+		probe_find(&E.wl.probe, APP, "check box", "Unchecked box", &n),
+		0);
 	assert_true(node_has_state(&n, "checked"));
 	cua_tree_unref(t);
 }
@@ -273,7 +268,8 @@ test_click_element_pointer(void **state)
 		cua_session_set_option(E.s, "always_simulate_click", "0"),
 		CUA_OK);
 	assert_int_equal(
-		app_wait_line(&E.app, "clicked", 5000, line, sizeof(line)), 0);
+		app_wait_line(&E.wl.app, "clicked", 5000, line, sizeof(line)),
+		0);
 	assert_int_equal(strncmp(line, "clicked Beta", 12), 0);
 	cua_tree_unref(t);
 }
@@ -293,16 +289,16 @@ test_scroll_at_pixel(void **state)
 	if (cua_session_scroll_at(E.s, APP, px, py, "down", 0.1, NULL) !=
 	    CUA_OK)
 		fail_msg("scroll_at down: %s", cua_error_message());
-	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
+	assert_int_equal(app_wait_line(&E.wl.app, "canvas scroll", 5000, line,
 				       sizeof(line)),
 			 0);
 	assert_string_equal(line, "canvas scroll 1"); /* GDK_SCROLL_DOWN */
-	while (app_wait_line(&E.app, "canvas scroll", 300, line,
+	while (app_wait_line(&E.wl.app, "canvas scroll", 300, line,
 			     sizeof(line)) == 0)
 		;
 	if (cua_session_scroll_at(E.s, APP, px, py, "up", 0.1, NULL) != CUA_OK)
 		fail_msg("scroll_at up: %s", cua_error_message());
-	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
+	assert_int_equal(app_wait_line(&E.wl.app, "canvas scroll", 5000, line,
 				       sizeof(line)),
 			 0);
 	assert_string_equal(line, "canvas scroll 0"); /* GDK_SCROLL_UP */
@@ -338,7 +334,7 @@ test_drag_slider(void **state)
 	/* the press put the slider near its left end (GTK warps it to the
 	 * pointer), the motion took it near the right end: a drag, not two
 	 * clicks */
-	while (app_wait_line(&E.app, "scale ", value < 0 ? 5000 : 500, line,
+	while (app_wait_line(&E.wl.app, "scale ", value < 0 ? 5000 : 500, line,
 			     sizeof(line)) == 0) {
 		value = atof(line + 6);
 		if (first < 0)
@@ -377,14 +373,14 @@ test_type_and_keys(void **state)
 		fail_msg("press_key ctrl+a: %s", cua_error_message());
 	if (cua_session_type_text(E.s, APP, text, NULL) != CUA_OK)
 		fail_msg("type_text: %s", cua_error_message());
-	if (probe_wait_text(&E.probe, APP, "text", "*", text, 5000, &n) < 0)
+	if (probe_wait_text(&E.wl.probe, APP, "text", "*", text, 5000, &n) < 0)
 		fail_msg("the entry holds '%s', not '%s' (%s)", n.text, text,
 			 n.error);
 	/* keys: BackSpace twice removes "ok", Home then Delete the "G" */
 	if (cua_session_press_key(E.s, APP, "BackSpace BackSpace Home Delete",
 				  NULL) != CUA_OK)
 		fail_msg("press_key: %s", cua_error_message());
-	if (probe_wait_text(&E.probe, APP, "text", "*", "rüße 世界 ", 5000,
+	if (probe_wait_text(&E.wl.probe, APP, "text", "*", "rüße 世界 ", 5000,
 			    &n) < 0)
 		fail_msg("the entry holds '%s' after the keys (%s)", n.text,
 			 n.error);
@@ -622,7 +618,8 @@ test_client_side_shadow(void **state)
 	for (;;) {
 		struct wl_node frame;
 
-		if (probe_app(&E.probe, "gtk3-widget-factory", &frame) == 0 &&
+		if (probe_app(&E.wl.probe, "gtk3-widget-factory", &frame) ==
+			    0 &&
 		    sway_pid_window(wf.pid, &sw) && sw.content.x == 0 &&
 		    sw.content.y == 0 && frame.ext.w > sw.content.w &&
 		    frame.ext.h > sw.content.h)
@@ -646,11 +643,11 @@ test_client_side_shadow(void **state)
 
 	/* the first toggle button (enabled, off) is not the first one on
 	 * (the third) */
-	assert_int_equal(probe_find(&E.probe, "gtk3-widget-factory",
+	assert_int_equal(probe_find(&E.wl.probe, "gtk3-widget-factory",
 				    "toggle button", "togglebutton", &first),
 			 0);
 	assert_false(node_has_state(&first, "checked"));
-	assert_int_equal(probe_find_state(&E.probe, "gtk3-widget-factory",
+	assert_int_equal(probe_find_state(&E.wl.probe, "gtk3-widget-factory",
 					  "toggle button", "togglebutton",
 					  "checked", &on),
 			 0);
@@ -668,7 +665,7 @@ test_client_side_shadow(void **state)
 	deadline = now_ms() + 5000;
 	for (;;) {
 		assert_int_equal(
-			probe_find_state(&E.probe, "gtk3-widget-factory",
+			probe_find_state(&E.wl.probe, "gtk3-widget-factory",
 					 "toggle button", "togglebutton",
 					 "checked", &on),
 			0);

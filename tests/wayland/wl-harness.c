@@ -101,6 +101,20 @@ probe_call(struct probe *p, const char *request, struct wl_node *n)
 	return o;
 }
 
+/* One request whose reply is a node, parsed into n: 0, or -1 with
+ * n->error. */
+static int
+probe_node(struct probe *p, const char *request, struct wl_node *n)
+{
+	json_t *o = probe_call(p, request, n);
+
+	if (!o)
+		return -1;
+	parse_node(o, n);
+	json_decref(o);
+	return 0;
+}
+
 int
 probe_find(struct probe *p, const char *app, const char *role, const char *name,
 	   struct wl_node *n)
@@ -113,31 +127,19 @@ probe_find_state(struct probe *p, const char *app, const char *role,
 		 const char *name, const char *state, struct wl_node *n)
 {
 	char req[1024];
-	json_t *o;
 
 	snprintf(req, sizeof(req), "find\t%s\t%s\t%s%s%s", app, role, name,
 		 state ? "\t" : "", state ? state : "");
-	o = probe_call(p, req, n);
-	if (!o)
-		return -1;
-	parse_node(o, n);
-	json_decref(o);
-	return 0;
+	return probe_node(p, req, n);
 }
 
 int
 probe_focused(struct probe *p, const char *app, struct wl_node *n)
 {
 	char req[512];
-	json_t *o;
 
 	snprintf(req, sizeof(req), "focused\t%s", app);
-	o = probe_call(p, req, n);
-	if (!o)
-		return -1;
-	parse_node(o, n);
-	json_decref(o);
-	return 0;
+	return probe_node(p, req, n);
 }
 
 int
@@ -412,4 +414,22 @@ node_centre(const struct wl_window *win, const struct wl_node *n, double *x,
 {
 	*x = win->content.x + n->ext.x + n->ext.w / 2.0;
 	*y = win->content.y + n->ext.y + n->ext.h / 2.0;
+}
+
+int
+wl_env_start(struct wl_env *e)
+{
+	if (wl_ops_wlr(&e->ops) < 0 || probe_start(&e->probe) < 0 ||
+	    fixture_start(&e->app, &e->probe, &e->ops, &e->win) < 0)
+		return -1;
+	return 0;
+}
+
+void
+wl_env_stop(struct wl_env *e)
+{
+	app_stop(&e->app);
+	probe_stop(&e->probe);
+	if (e->ops.close)
+		e->ops.close(e->ops.data);
 }

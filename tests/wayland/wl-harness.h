@@ -116,6 +116,23 @@ int
 fixture_start(struct app_proc *app, struct probe *pr, const struct wl_ops *ops,
 	      struct wl_window *win);
 
+/* What a test program runs against: the wlroots operations, the AT-SPI
+ * probe, and the fixture with its window. */
+struct wl_env {
+	struct wl_ops ops;
+	struct probe probe;
+	struct app_proc app;
+	struct wl_window win;
+};
+
+/* Opens the operations, starts the probe and the fixture: 0, or -1. */
+int
+wl_env_start(struct wl_env *e);
+
+/* Stops what wl_env_start() started. */
+void
+wl_env_stop(struct wl_env *e);
+
 /* Global position of the centre of a node, from its window coordinates
  * and the window's content rectangle. */
 void

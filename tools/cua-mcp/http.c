@@ -915,16 +915,9 @@ http_run(int argc, char **argv)
 		LOG_WARN(
 			"listening on a non-loopback address: the token protects the server, but HTTP is plain text; put a TLS reverse proxy in front (docs/remote.md)");
 
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	/* the person's stop (`cua stop`, docs/safety.md §6), passed on to
-	 * every session's process; blocked before any thread or session
-	 * process exists, so that they all start with it blocked */
-	sigaddset(&set, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	/* SIGUSR1, the person's stop, is passed on to every session's
+	 * process */
+	rpc_block_signals(&set);
 	slots.limit = (unsigned)(mcp_opt.max_sessions * 4 + 8);
 	if (hs_init(&lim, argv) < 0) {
 		fprintf(stderr, "cua-mcp: cannot start the session reaper\n");

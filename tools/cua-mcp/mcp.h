@@ -13,6 +13,7 @@
 #define CUA_MCP_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -87,6 +88,13 @@ struct job {
  * exit status. */
 int
 rpc_run(void);
+
+/* Ignores SIGPIPE and blocks, in *set too, the signals the server takes
+ * (TERM, INT, HUP: quit; USR1: the person's stop, `cua stop`). Called
+ * before any thread or child process exists, so that all of them start
+ * with the signals blocked. */
+void
+rpc_block_signals(sigset_t *set);
 
 /* In-process use without threads (the fuzz harness): handles one message
  * line as the reader thread does, except that a tools/call is only queued;

@@ -973,6 +973,19 @@ join_within(pthread_t t, int ms)
 	return pthread_timedjoin_np(t, NULL, &ts) == 0;
 }
 
+void
+rpc_block_signals(sigset_t *set)
+{
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	/* the person's stop (docs/safety.md §6) */
+	sigaddset(set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, set, NULL);
+}
+
 int
 rpc_run(void)
 {
@@ -981,15 +994,7 @@ rpc_run(void)
 	int sigfd, joined, drain;
 
 	rpc.queue_tail = &rpc.queue;
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	/* the person's stop (`cua stop`, docs/safety.md §6) */
-	sigaddset(&set, SIGUSR1);
-	/* before any thread exists, so that every thread blocks them */
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	rpc_block_signals(&set);
 	sigfd = signalfd(-1, &set, SFD_CLOEXEC);
 	rpc.event_fd = eventfd(0, EFD_CLOEXEC);
 	if (sigfd < 0 || rpc.event_fd < 0) {

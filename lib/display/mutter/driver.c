@@ -202,14 +202,6 @@ m_destroy(struct cua_display *d)
 }
 
 static void
-set_cap(struct cua_display_caps *out, enum cua_display_cap c, const char *why)
-{
-	out->cap[c].ok = why == NULL;
-	snprintf(out->cap[c].why, sizeof(out->cap[c].why), "%s",
-		 why ? why : "");
-}
-
-static void
 m_capabilities(struct cua_display *d, struct cua_display_caps *out)
 {
 	struct mutter_driver *md = mdrv(d);
@@ -222,23 +214,23 @@ m_capabilities(struct cua_display *d, struct cua_display_caps *out)
 		no = md->why;
 	}
 	for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++)
-		set_cap(out, i, no);
+		cua_display_cap_set(out, i, no);
 	if (no)
 		return;
 	if (!mutter_session_has_cast(md->s)) {
 		/* absolute motion needs a stream; so do frames and the
 		 * recorded window's geometry */
-		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
-		set_cap(out, CUA_DISPLAY_CAP_POINTER, md->why);
-		set_cap(out, CUA_DISPLAY_CAP_GEOMETRY, md->why);
+		cua_display_cap_set(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
+		cua_display_cap_set(out, CUA_DISPLAY_CAP_POINTER, md->why);
+		cua_display_cap_set(out, CUA_DISPLAY_CAP_GEOMETRY, md->why);
 	} else if (!md->pw) {
-		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
+		cua_display_cap_set(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
 	} else if (!mutter_pw_alive(md->pw, pw_why, sizeof(pw_why))) {
 		char why[260];
 
 		snprintf(why, sizeof(why), "the PipeWire stream stopped: %s",
 			 pw_why);
-		set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, why);
+		cua_display_cap_set(out, CUA_DISPLAY_CAP_SCREENSHOT, why);
 	}
 }
 
@@ -474,20 +466,44 @@ m_shell(struct cua_display *d, struct cua_display_shell *out)
 
 /* ---- input ------------------------------------------------------------ */
 
+static cua_result
+m_move(void *data, int32_t x, int32_t y)
+{
+	struct mutter_driver *md = data;
+
+	if (!mutter_session_has_cast(md->s))
+		return cua_error(CUA_ERROR_UNSUPPORTED, "%s", md->why);
+	/* whole pixels, as on X11: an app sees the same coordinates */
+	return mutter_motion(md->s, x, y);
+}
+
+static cua_result
+m_button(void *data, uint32_t code, int down)
+{
+	struct mutter_driver *md = data;
+
+	return mutter_button(md->s, (int32_t)code, down);
+}
+
+static cua_result
+m_wheel(void *data, int axis, int dir)
+{
+	struct mutter_driver *md = data;
+
+	return mutter_axis(md->s, (uint32_t)axis, dir);
+}
+
+static const struct cua_pointer_sink m_sink = {
+	.move = m_move,
+	.button = m_button,
+	.wheel = m_wheel,
+	.polls_interrupt = 1,
+};
+
 static void
 release_buttons(struct mutter_driver *md)
 {
-	uint32_t code;
-	int axis, dir;
-
-	for (int b = 1; b <= 3; b++) {
-		if (!md->pressed[b])
-			continue;
-		md->pressed[b] = 0;
-		if (md->s && cua_display_evdev_button((uint32_t)b, &code, &axis,
-						      &dir) == 1)
-			(void)mutter_button(md->s, (int32_t)code, 0);
-	}
+	cua_display_pointer_release(md->s ? &m_sink : NULL, md, md->pressed);
 }
 
 static cua_result
@@ -495,52 +511,12 @@ m_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 	  int restore)
 {
 	struct mutter_driver *md = mdrv(d);
-	struct mutter_session *s = session(md);
-	cua_result r = CUA_OK;
+	cua_result r;
 
 	(void)restore;
-	if (!s)
+	if (!session(md))
 		return CUA_ERROR_BACKEND;
-	for (size_t i = 0; r == CUA_OK && i < n; i++) {
-		uint32_t b = ev[i].button, code;
-		int kind, axis, dir;
-
-		if (d->interrupt && (r = d->interrupt(d->interrupt_data)))
-			break;
-		switch (ev[i].kind) {
-		case CUA_POINTER_MOVE:
-			if (!mutter_session_has_cast(s)) {
-				r = cua_error(CUA_ERROR_UNSUPPORTED, "%s",
-					      md->why);
-				break;
-			}
-			/* whole pixels, as on X11: an app sees the same
-			 * coordinates */
-			r = mutter_motion(s, ev[i].x, ev[i].y);
-			break;
-		case CUA_POINTER_PRESS:
-		case CUA_POINTER_RELEASE:
-			kind = cua_display_evdev_button(b, &code, &axis, &dir);
-			if (kind < 0) {
-				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-					      "no pointer button %u", b);
-			} else if (kind == 0) {
-				if (ev[i].kind == CUA_POINTER_PRESS)
-					r = mutter_axis(s, (uint32_t)axis, dir);
-			} else {
-				int down = ev[i].kind == CUA_POINTER_PRESS;
-
-				r = mutter_button(s, (int32_t)code, down);
-				if (r == CUA_OK)
-					md->pressed[b] = down;
-			}
-			break;
-		default:
-			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				      "unknown pointer event %d",
-				      (int)ev[i].kind);
-		}
-	}
+	r = cua_display_pointer_send(d, ev, n, &m_sink, md, md->pressed);
 	if (r != CUA_OK)
 		release_buttons(md);
 	return r;

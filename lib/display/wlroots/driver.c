@@ -89,6 +89,20 @@ wdrv(struct cua_display *d)
 	return (struct wlr_driver *)d;
 }
 
+/* The virtual devices of a new connection, made now (best effort): on
+ * sway a window is shown active only while a keyboard exists, and clients
+ * bind a pointer late, so neither waits for its first event. */
+static void
+prepare_devices(struct cua_wlr *w)
+{
+	if (cua_wlr_has(w, CUA_WLR_KEYBOARD) &&
+	    cua_wlr_keyboard_prepare(w) != CUA_OK)
+		cua_error_clear();
+	if (cua_wlr_has(w, CUA_WLR_POINTER) &&
+	    cua_wlr_pointer_prepare(w) != CUA_OK)
+		cua_error_clear();
+}
+
 /* The connection, made again when it was dropped; NULL with cua_error()
  * set when there is none. */
 static struct cua_wlr *
@@ -100,15 +114,7 @@ conn(struct wlr_driver *wd)
 			return NULL;
 		}
 		cua_info(wd->base.ctx, "wlroots: connected to %s", wd->display);
-		/* on sway a window is shown active only while a keyboard
-		 * exists: make it now, not with the first key */
-		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
-		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
-		/* clients bind a pointer late: make it before it is needed */
-		if (cua_wlr_has(wd->w, CUA_WLR_POINTER) &&
-		    cua_wlr_pointer_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
+		prepare_devices(wd->w);
 		return wd->w;
 	}
 	if (!wd->w->dpy) {
@@ -116,12 +122,7 @@ conn(struct wlr_driver *wd)
 			return NULL;
 		cua_info(wd->base.ctx, "wlroots: connected to %s again",
 			 wd->display);
-		if (cua_wlr_has(wd->w, CUA_WLR_KEYBOARD) &&
-		    cua_wlr_keyboard_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
-		if (cua_wlr_has(wd->w, CUA_WLR_POINTER) &&
-		    cua_wlr_pointer_prepare(wd->w) != CUA_OK)
-			cua_error_clear();
+		prepare_devices(wd->w);
 	}
 	return wd->w;
 }
@@ -424,14 +425,6 @@ wl_reconnect(struct cua_display *d)
 }
 
 static void
-set_cap(struct cua_display_caps *out, enum cua_display_cap c, const char *why)
-{
-	out->cap[c].ok = why == NULL;
-	snprintf(out->cap[c].why, sizeof(out->cap[c].why), "%s",
-		 why ? why : "");
-}
-
-static void
 wl_capabilities(struct cua_display *d, struct cua_display_caps *out)
 {
 	struct wlr_driver *wd = wdrv(d);
@@ -446,26 +439,26 @@ wl_capabilities(struct cua_display *d, struct cua_display_caps *out)
 		snprintf(msg, sizeof(msg), "%s", cua_error_get());
 		cua_error_clear();
 		for (int i = 0; i < CUA_DISPLAY_CAP_COUNT; i++)
-			set_cap(out, i, msg);
+			cua_display_cap_set(out, i, msg);
 		return;
 	}
-	set_cap(out, CUA_DISPLAY_CAP_WINDOWS,
-		cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
+	cua_display_cap_set(out, CUA_DISPLAY_CAP_WINDOWS,
+			    cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
 	if (!out->cap[CUA_DISPLAY_CAP_WINDOWS].ok &&
 	    cua_wlr_has(w, CUA_WLR_GEOMETRY))
 		/* sway's IPC lists the windows too */
-		set_cap(out, CUA_DISPLAY_CAP_WINDOWS, NULL);
+		cua_display_cap_set(out, CUA_DISPLAY_CAP_WINDOWS, NULL);
 	geo = cua_wlr_feature_reason(w, CUA_WLR_GEOMETRY);
 	if (!geo && !layout_scale(w, scale_why, sizeof(scale_why)))
 		geo = scale_why;
-	set_cap(out, CUA_DISPLAY_CAP_GEOMETRY, geo);
+	cua_display_cap_set(out, CUA_DISPLAY_CAP_GEOMETRY, geo);
 	/* capture and pointer need to know where the window is */
 	why = cua_wlr_feature_reason(w, CUA_WLR_CAPTURE);
-	set_cap(out, CUA_DISPLAY_CAP_SCREENSHOT, why ? why : geo);
+	cua_display_cap_set(out, CUA_DISPLAY_CAP_SCREENSHOT, why ? why : geo);
 	why = cua_wlr_feature_reason(w, CUA_WLR_POINTER);
-	set_cap(out, CUA_DISPLAY_CAP_POINTER, why ? why : geo);
-	set_cap(out, CUA_DISPLAY_CAP_KEYBOARD,
-		cua_wlr_feature_reason(w, CUA_WLR_KEYBOARD));
+	cua_display_cap_set(out, CUA_DISPLAY_CAP_POINTER, why ? why : geo);
+	cua_display_cap_set(out, CUA_DISPLAY_CAP_KEYBOARD,
+			    cua_wlr_feature_reason(w, CUA_WLR_KEYBOARD));
 }
 
 static void
@@ -830,24 +823,6 @@ wl_shell(struct cua_display *d, struct cua_display_shell *out)
 
 /* ---- input -------------------------------------------------------------- */
 
-/* Releases what this driver holds, after an error (best effort). */
-static void
-release_buttons(struct wlr_driver *wd)
-{
-	uint32_t code;
-	int axis, dir;
-
-	for (int b = 1; b <= 3; b++) {
-		if (!wd->pressed[b])
-			continue;
-		wd->pressed[b] = 0;
-		if (wd->w && wd->w->dpy &&
-		    cua_display_evdev_button((uint32_t)b, &code, &axis, &dir) ==
-			    1)
-			(void)cua_wlr_pointer_button(wd->w, code, 0);
-	}
-}
-
 static cua_result
 wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out);
 
@@ -867,6 +842,54 @@ aim_ok(struct cua_display *d, int32_t x, int32_t y)
 	return CUA_OK;
 }
 
+static cua_result
+wl_move(void *data, int32_t x, int32_t y)
+{
+	struct wlr_driver *wd = data;
+	int s = layout_scale(wd->w, NULL, 0);
+	cua_result r = aim_ok(&wd->base, x, y);
+
+	if (!s)
+		s = 1;
+	if (r != CUA_OK)
+		return r;
+	/* whole pixels as on X11 (an app sees the same coordinates); with a
+	 * scale, the centre of the pixel in logical units */
+	return cua_wlr_pointer_move(wd->w, (x + (s > 1 ? 0.5 : 0.0)) / s,
+				    (y + (s > 1 ? 0.5 : 0.0)) / s);
+}
+
+static cua_result
+wl_button(void *data, uint32_t code, int down)
+{
+	struct wlr_driver *wd = data;
+
+	return cua_wlr_pointer_button(wd->w, code, down);
+}
+
+static cua_result
+wl_wheel(void *data, int axis, int dir)
+{
+	struct wlr_driver *wd = data;
+
+	return cua_wlr_pointer_scroll(wd->w, axis ? dir : 0, axis ? 0 : dir);
+}
+
+static const struct cua_pointer_sink wl_sink = {
+	.move = wl_move,
+	.button = wl_button,
+	.wheel = wl_wheel,
+	.polls_interrupt = 0,
+};
+
+/* Releases what this driver holds, after an error (best effort). */
+static void
+release_buttons(struct wlr_driver *wd)
+{
+	cua_display_pointer_release(wd->w && wd->w->dpy ? &wl_sink : NULL, wd,
+				    wd->pressed);
+}
+
 /*
  * The virtual pointer has no position to read back, so `restore` cannot
  * put the pointer back: it stays where the last event left it (which the
@@ -880,56 +903,12 @@ wl_pointer(struct cua_display *d, const struct cua_pointer_event *ev, size_t n,
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct cua_wlr *w = conn(wd);
-	int s;
-	cua_result r = CUA_OK;
+	cua_result r;
 
 	(void)restore;
 	if (!w)
 		return CUA_ERROR_BACKEND;
-	s = layout_scale(w, NULL, 0);
-	if (!s)
-		s = 1;
-	for (size_t i = 0; r == CUA_OK && i < n; i++) {
-		uint32_t b = ev[i].button, code;
-		int kind, axis, dir;
-
-		switch (ev[i].kind) {
-		case CUA_POINTER_MOVE:
-			r = aim_ok(d, ev[i].x, ev[i].y);
-			if (r == CUA_OK)
-				/* whole pixels as on X11 (an app sees the
-				 * same coordinates); with a scale, the
-				 * centre of the pixel in logical units */
-				r = cua_wlr_pointer_move(
-					w, (ev[i].x + (s > 1 ? 0.5 : 0.0)) / s,
-					(ev[i].y + (s > 1 ? 0.5 : 0.0)) / s);
-			break;
-		case CUA_POINTER_PRESS:
-		case CUA_POINTER_RELEASE:
-			kind = cua_display_evdev_button(b, &code, &axis, &dir);
-			if (kind < 0) {
-				r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-					      "no pointer button %u", b);
-			} else if (kind == 0) {
-				/* one wheel step per press */
-				if (ev[i].kind == CUA_POINTER_PRESS)
-					r = cua_wlr_pointer_scroll(
-						w, axis ? dir : 0,
-						axis ? 0 : dir);
-			} else {
-				int down = ev[i].kind == CUA_POINTER_PRESS;
-
-				r = cua_wlr_pointer_button(w, code, down);
-				if (r == CUA_OK)
-					wd->pressed[b] = down;
-			}
-			break;
-		default:
-			r = cua_error(CUA_ERROR_INVALID_ARGUMENT,
-				      "unknown pointer event %d",
-				      (int)ev[i].kind);
-		}
-	}
+	r = cua_display_pointer_send(d, ev, n, &wl_sink, wd, wd->pressed);
 	if (r != CUA_OK)
 		release_buttons(wd);
 	else

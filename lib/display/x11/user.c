@@ -267,13 +267,29 @@ handle(struct user_watch *w, Display *d, XGenericEventCookie *c)
 	w->fn(w->data, &ev);
 }
 
+/* Handles the events the connection has read or can read now. */
+static void
+handle_pending(struct user_watch *w, Display *d)
+{
+	XEvent e;
+
+	while (XPending(d)) {
+		XNextEvent(d, &e);
+		if (e.type == GenericEvent &&
+		    e.xcookie.extension == w->xi_opcode &&
+		    XGetEventData(d, &e.xcookie)) {
+			handle(w, d, &e.xcookie);
+			XFreeEventData(d, &e.xcookie);
+		}
+	}
+}
+
 static void *
 run(void *arg)
 {
 	struct user_watch *w = arg;
 	Display *d = x11_display(w->x);
 	struct pollfd p[2];
-	XEvent e;
 	char cmd;
 
 	p[0].fd = ConnectionNumber(d);
@@ -283,15 +299,7 @@ run(void *arg)
 	for (;;) {
 		int want_sync = 0;
 
-		while (XPending(d)) {
-			XNextEvent(d, &e);
-			if (e.type == GenericEvent &&
-			    e.xcookie.extension == w->xi_opcode &&
-			    XGetEventData(d, &e.xcookie)) {
-				handle(w, d, &e.xcookie);
-				XFreeEventData(d, &e.xcookie);
-			}
-		}
+		handle_pending(w, d);
 		if (poll(p, 2, -1) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents & (POLLERR | POLLHUP))
@@ -309,15 +317,7 @@ run(void *arg)
 		if (want_sync) {
 			/* everything the server sent before now is handled */
 			XSync(d, False);
-			while (XPending(d)) {
-				XNextEvent(d, &e);
-				if (e.type == GenericEvent &&
-				    e.xcookie.extension == w->xi_opcode &&
-				    XGetEventData(d, &e.xcookie)) {
-					handle(w, d, &e.xcookie);
-					XFreeEventData(d, &e.xcookie);
-				}
-			}
+			handle_pending(w, d);
 			pthread_mutex_lock(&w->mu);
 			w->synced++;
 			pthread_cond_broadcast(&w->cond);

@@ -512,13 +512,31 @@ find_client_below(struct x11 *x, Window w, int depth)
 	return found;
 }
 
+/* The root's child that holds `w` (walked up at most 64 levels): it, or
+ * 0 when the tree cannot be read or `w` is not below the root. */
+static Window
+root_child_of(struct x11 *x, Window w)
+{
+	Window parent = 0, *kids;
+	unsigned int nk;
+
+	for (int i = 0; i < 64; i++) {
+		if (query_tree(x, w, &parent, &kids, &nk) < 0)
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == x->root || parent == 0)
+			break;
+		w = parent;
+	}
+	return parent == x->root ? w : 0;
+}
+
 uint64_t
 x11_active_window(struct x11 *x)
 {
-	Window focus = 0, w, parent = 0, client;
-	Window *kids;
-	unsigned int nk;
-	int revert, found, i;
+	Window focus = 0, w, client;
+	int revert, found;
 	unsigned long active;
 
 	if (!x || x->dead)
@@ -536,17 +554,8 @@ x11_active_window(struct x11 *x)
 	if (x11_last_error || x->dead || focus == None ||
 	    focus == PointerRoot || focus == x->root)
 		return 0;
-	w = focus;
-	for (i = 0; i < 64; i++) {
-		if (query_tree(x, w, &parent, &kids, &nk) < 0)
-			return 0;
-		if (kids)
-			XFree(kids);
-		if (parent == x->root || parent == 0)
-			break;
-		w = parent;
-	}
-	if (parent != x->root)
+	w = root_child_of(x, focus);
+	if (!w)
 		return 0;
 	/* down to the client window when a (non-EWMH) WM reparented it */
 	client = find_client_below(x, w, 3);
@@ -982,9 +991,8 @@ x11_window_at(struct x11 *x, int32_t rx, int32_t ry, struct cua_win *out)
 int
 x11_focus_toplevel(struct x11 *x, struct cua_win *out)
 {
-	Window focus = 0, w, parent = 0, *kids;
-	unsigned int nk;
-	int revert, i;
+	Window focus = 0, w;
+	int revert;
 
 	memset(out, 0, sizeof(*out));
 	if (!x || x->dead)
@@ -995,17 +1003,8 @@ x11_focus_toplevel(struct x11 *x, struct cua_win *out)
 		return -1;
 	if (focus == None || focus == PointerRoot || focus == x->root)
 		return 0;
-	w = focus;
-	for (i = 0; i < 64; i++) {
-		if (query_tree(x, w, &parent, &kids, &nk) < 0)
-			return 0;
-		if (kids)
-			XFree(kids);
-		if (parent == x->root || parent == 0)
-			break;
-		w = parent;
-	}
-	if (parent != x->root)
+	w = root_child_of(x, focus);
+	if (!w)
 		return 0;
 	return x11_window_info(x, client_of_toplevel(x, w), out);
 }
