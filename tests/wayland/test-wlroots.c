@@ -256,6 +256,46 @@ test_first_key(void **state)
 	}
 }
 
+static int interrupt_calls;
+
+static cua_result
+stop_after_three(void *data)
+{
+	(void)data;
+	if (++interrupt_calls > 3)
+		return cua_error(CUA_ERROR_INPUT_BLOCKED,
+				 "stopped by the test");
+	return CUA_OK;
+}
+
+/* An action's interrupt stops the keys between chords: what was typed
+ * before it stays, nothing after it arrives, no key is left held. */
+static void
+test_keys_interrupted(void **state)
+{
+	struct cua_wlr *w;
+	struct cua_key_chord *c;
+	size_t n;
+
+	type_into_entry("x");
+	assert_int_equal(E.ops.press_key(E.ops.data, "ctrl+a BackSpace"), 0);
+	expect_entry("");
+	assert_int_equal(cua_wlr_open(&w, NULL), CUA_OK);
+	c = cua_keys_from_text("abcdefgh", &n);
+	assert_non_null(c);
+	interrupt_calls = 0;
+	cua_wlr_set_interrupt(w, stop_after_three, NULL);
+	assert_int_equal(cua_wlr_keys(w, c, n), CUA_ERROR_INPUT_BLOCKED);
+	cua_wlr_set_interrupt(w, NULL, NULL);
+	assert_int_equal(interrupt_calls, 4);
+	expect_entry("abc");
+	/* no modifier or key left down: the next keys type as written */
+	assert_int_equal(cua_wlr_keys(w, c, n), CUA_OK);
+	expect_entry("abcabcdefgh");
+	free(c);
+	cua_wlr_close(w);
+}
+
 /* ---- pointer ------------------------------------------------------------- */
 
 static void
@@ -600,6 +640,7 @@ main(void)
 		cmocka_unit_test(test_type_many_characters),
 		cmocka_unit_test(test_editing_keys),
 		cmocka_unit_test(test_first_key),
+		cmocka_unit_test(test_keys_interrupted),
 		cmocka_unit_test(test_click_toggles),
 		cmocka_unit_test(test_scroll),
 		cmocka_unit_test(test_click_at_screenshot_pixel),

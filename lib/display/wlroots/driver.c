@@ -879,7 +879,7 @@ static const struct cua_pointer_sink wl_sink = {
 	.move = wl_move,
 	.button = wl_button,
 	.wheel = wl_wheel,
-	.polls_interrupt = 0,
+	.polls_interrupt = 1,
 };
 
 /* Releases what this driver holds, after an error (best effort). */
@@ -928,6 +928,7 @@ wl_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
 {
 	struct wlr_driver *wd = wdrv(d);
 	struct cua_wlr *w = conn(wd);
+	cua_result r;
 
 	(void)sync;
 	if (kept)
@@ -936,7 +937,10 @@ wl_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
 		return CUA_ERROR_BACKEND;
 	if (keymap_delay_ms > 0)
 		w->opt.keymap_delay_ms = keymap_delay_ms;
-	return cua_wlr_keys(w, chords, n);
+	cua_wlr_set_interrupt(w, d->interrupt, d->interrupt_data);
+	r = cua_wlr_keys(w, chords, n);
+	cua_wlr_set_interrupt(w, NULL, NULL);
+	return r;
 }
 
 static cua_result

@@ -737,6 +737,14 @@ run_end(const struct wlr_keymap *km, const struct cua_key_chord *chords,
 	return i;
 }
 
+void
+cua_wlr_set_interrupt(struct cua_wlr *w, cua_result (*fn)(void *data),
+		      void *data)
+{
+	w->interrupt = fn;
+	w->interrupt_data = fn ? data : NULL;
+}
+
 cua_result
 cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n)
 {
@@ -773,8 +781,12 @@ cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n)
 			if (r == CUA_OK)
 				sleep_ms(w->opt.keymap_delay_ms);
 		}
-		for (size_t i = from; r == CUA_OK && i < to; i++)
+		for (size_t i = from; r == CUA_OK && i < to; i++) {
+			if (w->interrupt &&
+			    (r = w->interrupt(w->interrupt_data)) != CUA_OK)
+				break;
 			r = send_chord(w, &chords[i]);
+		}
 		from = to;
 	}
 	free(syms);

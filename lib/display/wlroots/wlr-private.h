@@ -62,6 +62,10 @@ struct cua_wlr {
 	/* the keyboard's keymap and lookup tables outlive connections */
 	struct wlr_keymap *keymap;
 
+	/* cua_wlr_set_interrupt */
+	cua_result (*interrupt)(void *data);
+	void *interrupt_data;
+
 	char reason[CUA_WLR_N_FEATURES][160];
 };
 

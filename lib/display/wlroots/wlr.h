@@ -175,6 +175,16 @@ cua_wlr_layout(struct cua_wlr *w, struct cua_rect *box);
 cua_result
 cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n);
 
+/*
+ * Sets (fn non-NULL) or clears the function cua_wlr_keys calls before
+ * each chord: a result other than CUA_OK (its message set by fn) stops
+ * the keys there, every key released, and is returned. The display
+ * driver sets the action's interrupt (display.h) for one call.
+ */
+void
+cua_wlr_set_interrupt(struct cua_wlr *w, cua_result (*fn)(void *data),
+		      void *data);
+
 /* Makes the virtual keyboard now (and waits the warm-up) instead of on
  * the first key; on sway a window is shown as active only while a
  * keyboard exists. */
