@@ -147,6 +147,11 @@ int
 xwayland_grant_start(struct desktop *d, const char *display, uid_t server_uid);
 int
 xwayland_grant_wait(struct desktop *d);
+/* After sway stopped: removes the X11 socket and lock file of the
+ * desktop's DISPLAY when the lock names its sway, which left them (sway
+ * 1.7 can crash while it shuts down). */
+void
+xwayland_cleanup(struct desktop *d);
 
 /* The kind named name ("x11"), or NULL. */
 const struct desktop_kind *
@@ -196,11 +201,11 @@ struct desktop {
 	GDBusConnection *session_bus;
 	GDBusConnection *a11y_bus;
 	struct proc daemon[DAEMON_COUNT];
-	struct proc fixes; /* the process applying libcua's fixes */
+	struct proc fixes;  /* the process applying libcua's fixes */
 	struct proc helper; /* sway: the process letting us reach Xwayland */
 	int helper_fd;      /* its word (xwayland.c), -1 if none */
-	struct proc cmd;   /* run mode: the command */
-	char *err;         /* first error */
+	struct proc cmd;    /* run mode: the command */
+	char *err;          /* first error */
 
 	/* warnings: reported to the starting process, or logged */
 	void (*warn_fn)(struct desktop *d, const char *message, void *data);

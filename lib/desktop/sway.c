@@ -273,7 +273,8 @@ desktop_no_connection(struct desktop *d)
 	(void)d;
 }
 
-/* Removes sway's runtime directory outside DIR (root's case). */
+/* Removes sway's runtime directory outside DIR (root's case), and what
+ * a crashed sway left of Xwayland. */
 static void
 remove_runtime_dir(struct desktop *d)
 {
@@ -281,6 +282,7 @@ remove_runtime_dir(struct desktop *d)
 	char *base;
 	struct stat st;
 
+	xwayland_cleanup(d);
 	if (!path)
 		return;
 	g_strstrip(path);

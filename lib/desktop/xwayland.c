@@ -72,7 +72,7 @@ struct grant {
 	unsigned char request[8 + 64 + 4]; /* ChangeHosts, GetInputFocus */
 	size_t request_len;
 	int64_t deadline_ns; /* CLOCK_MONOTONIC */
-	int report;          /* the pipe to the supervisor (fd 3 in the child) */
+	int report; /* the pipe to the supervisor (fd 3 in the child) */
 };
 
 static int64_t
@@ -134,8 +134,7 @@ write_full(int fd, const unsigned char *buf, size_t n)
 }
 
 /* The child: system calls only. */
-static void __attribute__((noreturn))
-grant_child(const struct grant *g)
+static void __attribute__((noreturn)) grant_child(const struct grant *g)
 {
 	unsigned char buf[4096];
 	uint16_t extra;
@@ -261,8 +260,7 @@ xwayland_grant_start(struct desktop *d, const char *display, uid_t server_uid)
 	pid_t pid;
 
 	if (!pw || build(&g, display, server_uid, pw->pw_name) < 0)
-		return fail(d,
-			    "cannot let uid %d reach Xwayland at \"%s\": %s",
+		return fail(d, "cannot let uid %d reach Xwayland at \"%s\": %s",
 			    (int)getuid(), display ? display : "",
 			    pw ? "the display is not of the form :N" :
 				 "the uid has no user name");
@@ -352,4 +350,29 @@ xwayland_grant_wait(struct desktop *d)
 	g_free(d->vars[VAR_DISPLAY]);
 	d->vars[VAR_DISPLAY] = NULL;
 	return 0;
+}
+
+void
+xwayland_cleanup(struct desktop *d)
+{
+	const struct proc *sway = &d->daemon[DAEMON_DISPLAY];
+	int n = display_number(d->vars[VAR_DISPLAY]);
+	char lock[64], socket[64], *text = NULL;
+
+	if (n < 0 || sway->pid <= 1 || !proc_gone(sway))
+		return;
+	snprintf(lock, sizeof(lock), "/tmp/.X%d-lock", n);
+	snprintf(socket, sizeof(socket), "/tmp/.X11-unix/X%d", n);
+	/* only the lock of this desktop's sway (wlroots writes its pid) */
+	if (!g_file_get_contents(lock, &text, NULL, NULL) ||
+	    atoi(g_strstrip(text)) != (int)sway->pid) {
+		g_free(text);
+		return;
+	}
+	g_free(text);
+	if ((unlink(socket) < 0 && errno != ENOENT) || unlink(lock) < 0)
+		warn(d, "cannot remove %s and %s, which sway left: %s", socket,
+		     lock, strerror(errno));
+	else
+		note(d, "removed %s and %s, which sway left", socket, lock);
 }

@@ -95,12 +95,37 @@ struct leftovers {
 	char dir[1200];
 	char runtime[1024];
 	char x_socket[64], x_lock[64];
+	pid_t x_pid; /* the pid in Xwayland's lock file: sway's */
 	pid_t pids[17];
 	int n;
 };
 
+/* The pid of the process running `Xwayland :N`, or 0. */
+static pid_t
+xwayland_pid(int n)
+{
+	char path[64], cmd[256], want[32];
+	int len, pid, found = 0;
+	FILE *f;
+
+	len = snprintf(want, sizeof(want), "Xwayland%c:%d%c", 0, n, 0);
+	for (pid = 2; pid < 4194304 && !found; pid++) {
+		size_t got;
+
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		got = fread(cmd, 1, sizeof(cmd), f);
+		fclose(f);
+		found = got >= (size_t)len && memcmp(cmd, want, len) == 0;
+	}
+	return found ? pid - 1 : 0;
+}
+
 /* Xwayland of DISPLAY `display` (":N"): its socket, its lock file and
- * its pid (in the lock file) are among what must go. */
+ * its process are among what must go. wlroots writes the compositor's
+ * pid into the lock file. */
 static void
 record_x(struct leftovers *l, const char *display)
 {
@@ -117,8 +142,33 @@ record_x(struct leftovers *l, const char *display)
 	assert_non_null(f);
 	assert_non_null(fgets(pid, sizeof(pid), f));
 	fclose(f);
-	assert_true(atoi(pid) > 1);
-	l->pids[l->n++] = atoi(pid);
+	assert_int_equal(atoi(pid), l->pids[1]); /* sway's */
+	l->x_pid = atoi(pid);
+	l->pids[l->n] = xwayland_pid(atoi(display + 1));
+	assert_true(l->pids[l->n++] > 1);
+}
+
+/* Xwayland's lock file or socket is left. Once both are gone, another X
+ * server of this machine may take the display number: a lock file that
+ * names another process, or a socket of another owner than sway's uid
+ * (Xvfb's, which may have no lock file), is not ours. */
+static int
+x_left(const struct leftovers *l)
+{
+	char pid[32] = "";
+	struct stat st;
+	FILE *f;
+
+	if (!l->x_lock[0])
+		return 0;
+	f = fopen(l->x_lock, "re");
+	if (!f)
+		return getuid() == 0 && stat(l->x_socket, &st) == 0 &&
+		       st.st_uid == 65534;
+	if (!fgets(pid, sizeof(pid), f))
+		pid[0] = '\0';
+	fclose(f);
+	return atoi(pid) == l->x_pid;
 }
 
 static void
@@ -151,9 +201,8 @@ assert_nothing_left(const struct leftovers *l)
 	int i, tries, left = 1;
 
 	for (tries = 0; tries < 50 && left; tries++) {
-		left = exists(l->dir) || (l->runtime[0] && exists(l->runtime)) ||
-		       (l->x_lock[0] && exists(l->x_lock)) ||
-		       (l->x_socket[0] && exists(l->x_socket));
+		left = exists(l->dir) ||
+		       (l->runtime[0] && exists(l->runtime)) || x_left(l);
 		for (i = 0; i < l->n; i++)
 			left |= running(l->pids[i]);
 		if (left)
@@ -162,10 +211,8 @@ assert_nothing_left(const struct leftovers *l)
 	assert_false(exists(l->dir));
 	if (l->runtime[0])
 		assert_false(exists(l->runtime));
-	if (l->x_lock[0]) {
-		assert_false(exists(l->x_lock));
-		assert_false(exists(l->x_socket));
-	}
+	if (x_left(l))
+		fail_msg("Xwayland's %s or %s is left", l->x_lock, l->x_socket);
 	for (i = 0; i < l->n; i++)
 		if (running(l->pids[i])) {
 			fprintf(stderr, "# pid %d still runs\n",
@@ -267,7 +314,8 @@ test_start_stop(void **state)
 		assert_int_equal(atoi(uid + 4), (int)getuid());
 
 	assert_int_equal(desktop_probe(d, self_exe, out, sizeof(out)), 0);
-	assert_non_null(strstr(out, "DISPLAY set\nX11 opens\n"));
+	if (!strstr(out, "DISPLAY set\nX11 opens\n"))
+		fail_msg("the desktop's client: %s", out);
 	/* Xwayland runs as sway does */
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)l.pids[l.n - 1]);
 	f = fopen(path, "re");
@@ -310,7 +358,7 @@ test_run(void **state)
 		"test -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" || exit 1; "
 		"cp \"$CUA_DESKTOP_DIR/pids\" '%s' && "
 		"{ cat \"$CUA_DESKTOP_DIR/sway-runtime\" 2>/dev/null; echo; } > '%s.rt'; "
-		"echo \"$DISPLAY\" > '%s.x'; "
+		"{ echo \"$DISPLAY\"; cat \"/tmp/.X${DISPLAY#:}-lock\"; } > '%s.x'; "
 		"swaymsg -t get_version >/dev/null || exit 2; exit 7",
 		copy, copy, copy);
 	d = new_sway(dir, "800x600x24");
@@ -337,12 +385,14 @@ test_run(void **state)
 			l.runtime[strcspn(l.runtime, "\n")] = '\0';
 		fclose(f);
 		unlink(path);
-		/* (Xwayland's pid is gone with its lock file by now) */
+		/* DISPLAY and the pid in Xwayland's lock file (sway's) */
 		snprintf(path, sizeof(path), "%s.x", copy);
 		f = fopen(path, "re");
 		assert_non_null(f);
 		assert_non_null(fgets(key, sizeof(key), f));
+		assert_int_equal(fscanf(f, "%d", &pid), 1);
 		fclose(f);
+		l.x_pid = pid;
 		unlink(path);
 		assert_int_equal(key[0], ':');
 		snprintf(l.x_socket, sizeof(l.x_socket), "/tmp/.X11-unix/X%d",
