@@ -46,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fileio.h"
 #include "desktop.h"
 
 enum {
@@ -117,22 +118,6 @@ read_full(int fd, unsigned char *buf, size_t n, int64_t deadline_ns)
 	return 0;
 }
 
-static int
-write_full(int fd, const unsigned char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t put = write(fd, buf, n);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0)
-			return GRANT_CLOSED;
-		buf += put;
-		n -= (size_t)put;
-	}
-	return 0;
-}
-
 /* The child: system calls only. */
 static void __attribute__((noreturn)) grant_child(const struct grant *g)
 {
@@ -141,10 +126,12 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 	size_t left;
 	int fd, r;
 
-	/* nothing of the supervisor's: its pipes end when it closes them */
+	/* nothing of the supervisor's: its pipes end when it closes them
+	 * (the report pipe first: /dev/null may come as fd 3) */
+	if (dup2(g->report, 3) < 0)
+		_exit(GRANT_CLOSED);
 	fd = open("/dev/null", O_RDWR);
-	if (dup2(g->report, 3) < 0 || fd < 0 || dup2(fd, 0) < 0 ||
-	    dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+	if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		_exit(GRANT_CLOSED);
 	close_fds_from(4, ~0U);
 	/* raw calls: the C library's versions act on every thread */
@@ -161,7 +148,7 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 		_exit(GRANT_CONNECT);
 	/* setup: success (1), then 2 + 2 + 2 bytes and the rest's length
 	 * in 4-byte units */
-	r = write_full(fd, g->setup, sizeof(g->setup));
+	r = cua_write_all(fd, g->setup, sizeof(g->setup)) ? GRANT_CLOSED : 0;
 	if (!r)
 		r = read_full(fd, buf, 8, g->deadline_ns);
 	if (r)
@@ -180,7 +167,7 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 	/* ChangeHosts has no reply: an error (0) comes before the reply
 	 * (1) of the GetInputFocus that follows it; events (2 and up, 32
 	 * bytes each) may come between */
-	r = write_full(fd, g->request, g->request_len);
+	r = cua_write_all(fd, g->request, g->request_len) ? GRANT_CLOSED : 0;
 	do
 		r = r ? r : read_full(fd, buf, 32, g->deadline_ns);
 	while (!r && buf[0] > 1);
@@ -190,9 +177,12 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 	if (r || write(3, buf, 1) != 1)
 		_exit(r);
 	close(3);
-	while (read(fd, buf, sizeof(buf)) > 0 || errno == EINTR)
-		;
-	_exit(0);
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+
+		if (got == 0 || (got < 0 && errno != EINTR))
+			_exit(0);
+	}
 }
 
 /* Display ":N" (or ":N.S") -> N, or -1. */
