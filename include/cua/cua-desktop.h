@@ -142,9 +142,10 @@ cua_desktop_set_log_handler(cua_desktop *desktop, cua_desktop_log_fn handler,
  * - `kind`: the kind of desktop: `x11` (the default: Xvfb and openbox)
  *   or `sway` (since 0.2: a headless Wayland desktop, sway on wlroots'
  *   headless backend with one output of the screen's size and no input
- *   devices; apps run as native Wayland clients, and sessions in it use
- *   the `wlroots` display driver; as root, sway runs as uid 65534 with a
- *   runtime directory of its own, since it refuses to run as root), or
+ *   devices; apps run as native Wayland clients, or as X11 clients under
+ *   sway's Xwayland, and sessions in it use the `wlroots` display driver
+ *   for both; as root, sway runs as uid 65534 with a runtime directory of
+ *   its own, since it refuses to run as root), or
  *   `mutter` (since 0.2: a headless GNOME compositor, `mutter --headless
  *   --wayland --no-x11` with one virtual monitor of the screen's size,
  *   and PipeWire and WirePlumber for its screen casts; sessions in it use
@@ -263,8 +264,9 @@ cua_desktop_get_env_count(const cua_desktop *desktop);
  * (apps would reach the caller's own desktop), then `XDG_SESSION_TYPE`
  * (`x11` or `wayland`), `GDK_BACKEND` and `SWAYSOCK` (sway's IPC socket).
  * A `sway` desktop sets `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE=wayland`,
- * `GDK_BACKEND=wayland` and `SWAYSOCK`, and unsets `DISPLAY`; a `mutter`
- * desktop the same without `SWAYSOCK`.
+ * `GDK_BACKEND=wayland`, `SWAYSOCK` and `DISPLAY` (its Xwayland's, for
+ * apps that speak only X11; unset when Xwayland is not installed); a
+ * `mutter` desktop the same without `SWAYSOCK` and `DISPLAY`.
  * @return a static string; NULL for an index past
  *         cua_desktop_get_env_count().
  * @since 0.2

@@ -99,6 +99,7 @@ desktop_init(struct desktop *d)
 	d->sigfd = -1;
 	d->owner_fd = -1;
 	d->report_fd = -1;
+	d->helper_fd = -1;
 }
 
 void
@@ -123,8 +124,10 @@ desktop_free(struct desktop *d)
 		close(d->sigfd);
 	if (d->owner_fd >= 0)
 		close(d->owner_fd);
+	if (d->helper_fd >= 0)
+		close(d->helper_fd);
 	memset(d, 0, sizeof(*d));
-	d->sigfd = d->owner_fd = d->report_fd = -1;
+	d->sigfd = d->owner_fd = d->report_fd = d->helper_fd = -1;
 }
 
 /* ---- start sequence --------------------------------------------------- */

@@ -136,6 +136,23 @@ desktop_no_fixes(struct desktop *d);
 void
 desktop_no_connection(struct desktop *d);
 
+/*
+ * xwayland.c, for the sway kind as root: a child takes uid `server_uid`
+ * (sway's, and so Xwayland's) and adds the caller's user to the access
+ * list of the X server at `display` (":N"), starting Xwayland with its
+ * connection; xwayland_grant_wait() waits for it and, when it failed,
+ * warns and unsets DISPLAY. Both return 0, or -1 with the error set.
+ */
+int
+xwayland_grant_start(struct desktop *d, const char *display, uid_t server_uid);
+int
+xwayland_grant_wait(struct desktop *d);
+/* After sway stopped: removes the X11 socket and lock file of the
+ * desktop's DISPLAY when the lock names its sway, which left them (sway
+ * 1.7 can crash while it shuts down). */
+void
+xwayland_cleanup(struct desktop *d);
+
 /* The kind named name ("x11"), or NULL. */
 const struct desktop_kind *
 desktop_kind_find(const char *name);
@@ -184,9 +201,11 @@ struct desktop {
 	GDBusConnection *session_bus;
 	GDBusConnection *a11y_bus;
 	struct proc daemon[DAEMON_COUNT];
-	struct proc fixes; /* the process applying libcua's fixes */
-	struct proc cmd;   /* run mode: the command */
-	char *err;         /* first error */
+	struct proc fixes;  /* the process applying libcua's fixes */
+	struct proc helper; /* sway: the process letting us reach Xwayland */
+	int helper_fd;      /* its word (xwayland.c), -1 if none */
+	struct proc cmd;    /* run mode: the command */
+	char *err;          /* first error */
 
 	/* warnings: reported to the starting process, or logged */
 	void (*warn_fn)(struct desktop *d, const char *message, void *data);

@@ -211,6 +211,12 @@ reap_children(struct desktop *d)
 			d->fixes.status = status;
 			continue;
 		}
+		if (pid == d->helper.pid && d->helper.child &&
+		    !d->helper.reaped) {
+			d->helper.reaped = 1;
+			d->helper.status = status;
+			continue;
+		}
 		for (i = 0; i < DAEMON_COUNT; i++) {
 			struct proc *p = &d->daemon[i];
 

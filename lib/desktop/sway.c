@@ -1,9 +1,11 @@
 /*
  * Headless desktops, the Wayland kind "sway": sway on wlroots' headless
  * backend (WLR_BACKENDS=headless, WLR_LIBINPUT_NO_DEVICES=1, the pixman
- * renderer), one output HEADLESS-1 of the requested size at 0,0, no
- * Xwayland. sway is the compositor and the window manager at once. Every
- * window floats at the size its app asks for, placed at the output's
+ * renderer), one output HEADLESS-1 of the requested size at 0,0, and
+ * Xwayland for the apps that speak only X11 (started by sway on the first
+ * X11 connection; its DISPLAY is exported to the desktop's clients). sway
+ * is the compositor and the window manager at once. Every window, native
+ * or Xwayland, floats at the size its app asks for, placed at the output's
  * top-left corner (whole pixels), as on the X11 desktop: an app has the
  * same size and layout on both kinds of desktop, and windows overlap
  * instead of sharing the output in tiles.
@@ -16,9 +18,14 @@
  * after a dead supervisor removes it too. Not as root, sway runs as the
  * caller with DIR/sway as its runtime directory.
  *
+ * Xwayland runs as sway's uid and admits only that uid's clients: as
+ * root, the supervisor adds root to its access list (xwayland.c), which
+ * starts it, while the buses start. Without the Xwayland program the
+ * desktop runs without it, and without DISPLAY, with a warning.
+ *
  * Readiness: the last line of sway's configuration writes its
- * WAYLAND_DISPLAY and SWAYSOCK to fd 3, the supervisor's readiness pipe;
- * sway runs it once its output and sockets exist.
+ * WAYLAND_DISPLAY, SWAYSOCK and DISPLAY to fd 3, the supervisor's
+ * readiness pipe; sway runs it once its output and sockets exist.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -70,15 +77,19 @@ make_runtime_dir(struct desktop *d)
 }
 
 static char *
-write_config(struct desktop *d, const char *rt, unsigned int w, unsigned int h)
+write_config(struct desktop *d, const char *rt, unsigned int w, unsigned int h,
+	     int xwayland)
 {
 	char *path = g_build_filename(rt, "config", NULL);
 	char *text = g_strdup_printf(
 		"output HEADLESS-1 mode --custom %ux%u@60Hz position 0 0\n"
-		"xwayland disable\n"
+		"xwayland %s\n"
 		"for_window [app_id=\".*\"] floating enable, move position 0 0\n"
-		"exec printf '%%s\\t%%s\\n' \"$WAYLAND_DISPLAY\" \"$SWAYSOCK\" >&3\n",
-		w, h);
+		"for_window [shell=\"xwayland\"] floating enable, "
+		"move position 0 0\n"
+		"exec printf '%%s\\t%%s\\t%%s\\n' \"$WAYLAND_DISPLAY\" "
+		"\"$SWAYSOCK\" \"$DISPLAY\" >&3\n",
+		w, h, xwayland ? "enable" : "disable");
 	int r = write_state_file(rt, "config", text);
 
 	g_free(text);
@@ -157,22 +168,25 @@ out:
 	return r;
 }
 
-/* Links sway's socket into the desktop's runtime directory. */
+/* Links sway's socket into the desktop's runtime directory; the line is
+ * WAYLAND_DISPLAY, SWAYSOCK and DISPLAY (empty without Xwayland). */
 static int
-publish_display(struct desktop *d, const char *rt, char *line)
+publish_display(struct desktop *d, const char *rt, char *line, int xwayland)
 {
-	char *tab = strchr(line, '\t'), *socket = NULL, *link = NULL;
+	char *tab = strchr(line, '\t'), *x = tab ? strchr(tab + 1, '\t') : NULL;
+	char *socket = NULL, *link = NULL;
 	struct stat st;
 	int r = 0;
 
 	if (!tab || tab == line || memchr(line, '/', (size_t)(tab - line)) ||
-	    !tab[1])
+	    !x || x == tab + 1 || (xwayland && !x[1]))
 		return fail_daemon(
 			d, DAEMON_DISPLAY,
 			"sway reported \"%s\" instead of its Wayland "
-			"display and IPC socket",
+			"display, IPC socket and X11 display",
 			line);
 	*tab = '\0';
+	*x = '\0';
 	socket = g_build_filename(rt, line, NULL);
 	link = g_build_filename(d->vars[VAR_XDG_RUNTIME_DIR], line, NULL);
 	if (lstat(socket, &st) < 0 || !S_ISSOCK(st.st_mode))
@@ -187,6 +201,8 @@ publish_display(struct desktop *d, const char *rt, char *line)
 	if (r == 0) {
 		d->vars[VAR_WAYLAND_DISPLAY] = g_strdup(line);
 		d->vars[VAR_SWAYSOCK] = g_strdup(tab + 1);
+		if (xwayland)
+			d->vars[VAR_DISPLAY] = g_strdup(x + 1);
 	}
 	g_free(socket);
 	g_free(link);
@@ -198,16 +214,20 @@ start_sway(struct desktop *d)
 {
 	unsigned int w = 0, h = 0;
 	char *rt, *config = NULL, *line = NULL;
+	char *xwayland = g_find_program_in_path("Xwayland");
 	int fds[2], r = -1;
 
 	sscanf(d->screen, "%ux%u", &w, &h);
+	if (!xwayland)
+		warn(d, "Xwayland is not installed (apt-get install xwayland): "
+			"X11 apps cannot run on this desktop");
 	d->vars[VAR_GSK_RENDERER] = g_strdup("cairo");
 	d->vars[VAR_XDG_SESSION_TYPE] = g_strdup("wayland");
 	d->vars[VAR_GDK_BACKEND] = g_strdup("wayland");
 	rt = make_runtime_dir(d);
 	if (!rt)
 		return -1;
-	config = write_config(d, rt, w, h);
+	config = write_config(d, rt, w, h, xwayland != NULL);
 	if (!config)
 		goto out;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
@@ -220,8 +240,12 @@ start_sway(struct desktop *d)
 		r = read_ready_line(d, fds[0], DAEMON_DISPLAY, &line);
 	close(fds[0]);
 	if (r == 0)
-		r = publish_display(d, rt, line);
+		r = publish_display(d, rt, line, xwayland != NULL);
+	/* Xwayland starts on this first connection, while the buses do */
+	if (r == 0 && xwayland && getuid() == 0)
+		r = xwayland_grant_start(d, d->vars[VAR_DISPLAY], SWAY_UID);
 out:
+	g_free(xwayland);
 	g_free(line);
 	g_free(config);
 	g_free(rt);
@@ -236,13 +260,21 @@ desktop_no_fixes(struct desktop *d)
 	return 0;
 }
 
+/* Before the desktop is ready: Xwayland admits the desktop's user. */
+static int
+sway_check_fixes(struct desktop *d)
+{
+	return xwayland_grant_wait(d);
+}
+
 void
 desktop_no_connection(struct desktop *d)
 {
 	(void)d;
 }
 
-/* Removes sway's runtime directory outside DIR (root's case). */
+/* Removes sway's runtime directory outside DIR (root's case), and what
+ * a crashed sway left of Xwayland. */
 static void
 remove_runtime_dir(struct desktop *d)
 {
@@ -250,6 +282,7 @@ remove_runtime_dir(struct desktop *d)
 	char *base;
 	struct stat st;
 
+	xwayland_cleanup(d);
 	if (!path)
 		return;
 	g_strstrip(path);
@@ -272,7 +305,7 @@ const struct desktop_kind desktop_kind_sway = {
 	.display = { "sway", "sway", "sway", "sway", "sway.log" },
 	.wm = { "wm", NULL, NULL, NULL, NULL },
 	.start_display = start_sway,
-	.check_fixes = desktop_no_fixes,
+	.check_fixes = sway_check_fixes,
 	.start_wm = NULL,
 	.disconnect = desktop_no_connection,
 	.cleanup = remove_runtime_dir,

@@ -305,7 +305,8 @@ const char *
 test_desktop_kind(void)
 {
 	const char *kind = getenv("CUA_TEST_DESKTOP_KIND");
-	int wayland = getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY");
+	/* a Wayland desktop may have Xwayland (DISPLAY) too */
+	int wayland = getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY");
 
 	/* not named (tests/wayland, a test run by hand): as it is */
 	if (!kind || !*kind)

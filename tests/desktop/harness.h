@@ -69,8 +69,9 @@ mcp_start(struct app_proc *mcp, const char *exe, const char *const *args);
  * The kind of desktop the test runs in: what CUA_TEST_DESKTOP_KIND names
  * ("x11", "sway" or "mutter": meson's desktop-sway and desktop-mutter
  * suites run the test inside `cua desktop run --wayland sway|mutter`),
- * asserting that the environment is that kind's (a Wayland display and no
- * X display for sway and mutter), so that a
+ * asserting that the environment is that kind's (a Wayland display for
+ * sway and mutter, with or without Xwayland's DISPLAY; no Wayland display
+ * for x11), so that a
  * test never runs on another desktop than the one its suite names.
  * Without the variable: "sway" in a Wayland environment, else "x11".
  * test_session() checks it.

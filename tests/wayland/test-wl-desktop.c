@@ -2,12 +2,14 @@
  * Headless Wayland desktops through the public API: cua_desktop_* with
  * the option kind=sway, real sway, D-Bus and AT-SPI daemons. Runs outside
  * any desktop: it starts its own. What it proves: the desktop's clients
- * get a Wayland environment (WAYLAND_DISPLAY, SWAYSOCK, no DISPLAY) whose
- * compositor has one output of the asked size and whose accessibility bus
- * is enabled; a libcua session there chooses the wlroots driver; as root,
- * sway runs under uid 65534; a stop, the end of a run and a stop after
- * the supervisor was killed leave nothing behind (no process, no state
- * directory, no runtime directory of sway's, no socket).
+ * get a Wayland environment (WAYLAND_DISPLAY, SWAYSOCK) whose compositor
+ * has one output of the asked size and whose accessibility bus is
+ * enabled, and DISPLAY naming sway's Xwayland, which admits them (as
+ * root too, while sway and Xwayland run as uid 65534); a libcua session
+ * there chooses the wlroots driver all the same; a stop, the end of a run
+ * and a stop after the supervisor was killed leave nothing behind (no
+ * process, Xwayland included, no state directory, no runtime directory
+ * of sway's, no socket, no X11 socket or lock file).
  *
  * `test-wl-desktop probe` runs inside the desktop's environment.
  *
@@ -29,6 +31,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <X11/Xlib.h>
 
 #include <cua/cua.h>
 
@@ -85,13 +89,87 @@ read_pids(const char *dir, pid_t *pids, int max)
 }
 
 /* What a stop must remove: the state directory, sway's runtime
- * directory (as root, outside it), every recorded process. */
+ * directory (as root, outside it), every recorded process, Xwayland's
+ * socket and lock file. */
 struct leftovers {
 	char dir[1200];
 	char runtime[1024];
-	pid_t pids[16];
+	char x_socket[64], x_lock[64];
+	pid_t x_pid; /* the pid in Xwayland's lock file: sway's */
+	pid_t pids[17];
 	int n;
 };
+
+/* The pid of the process running `Xwayland :N`, or 0. */
+static pid_t
+xwayland_pid(int n)
+{
+	char path[64], cmd[256], want[32];
+	int len, pid, found = 0;
+	FILE *f;
+
+	len = snprintf(want, sizeof(want), "Xwayland%c:%d%c", 0, n, 0);
+	for (pid = 2; pid < 4194304 && !found; pid++) {
+		size_t got;
+
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		got = fread(cmd, 1, sizeof(cmd), f);
+		fclose(f);
+		found = got >= (size_t)len && memcmp(cmd, want, len) == 0;
+	}
+	return found ? pid - 1 : 0;
+}
+
+/* Xwayland of DISPLAY `display` (":N"): its socket, its lock file and
+ * its process are among what must go. wlroots writes the compositor's
+ * pid into the lock file. */
+static void
+record_x(struct leftovers *l, const char *display)
+{
+	char pid[32] = "";
+	FILE *f;
+
+	assert_non_null(display);
+	assert_int_equal(display[0], ':');
+	snprintf(l->x_socket, sizeof(l->x_socket), "/tmp/.X11-unix/X%d",
+		 atoi(display + 1));
+	snprintf(l->x_lock, sizeof(l->x_lock), "/tmp/.X%d-lock",
+		 atoi(display + 1));
+	f = fopen(l->x_lock, "re");
+	assert_non_null(f);
+	assert_non_null(fgets(pid, sizeof(pid), f));
+	fclose(f);
+	assert_int_equal(atoi(pid), l->pids[1]); /* sway's */
+	l->x_pid = atoi(pid);
+	l->pids[l->n] = xwayland_pid(atoi(display + 1));
+	assert_true(l->pids[l->n++] > 1);
+}
+
+/* Xwayland's lock file or socket is left. Once both are gone, another X
+ * server of this machine may take the display number: a lock file that
+ * names another process, or a socket of another owner than sway's uid
+ * (Xvfb's, which may have no lock file), is not ours. */
+static int
+x_left(const struct leftovers *l)
+{
+	char pid[32] = "";
+	struct stat st;
+	FILE *f;
+
+	if (!l->x_lock[0])
+		return 0;
+	f = fopen(l->x_lock, "re");
+	if (!f)
+		return getuid() == 0 && stat(l->x_socket, &st) == 0 &&
+		       st.st_uid == 65534;
+	if (!fgets(pid, sizeof(pid), f))
+		pid[0] = '\0';
+	fclose(f);
+	return atoi(pid) == l->x_pid;
+}
 
 static void
 record(const char *dir, struct leftovers *l)
@@ -123,7 +201,8 @@ assert_nothing_left(const struct leftovers *l)
 	int i, tries, left = 1;
 
 	for (tries = 0; tries < 50 && left; tries++) {
-		left = exists(l->dir) || (l->runtime[0] && exists(l->runtime));
+		left = exists(l->dir) ||
+		       (l->runtime[0] && exists(l->runtime)) || x_left(l);
 		for (i = 0; i < l->n; i++)
 			left |= running(l->pids[i]);
 		if (left)
@@ -132,6 +211,8 @@ assert_nothing_left(const struct leftovers *l)
 	assert_false(exists(l->dir));
 	if (l->runtime[0])
 		assert_false(exists(l->runtime));
+	if (x_left(l))
+		fail_msg("Xwayland's %s or %s is left", l->x_lock, l->x_socket);
 	for (i = 0; i < l->n; i++)
 		if (running(l->pids[i])) {
 			fprintf(stderr, "# pid %d still runs\n",
@@ -161,7 +242,14 @@ probe_main(void)
 	char *info = NULL;
 	FILE *p;
 
+	Display *x;
+
 	printf("DISPLAY %s\n", getenv("DISPLAY") ? "set" : "unset");
+	/* Xwayland admits the desktop's user */
+	x = XOpenDisplay(NULL);
+	printf("X11 %s\n", x ? "opens" : "refused");
+	if (x)
+		XCloseDisplay(x);
 	/* the compositor's output, from sway's IPC */
 	snprintf(cmd, sizeof(cmd),
 		 "swaymsg -s '%s' -t get_outputs -r | "
@@ -201,8 +289,8 @@ test_start_stop(void **state)
 	d = new_sway(dir, "1024x700x24");
 	assert_int_equal(cua_desktop_start(d), CUA_OK);
 	record(dir, &l);
-	/* the environment of a Wayland desktop */
-	assert_null(cua_desktop_get_env(d, "DISPLAY"));
+	/* the environment of a Wayland desktop, with Xwayland */
+	record_x(&l, cua_desktop_get_env(d, "DISPLAY"));
 	wl = cua_desktop_get_env(d, "WAYLAND_DISPLAY");
 	sock = cua_desktop_get_env(d, "SWAYSOCK");
 	assert_non_null(wl);
@@ -226,7 +314,16 @@ test_start_stop(void **state)
 		assert_int_equal(atoi(uid + 4), (int)getuid());
 
 	assert_int_equal(desktop_probe(d, self_exe, out, sizeof(out)), 0);
-	assert_non_null(strstr(out, "DISPLAY unset\n"));
+	if (!strstr(out, "DISPLAY set\nX11 opens\n"))
+		fail_msg("the desktop's client: %s", out);
+	/* Xwayland runs as sway does */
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)l.pids[l.n - 1]);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	while (fgets(uid, sizeof(uid), f) && strncmp(uid, "Uid:", 4))
+		;
+	fclose(f);
+	assert_int_equal(atoi(uid + 4), getuid() == 0 ? 65534 : (int)getuid());
 	assert_non_null(strstr(out, "mode\nwidth 1024\nheight 700\n"));
 	if (!strstr(out, "\"driver\": \"wlroots\""))
 		fprintf(stderr, "# probe: %s\n", out);
@@ -261,8 +358,9 @@ test_run(void **state)
 		"test -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" || exit 1; "
 		"cp \"$CUA_DESKTOP_DIR/pids\" '%s' && "
 		"{ cat \"$CUA_DESKTOP_DIR/sway-runtime\" 2>/dev/null; echo; } > '%s.rt'; "
+		"{ echo \"$DISPLAY\"; cat \"/tmp/.X${DISPLAY#:}-lock\"; } > '%s.x'; "
 		"swaymsg -t get_version >/dev/null || exit 2; exit 7",
-		copy, copy);
+		copy, copy, copy);
 	d = new_sway(dir, "800x600x24");
 	assert_int_equal(cua_desktop_run(d, argv, &status), CUA_OK);
 	assert_int_equal(status, 7);
@@ -287,6 +385,20 @@ test_run(void **state)
 			l.runtime[strcspn(l.runtime, "\n")] = '\0';
 		fclose(f);
 		unlink(path);
+		/* DISPLAY and the pid in Xwayland's lock file (sway's) */
+		snprintf(path, sizeof(path), "%s.x", copy);
+		f = fopen(path, "re");
+		assert_non_null(f);
+		assert_non_null(fgets(key, sizeof(key), f));
+		assert_int_equal(fscanf(f, "%d", &pid), 1);
+		fclose(f);
+		l.x_pid = pid;
+		unlink(path);
+		assert_int_equal(key[0], ':');
+		snprintf(l.x_socket, sizeof(l.x_socket), "/tmp/.X11-unix/X%d",
+			 atoi(key + 1));
+		snprintf(l.x_lock, sizeof(l.x_lock), "/tmp/.X%d-lock",
+			 atoi(key + 1));
 	}
 	unlink(copy);
 	assert_true(l.n >= 5);
@@ -311,6 +423,7 @@ test_dead_supervisor(void **state)
 	assert_int_equal(cua_desktop_set_option(d, "state_dir", dir), CUA_OK);
 	assert_int_equal(cua_desktop_start(d), CUA_OK);
 	record(dir, &l);
+	record_x(&l, cua_desktop_get_env(d, "DISPLAY"));
 	pid = cua_desktop_get_pid(d);
 	assert_true(pid > 1);
 	cua_desktop_unref(d); /* detached: it keeps running */

@@ -540,6 +540,7 @@ sway_pid_window(int pid, struct cua_sway_window *out)
 		if (sw[i].pid == pid) {
 			*out = sw[i];
 			out->app_id = out->name = out->shell = NULL;
+			out->instance = NULL;
 			out->workspace = out->output = NULL;
 			found = 1;
 		}

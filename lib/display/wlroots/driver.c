@@ -511,6 +511,9 @@ wl_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 		view_win(&v, k, &e->win, &title, &app_id, &e->focused);
 		e->title = cua_arena_strdup(l->arena, title);
 		e->app_id = *app_id ? cua_arena_strdup(l->arena, app_id) : NULL;
+		if (v.geometry && *v.sw[k].instance) /* Xwayland's WM_CLASS */
+			e->app_instance =
+				cua_arena_strdup(l->arena, v.sw[k].instance);
 	}
 	l->n = n;
 	view_free(&v);

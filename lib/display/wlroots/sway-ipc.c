@@ -317,6 +317,8 @@ add_window(struct collect *c, json_t *node, const char *output,
 	if (!json_string_value(app_id) && props)
 		app_id = json_object_get(props, "class");
 	win->app_id = dup_str(app_id);
+	win->instance =
+		dup_str(props ? json_object_get(props, "instance") : NULL);
 	win->name = dup_str(json_object_get(node, "name"));
 	win->shell = dup_str(json_object_get(node, "shell"));
 	win->x11_window =
@@ -334,8 +336,8 @@ add_window(struct collect *c, json_t *node, const char *output,
 	win->visible = json_is_true(json_object_get(node, "visible"));
 	win->floating = floating;
 	c->n++;
-	if (!win->app_id || !win->name || !win->shell || !win->workspace ||
-	    !win->output)
+	if (!win->app_id || !win->instance || !win->name || !win->shell ||
+	    !win->workspace || !win->output)
 		c->oom = 1;
 }
 
@@ -377,6 +379,7 @@ cua_sway_windows_free(struct cua_sway_window *list, size_t n)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		free(list[i].app_id);
+		free(list[i].instance);
 		free(list[i].name);
 		free(list[i].shell);
 		free(list[i].workspace);

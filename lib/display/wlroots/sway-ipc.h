@@ -38,6 +38,7 @@ struct cua_sway_window {
 	int64_t con_id;      /* sway's container id */
 	int32_t pid;         /* 0 when sway does not know it */
 	char *app_id;        /* Wayland app id, or the X11 class; "" */
+	char *instance;      /* the X11 instance (WM_CLASS); "" */
 	char *name;          /* the title; "" */
 	char *shell;         /* "xdg_shell", "xwayland", ... */
 	uint32_t x11_window; /* X11 window id of an Xwayland window, or 0 */
