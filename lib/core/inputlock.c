@@ -141,14 +141,16 @@ cua_input_lock_release(int fd)
 cua_result
 cua_input_lock_action(const char *app_name, int *fd)
 {
-	const char *name = getenv("DISPLAY");
+	/* one lock per desktop: a Wayland desktop is its compositor's
+	 * socket, whether a process also has the DISPLAY of its Xwayland */
+	const char *name = getenv("WAYLAND_DISPLAY");
 	char *path;
 	long holder;
 	int r;
 
 	*fd = 0;
 	if (!name || !*name)
-		name = getenv("WAYLAND_DISPLAY");
+		name = getenv("DISPLAY");
 	path = cua_input_lock_path(name);
 	if (!path)
 		return CUA_OK;
