@@ -150,6 +150,11 @@ struct cua_display_toplevel_query {
 	 * ops->match_wants_content. */
 	struct cua_rect content;
 	int has_content;
+	/* The toplevel's AT-SPI state has ACTIVE (its window holds
+	 * keyboard focus, as the toolkit knows it). */
+	int active;
+	/* The toplevel's accessible, "bus:path" (for hooks.toplevel_active) */
+	const char *ident;
 };
 
 /* The window manager or compositor, when it runs as a process of its own
@@ -488,6 +493,12 @@ struct cua_display_ops {
 struct cua_display_hooks {
 	void (*wake)(void *data);
 	void *wake_data;
+	/* Reads the AT-SPI state of toplevel `ident` ("bus:path", from a
+	 * toplevel query) now: 1 when it is ACTIVE, 0 when not, -1 when it
+	 * did not answer. Called on the session's thread; NULL when the
+	 * backend offers none. */
+	int (*toplevel_active)(void *data, const char *ident);
+	void *toplevel_active_data;
 };
 
 /* ------------------------------------------------------------------ */

@@ -773,6 +773,28 @@ test_cli(void **state)
 				    "fixture-gtk3` to see the updated UI "
 				    "state.\nroute: action:Click\n"));
 	fixture_expect_line(&app, "clicked Gamma");
+	/* a screenshot pixel of that observation, clicked by the next
+	 * process: the canvas's centre */
+	{
+		cua_tree *t = need_observation(APP, 10000);
+		int32_t x, y, w, h;
+		char at[64], log[2048] = "";
+		const char *click_at[] = { CUA_EXE, "click", APP,
+					   "--at",  at,      NULL };
+
+		assert_int_equal(cua_element_get_frame(
+					 find_element(t, "canvas", "Canvas"),
+					 &x, &y, &w, &h),
+				 1);
+		cua_tree_unref(t);
+		snprintf(at, sizeof(at), "%d,%d", x + w / 2, y + h / 2);
+		assert_int_equal(run_cli(state_cmd, out, sizeof(out)), 0);
+		fixture_drain(&app, "the fixture", NULL, 0);
+		assert_int_equal(run_cli(click_at, out, sizeof(out)), 0);
+		assert_non_null(strstr(out, "route: synthetic\n"));
+		fixture_wait_line(&app, "canvas release 1 ", log, sizeof(log));
+		assert_non_null(strstr(log, "canvas press 1 80 60\n"));
+	}
 	/* an error exits non-zero with the sentence */
 	snprintf(idx, sizeof(idx), "%d", 987654);
 	assert_int_equal(run_cli(click, out, sizeof(out)), 1);

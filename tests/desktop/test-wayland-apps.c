@@ -1,12 +1,12 @@
 /*
- * Real applications on the headless sway desktop in what only a Wayland
- * desktop has: a window wider than its output (gtk3-widget-factory is
- * about 1,415 px wide on the 1,280 px output), whose screenshot keeps the
- * whole frame and whose part on the output takes pixel clicks; and an
- * X11 app under the desktop's Xwayland (the GTK 3 fixture with
- * GDK_BACKEND=x11), driven through the compositor like a native one.
- * Effects are read back through fresh observations and the apps' own
- * output.
+ * Real applications on the headless Wayland desktops in what only a
+ * Wayland desktop has: a window wider than its output (gtk3-widget-factory
+ * is about 1,415 px wide on the 1,280 px output), whose screenshot keeps
+ * the whole frame and whose part on the output takes pixel clicks (sway
+ * and mutter); and an X11 app under the sway desktop's Xwayland (the GTK
+ * 3 fixture with GDK_BACKEND=x11), driven through the compositor like a
+ * native one. Effects are read back through fresh observations and the
+ * apps' own output.
  *
  * SPDX-License-Identifier: MIT
  */

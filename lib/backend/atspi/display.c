@@ -164,6 +164,38 @@ wake(void *data)
 	g_main_context_wakeup(data);
 }
 
+/* The driver's focus hook: one GetState of a toplevel, with the call
+ * timeout. */
+static int
+toplevel_active(void *data, const char *ident)
+{
+	struct atspi_be *be = data;
+	const char *colon = ident ? strstr(ident, ":/") : NULL;
+	GVariant *r;
+	GVariantIter *it;
+	guint32 word = 0;
+	char *bus;
+
+	/* "bus:path": a unique bus name has ':' at its start and may hold
+	 * others, the path starts at ":/" */
+	if (!colon || !be->a11y)
+		return -1;
+	bus = g_strndup(ident, (gsize)(colon - ident));
+	r = g_dbus_connection_call_sync(
+		be->a11y, bus, colon + 1, "org.a11y.atspi.Accessible",
+		"GetState", NULL, G_VARIANT_TYPE("(au)"),
+		G_DBUS_CALL_FLAGS_NO_AUTO_START,
+		be->base.ctx->opt.call_timeout_ms, NULL, NULL);
+	g_free(bus);
+	if (!r)
+		return -1;
+	g_variant_get(r, "(au)", &it);
+	(void)g_variant_iter_next(it, "u", &word);
+	g_variant_iter_free(it);
+	g_variant_unref(r);
+	return (word >> CUA_STATE_ACTIVE) & 1u;
+}
+
 /* The environment the last automatic choice saw. */
 static int
 env_changed(const struct atspi_be *be, const struct cua_display_env *env)
@@ -196,7 +228,7 @@ open_display(struct atspi_be *be, const char *forced)
 {
 	struct cua_display_env env;
 	struct cua_display_choice choice;
-	struct cua_display_hooks hooks = { wake, be->mc };
+	struct cua_display_hooks hooks = { wake, be->mc, toplevel_active, be };
 	struct cua_display *d = NULL;
 	cua_result r;
 

@@ -401,6 +401,9 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			tops[i].role = t->role;
 			tops[i].extents = t->extents;
 			tops[i].has_extents = (t->have & CUA_HAVE_EXTENTS) != 0;
+			tops[i].active = (t->have & CUA_HAVE_BASIC) &&
+					 CUA_HAS_STATE(t, CUA_STATE_ACTIVE);
+			tops[i].ident = t->ident;
 		}
 		if (be->display->ops->match_wants_content)
 			read_content(be, app->bus_name, an->children, tops,

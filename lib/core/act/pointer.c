@@ -267,6 +267,32 @@ act_shot_geometry(struct cua_act *a, struct cua_shot_geom *g)
 	return r;
 }
 
+/*
+ * A driver that knows windows only from the accessibility tree (mutter:
+ * the toplevels it was shown) does not know the window of a screenshot
+ * taken by another process (the CLI's `--at`) until this process read the
+ * app's toplevels: read them once and ask again. 1 when the window is
+ * known then.
+ */
+static int
+query_after_read(struct cua_act *a, uint64_t window, struct cua_win *w)
+{
+	struct cua_raw_snapshot *snap = NULL;
+
+	cua_error_clear();
+	if (!a->b->ops->open_app ||
+	    a->b->ops->open_app(a->b, a->app, &snap) != CUA_OK) {
+		cua_error_clear();
+		return 0;
+	}
+	cua_raw_snapshot_free(snap);
+	if (a->b->ops->window_query(a->b, window, w) != CUA_OK) {
+		cua_error_clear();
+		return 0;
+	}
+	return 1;
+}
+
 /* docs/actions.md §2.2 items 1–4 for pixel (px, py); fills the root pixel. */
 cua_result
 act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
@@ -288,7 +314,8 @@ act_map_pixel(struct cua_act *a, const struct cua_shot_geom *g, double px,
 		return act_unsupported(a);
 	wp = g->frame.w / g->device_ppp;
 	hp = g->frame.h / g->device_ppp;
-	if (a->b->ops->window_query(a->b, g->x11_window, &w) != CUA_OK)
+	if (a->b->ops->window_query(a->b, g->x11_window, &w) != CUA_OK &&
+	    !query_after_read(a, g->x11_window, &w))
 		return cua_err(CUA_MSG_WINDOW_CLOSED,
 			       { "name", cua_act_app_name(a) });
 	wp2 = w.frame.w / g->device_ppp;

@@ -48,12 +48,20 @@
 #define WARMUP_MS 250
 #define FIRST_FRAME_MS 2000
 #define MAX_SEEN 32
+#define CAST_RETRY_MS 200
+#define MOTION_SETTLE_MS 40
+#define ACTIVE_POLL_MS 25
+#define CYCLE_WAIT_MS 400
 
 struct mutter_driver {
 	struct cua_display base;
 	struct mutter_session *s;
 	struct mutter_pw *pw;
 	char why[256]; /* why there is no session, "" when unknown */
+	int no_focus;  /* no cast: no window had keyboard focus */
+	int64_t cast_tried_us;
+	int64_t opened_us; /* when the session with a cast started */
+	int64_t moved_us;  /* the last pointer motion, 0 none pending */
 	int pressed[4];
 	/* the toplevels match_toplevels saw, newest first */
 	struct {
@@ -62,6 +70,7 @@ struct mutter_driver {
 		int32_t w, h;
 		struct cua_rect content; /* the visible window in it */
 		char title[128];
+		char ident[160]; /* the toplevel's accessible, "bus:path" */
 	} seen[MAX_SEEN];
 	uint64_t recorded; /* the recorded window's handle, 0 unknown */
 	uint32_t frame_w, frame_h;
@@ -70,6 +79,14 @@ struct mutter_driver {
 	struct xkb_context *xkb;
 	struct xkb_keymap *keymap;
 };
+
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
 
 static struct mutter_driver *
 mdrv(struct cua_display *d)
@@ -142,6 +159,63 @@ identify(struct mutter_driver *md)
 	}
 }
 
+/* The frames of a session with a screen cast. */
+static void
+stream_open(struct mutter_driver *md)
+{
+	md->why[0] = '\0';
+	md->no_focus = 0;
+	md->opened_us = cua_now_us();
+	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
+	    CUA_OK) {
+		/* input works without frames */
+		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
+		cua_error_clear();
+		md->pw = NULL;
+	}
+	cua_info(md->base.ctx, "mutter: remote-desktop session started");
+}
+
+/*
+ * A new session with a screen cast in place of the current one: it
+ * records the window that has keyboard focus now. The old session is
+ * closed only after the new one started, so the seat never lacks a
+ * keyboard (without one no window is ACTIVE). 0, or -1 with the reason in
+ * md->why and the old session kept.
+ */
+static int
+session_renew(struct mutter_driver *md)
+{
+	struct mutter_session *n;
+
+	md->cast_tried_us = cua_now_us();
+	if (mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &n) !=
+	    CUA_OK) {
+		snprintf(md->why, sizeof(md->why),
+			 "mutter has no screen cast: %s", cua_error_get());
+		cua_error_clear();
+		return -1;
+	}
+	session_drop(md);
+	md->s = n;
+	stream_open(md);
+	return 0;
+}
+
+/*
+ * A session without a screen cast because no window had keyboard focus
+ * (the session was made before the app showed its window): once
+ * CAST_RETRY_MS have passed since the last try, a new session with a
+ * cast replaces it when a window has focus now.
+ */
+static void
+cast_retry(struct mutter_driver *md)
+{
+	if (md->no_focus &&
+	    cua_now_us() - md->cast_tried_us >= CAST_RETRY_MS * 1000)
+		(void)session_renew(md);
+}
+
 /* The session, made when there is none; NULL with cua_error() set. */
 static struct mutter_session *
 session(struct mutter_driver *md)
@@ -152,12 +226,16 @@ session(struct mutter_driver *md)
 		cua_info(md->base.ctx, "mutter: the session was closed");
 		session_drop(md);
 	}
-	if (md->s)
+	if (md->s) {
+		cast_retry(md);
 		return md->s;
+	}
+	md->cast_tried_us = cua_now_us();
 	r = mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
 	if (r != CUA_OK) {
-		/* no screen cast (PipeWire is not running): keys, buttons
-		 * and the wheel still work */
+		/* no screen cast (PipeWire is not running, or no window has
+		 * focus yet): keys, buttons and the wheel still work */
+		md->no_focus = r == CUA_ERROR_NOT_FOUND;
 		snprintf(md->why, sizeof(md->why),
 			 "mutter has no screen cast: %s", cua_error_get());
 		cua_error_clear();
@@ -174,15 +252,7 @@ session(struct mutter_driver *md)
 			 md->why);
 		return md->s;
 	}
-	md->why[0] = '\0';
-	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
-	    CUA_OK) {
-		/* input works without frames */
-		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
-		cua_error_clear();
-		md->pw = NULL;
-	}
-	cua_info(md->base.ctx, "mutter: remote-desktop session started");
+	stream_open(md);
 	return md->s;
 }
 
@@ -285,6 +355,8 @@ seen_note(struct mutter_driver *md, uint64_t window, int64_t pid,
 	md->seen[0].content = c;
 	snprintf(md->seen[0].title, sizeof(md->seen[0].title), "%s",
 		 q->name ? q->name : "");
+	snprintf(md->seen[0].ident, sizeof(md->seen[0].ident), "%s",
+		 q->ident ? q->ident : "");
 }
 
 static ssize_t
@@ -311,12 +383,55 @@ win_fill(const struct mutter_driver *md, size_t k, struct cua_win *out)
 	out->scale = 1;
 }
 
+/*
+ * The stream records the window that had keyboard focus when the session
+ * started. When the accessibility tree shows another of the toplevels
+ * seen as the active one (a dialog opened over its window, another app
+ * came forward), a new session records that window; the toplevel the
+ * tree shows active then is the recorded one. Without an active toplevel
+ * (focus is in an app not read now) nothing changes.
+ */
+static void
+follow_focus(struct mutter_driver *md, int64_t pid,
+	     const struct cua_display_toplevel_query *tops, size_t n,
+	     int64_t since_us)
+{
+	uint64_t active = 0;
+
+	for (size_t i = 0; i < n && i < 0xffff; i++) {
+		uint64_t h = ((uint64_t)pid << 16) | (i + 1);
+
+		if (tops[i].active && seen_find(md, h) >= 0) {
+			if (active)
+				return; /* two active windows: no answer */
+			active = h;
+		}
+	}
+	if (!active || active == md->recorded || !md->s ||
+	    !mutter_session_has_cast(md->s))
+		return;
+	/* a session started during this read records the window active
+	 * now; an older one may record another */
+	if (md->opened_us < since_us) {
+		cua_debug(md->base.ctx,
+			  "mutter: focus moved from window 0x%llx to 0x%llx: "
+			  "a new session records it",
+			  (unsigned long long)md->recorded,
+			  (unsigned long long)active);
+		if (session_renew(md) < 0)
+			return;
+		identify(md);
+	}
+	md->recorded = active;
+}
+
 static void
 m_match_toplevels(struct cua_display *d, int64_t pid,
 		  const struct cua_display_toplevel_query *tops, size_t n,
 		  struct cua_raw_window_info *info, struct cua_arena *arena)
 {
 	struct mutter_driver *md = mdrv(d);
+	int64_t t0 = cua_now_us();
 
 	for (size_t i = 0; i < n && i < 0xffff; i++) {
 		uint64_t h = ((uint64_t)pid << 16) | (i + 1);
@@ -330,6 +445,7 @@ m_match_toplevels(struct cua_display *d, int64_t pid,
 		identify(md);
 	else
 		cua_error_clear();
+	follow_focus(md, pid, tops, n, t0);
 	for (size_t i = 0; i < n && i < 0xffff; i++) {
 		uint64_t h = ((uint64_t)pid << 16) | (i + 1);
 		ssize_t k = seen_find(md, h);
@@ -415,10 +531,16 @@ recorded(struct mutter_driver *md, struct cua_win *out)
 static cua_result
 m_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 {
-	recorded(mdrv(d), out);
+	struct mutter_driver *md = mdrv(d);
+
+	recorded(md, out);
+	/* the stream's edge is the monitor's: mutter moves no pointer
+	 * beyond it */
 	if (out->window && !(x >= out->frame.x && y >= out->frame.y &&
 			     x - out->frame.x < out->frame.w &&
-			     y - out->frame.y < out->frame.h))
+			     y - out->frame.y < out->frame.h &&
+			     (!md->frame_w || ((uint32_t)x < md->frame_w &&
+					       (uint32_t)y < md->frame_h))))
 		memset(out, 0, sizeof(*out));
 	return CUA_OK;
 }
@@ -430,29 +552,121 @@ m_focus_window(struct cua_display *d, struct cua_win *out)
 	return CUA_OK;
 }
 
+/* The AT-SPI state of seen window k: 1 ACTIVE, 0 not, -1 unknown. */
+static int
+seen_active(struct mutter_driver *md, size_t k)
+{
+	const struct cua_display_hooks *h = &md->base.hooks;
+
+	if (!h->toplevel_active || !md->seen[k].ident[0])
+		return -1;
+	return h->toplevel_active(h->toplevel_active_data, md->seen[k].ident);
+}
+
+/* Waits at most ms for seen window k to become ACTIVE: 1 once it is. */
+static int
+wait_active(struct mutter_driver *md, size_t k, int ms)
+{
+	int64_t until = cua_now_us() + (int64_t)ms * 1000;
+
+	for (;;) {
+		if (seen_active(md, k) == 1)
+			return 1;
+		if (cua_now_us() >= until)
+			return 0;
+		sleep_ms(ACTIVE_POLL_MS);
+	}
+}
+
+/* The windows seen whose processes still run. */
+static size_t
+seen_alive(const struct mutter_driver *md)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < MAX_SEEN; i++)
+		if (md->seen[i].window &&
+		    !(kill((pid_t)md->seen[i].pid, 0) < 0 && errno == ESRCH))
+			n++;
+	return n;
+}
+
+/* mutter's cycle-windows-backward key binding (shift+alt+Escape): it
+ * activates the window used longest ago. */
+static cua_result
+cycle_back(struct mutter_session *s)
+{
+	static const uint32_t chord[] = { 0xffe1, 0xffe9, 0xff1b };
+	cua_result r = CUA_OK;
+	size_t m = 0;
+
+	for (; r == CUA_OK && m < 3; m++)
+		r = mutter_keysym(s, chord[m], 1);
+	while (m > 0)
+		(void)mutter_keysym(s, chord[--m], 0);
+	return r;
+}
+
 /*
- * mutter offers clients no request to focus a window. A new session
- * records the window focused now (a window the app raised itself, or
- * the newest one): it is confirmed when that is the one asked for.
+ * mutter offers clients no request to focus a window, but it runs its
+ * own key bindings on the session's keyboard. shift+alt+Escape
+ * (cycle-windows-backward) activates the window used longest ago, so
+ * pressing it at most once per window goes through them all, each once,
+ * until the accessibility tree shows the target ACTIVE (the toolkit's
+ * own word that its window holds keyboard focus). Then a new session
+ * records it. Windows in between are activated on the way; none is
+ * clicked or typed into. Without the tree's answer, a new session
+ * records the window mutter focuses now, and the target is confirmed
+ * only when it is the one the stream showed it to be before.
  */
 static cua_result
 m_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 		  int *confirmed)
 {
 	struct mutter_driver *md = mdrv(d);
+	ssize_t k = seen_find(md, window);
+	int64_t until = cua_now_us() + (int64_t)timeout_ms * 1000;
+	struct mutter_session *s;
 	struct cua_win w;
+	size_t tries;
 
-	(void)timeout_ms;
 	*confirmed = 0;
-	if (seen_find(md, window) < 0)
+	if (k < 0)
 		return cua_error(CUA_ERROR_NOT_FOUND, "window 0x%llx is gone",
 				 (unsigned long long)window);
-	recorded(md, &w);
-	if (w.window != window && md->s) {
-		session_drop(md);
+	if (seen_active(md, (size_t)k) < 0) {
 		recorded(md, &w);
+		if (w.window != window && md->s) {
+			session_drop(md);
+			recorded(md, &w);
+		}
+		*confirmed = w.window == window;
+		return CUA_OK;
 	}
-	*confirmed = w.window == window;
+	if (!(s = session(md)))
+		return CUA_ERROR_BACKEND;
+	tries = seen_alive(md) + 1;
+	for (size_t i = 0; !*confirmed; i++) {
+		if (seen_active(md, (size_t)k) == 1) {
+			*confirmed = 1;
+			break;
+		}
+		if (i >= tries || cua_now_us() >= until)
+			break;
+		if (cycle_back(s) != CUA_OK)
+			return CUA_ERROR_BACKEND;
+		*confirmed = wait_active(md, (size_t)k, CYCLE_WAIT_MS);
+	}
+	if (!*confirmed) {
+		cua_debug(d->ctx, "mutter: window 0x%llx did not become active",
+			  (unsigned long long)window);
+		return CUA_OK;
+	}
+	if (md->recorded != window && mutter_session_has_cast(md->s) &&
+	    session_renew(md) < 0)
+		return CUA_OK; /* focused, but the stream shows another */
+	if (md->s && mutter_session_has_cast(md->s))
+		md->recorded = window;
 	return CUA_OK;
 }
 
@@ -470,11 +684,31 @@ static cua_result
 m_move(void *data, int32_t x, int32_t y)
 {
 	struct mutter_driver *md = data;
+	cua_result r;
 
 	if (!mutter_session_has_cast(md->s))
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s", md->why);
 	/* whole pixels, as on X11: an app sees the same coordinates */
-	return mutter_motion(md->s, x, y);
+	r = mutter_motion(md->s, x, y);
+	md->moved_us = cua_now_us();
+	return r;
+}
+
+/*
+ * mutter moves its pointer focus to the surface under the pointer when it
+ * next picks (at a frame): a button sent right after a motion went to the
+ * surface under the old position (GTK saw the release of a first click
+ * but not its press). A button or wheel step waits until MOTION_SETTLE_MS
+ * have passed since the last motion.
+ */
+static void
+settle(struct mutter_driver *md)
+{
+	int64_t left = md->moved_us + MOTION_SETTLE_MS * 1000 - cua_now_us();
+
+	if (md->moved_us && left > 0)
+		sleep_ms((int)((left + 999) / 1000));
+	md->moved_us = 0;
 }
 
 static cua_result
@@ -482,6 +716,7 @@ m_button(void *data, uint32_t code, int down)
 {
 	struct mutter_driver *md = data;
 
+	settle(md);
 	return mutter_button(md->s, (int32_t)code, down);
 }
 
@@ -490,6 +725,7 @@ m_wheel(void *data, int axis, int dir)
 {
 	struct mutter_driver *md = data;
 
+	settle(md);
 	return mutter_axis(md->s, (uint32_t)axis, dir);
 }
 
@@ -686,27 +922,38 @@ m_capture(struct cua_display *d, const struct cua_capture_request *req,
 		return r;
 	}
 	/* the stream is the monitor's size, with the window's surface at
-	 * (0, 0): its visible part, cut to the stream */
+	 * (0, 0): the whole visible window, its part beyond the stream
+	 * black (no pointer reaches it either: m_window_at) */
 	{
 		struct cua_rect f = w.frame;
 		int32_t fw = (int32_t)c->px.width, fh = (int32_t)c->px.height;
+		size_t stride = (size_t)f.w * 4;
+		uint8_t *img;
 
-		if (f.x >= fw || f.y >= fh) {
+		if (f.x >= fw || f.y >= fh || f.w <= 0 || f.h <= 0) {
 			cua_capture_free(c);
 			*status = CUA_CAPTURE_OFFSCREEN;
 			return cua_error(CUA_ERROR_UNSUPPORTED,
 					 "the window lies outside the stream");
 		}
-		if (f.x + f.w > fw)
-			f.w = fw - f.x;
-		if (f.y + f.h > fh)
-			f.h = fh - f.y;
-		if (f.x || f.y)
-			memmove(c->px.data,
-				c->px.data + (size_t)f.y * c->px.stride +
-					(size_t)f.x * 4,
-				c->px.stride * (size_t)(fh - f.y) -
-					(size_t)f.x * 4);
+		img = calloc((size_t)f.h, stride);
+		if (!img) {
+			cua_capture_free(c);
+			return cua_error(CUA_ERROR_NOMEM, "out of memory");
+		}
+		for (int32_t y = 0; y < f.h && f.y + y < fh; y++)
+			memcpy(img + (size_t)y * stride,
+			       c->px.data + (size_t)(f.y + y) * c->px.stride +
+				       (size_t)f.x * 4,
+			       (size_t)(f.x + f.w > fw ? fw - f.x : f.w) * 4);
+		if (f.x + f.w > fw || f.y + f.h > fh)
+			cua_debug(d->ctx,
+				  "mutter: the window (%dx%d) reaches beyond "
+				  "the %dx%d stream: that part is black",
+				  f.w, f.h, fw - f.x, fh - f.y);
+		free(c->px.data);
+		c->px.data = img;
+		c->px.stride = stride;
 		c->px.width = (uint32_t)f.w;
 		c->px.height = (uint32_t)f.h;
 		c->frame = f;

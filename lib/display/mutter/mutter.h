@@ -34,6 +34,8 @@ mutter_available(char *why, size_t size);
  * warmup_ms: the first keys of a fresh session are dropped otherwise.
  * Without `cast` there are keys, buttons and the wheel, but no absolute
  * motion (mutter moves the pointer only on a stream) and no frames.
+ * CUA_ERROR_NOT_FOUND: no window has keyboard focus, so there is none to
+ * record (a later call may find one).
  */
 cua_result
 mutter_session_open(int cast, int timeout_ms, int warmup_ms,

@@ -185,6 +185,22 @@ attach_cast(struct mutter_session *s, const char *sid)
 			      g_variant_new_uint32(0)); /* hidden */
 	r = call(s->bus, SC_NAME, s->sc_path, SC_SESSION, "RecordWindow",
 		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	if (!r && err &&
+	    g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_FAILED)) {
+		/* mutter 43 answers "Window not found" when no window has
+		 * keyboard focus: a state of the desktop, not a fault */
+		cua_result res;
+
+		g_dbus_error_strip_remote_error(err);
+		res = cua_error(
+			CUA_ERROR_NOT_FOUND,
+			"no window has keyboard focus, so mutter records none "
+			"(ScreenCast.RecordWindow: %s)",
+			err->message);
+
+		g_error_free(err);
+		return res;
+	}
 	if (!r)
 		return failed(err, "ScreenCast.RecordWindow");
 	g_variant_get(r, "(o)", &s->stream_path);
