@@ -598,6 +598,7 @@ test_type_newline(void **state)
 	uint32_t name;
 	struct guard *g;
 	char log[8192] = "", *out = NULL;
+	const char *want;
 
 	assert_non_null(entry);
 	name = cua_element_get_id(entry);
@@ -610,14 +611,19 @@ test_type_newline(void **state)
 	quiet(300, log, sizeof(log));
 	log[0] = '\0';
 	g = guard_begin(pid());
-	ACT(cua_session_type_text(session, fx->app, "a\nb", &out));
+	/* with punctuation (Shift) and a character on no key (a spare
+	 * keycode); the action is done only once the text shows */
+	ACT(cua_session_type_text(session, fx->app, "a!\n\u20ac?b", &out));
 	assert_route(fx->app, out, "keys");
 	cua_free(out);
-	wait_count("text a\\nb", 1, log, sizeof(log));
+	/* GTK's log escapes non-ASCII bytes in octal, Qt's does not */
+	want = fx == &qt5 ? "text a!\\n\u20ac?b" :
+			    "text a!\\n\\342\\202\\254?b";
+	wait_count(want, 1, log, sizeof(log));
 	if (count(log, "key Return") != 1 ||
-	    strcmp(last_line(log, "text "), "text a\\nb") != 0)
-		fail_msg("%s: typing 'a\\nb' into the editor:\n%s", fx->app,
-			 log);
+	    strcmp(last_line(log, "text "), want) != 0)
+		fail_msg("%s: typing 'a!\\n\u20ac?b' into the editor:\n%s",
+			 fx->app, log);
 	guard_allow(g, "text", "Notes", GUARD_SUBTREE);
 	guard_end(g);
 

@@ -115,18 +115,21 @@ test('on different apps at the same time: no key reaches the other app', { skip 
     await ok(call(a, FX, 'click', { element_index: entry }));
     await ok(call(b, MP, 'click', { element_index: area }));
     await ok(call(b, MP, 'press_key', { key: 'ctrl+a Delete' }));
-    // each agent sends three batches of keys while the other does
-    const wa = ['abcdefghij', 'klmnopqrst', 'uvwabcdefg'];
-    const wb = ['zyxwvutsrq', 'ponmlkjihg', 'fedcbazyxw'];
+    // each agent types three lines while the other does: a line break
+    // is the key Return, so the whole text goes as key events (and
+    // mousepad's is read back before type_text is done)
+    const wa = ['abc!def?gh', 'kl,mn.op;q', 'uv(wa)b-cd'];
+    const wb = ['zy!xw?vuts', 'po:nm/lk%j', 'fe#dc@ba~z'];
     await Promise.all([
-      (async () => { for (const w of wa) await ok(call(a, FX, 'press_key', { key: keys(w) })); })(),
-      (async () => { for (const w of wb) await ok(call(b, MP, 'press_key', { key: keys(w) })); })(),
+      (async () => { for (const w of wa) await ok(call(a, FX, 'type_text', { text: `${w}\n` })); })(),
+      (async () => { for (const w of wb) await ok(call(b, MP, 'type_text', { text: `${w}\n` })); })(),
     ]);
-    await fixture.waitLine(`entry ${wa.join('')}`, 5000, mark);
+    await fixture.waitLine(`activate entry ${wa.join('')}`, 5000, mark);
     const mp = await mousepadText(b);
     const entries = fixture.lines.slice(mark).filter((l) => l.startsWith('entry '));
     assert.equal(entries.at(-1), `entry ${wa.join('')}`, `round ${round}: the fixture's entry, last of ${entries.join(' | ')}`);
-    assert.equal(mp, wb.join(''), `round ${round}: mousepad's text`);
+    assert.equal(fixture.lines.slice(mark).filter((l) => l.startsWith('activate entry ')).length, 3, `round ${round}: one Return per line`);
+    assert.equal(mp, wb.map((w) => `${w}\\n`).join(''), `round ${round}: mousepad's text`);
   }
 });
 

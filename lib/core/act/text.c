@@ -11,47 +11,158 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "core/keysyms.h"
 #include "core/strbuf.h"
 #include "core/utf8.h"
 
 /*
- * Typing with key events into `focus` (may be NULL): when characters went
- * through spare keycodes, their mapping is restored only once the typed
- * text shows in the element (at most 2 s; docs/actions.md §1.6's bound):
- * toolkits translate a key with the mapping of the moment they process
- * it, and Chromium does so well after its accessibility answers.
+ * The element's text now (*orig) and what it is once `text` replaced its
+ * selection, or went in at its caret (out); *start is where it goes
+ * (characters). *ok = 0 when the element did not answer.
+ */
+static cua_result
+splice_at_caret(struct cua_act *a, const char *ident, const char *text,
+		char **orig, size_t *start, struct strbuf *out, int *ok)
+{
+	struct cua_live_call g = { .op = CUA_LIVE_GET_TEXT, .ident = ident };
+	struct cua_live_call sel = { .op = CUA_LIVE_GET_SELECTION,
+				     .ident = ident };
+	size_t caret, end;
+	cua_result r;
+
+	*orig = NULL;
+	r = act_ask_call(a, &g, ok);
+	if (r != CUA_OK || !*ok || !g.ret_text) {
+		*ok = 0;
+		goto out;
+	}
+	caret = g.ret[1] >= 0 ? (size_t)g.ret[1] : cua_utf8_len(g.ret_text);
+	*start = end = caret;
+	r = act_ask_call(a, &sel, ok);
+	if (r != CUA_OK)
+		goto out;
+	if (*ok && sel.ret[0] > 0 && sel.ret[1] != sel.ret[2] &&
+	    sel.ret[1] >= 0) {
+		/* typing replaces the selection */
+		*start = (size_t)MIN(sel.ret[1], sel.ret[2]);
+		end = (size_t)MAX(sel.ret[1], sel.ret[2]);
+	}
+	*ok = 1;
+	sb_addn(out, g.ret_text, cua_utf8_offset(g.ret_text, *start));
+	sb_add(out, text);
+	sb_add(out, g.ret_text + cua_utf8_offset(g.ret_text, end));
+	*orig = g.ret_text;
+	g.ret_text = NULL;
+out:
+	act_call_clear(&g);
+	act_call_clear(&sel);
+	return r;
+}
+
+/* How many times `needle` occurs in `s` (overlapping ones included). */
+static size_t
+occurrences(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/*
+ * The text the chords put into `focus`, malloc'd, or NULL when their
+ * effect cannot be read back there: no editable text element, a password
+ * field (it shows no text), a Tab (it may move the focus on) or a Return
+ * outside a multi-line element (it may activate).
+ */
+static char *
+expected_text(const struct cua_raw_node *focus, const struct cua_key_chord *c,
+	      size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char u[8];
+
+	if (!focus || !(focus->ifaces & CUA_IFACE_TEXT) ||
+	    !CUA_HAS_STATE(focus, CUA_STATE_EDITABLE) ||
+	    focus->role == CUA_ROLE_PASSWORD_TEXT)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].keysym == KS_Tab ||
+		    (c[i].keysym == KS_Return &&
+		     !CUA_HAS_STATE(focus, CUA_STATE_MULTI_LINE))) {
+			sb_free(&sb);
+			return NULL;
+		}
+		if (c[i].keysym == KS_Return)
+			sb_addc(&sb, '\n');
+		else
+			sb_addn(&sb, u, cua_utf8_encode(u, c[i].codepoint));
+	}
+	return sb_steal(&sb);
+}
+
+/*
+ * Typing with key events into `focus` (may be NULL), read back: the
+ * typed text must show in the element, in place of its selection or at
+ * its caret, or at least once more than before (where the app moved the
+ * caret meanwhile). The poll lasts at most 2 s (docs/actions.md §1.6's
+ * bound); a key lost on the way ends the action with an error, never a
+ * success. When characters went through spare keycodes, their mapping
+ * is restored only after that read-back: toolkits translate a key with
+ * the mapping of the moment they process it, and Chromium does so well
+ * after its accessibility answers.
  */
 static cua_result
 type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
-	  struct cua_raw_node *focus, const char *typed)
+	  struct cua_raw_node *focus)
 {
 	struct cua_live_call g = { .op = CUA_LIVE_GET_TEXT };
-	int kept = 0, ok;
-	cua_result r;
+	struct strbuf want = STRBUF_INIT;
+	char *typed, *orig = NULL;
+	size_t start, before = 0;
+	int kept = 0, ok = 0, shown = 0;
+	cua_result r, rr;
 
 	if (!a->b->ops->keys || !a->b->ops->keys_restore)
 		return act_unsupported(a);
-	if (!focus || !(focus->ifaces & CUA_IFACE_TEXT) ||
-	    strchr(typed, '\t') || strchr(typed, '\r') || strchr(typed, '\n'))
+	typed = expected_text(focus, c, n);
+	if (!typed || !*typed) {
+		free(typed);
 		return act_send_keys(a, c, n);
+	}
+	r = splice_at_caret(a, focus->ident, typed, &orig, &start, &want, &ok);
+	if (r != CUA_OK || !ok) {
+		free(typed);
+		sb_free(&want);
+		return r != CUA_OK ? r : act_send_keys(a, c, n);
+	}
+	before = occurrences(orig, typed);
 	r = a->b->ops->keys(a->b, c, n, a->s->ctx.opt.keymap_delay_ms,
 			    a->app->bus_name, &kept);
-	if (r != CUA_OK || !kept)
-		return r;
 	g.ident = focus->ident;
-	for (int64_t t0 = cua_now_us(), wait = 2000;;
+	for (int64_t t0 = cua_now_us(), wait = 2000; r == CUA_OK;
 	     wait = MIN(wait * 2, 50000)) {
 		if (act_live(a, &g) == CUA_OK && g.ret_text &&
-		    strstr(g.ret_text, typed))
-			break;
+		    (strcmp(g.ret_text, sb_str(&want)) == 0 ||
+		     occurrences(g.ret_text, typed) > before))
+			shown = 1;
 		act_call_clear(&g);
-		if (cua_now_us() - t0 >= POLL_MAX_US)
+		if (shown || cua_now_us() - t0 >= POLL_MAX_US)
 			break;
 		usleep((useconds_t)wait);
 	}
 	act_call_clear(&g);
-	(void)ok;
-	return a->b->ops->keys_restore(a->b);
+	rr = kept ? a->b->ops->keys_restore(a->b) : CUA_OK;
+	if (r == CUA_OK)
+		r = rr;
+	/* asynchronous toolkits may show it later (docs/actions.md §1.6) */
+	if (r == CUA_OK && !shown && !act_is_async_toolkit(a->app))
+		r = cua_err(CUA_MSG_TYPED_TEXT_NOT_SHOWN);
+	free(typed);
+	free(orig);
+	sb_free(&want);
+	return r;
 }
 
 /* The focused element of the target window, live (docs/state-text.md §11.7). */
@@ -96,41 +207,20 @@ static cua_result
 editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 	       int *done)
 {
-	struct cua_live_call g = { .op = CUA_LIVE_GET_TEXT, .ident = n->ident };
-	struct cua_live_call sel = { .op = CUA_LIVE_GET_SELECTION,
-				     .ident = n->ident };
 	struct cua_live_call set = { .op = CUA_LIVE_SET_TEXT,
 				     .ident = n->ident };
 	struct cua_live_call chk = { .op = CUA_LIVE_GET_TEXT,
 				     .ident = n->ident };
 	struct strbuf sb = STRBUF_INIT;
-	size_t len = cua_utf8_len(text), caret, start, end, bs, be;
+	size_t len = cua_utf8_len(text), start = 0;
 	char *orig = NULL;
 	int ok;
 	cua_result r;
 
 	*done = 0;
-	r = act_ask_call(a, &g, &ok);
-	if (r != CUA_OK || !ok || !g.ret_text)
+	r = splice_at_caret(a, n->ident, text, &orig, &start, &sb, &ok);
+	if (r != CUA_OK || !ok)
 		goto out;
-	orig = g.ret_text;
-	g.ret_text = NULL;
-	caret = g.ret[1] >= 0 ? (size_t)g.ret[1] : cua_utf8_len(orig);
-	start = end = caret;
-	r = act_ask_call(a, &sel, &ok);
-	if (r != CUA_OK)
-		goto out;
-	if (ok && sel.ret[0] > 0 && sel.ret[1] != sel.ret[2] &&
-	    sel.ret[1] >= 0) {
-		/* typing replaces the selection */
-		start = (size_t)MIN(sel.ret[1], sel.ret[2]);
-		end = (size_t)MAX(sel.ret[1], sel.ret[2]);
-	}
-	bs = cua_utf8_offset(orig, start);
-	be = cua_utf8_offset(orig, end);
-	sb_addn(&sb, orig, bs);
-	sb_add(&sb, text);
-	sb_add(&sb, orig + be);
 	set.text = sb_str(&sb);
 	r = act_ask_call(a, &set, &ok);
 	if (r != CUA_OK || !ok)
@@ -153,8 +243,6 @@ editable_route(struct cua_act *a, struct cua_raw_node *n, const char *text,
 		r = cua_err(CUA_MSG_TEXT_CHANGED_OTHERWISE);
 	}
 out:
-	act_call_clear(&g);
-	act_call_clear(&sel);
 	act_call_clear(&set);
 	act_call_clear(&chk);
 	free(orig);
@@ -220,7 +308,7 @@ keys:
 	}
 	r = act_keyboard_ready_for(&a, &tw);
 	if (r == CUA_OK)
-		r = type_keys(&a, seq.chords, seq.n, f, text);
+		r = type_keys(&a, seq.chords, seq.n, f);
 	if (r == CUA_OK)
 		cua_act_route(&a, "keys");
 out:
