@@ -103,10 +103,82 @@ expected_text(const struct cua_raw_node *focus, const struct cua_key_chord *c,
 }
 
 /*
+ * `s` as its words alone, malloc'd: letters and digits, ASCII ones in
+ * lower case, without spaces, ASCII punctuation or typographic quotes
+ * and dashes (U+2000–U+206F, guillemets, no-break space). NULL when out
+ * of memory.
+ */
+static char *
+words_of(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char u[8];
+
+	while (*s) {
+		uint32_t cp = cua_utf8_next(&s);
+
+		if (cp < 0x80) {
+			if ((cp >= '0' && cp <= '9') ||
+			    (cp >= 'a' && cp <= 'z'))
+				sb_addc(&sb, (char)cp);
+			else if (cp >= 'A' && cp <= 'Z')
+				sb_addc(&sb, (char)(cp - 'A' + 'a'));
+		} else if (!(cp >= 0x2000 && cp <= 0x206f) && cp != 0xa0 &&
+			   cp != 0xab && cp != 0xbb) {
+			sb_addn(&sb, u, cua_utf8_encode(u, cp));
+		}
+	}
+	return sb_steal(&sb);
+}
+
+/* As text_shows(), on the words alone (words_of). */
+static int
+words_show(const char *got, const char *orig, const char *want,
+	   const char *line, int whole)
+{
+	char *g = words_of(got), *o = words_of(orig), *w = words_of(want),
+	     *l = words_of(line);
+	int shown = 0;
+
+	if (g && o && w && l && *l)
+		shown = whole ? strcmp(g, w) == 0 :
+				occurrences(g, l) > occurrences(o, l);
+	free(g);
+	free(o);
+	free(w);
+	free(l);
+	return shown;
+}
+
+/*
+ * Whether the element's text `got` shows what was typed. `line` is the
+ * typed text up to its first line break (all of it when it has none:
+ * `whole`): an app may give each paragraph an element of its own
+ * (LibreOffice), so only the first line is sure to stay in the element
+ * typed into. The typed text shows when the element holds `want` (the
+ * text in place of the selection, or at the caret), or `line` once more
+ * than `before`, where the app moved the caret meanwhile. An app that
+ * corrects what is typed (a capital at the start of a sentence,
+ * typographic quotes and dashes) changes its case and punctuation: the
+ * same comparison on the words alone (words_of) accepts that, and still
+ * finds a lost letter or digit (a lost space or punctuation mark it
+ * cannot tell from a correction).
+ */
+static int
+text_shows(const char *got, const char *orig, const char *want,
+	   const char *line, size_t before, int whole)
+{
+	if (whole && strcmp(got, want) == 0)
+		return 1;
+	if (occurrences(got, line) > before)
+		return 1;
+	return strcmp(got, orig) != 0 &&
+	       words_show(got, orig, want, line, whole);
+}
+
+/*
  * Typing with key events into `focus` (may be NULL), read back: the
- * typed text must show in the element, in place of its selection or at
- * its caret, or at least once more than before (where the app moved the
- * caret meanwhile). The poll lasts at most 2 s (docs/actions.md §1.6's
+ * typed text must show in the element (text_shows). The poll lasts at most 2 s (docs/actions.md §1.6's
  * bound); a key lost on the way ends the action with an error, never a
  * success. When characters went through spare keycodes, their mapping
  * is restored only after that read-back: toolkits translate a key with
@@ -121,12 +193,20 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 	struct strbuf want = STRBUF_INIT;
 	char *typed, *orig = NULL;
 	size_t start, before = 0;
-	int kept = 0, ok = 0, shown = 0;
+	int kept = 0, ok = 0, shown = 0, whole = 1;
 	cua_result r, rr;
 
 	if (!a->b->ops->keys || !a->b->ops->keys_restore)
 		return act_unsupported(a);
 	typed = expected_text(focus, c, n);
+	/* the first line: a text that starts with a line break has
+	 * nothing sure to read back */
+	if (typed) {
+		size_t eol = strcspn(typed, "\n");
+
+		whole = typed[eol] == '\0';
+		typed[eol] = '\0';
+	}
 	if (!typed || !*typed) {
 		free(typed);
 		return act_send_keys(a, c, n);
@@ -144,8 +224,8 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 	for (int64_t t0 = cua_now_us(), wait = 2000; r == CUA_OK;
 	     wait = MIN(wait * 2, 50000)) {
 		if (act_live(a, &g) == CUA_OK && g.ret_text &&
-		    (strcmp(g.ret_text, sb_str(&want)) == 0 ||
-		     occurrences(g.ret_text, typed) > before))
+		    text_shows(g.ret_text, orig, sb_str(&want), typed, before,
+			       whole))
 			shown = 1;
 		act_call_clear(&g);
 		if (shown || cua_now_us() - t0 >= POLL_MAX_US)
