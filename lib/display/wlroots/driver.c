@@ -46,42 +46,7 @@
 #include <time.h>
 
 #include "core/errors.h"
-#include "display/display.h"
-#include "sway-ipc.h"
-#include "wlr-private.h"
-
-#define WLR_H_SWAY (UINT64_C(1) << 48)
-#define WLR_H_TOPLEVEL (UINT64_C(1) << 49)
-#define WLR_H_MASK (WLR_H_SWAY - 1)
-
-struct wlr_driver {
-	struct cua_display base;
-	struct cua_wlr *w; /* NULL: not connected yet */
-	struct cua_wlr_options opt;
-	char display[256]; /* WAYLAND_DISPLAY as read at open */
-	int pressed[8];    /* buttons held (1..3) */
-	/* the size of each window's accessibility frame, as match_toplevels
-	 * last saw it (logical pixels), newest first, and with `offset` where
-	 * its content starts inside it */
-	struct {
-		uint64_t window;
-		int32_t w, h;
-		int offset;
-		int32_t ox, oy;
-	} seen[32];
-};
-
-/* Everything one call needs to know of the windows. */
-struct wlr_view {
-	struct cua_sway_window *sw; /* NULL without sway's IPC */
-	size_t n_sw;
-	struct cua_wlr_toplevel *tl;
-	size_t n_tl;
-	ssize_t *sw_tl;              /* sw[i] -> index into tl, or -1 */
-	int geometry;                /* sw is usable */
-	int scale;                   /* global units per logical pixel */
-	const struct wlr_driver *wd; /* for the shadows seen */
-};
+#include "driver-int.h"
 
 static struct wlr_driver *
 wdrv(struct cua_display *d)
@@ -154,36 +119,6 @@ layout_scale(struct cua_wlr *w, char *why, size_t size)
 	return s ? s : 1;
 }
 
-static void
-view_free(struct wlr_view *v)
-{
-	cua_sway_windows_free(v->sw, v->n_sw);
-	cua_wlr_toplevels_free(v->tl, v->n_tl);
-	free(v->sw_tl);
-	memset(v, 0, sizeof(*v));
-}
-
-/* The sway window of each toplevel: same app id and title, in order. */
-static void
-view_pair(struct wlr_view *v)
-{
-	int *used = calloc(v->n_tl ? v->n_tl : 1, sizeof(*used));
-
-	for (size_t i = 0; i < v->n_sw; i++) {
-		v->sw_tl[i] = -1;
-		for (size_t j = 0; used && j < v->n_tl; j++) {
-			if (used[j] ||
-			    strcmp(v->tl[j].app_id, v->sw[i].app_id) ||
-			    strcmp(v->tl[j].title, v->sw[i].name))
-				continue;
-			v->sw_tl[i] = (ssize_t)j;
-			used[j] = 1;
-			break;
-		}
-	}
-	free(used);
-}
-
 /*
  * Reads the windows. CUA_OK with at least the toplevels or sway's
  * windows; an error when neither can be read. With sway's IPC the
@@ -192,7 +127,7 @@ view_pair(struct wlr_view *v)
  * request), so they add nothing else.
  */
 static cua_result
-view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
+wlr_view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
 {
 	struct cua_wlr *w = conn(wd);
 	const char *sock;
@@ -215,189 +150,21 @@ view_read(struct wlr_driver *wd, struct wlr_view *v, int with_toplevels)
 		r = cua_sway_windows(sock, wd->opt.timeout_ms, &v->sw,
 				     &v->n_sw);
 		if (r != CUA_OK) {
-			view_free(v);
+			wlr_view_free(v);
 			return r;
 		}
 		v->geometry = 1;
 		v->sw_tl = calloc(v->n_sw ? v->n_sw : 1, sizeof(*v->sw_tl));
 		if (!v->sw_tl) {
-			view_free(v);
+			wlr_view_free(v);
 			return cua_error(CUA_ERROR_NOMEM, "out of memory");
 		}
-		view_pair(v);
+		wlr_view_pair(v);
 	} else if (!cua_wlr_has(w, CUA_WLR_TOPLEVELS)) {
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s",
 				 cua_wlr_feature_reason(w, CUA_WLR_TOPLEVELS));
 	}
 	return CUA_OK;
-}
-
-static struct cua_rect
-scaled(struct cua_rect r, int s)
-{
-	r.x *= s;
-	r.y *= s;
-	r.w *= s;
-	r.h *= s;
-	return r;
-}
-
-/* The index of `window` among the accessibility frames seen, or -1. */
-static ssize_t
-seen_find(const struct wlr_driver *wd, uint64_t window)
-{
-	for (size_t i = 0; wd && i < sizeof(wd->seen) / sizeof(wd->seen[0]);
-	     i++)
-		if (wd->seen[i].window == window)
-			return (ssize_t)i;
-	return -1;
-}
-
-/* Facts of sway window i (see the top of the file for the frame). */
-static void
-sway_win(const struct wlr_view *v, size_t i, struct cua_win *out)
-{
-	const struct cua_sway_window *s = &v->sw[i];
-	const struct cua_wlr_toplevel *t =
-		v->sw_tl[i] >= 0 ? &v->tl[v->sw_tl[i]] : NULL;
-	ssize_t k;
-
-	memset(out, 0, sizeof(*out));
-	out->window = WLR_H_SWAY | ((uint64_t)s->con_id & WLR_H_MASK);
-	out->pid = s->pid;
-	cua_display_proc_comm(out->pid, out->process, sizeof(out->process));
-	/* sway's IPC gives no offset of the content inside the surface
-	 * (its geometry is x = y = 0): the surface starts at the content
-	 * unless the accessibility tree showed a shadow's offset, and
-	 * shadowed() checks that against AT-SPI */
-	out->frame = scaled(s->content, v->scale);
-	out->origin = out->frame;
-	k = seen_find(v->wd, out->window);
-	if (k >= 0 && v->wd->seen[k].offset) {
-		out->origin.x -= v->wd->seen[k].ox * v->scale;
-		out->origin.y -= v->wd->seen[k].oy * v->scale;
-		out->origin.w = v->wd->seen[k].w * v->scale;
-		out->origin.h = v->wd->seen[k].h * v->scale;
-	}
-	out->iconified = t && t->minimized;
-	out->mapped = s->visible && !out->iconified;
-	/* an Xwayland client knows where sway put its window: its toolkit
-	 * reports root coordinates, which are the layout's */
-	out->atspi_space = strcmp(s->shell, "xwayland") == 0 ?
-				   CUA_ATSPI_GLOBAL :
-				   CUA_ATSPI_SURFACE;
-	out->scale = v->scale;
-}
-
-/* Facts of toplevel j when there is no geometry. */
-static void
-toplevel_win(const struct wlr_view *v, size_t j, struct cua_win *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->window = WLR_H_TOPLEVEL | v->tl[j].id;
-	out->iconified = v->tl[j].minimized;
-	out->mapped = !out->iconified;
-	out->atspi_space = CUA_ATSPI_SURFACE;
-	out->scale = v->scale ? v->scale : 1;
-}
-
-/* Number of windows of the view, and the facts of window k. */
-static size_t
-view_count(const struct wlr_view *v)
-{
-	return v->geometry ? v->n_sw : v->n_tl;
-}
-
-static void
-view_win(const struct wlr_view *v, size_t k, struct cua_win *out,
-	 const char **title, const char **app_id, int *focused)
-{
-	if (v->geometry) {
-		sway_win(v, k, out);
-		*title = v->sw[k].name;
-		*app_id = v->sw[k].app_id;
-		*focused = v->sw[k].focused;
-	} else {
-		toplevel_win(v, k, out);
-		*title = v->tl[k].title;
-		*app_id = v->tl[k].app_id;
-		*focused = v->tl[k].activated;
-	}
-}
-
-/* The view index of handle `h`, or -1. */
-static ssize_t
-view_find(const struct wlr_view *v, uint64_t h)
-{
-	if (v->geometry && (h & WLR_H_SWAY)) {
-		for (size_t i = 0; i < v->n_sw; i++)
-			if (((uint64_t)v->sw[i].con_id & WLR_H_MASK) ==
-			    (h & WLR_H_MASK))
-				return (ssize_t)i;
-	} else if (!v->geometry && (h & WLR_H_TOPLEVEL)) {
-		for (size_t j = 0; j < v->n_tl; j++)
-			if (v->tl[j].id == (h & WLR_H_MASK))
-				return (ssize_t)j;
-	}
-	return -1;
-}
-
-/* Remembers the size of a window's accessibility frame and, offset = 1,
- * where its content starts inside it. */
-static void
-seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h,
-	  int offset, int32_t ox, int32_t oy)
-{
-	size_t n = sizeof(wd->seen) / sizeof(wd->seen[0]), i;
-
-	for (i = 0; i < n - 1 && wd->seen[i].window != window; i++)
-		;
-	memmove(&wd->seen[1], &wd->seen[0], i * sizeof(wd->seen[0]));
-	wd->seen[0].window = window;
-	wd->seen[0].w = w;
-	wd->seen[0].h = h;
-	wd->seen[0].offset = offset;
-	wd->seen[0].ox = ox;
-	wd->seen[0].oy = oy;
-}
-
-/* 1 when the window's accessibility frame is larger than its content on
- * every side and the content's place in it is unknown: a client-side
- * shadow of unknown size (see the top). */
-static int
-shadowed(const struct wlr_driver *wd, const struct cua_win *win)
-{
-	int s = win->scale > 0 ? (int)win->scale : 1;
-	ssize_t i = seen_find(wd, win->window);
-
-	return i >= 0 && !wd->seen[i].offset &&
-	       wd->seen[i].w * s > win->frame.w &&
-	       wd->seen[i].h * s > win->frame.h;
-}
-
-/*
- * Where the content of a window (sway's window_rect, `frame` in global
- * units) starts inside the surface of a toplevel query (logical pixels):
- * 1 with *ox, *oy when the surface is larger than the content both ways
- * and the rectangle its children fill has the content's exact size and
- * lies inside it (see the top); 0 otherwise.
- */
-static int
-content_offset(const struct cua_display_toplevel_query *q,
-	       const struct cua_rect *frame, int s, int32_t *ox, int32_t *oy)
-{
-	const struct cua_rect *e = &q->extents, *c = &q->content;
-
-	if (!q->has_extents || !q->has_content || e->w * s <= frame->w ||
-	    e->h * s <= frame->h)
-		return 0;
-	if (c->w * s != frame->w || c->h * s != frame->h || c->x < e->x ||
-	    c->y < e->y || c->x + c->w > e->x + e->w ||
-	    c->y + c->h > e->y + e->h)
-		return 0;
-	*ox = c->x - e->x;
-	*oy = c->y - e->y;
-	return 1;
 }
 
 /* ---- the ops ---------------------------------------------------------- */
@@ -492,15 +259,15 @@ wl_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 	cua_result r;
 
 	*out = NULL;
-	r = view_read(wdrv(d), &v, 0);
+	r = wlr_view_read(wdrv(d), &v, 0);
 	if (r != CUA_OK)
 		return r;
-	n = view_count(&v);
+	n = wlr_view_count(&v);
 	l = calloc(1, sizeof(*l));
 	if (!l || !(l->arena = cua_arena_new()) ||
 	    !(l->w = cua_arena_alloc(l->arena, (n ? n : 1) * sizeof(*l->w)))) {
 		cua_display_window_list_free(l);
-		view_free(&v);
+		wlr_view_free(&v);
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -508,7 +275,7 @@ wl_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 		const char *title, *app_id;
 
 		memset(e, 0, sizeof(*e));
-		view_win(&v, k, &e->win, &title, &app_id, &e->focused);
+		wlr_view_win(&v, k, &e->win, &title, &app_id, &e->focused);
 		e->title = cua_arena_strdup(l->arena, title);
 		e->app_id = *app_id ? cua_arena_strdup(l->arena, app_id) : NULL;
 		if (v.geometry && *v.sw[k].instance) /* Xwayland's WM_CLASS */
@@ -516,7 +283,7 @@ wl_list_windows(struct cua_display *d, struct cua_display_window_list **out)
 				cua_arena_strdup(l->arena, v.sw[k].instance);
 	}
 	l->n = n;
-	view_free(&v);
+	wlr_view_free(&v);
 	*out = l;
 	return CUA_OK;
 }
@@ -545,11 +312,11 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 	ssize_t *match = NULL;
 
 	memset(info, 0, n * sizeof(*info));
-	if (n == 0 || view_read(wdrv(d), &v, 0) != CUA_OK) {
+	if (n == 0 || wlr_view_read(wdrv(d), &v, 0) != CUA_OK) {
 		cua_error_clear();
 		return;
 	}
-	nw = view_count(&v);
+	nw = wlr_view_count(&v);
 	used = calloc(nw ? nw : 1, sizeof(*used));
 	match = calloc(n, sizeof(*match));
 	if (!used || !match)
@@ -596,7 +363,8 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 
 		if (match[i] < 0)
 			continue;
-		view_win(&v, (size_t)match[i], &win, &title, &app_id, &focused);
+		wlr_view_win(&v, (size_t)match[i], &win, &title, &app_id,
+			     &focused);
 		info[i].x11_window = win.window;
 		info[i].x11_active = focused;
 		info[i].x11_mapped = win.mapped;
@@ -613,14 +381,14 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 			/* an Xwayland client's extents are the layout's */
 			int off = v.geometry &&
 				  win.atspi_space == CUA_ATSPI_SURFACE &&
-				  content_offset(&tops[i], &win.frame, v.scale,
-						 &ox, &oy);
+				  wlr_content_offset(&tops[i], &win.frame,
+						     v.scale, &ox, &oy);
 
-			seen_note(wdrv(d), win.window, tops[i].extents.w,
-				  tops[i].extents.h, off, ox, oy);
+			wlr_seen_note(wdrv(d), win.window, tops[i].extents.w,
+				      tops[i].extents.h, off, ox, oy);
 			/* the window's facts again, with its origin */
-			view_win(&v, (size_t)match[i], &win, &title, &app_id,
-				 &focused);
+			wlr_view_win(&v, (size_t)match[i], &win, &title,
+				     &app_id, &focused);
 		}
 		if (v.geometry && win.origin.w > 0 &&
 		    (win.origin.x != win.frame.x ||
@@ -630,7 +398,7 @@ wl_match_toplevels(struct cua_display *d, int64_t pid,
 out:
 	free(used);
 	free(match);
-	view_free(&v);
+	wlr_view_free(&v);
 }
 
 static cua_result
@@ -650,13 +418,13 @@ wl_window_query(struct cua_display *d, uint64_t window, struct cua_win *out)
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
-	r = view_read(wdrv(d), &v, 0);
+	r = wlr_view_read(wdrv(d), &v, 0);
 	if (r != CUA_OK)
 		return r;
-	k = view_find(&v, window);
+	k = wlr_view_find(&v, window);
 	if (k >= 0)
-		view_win(&v, (size_t)k, out, &title, &app_id, &focused);
-	view_free(&v);
+		wlr_view_win(&v, (size_t)k, out, &title, &app_id, &focused);
+	wlr_view_free(&v);
 	return k >= 0 ? CUA_OK : gone(window);
 }
 
@@ -674,7 +442,7 @@ on_output(struct cua_wlr *w, int scale, int32_t x, int32_t y)
 	size_t n = cua_wlr_outputs(w, o, 16);
 
 	for (size_t i = 0; i < n && i < 16; i++) {
-		struct cua_rect box = scaled(o[i].rect, scale);
+		struct cua_rect box = wlr_scaled(o[i].rect, scale);
 
 		if (rect_has(&box, x, y))
 			return 1;
@@ -693,11 +461,11 @@ wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
-	r = view_read(wd, &v, 0);
+	r = wlr_view_read(wd, &v, 0);
 	if (r != CUA_OK)
 		return r;
 	if (!v.geometry) {
-		view_free(&v);
+		wlr_view_free(&v);
 		return cua_error(
 			CUA_ERROR_UNSUPPORTED, "%s",
 			cua_wlr_feature_reason(wd->w, CUA_WLR_GEOMETRY));
@@ -706,14 +474,14 @@ wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 		/* a part of a window wider than its output: no pointer
 		 * event reaches it (the compositor keeps the pointer on
 		 * the outputs) */
-		view_free(&v);
+		wlr_view_free(&v);
 		return CUA_OK;
 	}
 	for (size_t i = 0; i < v.n_sw; i++) {
-		struct cua_rect box = scaled(v.sw[i].rect, v.scale);
+		struct cua_rect box = wlr_scaled(v.sw[i].rect, v.scale);
 		struct cua_win win;
 
-		sway_win(&v, i, &win);
+		wlr_sway_win(&v, i, &win);
 		if (!v.sw[i].visible || win.iconified)
 			continue;
 		/* the container (title bar, borders) and the surface */
@@ -721,8 +489,8 @@ wl_window_at(struct cua_display *d, int32_t x, int32_t y, struct cua_win *out)
 			top = (ssize_t)i;
 	}
 	if (top >= 0)
-		sway_win(&v, (size_t)top, out);
-	view_free(&v);
+		wlr_sway_win(&v, (size_t)top, out);
+	wlr_view_free(&v);
 	return CUA_OK;
 }
 
@@ -733,19 +501,19 @@ wl_focus_window(struct cua_display *d, struct cua_win *out)
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
-	r = view_read(wdrv(d), &v, 0);
+	r = wlr_view_read(wdrv(d), &v, 0);
 	if (r != CUA_OK)
 		return r;
-	for (size_t k = 0; k < view_count(&v); k++) {
+	for (size_t k = 0; k < wlr_view_count(&v); k++) {
 		const char *title, *app_id;
 		int focused;
 
-		view_win(&v, k, out, &title, &app_id, &focused);
+		wlr_view_win(&v, k, out, &title, &app_id, &focused);
 		if (focused)
 			break;
 		memset(out, 0, sizeof(*out));
 	}
-	view_free(&v);
+	wlr_view_free(&v);
 	return CUA_OK;
 }
 
@@ -783,12 +551,12 @@ wl_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 	cua_result r;
 
 	*confirmed = 0;
-	r = view_read(wd, &v, 1);
+	r = wlr_view_read(wd, &v, 1);
 	if (r != CUA_OK)
 		return r;
-	k = view_find(&v, window);
+	k = wlr_view_find(&v, window);
 	if (k < 0) {
-		view_free(&v);
+		wlr_view_free(&v);
 		return gone(window);
 	}
 	if (!v.geometry) {
@@ -808,7 +576,7 @@ wl_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 		r = sway_activate(wd, cua_wlr_sway_socket(wd->w),
 				  v.sw[k].con_id, timeout_ms, confirmed);
 	}
-	view_free(&v);
+	wlr_view_free(&v);
 	return r;
 }
 
@@ -840,7 +608,7 @@ aim_ok(struct cua_display *d, int32_t x, int32_t y)
 		cua_error_clear(); /* the move itself will say it */
 		return CUA_OK;
 	}
-	if (win.window && shadowed(wdrv(d), &win))
+	if (win.window && wlr_shadowed(wdrv(d), &win))
 		return cua_err(CUA_MSG_NO_WINDOW_ORIGIN);
 	return CUA_OK;
 }
@@ -1050,22 +818,22 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 
 	*out = NULL;
 	*status = CUA_CAPTURE_COMPOSITOR_FAILED;
-	r = view_read(wd, &v, 0);
+	r = wlr_view_read(wd, &v, 0);
 	if (r != CUA_OK)
 		return r;
 	if (!v.geometry || !cua_wlr_has(wd->w, CUA_WLR_CAPTURE)) {
 		/* the capabilities say why; the core asks them first */
-		view_free(&v);
+		wlr_view_free(&v);
 		return cua_error(CUA_ERROR_UNSUPPORTED,
 				 "no window capture on this desktop");
 	}
-	k = view_find(&v, req->window);
+	k = wlr_view_find(&v, req->window);
 	if (k < 0) {
-		view_free(&v);
+		wlr_view_free(&v);
 		*status = CUA_CAPTURE_NOT_LISTED;
 		return gone(req->window);
 	}
-	view_win(&v, (size_t)k, &win, &title, &app_id, &focused);
+	wlr_view_win(&v, (size_t)k, &win, &title, &app_id, &focused);
 	s = v.scale;
 	lr.x = win.frame.x / s;
 	lr.y = win.frame.y / s;
@@ -1073,15 +841,15 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	lr.h = win.frame.h / s;
 	/* a window covered by another is captured with what covers it, as
 	 * on an X server without Composite */
-	if (win.iconified || !win.mapped || shadowed(wd, &win)) {
+	if (win.iconified || !win.mapped || wlr_shadowed(wd, &win)) {
 		*status = win.iconified ? CUA_CAPTURE_MINIMIZED :
 			  !win.mapped   ? CUA_CAPTURE_HIDDEN :
 					  CUA_CAPTURE_NO_ORIGIN;
-		view_free(&v);
+		wlr_view_free(&v);
 		return cua_error(CUA_ERROR_UNSUPPORTED,
 				 "the window cannot be captured");
 	}
-	view_free(&v);
+	wlr_view_free(&v);
 	if (req->timeout_ms > 0)
 		wd->w->opt.capture_timeout_ms = req->timeout_ms;
 	t0 = cua_now_us();
