@@ -71,10 +71,10 @@ occurrences(const char *s, const char *needle)
 }
 
 /*
- * The text the chords put into `focus`, malloc'd, or NULL when their
- * effect cannot be read back there: no editable text element, a password
- * field (it shows no text), a Tab (it may move the focus on) or a Return
- * outside a multi-line element (it may activate).
+ * The text the chords (none a Return: type_keys stops before it) put
+ * into `focus`, malloc'd, or NULL when their effect cannot be read back
+ * there: no editable text element, a password field (it shows no text),
+ * or a Tab (it may move the focus on).
  */
 static char *
 expected_text(const struct cua_raw_node *focus, const struct cua_key_chord *c,
@@ -88,16 +88,11 @@ expected_text(const struct cua_raw_node *focus, const struct cua_key_chord *c,
 	    focus->role == CUA_ROLE_PASSWORD_TEXT)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (c[i].keysym == KS_Tab ||
-		    (c[i].keysym == KS_Return &&
-		     !CUA_HAS_STATE(focus, CUA_STATE_MULTI_LINE))) {
+		if (c[i].keysym == KS_Tab) {
 			sb_free(&sb);
 			return NULL;
 		}
-		if (c[i].keysym == KS_Return)
-			sb_addc(&sb, '\n');
-		else
-			sb_addn(&sb, u, cua_utf8_encode(u, c[i].codepoint));
+		sb_addn(&sb, u, cua_utf8_encode(u, c[i].codepoint));
 	}
 	return sb_steal(&sb);
 }
@@ -134,79 +129,63 @@ words_of(const char *s)
 /* As text_shows(), on the words alone (words_of). */
 static int
 words_show(const char *got, const char *orig, const char *want,
-	   const char *line, int whole)
+	   const char *typed)
 {
 	char *g = words_of(got), *o = words_of(orig), *w = words_of(want),
-	     *l = words_of(line);
+	     *t = words_of(typed);
 	int shown = 0;
 
-	if (g && o && w && l && *l)
-		shown = whole ? strcmp(g, w) == 0 :
-				occurrences(g, l) > occurrences(o, l);
+	if (g && o && w && t && *t)
+		shown = strcmp(g, w) == 0 ||
+			occurrences(g, t) > occurrences(o, t);
 	free(g);
 	free(o);
 	free(w);
-	free(l);
+	free(t);
 	return shown;
 }
 
 /*
- * Whether the element's text `got` shows what was typed. `line` is the
- * typed text up to its first line break (all of it when it has none:
- * `whole`): an app may give each paragraph an element of its own
- * (LibreOffice), so only the first line is sure to stay in the element
- * typed into. The typed text shows when the element holds `want` (the
- * text in place of the selection, or at the caret), or `line` once more
- * than `before`, where the app moved the caret meanwhile. An app that
- * corrects what is typed (a capital at the start of a sentence,
- * typographic quotes and dashes) changes its case and punctuation: the
- * same comparison on the words alone (words_of) accepts that, and still
- * finds a lost letter or digit (a lost space or punctuation mark it
- * cannot tell from a correction).
+ * Whether the element's text `got` shows what was typed: it is `want`
+ * (the element's text `orig` with `typed` in place of the selection, or
+ * at the caret), or it holds `typed` once more than `before`, where the
+ * app moved the caret meanwhile. An app that corrects what is typed (a
+ * capital at the start of a sentence, typographic quotes and dashes)
+ * changes its case and punctuation: the same comparison on the words
+ * alone (words_of) accepts that, and still finds a lost letter or digit
+ * (a lost space or punctuation mark it cannot tell from a correction).
  */
 static int
 text_shows(const char *got, const char *orig, const char *want,
-	   const char *line, size_t before, int whole)
+	   const char *typed, size_t before)
 {
-	if (whole && strcmp(got, want) == 0)
+	if (strcmp(got, want) == 0 || occurrences(got, typed) > before)
 		return 1;
-	if (occurrences(got, line) > before)
-		return 1;
-	return strcmp(got, orig) != 0 &&
-	       words_show(got, orig, want, line, whole);
+	return strcmp(got, orig) != 0 && words_show(got, orig, want, typed);
 }
 
 /*
  * Typing with key events into `focus` (may be NULL), read back: the
- * typed text must show in the element (text_shows). The poll lasts at most 2 s (docs/actions.md §1.6's
- * bound); a key lost on the way ends the action with an error, never a
- * success. When characters went through spare keycodes, their mapping
- * is restored only after that read-back: toolkits translate a key with
- * the mapping of the moment they process it, and Chromium does so well
- * after its accessibility answers.
+ * typed text must show in the element (text_shows). The poll lasts at
+ * most 2 s (docs/actions.md §1.6's bound); a key lost on the way ends
+ * the action with an error, never a success. When characters went
+ * through spare keycodes, their mapping is restored only after that
+ * read-back: toolkits translate a key with the mapping of the moment
+ * they process it, and Chromium does so well after its accessibility
+ * answers.
  */
 static cua_result
-type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
-	  struct cua_raw_node *focus)
+type_checked(struct cua_act *a, const struct cua_key_chord *c, size_t n,
+	     struct cua_raw_node *focus)
 {
 	struct cua_live_call g = { .op = CUA_LIVE_GET_TEXT };
 	struct strbuf want = STRBUF_INIT;
 	char *typed, *orig = NULL;
 	size_t start, before = 0;
-	int kept = 0, ok = 0, shown = 0, whole = 1;
+	int kept = 0, ok = 0, shown = 0;
 	cua_result r, rr;
 
-	if (!a->b->ops->keys || !a->b->ops->keys_restore)
-		return act_unsupported(a);
 	typed = expected_text(focus, c, n);
-	/* the first line: a text that starts with a line break has
-	 * nothing sure to read back */
-	if (typed) {
-		size_t eol = strcspn(typed, "\n");
-
-		whole = typed[eol] == '\0';
-		typed[eol] = '\0';
-	}
 	if (!typed || !*typed) {
 		free(typed);
 		return act_send_keys(a, c, n);
@@ -224,8 +203,7 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 	for (int64_t t0 = cua_now_us(), wait = 2000; r == CUA_OK;
 	     wait = MIN(wait * 2, 50000)) {
 		if (act_live(a, &g) == CUA_OK && g.ret_text &&
-		    text_shows(g.ret_text, orig, sb_str(&want), typed, before,
-			       whole))
+		    text_shows(g.ret_text, orig, sb_str(&want), typed, before))
 			shown = 1;
 		act_call_clear(&g);
 		if (shown || cua_now_us() - t0 >= POLL_MAX_US)
@@ -242,6 +220,31 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 	free(typed);
 	free(orig);
 	sb_free(&want);
+	return r;
+}
+
+/*
+ * The text up to its first line break is typed and read back
+ * (type_checked) before the Return is pressed: a Return may submit or
+ * clear the field (a calculator, a chat box, a command line) or move the
+ * caret to an element of its own (LibreOffice's paragraphs), so what it
+ * and the keys after it do is not read back.
+ */
+static cua_result
+type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
+	  struct cua_raw_node *focus)
+{
+	size_t k = 0;
+	cua_result r = CUA_OK;
+
+	if (!a->b->ops->keys || !a->b->ops->keys_restore)
+		return act_unsupported(a);
+	while (k < n && c[k].keysym != KS_Return)
+		k++;
+	if (k > 0)
+		r = type_checked(a, c, k, focus);
+	if (r == CUA_OK && k < n)
+		r = act_send_keys(a, c + k, n - k);
 	return r;
 }
 
