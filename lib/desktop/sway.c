@@ -76,22 +76,46 @@ make_runtime_dir(struct desktop *d)
 	return path;
 }
 
+/* "exec 'SUPERVISOR' hold-pointer" for sway's config (helper.c says why
+ * the seat keeps a pointer), or "" when this program's path cannot be
+ * quoted for the shell sway runs it with. */
+static char *
+hold_pointer_line(struct desktop *d)
+{
+	char *self = g_file_read_link("/proc/self/exe", NULL), *line;
+
+	if (!self || strchr(self, '\'') || strchr(self, '\n')) {
+		warn(d,
+		     "cannot run %s hold-pointer under sway: sway may crash "
+		     "when X11 apps run",
+		     SUPERVISOR_NAME);
+		g_free(self);
+		return g_strdup("");
+	}
+	line = g_strdup_printf("exec '%s' hold-pointer\n", self);
+	g_free(self);
+	return line;
+}
+
 static char *
 write_config(struct desktop *d, const char *rt, unsigned int w, unsigned int h,
 	     int xwayland)
 {
 	char *path = g_build_filename(rt, "config", NULL);
+	char *hold = xwayland ? hold_pointer_line(d) : g_strdup("");
 	char *text = g_strdup_printf(
 		"output HEADLESS-1 mode --custom %ux%u@60Hz position 0 0\n"
 		"xwayland %s\n"
 		"for_window [app_id=\".*\"] floating enable, move position 0 0\n"
 		"for_window [shell=\"xwayland\"] floating enable, "
 		"move position 0 0\n"
+		"%s"
 		"exec printf '%%s\\t%%s\\t%%s\\n' \"$WAYLAND_DISPLAY\" "
 		"\"$SWAYSOCK\" \"$DISPLAY\" >&3\n",
-		w, h, xwayland ? "enable" : "disable");
+		w, h, xwayland ? "enable" : "disable", hold);
 	int r = write_state_file(rt, "config", text);
 
+	g_free(hold);
 	g_free(text);
 	if (r < 0 || (getuid() == 0 && chown(path, SWAY_UID, SWAY_UID) < 0)) {
 		fail(d, "cannot write %s: %s", path, strerror(errno));

@@ -69,7 +69,7 @@ wlr_view_count(const struct wlr_view *v);
 /* The facts, title, app id and focus of window k of the view. */
 void
 wlr_view_win(const struct wlr_view *v, size_t k, struct cua_win *out,
-	 const char **title, const char **app_id, int *focused);
+	     const char **title, const char **app_id, int *focused);
 /* The view index of handle `h`, or -1. */
 ssize_t
 wlr_view_find(const struct wlr_view *v, uint64_t h);
@@ -77,7 +77,7 @@ wlr_view_find(const struct wlr_view *v, uint64_t h);
  * where its content starts inside it. */
 void
 wlr_seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h,
-	  int offset, int32_t ox, int32_t oy);
+	      int offset, int32_t ox, int32_t oy);
 /* 1 when the window has a client-side shadow of unknown size. */
 int
 wlr_shadowed(const struct wlr_driver *wd, const struct cua_win *win);
@@ -85,6 +85,7 @@ wlr_shadowed(const struct wlr_driver *wd, const struct cua_win *win);
  * toplevel query: 1 with *ox, *oy, or 0. */
 int
 wlr_content_offset(const struct cua_display_toplevel_query *q,
-	       const struct cua_rect *frame, int s, int32_t *ox, int32_t *oy);
+		   const struct cua_rect *frame, int s, int32_t *ox,
+		   int32_t *oy);
 
 #endif

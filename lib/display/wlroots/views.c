@@ -120,7 +120,7 @@ wlr_view_count(const struct wlr_view *v)
 
 void
 wlr_view_win(const struct wlr_view *v, size_t k, struct cua_win *out,
-	 const char **title, const char **app_id, int *focused)
+	     const char **title, const char **app_id, int *focused)
 {
 	if (v->geometry) {
 		wlr_sway_win(v, k, out);
@@ -156,7 +156,7 @@ wlr_view_find(const struct wlr_view *v, uint64_t h)
  * where its content starts inside it. */
 void
 wlr_seen_note(struct wlr_driver *wd, uint64_t window, int32_t w, int32_t h,
-	  int offset, int32_t ox, int32_t oy)
+	      int offset, int32_t ox, int32_t oy)
 {
 	size_t n = sizeof(wd->seen) / sizeof(wd->seen[0]), i;
 
@@ -194,7 +194,8 @@ wlr_shadowed(const struct wlr_driver *wd, const struct cua_win *win)
  */
 int
 wlr_content_offset(const struct cua_display_toplevel_query *q,
-	       const struct cua_rect *frame, int s, int32_t *ox, int32_t *oy)
+		   const struct cua_rect *frame, int s, int32_t *ox,
+		   int32_t *oy)
 {
 	const struct cua_rect *e = &q->extents, *c = &q->content;
 
