@@ -164,36 +164,26 @@ wake(void *data)
 	g_main_context_wakeup(data);
 }
 
-/* The driver's focus hook: one GetState of a toplevel, with the call
- * timeout. */
+/* The driver's focus hook: the toplevel's basic fields, read again by the
+ * live reader (atspi_read_nodes). */
 static int
 toplevel_active(void *data, const char *ident)
 {
 	struct atspi_be *be = data;
-	const char *colon = ident ? strstr(ident, ":/") : NULL;
-	GVariant *r;
-	GVariantIter *it;
-	guint32 word = 0;
-	char *bus;
+	struct cua_raw_snapshot *snap = cua_raw_snapshot_new();
+	struct cua_raw_node *n = snap ? cua_raw_node_new(snap) : NULL;
+	int active = -1;
 
-	/* "bus:path": a unique bus name has ':' at its start and may hold
-	 * others, the path starts at ":/" */
-	if (!colon || !be->a11y)
-		return -1;
-	bus = g_strndup(ident, (gsize)(colon - ident));
-	r = g_dbus_connection_call_sync(
-		be->a11y, bus, colon + 1, "org.a11y.atspi.Accessible",
-		"GetState", NULL, G_VARIANT_TYPE("(au)"),
-		G_DBUS_CALL_FLAGS_NO_AUTO_START,
-		be->base.ctx->opt.call_timeout_ms, NULL, NULL);
-	g_free(bus);
-	if (!r)
-		return -1;
-	g_variant_get(r, "(au)", &it);
-	(void)g_variant_iter_next(it, "u", &word);
-	g_variant_iter_free(it);
-	g_variant_unref(r);
-	return (word >> CUA_STATE_ACTIVE) & 1u;
+	if (n && ident)
+		n->ident = cua_arena_strdup(snap->arena, ident);
+	if (n && n->ident &&
+	    atspi_read_nodes(&be->base, snap, &n, 1, 0) == CUA_OK &&
+	    (n->have & CUA_HAVE_BASIC))
+		active = CUA_HAS_STATE(n, CUA_STATE_ACTIVE);
+	if (active < 0)
+		cua_error_clear(); /* unknown, which the driver allows for */
+	cua_raw_snapshot_free(snap);
+	return active;
 }
 
 /* The environment the last automatic choice saw. */
