@@ -88,4 +88,8 @@ cua_error_get(void);
 int64_t
 cua_now_us(void);
 
+/* Sleeps ms milliseconds (resumed after a signal). */
+void
+cua_sleep_ms(int ms);
+
 #endif

@@ -80,14 +80,6 @@ struct mutter_driver {
 	struct xkb_keymap *keymap;
 };
 
-static void
-sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static struct mutter_driver *
 mdrv(struct cua_display *d)
 {
@@ -574,7 +566,7 @@ wait_active(struct mutter_driver *md, size_t k, int ms)
 			return 1;
 		if (cua_now_us() >= until)
 			return 0;
-		sleep_ms(ACTIVE_POLL_MS);
+		cua_sleep_ms(ACTIVE_POLL_MS);
 	}
 }
 
@@ -707,7 +699,7 @@ settle(struct mutter_driver *md)
 	int64_t left = md->moved_us + MOTION_SETTLE_MS * 1000 - cua_now_us();
 
 	if (md->moved_us && left > 0)
-		sleep_ms((int)((left + 999) / 1000));
+		cua_sleep_ms((int)((left + 999) / 1000));
 	md->moved_us = 0;
 }
 

@@ -153,14 +153,6 @@ failed(GError *err, const char *what)
 	return r;
 }
 
-static void
-sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* A screen-cast session attached to the remote-desktop session `sid`,
  * recording the window that has keyboard focus (RecordWindow without a
  * window-id). */
@@ -276,7 +268,7 @@ mutter_session_open(int cast, int timeout_ms, int warmup_ms,
 	until = cua_now_us() + (int64_t)timeout_ms * 1000;
 	while (cast && !s->have_node && !s->closed && cua_now_us() < until) {
 		if (!g_main_context_iteration(s->mc, FALSE))
-			sleep_ms(2);
+			cua_sleep_ms(2);
 	}
 	if (cast && !s->have_node) {
 		mutter_session_close(s);
@@ -294,7 +286,7 @@ mutter_session_open(int cast, int timeout_ms, int warmup_ms,
 		mutter_session_close(s);
 		return res;
 	}
-	sleep_ms(warmup_ms);
+	cua_sleep_ms(warmup_ms);
 	*out = s;
 	return CUA_OK;
 }

@@ -425,15 +425,6 @@ keymap_cover(struct wlr_keymap *km, const uint32_t *syms, size_t n)
 
 /* ---- the device ------------------------------------------------------ */
 
-static void
-sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static cua_result
 upload(struct cua_wlr *w)
 {
@@ -581,7 +572,7 @@ wlr_keyboard_make(struct cua_wlr *w, int wait)
 	/* clients create their wl_keyboard after the seat gained the
 	 * capability (see the top of this file) */
 	if (wait && w->opt.warmup_ms > 0)
-		sleep_ms(w->opt.warmup_ms);
+		cua_sleep_ms(w->opt.warmup_ms);
 	return CUA_OK;
 }
 
@@ -779,7 +770,7 @@ cua_wlr_keys(struct cua_wlr *w, const struct cua_key_chord *chords, size_t n)
 			if (r == CUA_OK)
 				r = cua_wlr_roundtrip(w);
 			if (r == CUA_OK)
-				sleep_ms(w->opt.keymap_delay_ms);
+				cua_sleep_ms(w->opt.keymap_delay_ms);
 		}
 		for (size_t i = from; r == CUA_OK && i < to; i++) {
 			if (w->interrupt &&
