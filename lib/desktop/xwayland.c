@@ -43,7 +43,6 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
@@ -72,18 +71,9 @@ struct grant {
 	unsigned char setup[12];
 	unsigned char request[8 + 64 + 4]; /* ChangeHosts, GetInputFocus */
 	size_t request_len;
-	int64_t deadline_ns; /* CLOCK_MONOTONIC */
+	long long deadline_ms; /* now_ms() */
 	int report; /* the pipe to the supervisor (fd 3 in the child) */
 };
-
-static int64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void
 put16(unsigned char *p, uint16_t v)
@@ -93,11 +83,11 @@ put16(unsigned char *p, uint16_t v)
 
 /* Reads exactly n bytes before the deadline; 0 or a GRANT_* code. */
 static int
-read_full(int fd, unsigned char *buf, size_t n, int64_t deadline_ns)
+read_full(int fd, unsigned char *buf, size_t n, long long deadline_ms)
 {
 	while (n > 0) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		int64_t left = (deadline_ns - mono_ns()) / 1000000;
+		long long left = deadline_ms - now_ms();
 		ssize_t got;
 
 		if (left <= 0)
@@ -150,7 +140,7 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 	 * in 4-byte units */
 	r = cua_write_all(fd, g->setup, sizeof(g->setup)) ? GRANT_CLOSED : 0;
 	if (!r)
-		r = read_full(fd, buf, 8, g->deadline_ns);
+		r = read_full(fd, buf, 8, g->deadline_ms);
 	if (r)
 		_exit(r);
 	if (buf[0] != 1)
@@ -159,7 +149,7 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 	for (left = (size_t)extra * 4; left > 0;) {
 		size_t n = left < sizeof(buf) ? left : sizeof(buf);
 
-		r = read_full(fd, buf, n, g->deadline_ns);
+		r = read_full(fd, buf, n, g->deadline_ms);
 		if (r)
 			_exit(r);
 		left -= n;
@@ -169,7 +159,7 @@ static void __attribute__((noreturn)) grant_child(const struct grant *g)
 	 * bytes each) may come between */
 	r = cua_write_all(fd, g->request, g->request_len) ? GRANT_CLOSED : 0;
 	do
-		r = r ? r : read_full(fd, buf, 32, g->deadline_ns);
+		r = r ? r : read_full(fd, buf, 32, g->deadline_ms);
 	while (!r && buf[0] > 1);
 	if (!r && buf[0] == 0)
 		r = GRANT_REFUSED;
@@ -237,7 +227,7 @@ build(struct grant *g, const char *display, uid_t uid, const char *user)
 	q[0] = X11_GET_INPUT_FOCUS;
 	put16(q + 2, 1);
 	g->request_len = (size_t)(q + 4 - g->request);
-	g->deadline_ns = mono_ns() + (int64_t)STEP_TIMEOUT_MS * 1000000;
+	g->deadline_ms = now_ms() + STEP_TIMEOUT_MS;
 	return 0;
 }
 
