@@ -508,6 +508,48 @@ test_command_specifics(void **state)
 	assert_non_null(strstr(err, "no desktop in /nonexistent/desktop"));
 }
 
+/* ---- the app in the command line's sentences ------------------------- */
+
+static void
+message_for(const char *msg, const char *app, char *out, size_t size)
+{
+	FILE *f = tmpfile();
+	size_t n;
+
+	assert_non_null(f);
+	cli_print_message(f, msg, app);
+	rewind(f);
+	n = fread(out, 1, size - 1, f);
+	out[n] = '\0';
+	fclose(f);
+}
+
+static void
+test_app_words(void **state)
+{
+	const char *msg = "Computer Use is not active for 'x'. You first must "
+			  "run `cua state APP` to get the latest state.";
+	char out[512];
+
+	(void)state;
+	message_for(msg, "gedit", out, sizeof(out));
+	assert_string_equal(out, "Computer Use is not active for 'x'. You "
+				 "first must run `cua state gedit` to get the "
+				 "latest state.\n");
+	/* quoted for the shell where it needs it */
+	message_for("Run `cua click APP INDEX`.", "My App", out, sizeof(out));
+	assert_string_equal(out, "Run `cua click 'My App' INDEX`.\n");
+	/* a name that single quotes cannot hold keeps the placeholder */
+	message_for("Run `cua state APP`.", "it's", out, sizeof(out));
+	assert_string_equal(out, "Run `cua state APP`.\n");
+	message_for("Run `cua state APP`.", NULL, out, sizeof(out));
+	assert_string_equal(out, "Run `cua state APP`.\n");
+	/* only the word APP inside a quoted command */
+	message_for("APP and `cua APPLE APP` and `x` APP", "gedit", out,
+		    sizeof(out));
+	assert_string_equal(out, "APP and `cua APPLE gedit` and `x` APP\n");
+}
+
 int
 main(void)
 {
@@ -518,6 +560,7 @@ main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_command_specifics),
+		cmocka_unit_test(test_app_words),
 	};
 	char dir[] = "/tmp/cua-test-cli-XXXXXX";
 	int r;

@@ -18,6 +18,7 @@
 #define CUA_TOOLS_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cua/cua.h>
 
@@ -94,6 +95,17 @@ cli_missing(const struct cli *cli, const char *name);
  * for an invalid argument, else 1). */
 int
 cli_fail(const char *what, cua_result r);
+
+/* cli_fail() for a command on APP: the message's `cua state APP` and the
+ * like name the app as typed (quoted for the shell where it needs it). */
+int
+cli_fail_app(const char *what, cua_result r, const char *app);
+
+/* Prints msg and a newline to f, with APP in its `cua ...` commands
+ * replaced by app as a shell word (kept when app is NULL or cannot be
+ * quoted in single quotes). */
+void
+cli_print_message(FILE *f, const char *msg, const char *app);
 
 /* A cli_plain_session() with the state file loaded (locked); 0, or the
  * exit status after printing why not. */

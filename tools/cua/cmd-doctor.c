@@ -83,7 +83,7 @@ diagnose(const char *app)
 		cua_free(note);
 		status = 1;
 	} else {
-		status = cli_fail("doctor", r);
+		status = cli_fail_app("doctor", r, app);
 	}
 	cua_session_unref(s);
 	return status;

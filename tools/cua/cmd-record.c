@@ -36,7 +36,7 @@ run(struct cli *cli)
 		return status;
 	r = cua_session_record(s, cli->argv[0], 0, &json);
 	if (r != CUA_OK) {
-		status = cli_fail("record", r);
+		status = cli_fail_app("record", r, cli->argv[0]);
 	} else if (output) {
 		f = fopen(output, "we");
 		if (!f || fprintf(f, "%s\n", json) < 0 || fclose(f) != 0) {

@@ -81,7 +81,7 @@ run(struct cli *cli)
 	r = cli->json ? cua_tree_to_json(t, o->render_flags, &text) :
 			cua_tree_render(t, o->render_flags, &text);
 	if (r != CUA_OK) {
-		status = cli_fail("state", r);
+		status = cli_fail_app("state", r, cli->argv[0]);
 	} else {
 		printf("%s\n", text);
 		cua_free(text);

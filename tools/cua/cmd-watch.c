@@ -98,7 +98,7 @@ run(struct cli *cli)
 			s, cli->argv[0],
 			flags | (first ? CUA_OBSERVE_DISABLE_DIFF : 0), &next);
 		if (r != CUA_OK) {
-			status = cli_fail("watch", r);
+			status = cli_fail_app("watch", r, cli->argv[0]);
 			unlock_state(s, &sf, &saved);
 			break;
 		}
@@ -109,7 +109,7 @@ run(struct cli *cli)
 		changed = 0;
 		r = cua_session_wait_for_change(s, t, -1, &changed);
 		if (r != CUA_OK) {
-			status = cli_fail("watch", r);
+			status = cli_fail_app("watch", r, cli->argv[0]);
 			break;
 		}
 	}

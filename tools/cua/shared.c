@@ -15,37 +15,83 @@
 
 #include "cli.h"
 
+/* APP as a shell word for the command line's sentences: as typed when it
+ * needs no quoting, in single quotes when it has none of its own, else
+ * NULL (the sentence keeps the placeholder APP). */
+static char *
+app_word(const char *app)
+{
+	int plain = app && *app;
+	char *w;
+
+	if (!app || !*app)
+		return NULL;
+	for (const char *c = app; plain && *c; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/:@",
+			       *c) != NULL;
+	if (plain)
+		return strdup(app);
+	if (strchr(app, '\''))
+		return NULL;
+	w = malloc(strlen(app) + 3);
+	if (w)
+		sprintf(w, "'%s'", app);
+	return w;
+}
+
 /* The receipt in the command line's words: the contract's sentence names
  * the MCP tool, which a shell does not have. */
 static void
 print_receipt(const char *app)
 {
-	int plain = app && *app;
+	char *w = app_word(app);
 
-	for (const char *c = app; plain && *c; c++)
-		plain = strchr("abcdefghijklmnopqrstuvwxyz"
-			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/:@",
-			       *c) != NULL;
-	if (plain || !app || strchr(app, '\''))
-		printf("Action completed. Run `cua state %s` to see the updated "
-		       "UI state.\n",
-		       plain ? app : "APP");
+	printf("Action completed. Run `cua state %s` to see the updated UI "
+	       "state.\n",
+	       w ? w : "APP");
+	free(w);
+}
+
+void
+cli_print_message(FILE *f, const char *msg, const char *app)
+{
+	char *w = app_word(app);
+	int quoted = 0; /* inside a `...` span */
+
+	/* the library's command-line words name the app as APP inside a
+	 * quoted command (`cua state APP`); the person typed the app */
+	for (const char *c = msg; *c; c++) {
+		if (*c == '`')
+			quoted = !quoted;
+		if (w && quoted && c > msg && c[-1] == ' ' &&
+		    !strncmp(c, "APP", 3) && (c[3] == ' ' || c[3] == '`')) {
+			fputs(w, f);
+			c += 2;
+			continue;
+		}
+		fputc(*c, f);
+	}
+	fputc('\n', f);
+	free(w);
+}
+
+int
+cli_fail_app(const char *what, cua_result r, const char *app)
+{
+	const char *msg = cua_error_message();
+
+	if (msg && *msg)
+		cli_print_message(stderr, msg, app);
 	else
-		printf("Action completed. Run `cua state '%s'` to see the "
-		       "updated UI state.\n",
-		       app);
+		fprintf(stderr, "cua: %s: %s\n", what, cua_result_to_string(r));
+	return r == CUA_ERROR_INVALID_ARGUMENT ? 2 : 1;
 }
 
 int
 cli_fail(const char *what, cua_result r)
 {
-	const char *msg = cua_error_message();
-
-	if (msg && *msg)
-		fprintf(stderr, "%s\n", msg);
-	else
-		fprintf(stderr, "cua: %s: %s\n", what, cua_result_to_string(r));
-	return r == CUA_ERROR_INVALID_ARGUMENT ? 2 : 1;
+	return cli_fail_app(what, r, NULL);
 }
 
 int
@@ -163,7 +209,8 @@ cli_observe(struct cli *cli, const char *what, uint32_t flags, cua_session **s,
 		return status;
 	r = cua_session_observe(*s, cli->argv[0], flags, t);
 	if (r != CUA_OK)
-		return cli_close_session(*s, sf, cli_fail(what, r));
+		return cli_close_session(*s, sf,
+					 cli_fail_app(what, r, cli->argv[0]));
 	return 0;
 }
 
@@ -184,7 +231,8 @@ cli_act(struct cli *cli, const char *what,
 		return status;
 	r = act(cli, s, ctx, &outcome);
 	if (r != CUA_OK) {
-		status = cli_fail(what, r);
+		status = cli_fail_app(what, r,
+				      cli->argc > 0 ? cli->argv[0] : NULL);
 	} else if (cli->json) {
 		printf("%s\n", outcome ? outcome : "{}");
 	} else {
