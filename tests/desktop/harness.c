@@ -163,7 +163,7 @@ app_stop(struct app_proc *p)
 {
 	int status;
 
-	if (p->pid <= 0)
+	if (!p || p->pid <= 0)
 		return;
 	kill(p->pid, SIGCONT);
 	kill(p->pid, SIGTERM);

@@ -37,9 +37,10 @@ static struct app_proc app;
 static int
 setup(void **state)
 {
+	/* the teardown stops whatever a failed start left */
+	*state = &app;
 	if (fixture_start(&app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
-	*state = &app;
 	return session_setup(state);
 }
 

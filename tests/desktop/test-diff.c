@@ -37,11 +37,11 @@ setup(void **state)
 	cua_tree *t;
 
 	memset(&fx, 0, sizeof(fx));
+	*state = &fx; /* the teardown ends what a failed start left */
 	t = gtk3_fixture_observed(&fx.app, FIXTURE_GTK3, &fx.s);
 	if (!t)
 		return -1;
 	cua_tree_unref(t);
-	*state = &fx;
 	return 0;
 }
 

@@ -87,9 +87,10 @@ jstr(json_t *o, const char *key)
 static int
 setup(void **state)
 {
+	/* the teardown stops whatever a failed start left */
+	*state = &app;
 	if (fixture_start(&app, FIXTURE_GTK3, NULL, 10000, NULL, 0) < 0)
 		return -1;
-	*state = &app;
 	/* the session's display driver is off from the start */
 	setenv("CUA_DISPLAY", "none", 1);
 	session = test_session();

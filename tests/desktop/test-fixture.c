@@ -34,11 +34,11 @@ setup(void **state)
 	static struct fx fx;
 
 	memset(&fx, 0, sizeof(fx));
+	*state = &fx; /* the teardown ends what a failed start left */
 	fx.t = gtk3_fixture_observed(&fx.app, FIXTURE_GTK3, &fx.s);
 	if (!fx.t)
 		return -1;
 	fx.text = render(fx.t);
-	*state = &fx;
 	return 0;
 }
 

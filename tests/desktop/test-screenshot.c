@@ -94,6 +94,7 @@ setup(void **state)
 	cua_tree *t;
 
 	memset(&fx, 0, sizeof(fx));
+	*state = &fx; /* the teardown ends what a failed start left */
 	if (start_fixture(&fx.app, NULL, &fx.xid) < 0)
 		return -1;
 	snprintf(APP, sizeof(APP), "pid:%d", (int)fx.app.pid);
@@ -102,7 +103,6 @@ setup(void **state)
 	if (!t)
 		return -1;
 	cua_tree_unref(t);
-	*state = &fx;
 	return 0;
 }
 
