@@ -14,6 +14,7 @@
  *   append NAME           add a button NAME at the end of the button row
  *   reverse               reverse the order of the button row
  *   move NAME INDEX       move the button called NAME to position INDEX
+ *   resize W H            ask for a window of W x H
  *   focus-entry           give the entry keyboard focus
  *   select-entry A B      select characters A..B of the entry
  *   toggle NAME           toggle the check box called NAME
@@ -455,6 +456,9 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		if (b)
 			gtk_box_reorder_child(GTK_BOX(button_box), b,
 					      atoi(w[2]));
+	} else if (strcmp(w[0], "resize") == 0 && w[1] && w[2]) {
+		/* the window's size (the benches' window of a given size) */
+		gtk_window_resize(GTK_WINDOW(window), atoi(w[1]), atoi(w[2]));
 	} else if (strcmp(w[0], "reverse") == 0) {
 		GList *kids =
 			gtk_container_get_children(GTK_CONTAINER(button_box));
