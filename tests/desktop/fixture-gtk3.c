@@ -6,7 +6,7 @@
  * action. Every user-visible effect is printed on stdout as one line, so a
  * test can verify effects through the app's own output.
  *
- * Commands (one per line on stdin):
+ * Commands (one per line on stdin; fixture-commands.c reads them):
  *   title TEXT            set the window title
  *   rename NAME NEW       relabel the button called NAME
  *   remove NAME           destroy the button called NAME
@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-commands.h"
 #include "fixture-say.h"
 
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
@@ -412,75 +413,59 @@ extras_command(const char *cmd, const char *a, const char *b)
 	(void)b;
 }
 
-static gboolean
-on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
+/* ---- the command channel (fixture-commands.h) ----------------------- */
+
+static void
+quit(void)
 {
-	gchar *line = NULL;
-	gsize len;
-	GIOStatus st = g_io_channel_read_line(ch, &line, &len, NULL, NULL);
-	gchar **w;
+	gtk_main_quit();
+}
 
-	if (st == G_IO_STATUS_EOF || st == G_IO_STATUS_ERROR) {
-		gtk_main_quit();
-		return FALSE;
-	}
-	if (!line)
-		return TRUE;
-	g_strchomp(line);
-	w = g_strsplit(line, " ", 3);
-	if (!w[0]) {
-		/* empty line */
-	} else if (strcmp(w[0], "title") == 0 && w[1]) {
-		gchar *t = g_strjoin(" ", w[1], w[2], NULL);
+static void
+remove_button(GtkWidget *b)
+{
+	gtk_widget_destroy(b);
+}
 
-		gtk_window_set_title(GTK_WINDOW(window), t);
-		g_free(t);
-	} else if (strcmp(w[0], "rename") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
+static void
+move_button(GtkWidget *b, int index)
+{
+	gtk_box_reorder_child(GTK_BOX(button_box), b, index);
+}
 
-		if (b)
-			gtk_button_set_label(GTK_BUTTON(b), w[2]);
-	} else if (strcmp(w[0], "remove") == 0 && w[1]) {
-		GtkWidget *b = find_button(w[1]);
+static void
+reverse_buttons(void)
+{
+	GList *kids = gtk_container_get_children(GTK_CONTAINER(button_box));
+	int i = 0;
 
-		if (b)
-			gtk_widget_destroy(b);
-	} else if (strcmp(w[0], "insert") == 0 && w[1]) {
-		add_button(w[1], 1);
-	} else if (strcmp(w[0], "append") == 0 && w[1]) {
-		add_button(w[1], 0);
-	} else if (strcmp(w[0], "move") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
+	for (GList *l = g_list_last(kids); l; l = l->prev)
+		gtk_box_reorder_child(GTK_BOX(button_box), l->data, i++);
+	g_list_free(kids);
+}
 
-		if (b)
-			gtk_box_reorder_child(GTK_BOX(button_box), b,
-					      atoi(w[2]));
-	} else if (strcmp(w[0], "reverse") == 0) {
-		GList *kids =
-			gtk_container_get_children(GTK_CONTAINER(button_box));
-		int i = 0;
+static void
+toggle_check(const char *label)
+{
+	GtkWidget *c = find_check(label);
 
-		for (GList *l = g_list_last(kids); l; l = l->prev)
-			gtk_box_reorder_child(GTK_BOX(button_box), l->data,
-					      i++);
-		g_list_free(kids);
-	} else if (strcmp(w[0], "focus-entry") == 0) {
+	if (c)
+		gtk_toggle_button_set_active(
+			GTK_TOGGLE_BUTTON(c),
+			!gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(c)));
+}
+
+/* The commands of this fixture only. */
+static void
+command(gchar **w)
+{
+	if (strcmp(w[0], "focus-entry") == 0) {
 		gtk_widget_grab_focus(entry);
 		gtk_editable_select_region(GTK_EDITABLE(entry), -1, -1);
 	} else if (strcmp(w[0], "select-entry") == 0 && w[1] && w[2]) {
 		gtk_widget_grab_focus(entry);
 		gtk_editable_select_region(GTK_EDITABLE(entry), atoi(w[1]),
 					   atoi(w[2]));
-	} else if (strcmp(w[0], "toggle") == 0 && w[1]) {
-		gchar *name = g_strjoin(" ", w[1], w[2], NULL);
-		GtkWidget *c = find_check(name);
-
-		if (c)
-			gtk_toggle_button_set_active(
-				GTK_TOGGLE_BUTTON(c),
-				!gtk_toggle_button_get_active(
-					GTK_TOGGLE_BUTTON(c)));
-		g_free(name);
 	} else if (strcmp(w[0], "add-row") == 0 && w[1]) {
 		gchar *text = g_strjoin(" ", w[1], w[2], NULL);
 		GtkWidget *label = gtk_label_new(text);
@@ -529,16 +514,22 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		} else {
 			say("selection none");
 		}
-	} else if (strcmp(w[0], "quit") == 0) {
-		gtk_main_quit();
 	} else if (with_extras) {
 		extras_command(w[0], w[1], w[2]);
 	}
-	say("done %s", w[0] ? w[0] : "");
-	g_strfreev(w);
-	g_free(line);
-	return TRUE;
 }
+
+static struct fixture_toolkit toolkit = {
+	.window = &window,
+	.quit = quit,
+	.find_button = find_button,
+	.add_button = add_button,
+	.remove_button = remove_button,
+	.move_button = move_button,
+	.reverse_buttons = reverse_buttons,
+	.toggle_check = toggle_check,
+	.command = command,
+};
 
 static GtkWidget *
 make_tree(void)
@@ -784,7 +775,8 @@ main(int argc, char **argv)
 	gtk_widget_show_all(window);
 
 	ch = g_io_channel_unix_new(0);
-	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, on_command, NULL);
+	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, fixture_on_command,
+		       &toolkit);
 	say("ready");
 	gtk_main();
 	return 0;

@@ -19,7 +19,7 @@
  *   toggle NAME           toggle the check button called NAME
  *   select-row N          select list row N (and only it)
  *   quit                  exit 0
- * Each command ends with a line "done <command>".
+ * Each command ends with a line "done <command>" (fixture-commands.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-commands.h"
 #include "fixture-say.h"
 
 static GtkWidget *window, *button_box, *check_box, *list_box;
@@ -231,79 +232,67 @@ find_check(const char *label)
 	return NULL;
 }
 
-static gboolean
-on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
+/* ---- the command channel (fixture-commands.h) ----------------------- */
+
+static void
+quit(void)
 {
-	gchar *line = NULL, **w;
-	gsize len;
-	GIOStatus st = g_io_channel_read_line(ch, &line, &len, NULL, NULL);
+	g_main_loop_quit(loop);
+}
 
-	if (st == G_IO_STATUS_EOF || st == G_IO_STATUS_ERROR) {
-		g_main_loop_quit(loop);
-		return FALSE;
+static void
+remove_button(GtkWidget *b)
+{
+	gtk_box_remove(GTK_BOX(button_box), b);
+}
+
+static void
+reverse_buttons(void)
+{
+	GtkWidget *c = gtk_widget_get_first_child(button_box), *next;
+
+	for (; c; c = next) {
+		next = gtk_widget_get_next_sibling(c);
+		move_button(c, 0);
 	}
-	if (!line)
-		return TRUE;
-	g_strchomp(line);
-	w = g_strsplit(line, " ", 3);
-	if (!w[0]) {
-		/* empty line */
-	} else if (strcmp(w[0], "title") == 0 && w[1]) {
-		gchar *t = g_strjoin(" ", w[1], w[2], NULL);
+}
 
-		gtk_window_set_title(GTK_WINDOW(window), t);
-		g_free(t);
-	} else if (strcmp(w[0], "rename") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
+static void
+toggle_check(const char *label)
+{
+	GtkWidget *c = find_check(label);
 
-		if (b)
-			gtk_button_set_label(GTK_BUTTON(b), w[2]);
-	} else if (strcmp(w[0], "remove") == 0 && w[1]) {
-		GtkWidget *b = find_button(w[1]);
+	if (c)
+		gtk_check_button_set_active(
+			GTK_CHECK_BUTTON(c),
+			!gtk_check_button_get_active(GTK_CHECK_BUTTON(c)));
+}
 
-		if (b)
-			gtk_box_remove(GTK_BOX(button_box), b);
-	} else if (strcmp(w[0], "insert") == 0 && w[1]) {
-		add_button(w[1], 1);
-	} else if (strcmp(w[0], "append") == 0 && w[1]) {
-		add_button(w[1], 0);
-	} else if (strcmp(w[0], "move") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
-
-		if (b)
-			move_button(b, atoi(w[2]));
-	} else if (strcmp(w[0], "reverse") == 0) {
-		GtkWidget *c = gtk_widget_get_first_child(button_box), *next;
-
-		for (; c; c = next) {
-			next = gtk_widget_get_next_sibling(c);
-			move_button(c, 0);
-		}
-	} else if (strcmp(w[0], "toggle") == 0 && w[1]) {
-		gchar *name = g_strjoin(" ", w[1], w[2], NULL);
-		GtkWidget *c = find_check(name);
-
-		if (c)
-			gtk_check_button_set_active(
-				GTK_CHECK_BUTTON(c),
-				!gtk_check_button_get_active(
-					GTK_CHECK_BUTTON(c)));
-		g_free(name);
-	} else if (strcmp(w[0], "select-row") == 0 && w[1]) {
+/* The commands of this fixture only. */
+static void
+command(gchar **w)
+{
+	if (strcmp(w[0], "select-row") == 0 && w[1]) {
 		GtkListBoxRow *row = gtk_list_box_get_row_at_index(
 			GTK_LIST_BOX(list_box), atoi(w[1]));
 
 		gtk_list_box_unselect_all(GTK_LIST_BOX(list_box));
 		if (row)
 			gtk_list_box_select_row(GTK_LIST_BOX(list_box), row);
-	} else if (strcmp(w[0], "quit") == 0) {
-		g_main_loop_quit(loop);
 	}
-	say("done %s", w[0] ? w[0] : "");
-	g_strfreev(w);
-	g_free(line);
-	return TRUE;
 }
+
+static struct fixture_toolkit toolkit = {
+	.window = &window,
+	.quit = quit,
+	.find_button = find_button,
+	.add_button = add_button,
+	.remove_button = remove_button,
+	.move_button = move_button,
+	.reverse_buttons = reverse_buttons,
+	.toggle_check = toggle_check,
+	.command = command,
+};
 
 static GtkWidget *
 make_list(void)
@@ -429,7 +418,8 @@ main(int argc, char **argv)
 
 	gtk_window_present(GTK_WINDOW(window));
 	ch = g_io_channel_unix_new(0);
-	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, on_command, NULL);
+	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, fixture_on_command,
+		       &toolkit);
 	say("ready");
 	g_main_loop_run(loop);
 	return 0;
