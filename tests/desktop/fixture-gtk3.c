@@ -6,7 +6,7 @@
  * action. Every user-visible effect is printed on stdout as one line, so a
  * test can verify effects through the app's own output.
  *
- * Commands (one per line on stdin; fixture-commands.c reads them):
+ * Commands (one per line on stdin; fixture-gtk.c reads them):
  *   title TEXT            set the window title
  *   rename NAME NEW       relabel the button called NAME
  *   remove NAME           destroy the button called NAME
@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture-commands.h"
+#include "fixture-gtk.h"
 #include "fixture-say.h"
 
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
@@ -53,24 +53,6 @@ static int with_extras, small;
 /* Every button of the button row has a serial number, printed with its
  * clicks, so a test knows which object was clicked whatever its label. */
 static int next_serial = 1;
-
-static void
-on_clicked(GtkButton *b, gpointer data)
-{
-	int serial = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "serial"));
-
-	if (serial)
-		say("clicked %s #%d", gtk_button_get_label(b), serial);
-	else
-		say("clicked %s", gtk_button_get_label(b));
-}
-
-static void
-on_toggled(GtkToggleButton *b, gpointer data)
-{
-	say("toggled %s %s", gtk_button_get_label(GTK_BUTTON(b)),
-	    gtk_toggle_button_get_active(b) ? "on" : "off");
-}
 
 static void
 on_entry_changed(GtkEditable *e, gpointer data)
@@ -103,7 +85,7 @@ add_button(const char *label, int at_start)
 
 	g_object_set_data(G_OBJECT(b), "serial",
 			  GINT_TO_POINTER(next_serial++));
-	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
+	g_signal_connect(b, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	gtk_box_pack_start(GTK_BOX(button_box), b, FALSE, FALSE, 0);
 	if (at_start)
 		gtk_box_reorder_child(GTK_BOX(button_box), b, 0);
@@ -288,20 +270,6 @@ on_notes_key(GtkWidget *w, GdkEventKey *ev, gpointer data)
 	return FALSE;
 }
 
-static void
-on_notes_changed(GtkTextBuffer *buf, gpointer data)
-{
-	GtkTextIter a, b;
-	gchar *text, *esc;
-
-	gtk_text_buffer_get_bounds(buf, &a, &b);
-	text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
-	esc = g_strescape(text, NULL);
-	say("text %s", esc);
-	g_free(esc);
-	g_free(text);
-}
-
 static GtkWidget *
 extras_row(void)
 {
@@ -327,7 +295,7 @@ extras_row(void)
 	 * ladder's descendant route) */
 	sw = gtk_frame_new("Card");
 	w = gtk_button_new_with_label("Inside");
-	g_signal_connect(w, "clicked", G_CALLBACK(on_clicked), NULL);
+	g_signal_connect(w, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	gtk_container_add(GTK_CONTAINER(sw), w);
 	gtk_box_pack_start(GTK_BOX(row), sw, FALSE, FALSE, 0);
 
@@ -359,7 +327,7 @@ extras_row(void)
 	atk_object_set_name(gtk_widget_get_accessible(w), "Notes");
 	g_signal_connect(w, "key-press-event", G_CALLBACK(on_notes_key), NULL);
 	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(w)), "changed",
-			 G_CALLBACK(on_notes_changed), NULL);
+			 G_CALLBACK(fixture_on_text_changed), NULL);
 	sw = gtk_scrolled_window_new(NULL, NULL);
 	gtk_widget_set_size_request(sw, 200, 120);
 	gtk_container_add(GTK_CONTAINER(sw), w);
@@ -413,7 +381,7 @@ extras_command(const char *cmd, const char *a, const char *b)
 	(void)b;
 }
 
-/* ---- the command channel (fixture-commands.h) ----------------------- */
+/* ---- the command channel (fixture-gtk.h) ----------------------- */
 
 static void
 quit(void)
@@ -720,11 +688,11 @@ main(int argc, char **argv)
 
 	w = gtk_check_button_new_with_label("Check me");
 	gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(w), TRUE);
-	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
+	g_signal_connect(w, "toggled", G_CALLBACK(fixture_on_toggled), NULL);
 	gtk_grid_attach(GTK_GRID(grid), w, 0, 0, 1, 1);
 
 	w = gtk_check_button_new_with_label("Unchecked box");
-	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
+	g_signal_connect(w, "toggled", G_CALLBACK(fixture_on_toggled), NULL);
 	gtk_grid_attach(GTK_GRID(grid), w, 1, 0, 1, 1);
 
 	w = gtk_button_new_with_label("Disabled button");

@@ -19,7 +19,7 @@
  *   toggle NAME           toggle the check button called NAME
  *   select-row N          select list row N (and only it)
  *   quit                  exit 0
- * Each command ends with a line "done <command>" (fixture-commands.c).
+ * Each command ends with a line "done <command>" (fixture-gtk.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -28,26 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture-commands.h"
+#include "fixture-gtk.h"
 #include "fixture-say.h"
 
 static GtkWidget *window, *button_box, *check_box, *list_box;
 static GMainLoop *loop;
 static int next_serial = 1;
-
-static void
-on_clicked(GtkButton *b, gpointer data)
-{
-	say("clicked %s #%d", gtk_button_get_label(b),
-	    GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "serial")));
-}
-
-static void
-on_toggled(GtkToggleButton *b, gpointer data)
-{
-	say("toggled %s %s", gtk_button_get_label(GTK_BUTTON(b)),
-	    gtk_toggle_button_get_active(b) ? "on" : "off");
-}
 
 static void
 on_check_toggled(GtkCheckButton *b, gpointer data)
@@ -77,20 +63,6 @@ on_key(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType mods,
 	else if (keyval == GDK_KEY_Tab)
 		say("key Tab");
 	return FALSE;
-}
-
-static void
-on_buffer_changed(GtkTextBuffer *buf, gpointer data)
-{
-	GtkTextIter a, b;
-	char *text, *esc;
-
-	gtk_text_buffer_get_bounds(buf, &a, &b);
-	text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
-	esc = g_strescape(text, NULL);
-	say("text %s", esc);
-	g_free(esc);
-	g_free(text);
 }
 
 static void
@@ -175,7 +147,7 @@ add_button(const char *label, int at_start)
 
 	g_object_set_data(G_OBJECT(b), "serial",
 			  GINT_TO_POINTER(next_serial++));
-	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
+	g_signal_connect(b, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	if (at_start)
 		gtk_box_prepend(GTK_BOX(button_box), b);
 	else
@@ -232,7 +204,7 @@ find_check(const char *label)
 	return NULL;
 }
 
-/* ---- the command channel (fixture-commands.h) ----------------------- */
+/* ---- the command channel (fixture-gtk.h) ----------------------- */
 
 static void
 quit(void)
@@ -370,7 +342,7 @@ main(int argc, char **argv)
 	g_signal_connect(w, "toggled", G_CALLBACK(on_check_toggled), NULL);
 	gtk_box_append(GTK_BOX(check_box), w);
 	w = gtk_toggle_button_new_with_label("Toggle");
-	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
+	g_signal_connect(w, "toggled", G_CALLBACK(fixture_on_toggled), NULL);
 	gtk_box_append(GTK_BOX(check_box), w);
 	/* a named group with no action around a button */
 	{
@@ -381,8 +353,8 @@ main(int argc, char **argv)
 		gtk_accessible_update_property(GTK_ACCESSIBLE(card),
 					       GTK_ACCESSIBLE_PROPERTY_LABEL,
 					       "Card", -1);
-		g_signal_connect(inside, "clicked", G_CALLBACK(on_clicked),
-				 NULL);
+		g_signal_connect(inside, "clicked",
+				 G_CALLBACK(fixture_on_clicked), NULL);
 		gtk_box_append(GTK_BOX(card), inside);
 		gtk_box_append(GTK_BOX(check_box), card);
 	}
@@ -409,7 +381,7 @@ main(int argc, char **argv)
 	g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), NULL);
 	gtk_widget_add_controller(view, keys);
 	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(view)),
-			 "changed", G_CALLBACK(on_buffer_changed), NULL);
+			 "changed", G_CALLBACK(fixture_on_text_changed), NULL);
 	sw = gtk_scrolled_window_new();
 	gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), view);
 	gtk_widget_set_hexpand(sw, TRUE);

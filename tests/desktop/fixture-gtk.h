@@ -1,19 +1,32 @@
 /*
- * The command channel of the GTK fixtures (fixture-gtk3, fixture-gtk4):
- * one command a line on stdin, split into its first three words, answered
+ * What the GTK fixtures (fixture-gtk3, fixture-gtk4) share: the reports
+ * of the events both toolkits signal alike, and the command channel, one
+ * command a line on stdin, split into its first three words, answered
  * with a line "done <command>". The button-row and check-box commands
  * (title, rename, remove, insert, append, move, reverse, toggle, quit)
  * are read here for both; each fixture says how its toolkit does them and
  * handles its own commands.
  *
- * fixture-commands.c is compiled into each fixture against its own GTK.
+ * fixture-gtk.c is compiled into each fixture against its own GTK.
  *
  * SPDX-License-Identifier: MIT
  */
-#ifndef CUA_TEST_FIXTURE_COMMANDS_H
-#define CUA_TEST_FIXTURE_COMMANDS_H
+#ifndef CUA_TEST_FIXTURE_GTK_H
+#define CUA_TEST_FIXTURE_GTK_H
 
 #include <gtk/gtk.h>
+
+/* Signal handlers that print the event (fixture-say.h): "clicked LABEL
+ * #SERIAL" (the button's "serial" data; without one, "clicked LABEL"),
+ * "toggled LABEL on|off", "text ESCAPED-TEXT" for a text buffer. */
+void
+fixture_on_clicked(GtkButton *b, gpointer data);
+
+void
+fixture_on_toggled(GtkToggleButton *b, gpointer data);
+
+void
+fixture_on_text_changed(GtkTextBuffer *buf, gpointer data);
 
 struct fixture_toolkit {
 	GtkWidget **window; /* the main window, for `title` */

@@ -1,13 +1,48 @@
 /*
- * The GTK fixtures' command channel (fixture-commands.h).
+ * What the GTK fixtures share (fixture-gtk.h).
  *
  * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture-commands.h"
+#include "fixture-gtk.h"
 #include "fixture-say.h"
+
+void
+fixture_on_clicked(GtkButton *b, gpointer data)
+{
+	int serial = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "serial"));
+
+	(void)data;
+	if (serial)
+		say("clicked %s #%d", gtk_button_get_label(b), serial);
+	else
+		say("clicked %s", gtk_button_get_label(b));
+}
+
+void
+fixture_on_toggled(GtkToggleButton *b, gpointer data)
+{
+	(void)data;
+	say("toggled %s %s", gtk_button_get_label(GTK_BUTTON(b)),
+	    gtk_toggle_button_get_active(b) ? "on" : "off");
+}
+
+void
+fixture_on_text_changed(GtkTextBuffer *buf, gpointer data)
+{
+	GtkTextIter a, b;
+	gchar *text, *esc;
+
+	(void)data;
+	gtk_text_buffer_get_bounds(buf, &a, &b);
+	text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
+	esc = g_strescape(text, NULL);
+	say("text %s", esc);
+	g_free(esc);
+	g_free(text);
+}
 
 /* The commands both fixtures share; 0 when `w` is none of them. */
 static int
