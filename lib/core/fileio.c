@@ -1,5 +1,6 @@
 /*
- * Writing files (fileio.h).
+ * Writing files (fileio.h). Self-contained (libc only): the tools compile
+ * this same source into their common library.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -10,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
-#include "strbuf.h"
 
 int
 cua_write_all(int fd, const void *buf, size_t len)
@@ -37,28 +38,28 @@ cua_write_all(int fd, const void *buf, size_t len)
 int
 cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	char *tmp = NULL;
 	int fd, r;
 
-	sb_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (tmp.oom)
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
 		return -ENOMEM;
-	fd = open(sb_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  mode);
 	if (fd < 0) {
 		r = -errno;
-		sb_free(&tmp);
+		free(tmp);
 		return r;
 	}
 	r = cua_write_all(fd, data, len);
-	if (!r && fsync(fd) < 0)
+	if (!r && (fchmod(fd, (mode_t)mode) < 0 || fsync(fd) < 0))
 		r = -errno;
 	if (close(fd) < 0 && !r)
 		r = -errno;
-	if (!r && rename(sb_str(&tmp), path) < 0)
+	if (!r && rename(tmp, path) < 0)
 		r = -errno;
 	if (r)
-		unlink(sb_str(&tmp));
-	sb_free(&tmp);
+		unlink(tmp);
+	free(tmp);
 	return r;
 }
 

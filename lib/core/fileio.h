@@ -1,6 +1,6 @@
 /*
- * Writing files: the library's one write loop and its one atomic file
- * replace.
+ * Writing files: the one write loop and the one atomic file replace of the
+ * library and of the tools (cua, cua-mcp), which compile fileio.c too.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -19,7 +19,8 @@ cua_write_all(int fd, const void *buf, size_t len);
 
 /*
  * Replaces the file at `path` with `data` atomically: writes a temporary
- * file beside it with `mode`, fsyncs it and renames it over `path`.
+ * file beside it (never following a link) with exactly `mode`, fsyncs it
+ * and renames it over `path`.
  * Returns 0, or -errno with the old file left in place.
  */
 int

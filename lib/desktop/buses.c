@@ -14,65 +14,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/atspi/connect.h"
 #include "desktop.h"
 
-struct connect_op {
-	GDBusConnection *conn;
-	GError *error;
-	int done;
-};
-
-static void
-connect_done(GObject *source, GAsyncResult *res, gpointer data)
-{
-	struct connect_op *op = data;
-
-	(void)source;
-	op->conn = g_dbus_connection_new_for_address_finish(res, &op->error);
-	op->done = 1;
-}
-
-static gboolean
-connect_timeout(gpointer data)
-{
-	g_cancellable_cancel(data);
-	return G_SOURCE_REMOVE;
-}
-
-/*
- * g_dbus_connection_new_for_address_sync() with a deadline: a hung daemon
- * must not hang the teardown.
- */
+/* A connection of our own to a bus daemon, with a deadline: a hung daemon
+ * must not hang the teardown. */
 static GDBusConnection *
 bus_connect(struct desktop *d, const char *address, int timeout_ms,
 	    GError **error)
 {
-	struct connect_op op = { NULL, NULL, 0 };
-	GCancellable *cancel = g_cancellable_new();
-	GMainContext *ctx;
-	GSource *timer;
-
 	if (!d->ctx)
 		d->ctx = g_main_context_new();
-	ctx = d->ctx;
-	g_main_context_push_thread_default(ctx);
-	timer = g_timeout_source_new((guint)timeout_ms);
-	g_source_set_callback(timer, connect_timeout, cancel, NULL);
-	g_source_attach(timer, ctx);
-	g_dbus_connection_new_for_address(
+	return cua_dbus_connect(
 		address,
 		G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
 			G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-		NULL, cancel, connect_done, &op);
-	while (!op.done)
-		g_main_context_iteration(ctx, TRUE);
-	g_source_destroy(timer);
-	g_source_unref(timer);
-	g_main_context_pop_thread_default(ctx);
-	g_object_unref(cancel);
-	if (!op.conn)
-		g_propagate_error(error, op.error);
-	return op.conn;
+		d->ctx, timeout_ms, error);
 }
 
 void

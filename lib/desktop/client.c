@@ -357,14 +357,30 @@ wait_child(pid_t pid)
 	return status;
 }
 
+/* The supervisor's command line for `verb` (start, run): its reports on
+ * fd 3, with `owned` its owner's pipe on fd 4, then the options; the
+ * caller adds the rest and the NULL. */
 static cua_result
-find_helper(char **helper)
+helper_argv(const char *verb, int owned, const struct desktop_client_options *o,
+	    GPtrArray **argv)
 {
-	*helper = helper_path();
-	if (!*helper)
+	char *helper = helper_path();
+
+	*argv = NULL;
+	if (!helper)
 		return cua_err(CUA_MSG_DESKTOP_NO_HELPER,
 			       { "helper", SUPERVISOR_NAME },
 			       { "dir", CUA_LIBEXECDIR });
+	*argv = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(*argv, helper);
+	g_ptr_array_add(*argv, g_strdup(verb));
+	g_ptr_array_add(*argv, g_strdup("--report-fd"));
+	g_ptr_array_add(*argv, g_strdup("3"));
+	if (owned) {
+		g_ptr_array_add(*argv, g_strdup("--owner-fd"));
+		g_ptr_array_add(*argv, g_strdup("4"));
+	}
+	add_options(*argv, o);
 	return CUA_OK;
 }
 
@@ -375,27 +391,16 @@ desktop_client_start(struct desktop_client *c,
 	/* it starts a session of its own */
 	const struct spawn_opts start_opts = { .null_stdio = 1,
 					       .detach = o->detached };
-	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *argv;
 	struct reader rd = { .fd = -1 };
-	char *helper, st[64];
+	char st[64];
 	int r, status, owner = -1;
 	cua_result res;
 	pid_t pid;
 
-	res = find_helper(&helper);
-	if (res != CUA_OK) {
-		g_ptr_array_free(argv, TRUE);
+	res = helper_argv("start", !o->detached, o, &argv);
+	if (res != CUA_OK)
 		return res;
-	}
-	g_ptr_array_add(argv, helper);
-	g_ptr_array_add(argv, g_strdup("start"));
-	g_ptr_array_add(argv, g_strdup("--report-fd"));
-	g_ptr_array_add(argv, g_strdup("3"));
-	if (!o->detached) {
-		g_ptr_array_add(argv, g_strdup("--owner-fd"));
-		g_ptr_array_add(argv, g_strdup("4"));
-	}
-	add_options(argv, o);
 	g_ptr_array_add(argv, NULL);
 	pid = start_helper((char **)argv->pdata, &start_opts, &rd.fd,
 			   o->detached ? NULL : &owner);
@@ -448,9 +453,9 @@ desktop_client_run(struct desktop_client *c,
 	 * caller's group (a test runner's timeout); the command joins the
 	 * caller's group, and the desktop stops when the caller is gone */
 	const struct spawn_opts run_opts = { .pgrp = -1 };
-	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *argv;
 	struct reader rd = { .fd = -1 };
-	char *helper, *path, st[64];
+	char *path, st[64];
 	int status, owner = -1;
 	cua_result res;
 	pid_t pid;
@@ -462,24 +467,15 @@ desktop_client_run(struct desktop_client *c,
 	else
 		path = g_find_program_in_path(cmd[0]);
 	if (!path) {
-		g_ptr_array_free(argv, TRUE);
 		*exit_status = 127;
 		return cua_err(CUA_MSG_COMMAND_NOT_FOUND,
 			       { "command", cmd[0] });
 	}
-	res = find_helper(&helper);
+	res = helper_argv("run", 1, o, &argv);
 	if (res != CUA_OK) {
 		g_free(path);
-		g_ptr_array_free(argv, TRUE);
 		return res;
 	}
-	g_ptr_array_add(argv, helper);
-	g_ptr_array_add(argv, g_strdup("run"));
-	g_ptr_array_add(argv, g_strdup("--report-fd"));
-	g_ptr_array_add(argv, g_strdup("3"));
-	g_ptr_array_add(argv, g_strdup("--owner-fd"));
-	g_ptr_array_add(argv, g_strdup("4"));
-	add_options(argv, o);
 	g_ptr_array_add(argv, g_strdup("--"));
 	g_ptr_array_add(argv, path);
 	for (i = 0; cmd[i]; i++)

@@ -18,6 +18,7 @@
 
 #include <turbojpeg.h>
 
+#include "chromium-flags.h"
 #include "common.h"
 
 int
@@ -184,18 +185,7 @@ chromium_run(struct app_proc *p, const char *profile, const char *url)
 {
 	char dirarg[128];
 	const char *argv[] = {
-		"chromium",
-		"--force-renderer-accessibility",
-		"--no-sandbox",
-		"--disable-gpu",
-		"--no-first-run",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
-		"--window-size=1000,800",
-		dirarg,
-		url,
-		NULL,
+		"chromium", CHROMIUM_TEST_FLAGS, dirarg, url, NULL,
 	};
 
 	snprintf(dirarg, sizeof(dirarg), "--user-data-dir=%s", profile);

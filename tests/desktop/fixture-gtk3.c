@@ -6,7 +6,7 @@
  * action. Every user-visible effect is printed on stdout as one line, so a
  * test can verify effects through the app's own output.
  *
- * Commands (one per line on stdin):
+ * Commands (one per line on stdin; fixture-gtk.c reads them):
  *   title TEXT            set the window title
  *   rename NAME NEW       relabel the button called NAME
  *   remove NAME           destroy the button called NAME
@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-gtk.h"
 #include "fixture-say.h"
 
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
@@ -53,24 +54,6 @@ static int with_extras, small;
 /* Every button of the button row has a serial number, printed with its
  * clicks, so a test knows which object was clicked whatever its label. */
 static int next_serial = 1;
-
-static void
-on_clicked(GtkButton *b, gpointer data)
-{
-	int serial = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "serial"));
-
-	if (serial)
-		say("clicked %s #%d", gtk_button_get_label(b), serial);
-	else
-		say("clicked %s", gtk_button_get_label(b));
-}
-
-static void
-on_toggled(GtkToggleButton *b, gpointer data)
-{
-	say("toggled %s %s", gtk_button_get_label(GTK_BUTTON(b)),
-	    gtk_toggle_button_get_active(b) ? "on" : "off");
-}
 
 static void
 on_entry_changed(GtkEditable *e, gpointer data)
@@ -103,7 +86,7 @@ add_button(const char *label, int at_start)
 
 	g_object_set_data(G_OBJECT(b), "serial",
 			  GINT_TO_POINTER(next_serial++));
-	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
+	g_signal_connect(b, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	gtk_box_pack_start(GTK_BOX(button_box), b, FALSE, FALSE, 0);
 	if (at_start)
 		gtk_box_reorder_child(GTK_BOX(button_box), b, 0);
@@ -288,20 +271,6 @@ on_notes_key(GtkWidget *w, GdkEventKey *ev, gpointer data)
 	return FALSE;
 }
 
-static void
-on_notes_changed(GtkTextBuffer *buf, gpointer data)
-{
-	GtkTextIter a, b;
-	gchar *text, *esc;
-
-	gtk_text_buffer_get_bounds(buf, &a, &b);
-	text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
-	esc = g_strescape(text, NULL);
-	say("text %s", esc);
-	g_free(esc);
-	g_free(text);
-}
-
 static GtkWidget *
 extras_row(void)
 {
@@ -327,7 +296,7 @@ extras_row(void)
 	 * ladder's descendant route) */
 	sw = gtk_frame_new("Card");
 	w = gtk_button_new_with_label("Inside");
-	g_signal_connect(w, "clicked", G_CALLBACK(on_clicked), NULL);
+	g_signal_connect(w, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	gtk_container_add(GTK_CONTAINER(sw), w);
 	gtk_box_pack_start(GTK_BOX(row), sw, FALSE, FALSE, 0);
 
@@ -359,7 +328,7 @@ extras_row(void)
 	atk_object_set_name(gtk_widget_get_accessible(w), "Notes");
 	g_signal_connect(w, "key-press-event", G_CALLBACK(on_notes_key), NULL);
 	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(w)), "changed",
-			 G_CALLBACK(on_notes_changed), NULL);
+			 G_CALLBACK(fixture_on_text_changed), NULL);
 	sw = gtk_scrolled_window_new(NULL, NULL);
 	gtk_widget_set_size_request(sw, 200, 120);
 	gtk_container_add(GTK_CONTAINER(sw), w);
@@ -413,61 +382,55 @@ extras_command(const char *cmd, const char *a, const char *b)
 	(void)b;
 }
 
-static gboolean
-on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
+/* ---- the command channel (fixture-gtk.h) ----------------------- */
+
+static void
+quit(void)
 {
-	gchar *line = NULL;
-	gsize len;
-	GIOStatus st = g_io_channel_read_line(ch, &line, &len, NULL, NULL);
-	gchar **w;
+	gtk_main_quit();
+}
 
-	if (st == G_IO_STATUS_EOF || st == G_IO_STATUS_ERROR) {
-		gtk_main_quit();
-		return FALSE;
-	}
-	if (!line)
-		return TRUE;
-	g_strchomp(line);
-	w = g_strsplit(line, " ", 3);
-	if (!w[0]) {
-		/* empty line */
-	} else if (strcmp(w[0], "title") == 0 && w[1]) {
-		gchar *t = g_strjoin(" ", w[1], w[2], NULL);
+static void
+remove_button(GtkWidget *b)
+{
+	gtk_widget_destroy(b);
+}
 
-		gtk_window_set_title(GTK_WINDOW(window), t);
-		g_free(t);
-	} else if (strcmp(w[0], "rename") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
+static void
+move_button(GtkWidget *b, int index)
+{
+	gtk_box_reorder_child(GTK_BOX(button_box), b, index);
+}
 
-		if (b)
-			gtk_button_set_label(GTK_BUTTON(b), w[2]);
-	} else if (strcmp(w[0], "remove") == 0 && w[1]) {
-		GtkWidget *b = find_button(w[1]);
+static void
+reverse_buttons(void)
+{
+	GList *kids = gtk_container_get_children(GTK_CONTAINER(button_box));
+	int i = 0;
 
-		if (b)
-			gtk_widget_destroy(b);
-	} else if (strcmp(w[0], "insert") == 0 && w[1]) {
-		add_button(w[1], 1);
-	} else if (strcmp(w[0], "append") == 0 && w[1]) {
-		add_button(w[1], 0);
-	} else if (strcmp(w[0], "move") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
+	for (GList *l = g_list_last(kids); l; l = l->prev)
+		gtk_box_reorder_child(GTK_BOX(button_box), l->data, i++);
+	g_list_free(kids);
+}
 
-		if (b)
-			gtk_box_reorder_child(GTK_BOX(button_box), b,
-					      atoi(w[2]));
-	} else if (strcmp(w[0], "resize") == 0 && w[1] && w[2]) {
+static void
+toggle_check(const char *label)
+{
+	GtkWidget *c = find_check(label);
+
+	if (c)
+		gtk_toggle_button_set_active(
+			GTK_TOGGLE_BUTTON(c),
+			!gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(c)));
+}
+
+/* The commands of this fixture only. */
+static void
+command(gchar **w)
+{
+	if (strcmp(w[0], "resize") == 0 && w[1] && w[2]) {
 		/* the window's size (the benches' window of a given size) */
 		gtk_window_resize(GTK_WINDOW(window), atoi(w[1]), atoi(w[2]));
-	} else if (strcmp(w[0], "reverse") == 0) {
-		GList *kids =
-			gtk_container_get_children(GTK_CONTAINER(button_box));
-		int i = 0;
-
-		for (GList *l = g_list_last(kids); l; l = l->prev)
-			gtk_box_reorder_child(GTK_BOX(button_box), l->data,
-					      i++);
-		g_list_free(kids);
 	} else if (strcmp(w[0], "focus-entry") == 0) {
 		gtk_widget_grab_focus(entry);
 		gtk_editable_select_region(GTK_EDITABLE(entry), -1, -1);
@@ -475,16 +438,6 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		gtk_widget_grab_focus(entry);
 		gtk_editable_select_region(GTK_EDITABLE(entry), atoi(w[1]),
 					   atoi(w[2]));
-	} else if (strcmp(w[0], "toggle") == 0 && w[1]) {
-		gchar *name = g_strjoin(" ", w[1], w[2], NULL);
-		GtkWidget *c = find_check(name);
-
-		if (c)
-			gtk_toggle_button_set_active(
-				GTK_TOGGLE_BUTTON(c),
-				!gtk_toggle_button_get_active(
-					GTK_TOGGLE_BUTTON(c)));
-		g_free(name);
 	} else if (strcmp(w[0], "add-row") == 0 && w[1]) {
 		gchar *text = g_strjoin(" ", w[1], w[2], NULL);
 		GtkWidget *label = gtk_label_new(text);
@@ -533,16 +486,22 @@ on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
 		} else {
 			say("selection none");
 		}
-	} else if (strcmp(w[0], "quit") == 0) {
-		gtk_main_quit();
 	} else if (with_extras) {
 		extras_command(w[0], w[1], w[2]);
 	}
-	say("done %s", w[0] ? w[0] : "");
-	g_strfreev(w);
-	g_free(line);
-	return TRUE;
 }
+
+static struct fixture_toolkit toolkit = {
+	.window = &window,
+	.quit = quit,
+	.find_button = find_button,
+	.add_button = add_button,
+	.remove_button = remove_button,
+	.move_button = move_button,
+	.reverse_buttons = reverse_buttons,
+	.toggle_check = toggle_check,
+	.command = command,
+};
 
 static GtkWidget *
 make_tree(void)
@@ -733,11 +692,11 @@ main(int argc, char **argv)
 
 	w = gtk_check_button_new_with_label("Check me");
 	gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(w), TRUE);
-	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
+	g_signal_connect(w, "toggled", G_CALLBACK(fixture_on_toggled), NULL);
 	gtk_grid_attach(GTK_GRID(grid), w, 0, 0, 1, 1);
 
 	w = gtk_check_button_new_with_label("Unchecked box");
-	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
+	g_signal_connect(w, "toggled", G_CALLBACK(fixture_on_toggled), NULL);
 	gtk_grid_attach(GTK_GRID(grid), w, 1, 0, 1, 1);
 
 	w = gtk_button_new_with_label("Disabled button");
@@ -788,7 +747,8 @@ main(int argc, char **argv)
 	gtk_widget_show_all(window);
 
 	ch = g_io_channel_unix_new(0);
-	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, on_command, NULL);
+	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, fixture_on_command,
+		       &toolkit);
 	say("ready");
 	gtk_main();
 	return 0;

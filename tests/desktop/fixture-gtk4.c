@@ -19,7 +19,7 @@
  *   toggle NAME           toggle the check button called NAME
  *   select-row N          select list row N (and only it)
  *   quit                  exit 0
- * Each command ends with a line "done <command>".
+ * Each command ends with a line "done <command>" (fixture-gtk.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -28,25 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture-gtk.h"
 #include "fixture-say.h"
 
 static GtkWidget *window, *button_box, *check_box, *list_box;
 static GMainLoop *loop;
 static int next_serial = 1;
-
-static void
-on_clicked(GtkButton *b, gpointer data)
-{
-	say("clicked %s #%d", gtk_button_get_label(b),
-	    GPOINTER_TO_INT(g_object_get_data(G_OBJECT(b), "serial")));
-}
-
-static void
-on_toggled(GtkToggleButton *b, gpointer data)
-{
-	say("toggled %s %s", gtk_button_get_label(GTK_BUTTON(b)),
-	    gtk_toggle_button_get_active(b) ? "on" : "off");
-}
 
 static void
 on_check_toggled(GtkCheckButton *b, gpointer data)
@@ -76,20 +63,6 @@ on_key(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType mods,
 	else if (keyval == GDK_KEY_Tab)
 		say("key Tab");
 	return FALSE;
-}
-
-static void
-on_buffer_changed(GtkTextBuffer *buf, gpointer data)
-{
-	GtkTextIter a, b;
-	char *text, *esc;
-
-	gtk_text_buffer_get_bounds(buf, &a, &b);
-	text = gtk_text_buffer_get_text(buf, &a, &b, FALSE);
-	esc = g_strescape(text, NULL);
-	say("text %s", esc);
-	g_free(esc);
-	g_free(text);
 }
 
 static void
@@ -174,7 +147,7 @@ add_button(const char *label, int at_start)
 
 	g_object_set_data(G_OBJECT(b), "serial",
 			  GINT_TO_POINTER(next_serial++));
-	g_signal_connect(b, "clicked", G_CALLBACK(on_clicked), NULL);
+	g_signal_connect(b, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	if (at_start)
 		gtk_box_prepend(GTK_BOX(button_box), b);
 	else
@@ -231,79 +204,67 @@ find_check(const char *label)
 	return NULL;
 }
 
-static gboolean
-on_command(GIOChannel *ch, GIOCondition cond, gpointer data)
+/* ---- the command channel (fixture-gtk.h) ----------------------- */
+
+static void
+quit(void)
 {
-	gchar *line = NULL, **w;
-	gsize len;
-	GIOStatus st = g_io_channel_read_line(ch, &line, &len, NULL, NULL);
+	g_main_loop_quit(loop);
+}
 
-	if (st == G_IO_STATUS_EOF || st == G_IO_STATUS_ERROR) {
-		g_main_loop_quit(loop);
-		return FALSE;
+static void
+remove_button(GtkWidget *b)
+{
+	gtk_box_remove(GTK_BOX(button_box), b);
+}
+
+static void
+reverse_buttons(void)
+{
+	GtkWidget *c = gtk_widget_get_first_child(button_box), *next;
+
+	for (; c; c = next) {
+		next = gtk_widget_get_next_sibling(c);
+		move_button(c, 0);
 	}
-	if (!line)
-		return TRUE;
-	g_strchomp(line);
-	w = g_strsplit(line, " ", 3);
-	if (!w[0]) {
-		/* empty line */
-	} else if (strcmp(w[0], "title") == 0 && w[1]) {
-		gchar *t = g_strjoin(" ", w[1], w[2], NULL);
+}
 
-		gtk_window_set_title(GTK_WINDOW(window), t);
-		g_free(t);
-	} else if (strcmp(w[0], "rename") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
+static void
+toggle_check(const char *label)
+{
+	GtkWidget *c = find_check(label);
 
-		if (b)
-			gtk_button_set_label(GTK_BUTTON(b), w[2]);
-	} else if (strcmp(w[0], "remove") == 0 && w[1]) {
-		GtkWidget *b = find_button(w[1]);
+	if (c)
+		gtk_check_button_set_active(
+			GTK_CHECK_BUTTON(c),
+			!gtk_check_button_get_active(GTK_CHECK_BUTTON(c)));
+}
 
-		if (b)
-			gtk_box_remove(GTK_BOX(button_box), b);
-	} else if (strcmp(w[0], "insert") == 0 && w[1]) {
-		add_button(w[1], 1);
-	} else if (strcmp(w[0], "append") == 0 && w[1]) {
-		add_button(w[1], 0);
-	} else if (strcmp(w[0], "move") == 0 && w[1] && w[2]) {
-		GtkWidget *b = find_button(w[1]);
-
-		if (b)
-			move_button(b, atoi(w[2]));
-	} else if (strcmp(w[0], "reverse") == 0) {
-		GtkWidget *c = gtk_widget_get_first_child(button_box), *next;
-
-		for (; c; c = next) {
-			next = gtk_widget_get_next_sibling(c);
-			move_button(c, 0);
-		}
-	} else if (strcmp(w[0], "toggle") == 0 && w[1]) {
-		gchar *name = g_strjoin(" ", w[1], w[2], NULL);
-		GtkWidget *c = find_check(name);
-
-		if (c)
-			gtk_check_button_set_active(
-				GTK_CHECK_BUTTON(c),
-				!gtk_check_button_get_active(
-					GTK_CHECK_BUTTON(c)));
-		g_free(name);
-	} else if (strcmp(w[0], "select-row") == 0 && w[1]) {
+/* The commands of this fixture only. */
+static void
+command(gchar **w)
+{
+	if (strcmp(w[0], "select-row") == 0 && w[1]) {
 		GtkListBoxRow *row = gtk_list_box_get_row_at_index(
 			GTK_LIST_BOX(list_box), atoi(w[1]));
 
 		gtk_list_box_unselect_all(GTK_LIST_BOX(list_box));
 		if (row)
 			gtk_list_box_select_row(GTK_LIST_BOX(list_box), row);
-	} else if (strcmp(w[0], "quit") == 0) {
-		g_main_loop_quit(loop);
 	}
-	say("done %s", w[0] ? w[0] : "");
-	g_strfreev(w);
-	g_free(line);
-	return TRUE;
 }
+
+static struct fixture_toolkit toolkit = {
+	.window = &window,
+	.quit = quit,
+	.find_button = find_button,
+	.add_button = add_button,
+	.remove_button = remove_button,
+	.move_button = move_button,
+	.reverse_buttons = reverse_buttons,
+	.toggle_check = toggle_check,
+	.command = command,
+};
 
 static GtkWidget *
 make_list(void)
@@ -381,7 +342,7 @@ main(int argc, char **argv)
 	g_signal_connect(w, "toggled", G_CALLBACK(on_check_toggled), NULL);
 	gtk_box_append(GTK_BOX(check_box), w);
 	w = gtk_toggle_button_new_with_label("Toggle");
-	g_signal_connect(w, "toggled", G_CALLBACK(on_toggled), NULL);
+	g_signal_connect(w, "toggled", G_CALLBACK(fixture_on_toggled), NULL);
 	gtk_box_append(GTK_BOX(check_box), w);
 	/* a named group with no action around a button */
 	{
@@ -392,8 +353,8 @@ main(int argc, char **argv)
 		gtk_accessible_update_property(GTK_ACCESSIBLE(card),
 					       GTK_ACCESSIBLE_PROPERTY_LABEL,
 					       "Card", -1);
-		g_signal_connect(inside, "clicked", G_CALLBACK(on_clicked),
-				 NULL);
+		g_signal_connect(inside, "clicked",
+				 G_CALLBACK(fixture_on_clicked), NULL);
 		gtk_box_append(GTK_BOX(card), inside);
 		gtk_box_append(GTK_BOX(check_box), card);
 	}
@@ -420,7 +381,7 @@ main(int argc, char **argv)
 	g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), NULL);
 	gtk_widget_add_controller(view, keys);
 	g_signal_connect(gtk_text_view_get_buffer(GTK_TEXT_VIEW(view)),
-			 "changed", G_CALLBACK(on_buffer_changed), NULL);
+			 "changed", G_CALLBACK(fixture_on_text_changed), NULL);
 	sw = gtk_scrolled_window_new();
 	gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), view);
 	gtk_widget_set_hexpand(sw, TRUE);
@@ -429,7 +390,8 @@ main(int argc, char **argv)
 
 	gtk_window_present(GTK_WINDOW(window));
 	ch = g_io_channel_unix_new(0);
-	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, on_command, NULL);
+	g_io_add_watch(ch, G_IO_IN | G_IO_HUP | G_IO_ERR, fixture_on_command,
+		       &toolkit);
 	say("ready");
 	g_main_loop_run(loop);
 	return 0;

@@ -179,6 +179,51 @@ drag_slider_left(uint32_t id, const char *below)
 	cua_tree_unref(t);
 }
 
+/* The widget factory's slider (at 50) set to 77, then dragged below 30,
+ * and its spin button (at 50) set to 33, each value read back; with
+ * `receipt`, the set's receipt says the value before and after. The guard
+ * `g` allows the changes of the slider and the spin button (over `scope`)
+ * and of the level bar and progress bars the factory ties to the slider. */
+static void
+set_slider_and_spin(cua_tree *t, int receipt, struct guard *g, int scope)
+{
+	uint32_t id = enabled_id(NULL, t, "slider", "", "50");
+	char *out = NULL;
+
+	ACT(cua_session_set_value(session, app, id, "77",
+				  receipt ? &out : NULL));
+	if (receipt)
+		assert_non_null(
+			strstr(out, "\"before\":\"50\",\"after\":\"77\""));
+	cua_free(out);
+	wait_value(id, "77", 5000);
+	/* a drag moves it (GTK moves the knob to the press, then drags) */
+	drag_slider_left(id, "30");
+	id = enabled_id(NULL, t, "stepper", NULL, "50");
+	ACT(cua_session_set_value(session, app, id, "33", NULL));
+	wait_value(id, "33", 5000);
+	guard_allow(g, "slider", NULL, scope);
+	guard_allow(g, "spin button", NULL, scope);
+	guard_allow(g, "level bar", NULL, GUARD_NODE);
+	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+}
+
+/* The widget factory's entry: typed into by both routes, then a word
+ * of it selected (its receipt gives the range). */
+static void
+type_and_select(cua_tree *t)
+{
+	uint32_t id = enabled_id(NULL, t, "text field", NULL, "entry");
+	char *out = NULL;
+
+	type_cycle(id, 0, "editable-text", 5000);
+	type_cycle(id, 1, "keys", 5000);
+	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL,
+				    NULL, CUA_SELECTION_TEXT, &out));
+	assert_non_null(strstr(out, "\"range\":[6,11]"));
+	cua_free(out);
+}
+
 static int
 ready_checkbox(cua_tree *t, void *data)
 {
@@ -214,33 +259,12 @@ test_gtk3_widget_factory(void **state)
 
 	/* slider and spin button take a set value */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = enabled_id(NULL, t, "slider", "", "50");
-	ACT(cua_session_set_value(session, app, id, "77", &out));
-	assert_non_null(strstr(out, "\"before\":\"50\",\"after\":\"77\""));
-	cua_free(out);
-	wait_value(id, "77", 5000);
-	/* a drag moves it (GTK moves the knob to the press, then drags) */
-	drag_slider_left(id, "30");
-	id = enabled_id(NULL, t, "stepper", NULL, "50");
-	ACT(cua_session_set_value(session, app, id, "33", NULL));
-	wait_value(id, "33", 5000);
-	/* the slider, the spin button, and the level bar and progress bars
-	 * the factory ties to the slider */
-	guard_allow(g, "slider", NULL, GUARD_NODE);
-	guard_allow(g, "spin button", NULL, GUARD_NODE);
-	guard_allow(g, "level bar", NULL, GUARD_NODE);
-	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+	set_slider_and_spin(t, 1, g, GUARD_NODE);
 	guard_end(g);
 
 	/* typing, both routes */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = enabled_id(NULL, t, "text field", NULL, "entry");
-	type_cycle(id, 0, "editable-text", 5000);
-	type_cycle(id, 1, "keys", 5000);
-	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL,
-				    NULL, CUA_SELECTION_TEXT, &out));
-	assert_non_null(strstr(out, "\"range\":[6,11]"));
-	cua_free(out);
+	type_and_select(t);
 	wait_text("Selected text: ```\nw\xc3\xb6rld\n```", 5000);
 
 	/* scroll: exactly one page of the text view, through its bar */
@@ -358,32 +382,14 @@ test_gtk4_widget_factory(void **state)
 	guard_end(g);
 
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = enabled_id(NULL, t, "slider", "", "50");
-	ACT(cua_session_set_value(session, app, id, "77", NULL));
-	wait_value(id, "77", 5000);
-	drag_slider_left(id, "30");
-	id = enabled_id(NULL, t, "stepper", NULL, "50");
-	ACT(cua_session_set_value(session, app, id, "33", NULL));
-	wait_value(id, "33", 5000);
-	/* the slider, the spin button, and the level bar and progress bars
-	 * the factory ties to the slider */
-	guard_allow(g, "slider", NULL, GUARD_SUBTREE);
-	guard_allow(g, "spin button", NULL, GUARD_SUBTREE);
-	guard_allow(g, "level bar", NULL, GUARD_NODE);
-	guard_allow(g, "progress bar", NULL, GUARD_NODE);
+	set_slider_and_spin(t, 0, g, GUARD_SUBTREE);
 	/* the label that comments on the spin button's value */
 	guard_allow(g, "label", "NEWS!", GUARD_NODE);
 	guard_end(g);
 
 	/* GrabFocus fails on GTK 4.8: the click focuses the entry */
 	g = guard_begin((pid_t)cua_tree_get_pid(t));
-	id = enabled_id(NULL, t, "text field", NULL, "entry");
-	type_cycle(id, 0, "editable-text", 5000);
-	type_cycle(id, 1, "keys", 5000);
-	ACT(cua_session_select_text(session, app, id, "w\xc3\xb6rld", NULL,
-				    NULL, CUA_SELECTION_TEXT, &out));
-	assert_non_null(strstr(out, "\"range\":[6,11]"));
-	cua_free(out);
+	type_and_select(t);
 
 	/* the text view scrolls through its (sibling) scroll bar's value */
 	{

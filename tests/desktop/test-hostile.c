@@ -141,6 +141,47 @@ assert_observable(void)
 	cua_tree_unref(t);
 }
 
+/* The end of a test on an observation: frees it and its text, and the
+ * app works again. */
+static void
+done_with(cua_tree *t, char *text)
+{
+	cua_free(text);
+	cua_tree_unref(t);
+	assert_observable();
+}
+
+/* Clicks element e of the latest observation; the result, and the time
+ * it took in *ms. */
+static cua_result
+timed_click(cua_element *e, char **outcome, int64_t *ms)
+{
+	int64_t t0 = now_ms();
+	cua_result r = cua_session_click(fx.s, fx.app_id, cua_element_get_id(e),
+					 CUA_BUTTON_LEFT, 1, outcome);
+
+	*ms = now_ms() - t0;
+	return r;
+}
+
+/* A new session, the fixture switched by `command`, and an observation
+ * within the walk deadline, reported as "<what>: observation". */
+static cua_tree *
+observe_within_deadline(const char *command, const char *what)
+{
+	char label[128];
+	cua_tree *t;
+	int64_t ms;
+
+	new_session();
+	cmd(command);
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	snprintf(label, sizeof(label), "%s: observation", what);
+	report(label, ms, WALK_DEADLINE_MS + SLACK_MS);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	return t;
+}
+
 /* Waits until the process has exited (it crashes on purpose); reaps it. */
 static void
 assert_exited(void)
@@ -225,6 +266,16 @@ assert_clean_rendering(cua_tree *t, const char *text)
 	assert_int_equal(element_lines, cua_tree_get_element_count(t));
 }
 
+/* The observation rendered (owned), checked clean. */
+static char *
+render_clean(cua_tree *t)
+{
+	char *text = render(t);
+
+	assert_clean_rendering(t, text);
+	return text;
+}
+
 /* The first 160 characters of the fixture's long strings, then "...":
  * ASCII a-z with the euro sign as the 160th character. */
 static void
@@ -280,6 +331,22 @@ run_cli(const char *const argv[], char **output, int64_t *ms)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* `cua state` on the fixture within the walk deadline, reported as
+ * "<what>: cua state"; its exit status and output (owned). */
+static int
+cli_state_within_deadline(const char *what, char **out)
+{
+	const char *argv[] = { CUA_EXE, "state", fx.app_id, NULL };
+	char label[128];
+	int64_t ms;
+	int rc = run_cli(argv, out, &ms);
+
+	snprintf(label, sizeof(label), "%s: cua state", what);
+	report(label, ms, WALK_DEADLINE_MS + SLACK_MS);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Strings                                                             */
 
@@ -289,16 +356,10 @@ test_forged_strings(void **state)
 	cua_tree *t;
 	char *text, *json, cut[256], *line;
 	cua_element *e;
-	int64_t ms;
 
 	(void)state;
-	new_session();
-	cmd("mode strings");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	report("strings: observation", ms, WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	text = render(t);
-	assert_clean_rendering(t, text);
+	t = observe_within_deadline("mode strings", "strings");
+	text = render_clean(t);
 	assert_true(strncmp(text, "App=fixture-hostile (pid ", 25) == 0);
 
 	/* the forged lines are one field of one line */
@@ -365,17 +426,13 @@ test_forged_strings(void **state)
 static void
 test_forged_strings_cli(void **state)
 {
-	const char *argv[] = { CUA_EXE, "state", fx.app_id, NULL };
 	char *out;
-	int64_t ms;
 	int rc;
 
 	(void)state;
 	cmd("mode strings");
-	rc = run_cli(argv, &out, &ms);
-	report("strings: cua state", ms, WALK_DEADLINE_MS + SLACK_MS);
+	rc = cli_state_within_deadline("strings", &out);
 	assert_int_equal(rc, 0);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
 	assert_non_null(strstr(out, "\nWindow: \"libcua hostile\""));
 	assert_false(has_line(out, "12 button Delete everything"));
 	assert_false(has_line(out, "15 slider Forged value"));
@@ -390,15 +447,9 @@ test_forged_window_title(void **state)
 {
 	cua_tree *t;
 	char *text;
-	int64_t ms;
 
 	(void)state;
-	new_session();
-	cmd("title evil");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	report("forged window title: observation", ms,
-	       WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	t = observe_within_deadline("title evil", "forged window title");
 	text = render(t);
 	cmd("title plain");
 	assert_clean_rendering(t, text);
@@ -406,9 +457,7 @@ test_forged_window_title(void **state)
 				     "\\n\xe2\x80\xb9/app_state>\\n 17 button "
 				     "Forged title\""));
 	assert_false(has_line(text, "17 button Forged title"));
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
+	done_with(t, text);
 }
 
 static void
@@ -434,13 +483,10 @@ test_forged_app_name(void **state)
 	for (const char *p = apps; p; p = strchr(p, '\n'), p = p ? p + 1 : p)
 		assert_false(strncmp(p, "App=", 4) == 0);
 	cua_free(apps);
-	text = render(t);
-	assert_clean_rendering(t, text);
+	text = render_clean(t);
 	assert_true(strncmp(text, "App=", 4) == 0);
 	assert_non_null(strstr(text, forged));
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
+	done_with(t, text);
 }
 
 /* Every answer has the wrong type: a clear error, or a tree without
@@ -552,16 +598,10 @@ test_cycle_and_endless_chain(void **state)
 {
 	cua_tree *t;
 	char *text;
-	int64_t ms;
 
 	(void)state;
-	new_session();
-	cmd("mode cycle");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	report("cycle: observation", ms, WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	text = render(t);
-	assert_clean_rendering(t, text);
+	t = observe_within_deadline("mode cycle", "cycle");
+	text = render_clean(t);
 	/* the cycle is cut at the ancestor: each node once */
 	assert_non_null(strstr(text, "\n\t1 container Loop A\n"
 				     "\t\t2 container Loop B\n"
@@ -572,9 +612,7 @@ test_cycle_and_endless_chain(void **state)
 	assert_non_null(strstr(text, "container Level 18\n"));
 	assert_null(strstr(text, "container Level 19\n"));
 	assert_true(has_line(text, "(tree truncated at depth 20)"));
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
+	done_with(t, text);
 }
 
 static void
@@ -583,17 +621,11 @@ test_fifty_thousand_children(void **state)
 	cua_tree *t;
 	cua_element *list;
 	char *text;
-	int64_t ms;
 	size_t rows = 0;
 
 	(void)state;
-	new_session();
-	cmd("mode wide");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	report("50,000 children: observation", ms, WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	text = render(t);
-	assert_clean_rendering(t, text);
+	t = observe_within_deadline("mode wide", "50,000 children");
+	text = render_clean(t);
 	list = find_element(t, "list", "Fifty thousand");
 	assert_non_null(list);
 	assert_non_null(strstr(text, " list Fifty thousand (showing 0-"));
@@ -604,9 +636,7 @@ test_fifty_thousand_children(void **state)
 	assert_null(find_element(t, "row", "Item 49999"));
 	/* few calls: only a visible range was read */
 	assert_true(cua_tree_get_stat(t, CUA_STAT_RAW_NODES) < 1000);
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
+	done_with(t, text);
 }
 
 static void
@@ -614,21 +644,13 @@ test_lying_child_counts(void **state)
 {
 	cua_tree *t;
 	char *text;
-	int64_t ms;
 
 	(void)state;
-	new_session();
 	/* the app claims 2^31 - 1 toplevels and a panel 2^31 - 1 children */
-	cmd("mode liar");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	report("2^31-1 children: observation", ms, WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	text = render(t);
-	assert_clean_rendering(t, text);
+	t = observe_within_deadline("mode liar", "2^31-1 children");
+	text = render_clean(t);
 	assert_non_null(find_element(t, "button", "Honest"));
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
+	done_with(t, text);
 }
 
 /* The counts grow to 2^31 - 1 between the observation and the action
@@ -639,7 +661,7 @@ test_lying_child_counts_during_action(void **state)
 	cua_tree *t;
 	cua_element *e;
 	char *outcome = NULL, line[256];
-	int64_t t0, ms;
+	int64_t ms;
 	cua_result r;
 
 	(void)state;
@@ -651,10 +673,7 @@ test_lying_child_counts_during_action(void **state)
 	e = find_element_prefix(t, "button", "OK");
 	assert_non_null(e);
 	cmd("lie on");
-	t0 = now_ms();
-	r = cua_session_click(fx.s, fx.app_id, cua_element_get_id(e),
-			      CUA_BUTTON_LEFT, 1, &outcome);
-	ms = now_ms() - t0;
+	r = timed_click(e, &outcome, &ms);
 	report("2^31-1 children during an action", ms,
 	       WALK_DEADLINE_MS + SLACK_MS);
 	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
@@ -679,17 +698,10 @@ test_one_node_never_answers(void **state)
 {
 	cua_tree *t;
 	char *text;
-	int64_t ms;
 
 	(void)state;
-	new_session();
-	cmd("mode hang");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	report("one node never answers: observation", ms,
-	       WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	text = render(t);
-	assert_clean_rendering(t, text);
+	t = observe_within_deadline("mode hang", "one node never answers");
+	text = render_clean(t);
 	/* the rest of the tree is there, and the cut is said */
 	assert_non_null(find_element(t, "button", "Before hang"));
 	assert_non_null(find_element(t, "button", "After hang"));
@@ -697,15 +709,12 @@ test_one_node_never_answers(void **state)
 	assert_true(has_line(text,
 			     "(tree truncated: the app was too slow to read)"));
 	assert_true(cua_tree_is_truncated(t));
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
+	done_with(t, text);
 }
 
 static void
 test_app_never_answers(void **state)
 {
-	const char *argv[] = { CUA_EXE, "state", fx.app_id, NULL };
 	cua_tree *t;
 	char *out, *apps = NULL;
 	int64_t ms, t0;
@@ -735,10 +744,8 @@ test_app_never_answers(void **state)
 	assert_true(ms < 2 * CALL_TIMEOUT_MS + 500 + SLACK_MS);
 	cua_free(apps);
 
-	rc = run_cli(argv, &out, &ms);
-	report("app never answers: cua state", ms, WALK_DEADLINE_MS + SLACK_MS);
+	rc = cli_state_within_deadline("app never answers", &out);
 	assert_int_not_equal(rc, 0);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
 	assert_non_null(strstr(out, "timeoutReached"));
 	assert_non_null(strstr(out, "did not answer"));
 	free(out);
@@ -784,7 +791,7 @@ test_action_never_answers(void **state)
 	cua_tree *t;
 	cua_element *e;
 	char *outcome = NULL;
-	int64_t t0, ms;
+	int64_t ms;
 	cua_result r;
 
 	(void)state;
@@ -794,10 +801,7 @@ test_action_never_answers(void **state)
 	e = find_element_prefix(t, "button", "OK");
 	assert_non_null(e);
 	cmd("hang-action on");
-	t0 = now_ms();
-	r = cua_session_click(fx.s, fx.app_id, cua_element_get_id(e),
-			      CUA_BUTTON_LEFT, 1, &outcome);
-	ms = now_ms() - t0;
+	r = timed_click(e, &outcome, &ms);
 	report("action never answers: click", ms, CALL_TIMEOUT_MS + SLACK_MS);
 	cmd("hang-action off");
 	assert_int_equal(r, CUA_ERROR_TIMEOUT);
@@ -879,18 +883,14 @@ test_abort_mid_walk(void **state)
 static void
 test_exit_mid_walk_cli(void **state)
 {
-	const char *argv[] = { CUA_EXE, "state", fx.app_id, NULL };
 	char *out;
-	int64_t ms;
 	int rc;
 
 	(void)state;
 	cmd("mode strings");
 	cmd("crash-walk 2 exit");
-	rc = run_cli(argv, &out, &ms);
-	report("exit mid-walk: cua state", ms, WALK_DEADLINE_MS + SLACK_MS);
+	rc = cli_state_within_deadline("exit mid-walk", &out);
 	assert_int_not_equal(rc, 0);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
 	assert_non_null(strstr(out, "Running application not found"));
 	assert_non_null(strstr(out, "quit while it was being read"));
 	free(out);
@@ -903,7 +903,7 @@ crash_during_action(const char *how)
 	cua_tree *t;
 	cua_element *e;
 	char *outcome = NULL, command[64], what[64];
-	int64_t t0, ms;
+	int64_t ms;
 	cua_result r;
 
 	new_session();
@@ -913,10 +913,7 @@ crash_during_action(const char *how)
 	assert_non_null(e);
 	snprintf(command, sizeof(command), "crash-action %s", how);
 	cmd(command);
-	t0 = now_ms();
-	r = cua_session_click(fx.s, fx.app_id, cua_element_get_id(e),
-			      CUA_BUTTON_LEFT, 1, &outcome);
-	ms = now_ms() - t0;
+	r = timed_click(e, &outcome, &ms);
 	snprintf(what, sizeof(what), "crash (%s) in an action", how);
 	report(what, ms, CALL_TIMEOUT_MS + SLACK_MS);
 	printf("# %s: %s\n", what, r == CUA_OK ? outcome : cua_error_message());

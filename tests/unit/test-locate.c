@@ -44,9 +44,13 @@
 	REC_BTN("bA", "Alpha")                                                 \
 	"," REC_BTN("bB", "Beta") "," REC_BTN("bC", "Gamma")
 
-static const char base[] =
-	REC_APP("W", BOX("p1", ROW3 "," ICON("i1") "," ICON("i2") "," LBL(
-				       "s1", "Status: idle")));
+/* The window of the recordings: a row of buttons, two unnamed icons and
+ * a status label. */
+#define WINDOW(buttons, status)                                                \
+	REC_APP("W", BOX("p1", buttons                                         \
+			 "," ICON("i1") "," ICON("i2") "," LBL("s1", status)))
+
+static const char base[] = WINDOW(ROW3, "Status: idle");
 
 struct fx {
 	cua_session *s;
@@ -185,10 +189,7 @@ test_status_label_d5(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(fx->s,
-		    REC_APP("W", BOX("p1",
-				     ROW3 "," ICON("i1") "," ICON("i2") "," LBL(
-					     "s1", "Status: busy"))));
+	rec_replace(fx->s, WINDOW(ROW3, "Status: busy"));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 0);
 	expect_ident(fx, element_titled(fx->t, "Beta"), 1, "bB", 1);
 }
@@ -198,14 +199,10 @@ test_target_renamed(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(
-		fx->s,
-		REC_APP("W",
-			BOX("p1",
-			    REC_BTN("bA", "Alpha") "," REC_BTN("bB", "Zeta") "," REC_BTN(
-				    "bC",
-				    "Gamma") "," ICON("i1") "," ICON("i2") "," LBL("s1",
-										   "Status: idle"))));
+	rec_replace(fx->s,
+		    WINDOW(REC_BTN("bA", "Alpha") "," REC_BTN(
+				   "bB", "Zeta") "," REC_BTN("bC", "Gamma"),
+			   "Status: idle"));
 	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_INVALID,
 		     MSG_INVALID);
 }
@@ -217,14 +214,10 @@ test_confusable_sibling_renamed(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(
-		fx->s,
-		REC_APP("W",
-			BOX("p1",
-			    REC_BTN("bA", "Alpha!") "," REC_BTN("bB", "Beta") "," REC_BTN(
-				    "bC",
-				    "Gamma") "," ICON("i1") "," ICON("i2") "," LBL("s1",
-										   "Status: idle"))));
+	rec_replace(fx->s,
+		    WINDOW(REC_BTN("bA", "Alpha!") "," REC_BTN(
+				   "bB", "Beta") "," REC_BTN("bC", "Gamma"),
+			   "Status: idle"));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 1);
 }
 
@@ -233,14 +226,10 @@ test_reorder_refetch(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(
-		fx->s,
-		REC_APP("W",
-			BOX("p1",
-			    REC_BTN("bC", "Gamma") "," REC_BTN("bB", "Beta") "," REC_BTN(
-				    "bA",
-				    "Alpha") "," ICON("i1") "," ICON("i2") "," LBL("s1",
-										   "Status: idle"))));
+	rec_replace(fx->s,
+		    WINDOW(REC_BTN("bC", "Gamma") "," REC_BTN(
+				   "bB", "Beta") "," REC_BTN("bA", "Alpha"),
+			   "Status: idle"));
 	expect_ident(fx, element_titled(fx->t, "Beta"), 0, "bB", 1);
 	expect_ident(fx, element_titled(fx->t, "Alpha"), 0, "bA", 1);
 }
@@ -250,14 +239,8 @@ test_inserted_sibling(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(
-		fx->s,
-		REC_APP("W",
-			BOX("p1",
-			    REC_BTN("bN",
-				    "New") "," ROW3
-					   "," ICON("i1") "," ICON("i2") "," LBL(
-						   "s1", "Status: idle"))));
+	rec_replace(fx->s,
+		    WINDOW(REC_BTN("bN", "New") "," ROW3, "Status: idle"));
 	expect_ident(fx, element_titled(fx->t, "Gamma"), 0, "bC", 1);
 }
 
@@ -267,14 +250,10 @@ test_ambiguous_refetch(void **state)
 {
 	struct fx *fx = *state;
 
-	rec_replace(
-		fx->s,
-		REC_APP("W",
-			BOX("p1",
-			    REC_BTN("bA", "Beta") "," REC_BTN("bB", "Beta") "," REC_BTN(
-				    "bC",
-				    "Gamma") "," ICON("i1") "," ICON("i2") "," LBL("s1",
-										   "Status: idle"))));
+	rec_replace(fx->s,
+		    WINDOW(REC_BTN("bA", "Beta") "," REC_BTN(
+				   "bB", "Beta") "," REC_BTN("bC", "Gamma"),
+			   "Status: idle"));
 	expect_stale(fx, element_titled(fx->t, "Beta"), 0, CUA_E_REFETCH_FINISH,
 		     MSG_REFETCH_FINISH);
 }

@@ -29,31 +29,15 @@
 
 #include "wl-harness.h"
 
-static struct wl_env E;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	return wl_env_start(&E);
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	wl_env_stop(&E);
-	return 0;
-}
-
 /* The node, and the window where it is now (read again every time, as
  * a driver does before it acts). */
 static void
 find(const char *role, const char *name, struct wl_node *n)
 {
-	if (probe_find(&E.probe, FIXTURE_APP, role, name, n) < 0)
+	if (probe_find(&wl_test_env.probe, FIXTURE_APP, role, name, n) < 0)
 		fail_msg("no %s '%s': %s", role, name, n->error);
-	if (E.ops.window(E.ops.data, FIXTURE_APP, &E.win) < 0)
+	if (wl_test_env.ops.window(wl_test_env.ops.data, FIXTURE_APP,
+				   &wl_test_env.win) < 0)
 		fail_msg("the fixture's window is gone");
 }
 
@@ -64,8 +48,8 @@ click_node(const char *role, const char *name)
 	double x, y;
 
 	find(role, name, &n);
-	node_centre(&E.win, &n, &x, &y);
-	assert_int_equal(E.ops.click(E.ops.data, x, y), 0);
+	node_centre(&wl_test_env.win, &n, &x, &y);
+	assert_int_equal(wl_test_env.ops.click(wl_test_env.ops.data, x, y), 0);
 }
 
 /* Clicks the entry, selects its text and types `text` over it; checks
@@ -79,14 +63,17 @@ type_into_entry(const char *text)
 	char line[1200], want[1200];
 
 	click_node("text", "*");
-	assert_int_equal(E.ops.press_key(E.ops.data, "ctrl+a"), 0);
-	assert_int_equal(E.ops.type_text(E.ops.data, text), 0);
+	assert_int_equal(
+		wl_test_env.ops.press_key(wl_test_env.ops.data, "ctrl+a"), 0);
+	assert_int_equal(wl_test_env.ops.type_text(wl_test_env.ops.data, text),
+			 0);
 	snprintf(want, sizeof(want), "entry %s", text);
-	if (app_wait_line(&E.app, want, 10000, line, sizeof(line)) < 0)
+	if (app_wait_line(&wl_test_env.app, want, 10000, line, sizeof(line)) <
+	    0)
 		line[0] = '\0';
-	if (probe_wait_text(&E.probe, FIXTURE_APP, "text", "*", text, 5000,
-			    &n) < 0 &&
-	    (wl_debug_shot(&E.ops, "type"), 1))
+	if (probe_wait_text(&wl_test_env.probe, FIXTURE_APP, "text", "*", text,
+			    5000, &n) < 0 &&
+	    (wl_debug_shot(&wl_test_env.ops, "type"), 1))
 		fail_msg("the entry holds '%s', not '%s' (%s)", n.text, text,
 			 n.error);
 	assert_string_equal(line, want);
@@ -97,8 +84,8 @@ expect_entry(const char *want)
 {
 	struct wl_node n;
 
-	if (probe_wait_text(&E.probe, FIXTURE_APP, "text", "*", want, 5000,
-			    &n) < 0)
+	if (probe_wait_text(&wl_test_env.probe, FIXTURE_APP, "text", "*", want,
+			    5000, &n) < 0)
 		fail_msg("the entry holds '%s', not '%s' (%s)", n.text, want,
 			 n.error);
 }
@@ -219,19 +206,30 @@ static void
 test_editing_keys(void **state)
 {
 	type_into_entry("abcdef");
-	assert_int_equal(E.ops.press_key(E.ops.data, "BackSpace"), 0);
+	assert_int_equal(
+		wl_test_env.ops.press_key(wl_test_env.ops.data, "BackSpace"),
+		0);
 	expect_entry("abcde");
-	assert_int_equal(E.ops.press_key(E.ops.data, "Left Left Delete"), 0);
+	assert_int_equal(wl_test_env.ops.press_key(wl_test_env.ops.data,
+						   "Left Left Delete"),
+			 0);
 	expect_entry("abce");
-	assert_int_equal(E.ops.press_key(E.ops.data, "Home shift+End ctrl+x"),
+	assert_int_equal(wl_test_env.ops.press_key(wl_test_env.ops.data,
+						   "Home shift+End ctrl+x"),
 			 0);
 	expect_entry("");
-	assert_int_equal(E.ops.press_key(E.ops.data, "ctrl+v ctrl+v"), 0);
+	assert_int_equal(wl_test_env.ops.press_key(wl_test_env.ops.data,
+						   "ctrl+v ctrl+v"),
+			 0);
 	expect_entry("abceabce");
-	assert_int_equal(E.ops.press_key(E.ops.data, "ctrl+a BackSpace"), 0);
+	assert_int_equal(wl_test_env.ops.press_key(wl_test_env.ops.data,
+						   "ctrl+a BackSpace"),
+			 0);
 	expect_entry("");
 	/* capitals and shifted symbols by key name */
-	assert_int_equal(E.ops.press_key(E.ops.data, "A shift+b question"), 0);
+	assert_int_equal(wl_test_env.ops.press_key(wl_test_env.ops.data,
+						   "A shift+b question"),
+			 0);
 	expect_entry("AB?");
 }
 
@@ -247,7 +245,7 @@ test_first_key(void **state)
 
 		assert_int_equal(wl_ops_wlr(&fresh), 0);
 		find("text", "*", &n);
-		node_centre(&E.win, &n, &x, &y);
+		node_centre(&wl_test_env.win, &n, &x, &y);
 		assert_int_equal(fresh.click(fresh.data, x, y), 0);
 		assert_int_equal(fresh.press_key(fresh.data, "ctrl+a"), 0);
 		assert_int_equal(fresh.type_text(fresh.data, "first"), 0);
@@ -278,7 +276,9 @@ test_keys_interrupted(void **state)
 	size_t n;
 
 	type_into_entry("x");
-	assert_int_equal(E.ops.press_key(E.ops.data, "ctrl+a BackSpace"), 0);
+	assert_int_equal(wl_test_env.ops.press_key(wl_test_env.ops.data,
+						   "ctrl+a BackSpace"),
+			 0);
 	expect_entry("");
 	assert_int_equal(cua_wlr_open(&w, NULL), CUA_OK);
 	c = cua_keys_from_text("abcdefgh", &n);
@@ -308,8 +308,9 @@ test_click_toggles(void **state)
 	find("check box", "Unchecked box", &n);
 	was = node_has_state(&n, "checked");
 	click_node("check box", "Unchecked box");
-	assert_int_equal(app_wait_line(&E.app, "toggled Unchecked box", 5000,
-				       line, sizeof(line)),
+	assert_int_equal(app_wait_line(&wl_test_env.app,
+				       "toggled Unchecked box", 5000, line,
+				       sizeof(line)),
 			 0);
 	assert_string_equal(line, was ? "toggled Unchecked box off" :
 					"toggled Unchecked box on");
@@ -326,10 +327,11 @@ test_scroll(void **state)
 
 	/* the wheel over the canvas: a scroll event, direction down */
 	find("drawing area", "Canvas", &table);
-	node_centre(&E.win, &table, &x, &y);
-	assert_int_equal(E.ops.scroll(E.ops.data, x, y, 0, 1), 0);
-	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-				       sizeof(line)),
+	node_centre(&wl_test_env.win, &table, &x, &y);
+	assert_int_equal(
+		wl_test_env.ops.scroll(wl_test_env.ops.data, x, y, 0, 1), 0);
+	assert_int_equal(app_wait_line(&wl_test_env.app, "canvas scroll", 5000,
+				       line, sizeof(line)),
 			 0);
 	assert_string_equal(line, "canvas scroll 1"); /* GDK_SCROLL_DOWN */
 	/* and sideways. GTK 3.24.38's Wayland backend names discrete
@@ -337,30 +339,33 @@ test_scroll(void **state)
 	 * axis 1, value -15, discrete -1 (WAYLAND_DEBUG=1 shows it) and
 	 * GTK reports GDK_SCROLL_RIGHT (3); vertical steps are named
 	 * right. */
-	assert_int_equal(E.ops.scroll(E.ops.data, x, y, -1, 0), 0);
-	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-				       sizeof(line)),
+	assert_int_equal(
+		wl_test_env.ops.scroll(wl_test_env.ops.data, x, y, -1, 0), 0);
+	assert_int_equal(app_wait_line(&wl_test_env.app, "canvas scroll", 5000,
+				       line, sizeof(line)),
 			 0);
 	assert_string_equal(line, "canvas scroll 3");
-	assert_int_equal(E.ops.scroll(E.ops.data, x, y, 1, 0), 0);
-	assert_int_equal(app_wait_line(&E.app, "canvas scroll", 5000, line,
-				       sizeof(line)),
+	assert_int_equal(
+		wl_test_env.ops.scroll(wl_test_env.ops.data, x, y, 1, 0), 0);
+	assert_int_equal(app_wait_line(&wl_test_env.app, "canvas scroll", 5000,
+				       line, sizeof(line)),
 			 0);
 	assert_string_equal(line, "canvas scroll 2");
 
 	/* three steps over the list of items scroll it down */
 	find("table", "*", &table);
-	assert_int_equal(probe_find_state(&E.probe, FIXTURE_APP, "scroll bar",
-					  "*", "vertical", &bar),
+	assert_int_equal(probe_find_state(&wl_test_env.probe, FIXTURE_APP,
+					  "scroll bar", "*", "vertical", &bar),
 			 0);
 	assert_true(bar.has_value);
 	assert_true(bar.ext.x >= table.ext.x &&
 		    bar.ext.x < table.ext.x + table.ext.w + 20);
-	node_centre(&E.win, &table, &x, &y);
-	assert_int_equal(E.ops.scroll(E.ops.data, x, y, 0, 3), 0);
+	node_centre(&wl_test_env.win, &table, &x, &y);
+	assert_int_equal(
+		wl_test_env.ops.scroll(wl_test_env.ops.data, x, y, 0, 3), 0);
 	for (int i = 0; i < 50; i++) {
-		probe_find_state(&E.probe, FIXTURE_APP, "scroll bar", "*",
-				 "vertical", &after);
+		probe_find_state(&wl_test_env.probe, FIXTURE_APP, "scroll bar",
+				 "*", "vertical", &after);
 		if (after.value > bar.value)
 			break;
 		usleep(100 * 1000);
@@ -369,10 +374,11 @@ test_scroll(void **state)
 		fail_msg("the list did not scroll (%g, then %g)", bar.value,
 			 after.value);
 	/* and back up */
-	assert_int_equal(E.ops.scroll(E.ops.data, x, y, 0, -3), 0);
+	assert_int_equal(
+		wl_test_env.ops.scroll(wl_test_env.ops.data, x, y, 0, -3), 0);
 	for (int i = 0; i < 50; i++) {
-		probe_find_state(&E.probe, FIXTURE_APP, "scroll bar", "*",
-				 "vertical", &after);
+		probe_find_state(&wl_test_env.probe, FIXTURE_APP, "scroll bar",
+				 "*", "vertical", &after);
 		if (after.value < bar.value + 0.5)
 			break;
 		usleep(100 * 1000);
@@ -394,7 +400,10 @@ test_click_at_screenshot_pixel(void **state)
 	const uint8_t *p;
 
 	find("push button", "Beta", &beta);
-	assert_int_equal(E.ops.capture(E.ops.data, &E.win.content, &img), 0);
+	assert_int_equal(wl_test_env.ops.capture(wl_test_env.ops.data,
+						 &wl_test_env.win.content,
+						 &img),
+			 0);
 	/* the button's centre in the screenshot: capture origin = the
 	 * window's visible area = the surface (no shadow when tiled) */
 	px = beta.ext.x + beta.ext.w / 2;
@@ -412,11 +421,14 @@ test_click_at_screenshot_pixel(void **state)
 			}
 		assert_true(dark > 10);
 	}
-	assert_int_equal(E.ops.click(E.ops.data, E.win.content.x + px + 0.5,
-				     E.win.content.y + py + 0.5),
-			 0);
 	assert_int_equal(
-		app_wait_line(&E.app, "clicked", 5000, line, sizeof(line)), 0);
+		wl_test_env.ops.click(wl_test_env.ops.data,
+				      wl_test_env.win.content.x + px + 0.5,
+				      wl_test_env.win.content.y + py + 0.5),
+		0);
+	assert_int_equal(app_wait_line(&wl_test_env.app, "clicked", 5000, line,
+				       sizeof(line)),
+			 0);
 	assert_string_equal(line, "clicked Beta #2");
 	cua_rgb_free(&img);
 }
@@ -450,14 +462,19 @@ test_capture_window(void **state)
 	find("check box", "Check me", &check);
 	/* the window at rest: two captures in a row the same (GTK animates
 	 * focus and hover changes of the previous tests for a while) */
-	assert_int_equal(E.ops.capture(E.ops.data, &E.win.content, &img), 0);
+	assert_int_equal(wl_test_env.ops.capture(wl_test_env.ops.data,
+						 &wl_test_env.win.content,
+						 &img),
+			 0);
 	for (int i = 0; i < 40; i++) {
 		struct cua_rgb again;
 		int same;
 
 		usleep(50 * 1000);
-		assert_int_equal(
-			E.ops.capture(E.ops.data, &E.win.content, &again), 0);
+		assert_int_equal(wl_test_env.ops.capture(
+					 wl_test_env.ops.data,
+					 &wl_test_env.win.content, &again),
+				 0);
 		same = again.width == img.width && again.height == img.height &&
 		       memcmp(again.data, img.data,
 			      (size_t)img.width * img.height * 3) == 0;
@@ -466,8 +483,8 @@ test_capture_window(void **state)
 		if (same)
 			break;
 	}
-	assert_int_equal(img.width, E.win.content.w);
-	assert_int_equal(img.height, E.win.content.h);
+	assert_int_equal(img.width, wl_test_env.win.content.w);
+	assert_int_equal(img.height, wl_test_env.win.content.h);
 	/* a window with widgets and text, not a blank */
 	assert_true(luma_variance(&img) > 100.0);
 
@@ -482,11 +499,12 @@ test_capture_window(void **state)
 	assert_true(blue > 20);
 
 	/* a capture of the check box alone is the same pixels */
-	r.x = E.win.content.x + check.ext.x;
-	r.y = E.win.content.y + check.ext.y;
+	r.x = wl_test_env.win.content.x + check.ext.x;
+	r.y = wl_test_env.win.content.y + check.ext.y;
 	r.w = check.ext.w;
 	r.h = check.ext.h;
-	assert_int_equal(E.ops.capture(E.ops.data, &r, &crop), 0);
+	assert_int_equal(
+		wl_test_env.ops.capture(wl_test_env.ops.data, &r, &crop), 0);
 	assert_int_equal(crop.width, r.w);
 	assert_int_equal(crop.height, r.h);
 	for (int y = 0; y < r.h; y++)
@@ -557,12 +575,14 @@ test_windows(void **state)
 	cua_wlr_toplevels_free(tops, n);
 
 	/* pid, title and geometry from sway's IPC agree with AT-SPI */
-	assert_int_equal(E.ops.window(E.ops.data, FIXTURE_APP, &win), 0);
-	assert_int_equal(win.pid, E.app.pid);
+	assert_int_equal(
+		wl_test_env.ops.window(wl_test_env.ops.data, FIXTURE_APP, &win),
+		0);
+	assert_int_equal(win.pid, wl_test_env.app.pid);
 	assert_string_equal(win.title, "libcua fixture");
 	assert_true(win.focused);
-	assert_int_equal(probe_app(&E.probe, FIXTURE_APP, &frame), 0);
-	assert_int_equal(frame.pid, E.app.pid);
+	assert_int_equal(probe_app(&wl_test_env.probe, FIXTURE_APP, &frame), 0);
+	assert_int_equal(frame.pid, wl_test_env.app.pid);
 	assert_int_equal(frame.ext.w, win.content.w);
 	assert_int_equal(frame.ext.h, win.content.h);
 	cua_wlr_close(w);
@@ -580,8 +600,9 @@ test_window_changes(void **state)
 	int confirmed;
 
 	assert_int_equal(cua_wlr_open(&w, NULL), CUA_OK);
-	assert_int_equal(app_send(&E.app, "title Renamed fixture"), 0);
-	assert_int_equal(app_send(&E.app, "dialog-open"), 0);
+	assert_int_equal(app_send(&wl_test_env.app, "title Renamed fixture"),
+			 0);
+	assert_int_equal(app_send(&wl_test_env.app, "dialog-open"), 0);
 	for (int i = 0; i < 100 && !dialog_id; i++) {
 		cua_wlr_toplevels_free(tops, n);
 		assert_int_equal(cua_wlr_toplevels(w, &tops, &n), CUA_OK);
@@ -610,8 +631,8 @@ test_window_changes(void **state)
 	assert_int_equal(cua_wlr_toplevel_activate(w, 99999, 500, &confirmed),
 			 CUA_ERROR_NOT_FOUND);
 
-	assert_int_equal(app_send(&E.app, "dialog-close"), 0);
-	assert_int_equal(app_send(&E.app, "title libcua fixture"), 0);
+	assert_int_equal(app_send(&wl_test_env.app, "dialog-close"), 0);
+	assert_int_equal(app_send(&wl_test_env.app, "title libcua fixture"), 0);
 	for (int i = 0; i < 100; i++) {
 		int gone = 1;
 
@@ -625,7 +646,9 @@ test_window_changes(void **state)
 	}
 	cua_wlr_close(w);
 	/* the fixture's window has the focus again for the next tests */
-	assert_int_equal(E.ops.window(E.ops.data, FIXTURE_APP, &E.win), 0);
+	assert_int_equal(wl_test_env.ops.window(wl_test_env.ops.data,
+						FIXTURE_APP, &wl_test_env.win),
+			 0);
 }
 
 int
@@ -649,5 +672,6 @@ main(void)
 		cmocka_unit_test(test_window_changes),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, wl_test_env_start,
+				      wl_test_env_stop);
 }

@@ -433,3 +433,20 @@ wl_env_stop(struct wl_env *e)
 	if (e->ops.close)
 		e->ops.close(e->ops.data);
 }
+
+struct wl_env wl_test_env;
+
+int
+wl_test_env_start(void **state)
+{
+	(void)state;
+	return wl_env_start(&wl_test_env);
+}
+
+int
+wl_test_env_stop(void **state)
+{
+	(void)state;
+	wl_env_stop(&wl_test_env);
+	return 0;
+}

@@ -133,6 +133,16 @@ wl_env_start(struct wl_env *e);
 void
 wl_env_stop(struct wl_env *e);
 
+/* The environment of a test program that runs all its tests against one,
+ * and its cmocka group setup and teardown (wl_env_start/stop on it). */
+extern struct wl_env wl_test_env;
+
+int
+wl_test_env_start(void **state);
+
+int
+wl_test_env_stop(void **state);
+
 /* Global position of the centre of a node, from its window coordinates
  * and the window's content rectangle. */
 void

@@ -26,6 +26,7 @@
 #include <cua/cua.h>
 
 #include "bench-util.h"
+#include "chromium-flags.h"
 
 static void
 bench(cua_session *s, const char *label, const char *app, int runs)
@@ -169,17 +170,7 @@ main(int argc, char **argv)
 	snprintf(prof, sizeof(prof),
 		 "--user-data-dir=/tmp/cua-bench-chromium-%d", (int)getpid());
 	if (wanted(apps, "chromium")) {
-		const char *av[] = { "chromium",
-				     "--force-renderer-accessibility",
-				     "--no-sandbox",
-				     "--disable-gpu",
-				     "--no-first-run",
-				     "--disable-background-networking",
-				     "--disable-component-update",
-				     "--disable-sync",
-				     "--window-size=1000,800",
-				     prof,
-				     url,
+		const char *av[] = { "chromium", CHROMIUM_TEST_FLAGS, prof, url,
 				     NULL };
 
 		pid = bench_spawn(av);

@@ -7,18 +7,16 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "approvals.h"
-#include "fileio.h"
+#include "core/fileio.h"
 
 char *
 approvals_default_path(void)
@@ -64,28 +62,6 @@ mkdir_p(char *dir)
 	return mkdir(dir, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* An exclusive lock on `path`.lock (its descriptor), or -1: without one
- * the store is still written, as a lone writer would. */
-static int
-lock_store(const char *path)
-{
-	char *lp = NULL;
-	int fd = -1;
-
-	if (asprintf(&lp, "%s.lock", path) < 0)
-		return -1;
-	fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	free(lp);
-	if (fd < 0)
-		return -1;
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			close(fd);
-			return -1;
-		}
-	return fd;
-}
-
 int
 approvals_add(const char *path, const char *id)
 {
@@ -107,8 +83,9 @@ approvals_add(const char *path, const char *id)
 	}
 	free(dir);
 	/* two servers (or `cua approve`) adding at once: each reads the
-	 * store the other wrote, under the lock of <path>.lock */
-	lock = lock_store(path);
+	 * store the other wrote, under the lock of <path>.lock; without
+	 * one the store is still written, as a lone writer would */
+	lock = cua_lock_beside(path);
 	store = json_load_file(path, 0, NULL);
 	if (!json_is_object(store)) {
 		json_decref(store);
@@ -131,8 +108,13 @@ approvals_add(const char *path, const char *id)
 		char *line = NULL;
 
 		if (asprintf(&line, "%s\n", text) >= 0) {
-			r = tool_replace_file(path, line, strlen(line), 0600);
+			r = cua_write_file_atomic(path, line, strlen(line),
+						  0600);
 			free(line);
+			if (r < 0) {
+				errno = -r; /* approvals.h: -1 with errno */
+				r = -1;
+			}
 		}
 		free(text);
 	}

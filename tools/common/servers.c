@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
 #include "servers.h"
 
 static char registered[512];

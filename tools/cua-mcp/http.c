@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "approvals.h"
-#include "fileio.h"
+#include "core/fileio.h"
 #include "http.h"
 #include "mcp.h"
 #include "servers.h"
@@ -221,11 +221,13 @@ load_token(const char *given)
 		for (size_t i = 0; i < sizeof(raw); i++)
 			sprintf(hex + 2 * i, "%02x", raw[i]);
 		hex[64] = '\n';
-		if (mkdir_parents(path) < 0 ||
-		    tool_replace_file(path, hex, 65, 0600) < 0) {
+		r = mkdir_parents(path) < 0 ?
+			    -errno :
+			    cua_write_file_atomic(path, hex, 65, 0600);
+		if (r < 0) {
 			fprintf(stderr,
 				"cua-mcp: cannot write the token file %s: %s\n",
-				path, strerror(errno));
+				path, strerror(-r));
 			goto out;
 		}
 		hex[64] = '\0';

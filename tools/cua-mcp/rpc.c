@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "mcp.h"
 #include "servers.h"
 
@@ -114,14 +114,16 @@ write_line(char *text)
 	pthread_mutex_lock(&rpc.out_lock);
 	if (!rpc.out_broken) {
 		size_t len = strlen(text);
+		int r;
 
 		/* one write of line + newline keeps messages whole */
 		text[len] = '\n';
-		if (tool_write_all(STDOUT_FILENO, text, len + 1) < 0) {
+		r = cua_write_all(STDOUT_FILENO, text, len + 1);
+		if (r < 0) {
 			rpc.out_broken = 1;
 			fprintf(stderr,
 				"cua-mcp: stdout closed (%s); stopping\n",
-				strerror(errno));
+				strerror(-r));
 			wake_main();
 		}
 		text[len] = '\0';

@@ -17,7 +17,6 @@
 #include "call.h"
 #include "tool-list.h"
 
-#define SEQUENCE_MAX_STEPS 256
 #define SEQUENCE_DEADLINE_MS 60000
 
 static json_t *tools; /* the tools/list array */
@@ -28,12 +27,9 @@ static const char turn_ended_text[] =
 int
 tools_init(void)
 {
-	json_error_t jerr;
-
-	tools = json_loads(tool_list_json, 0, &jerr);
-	if (!json_is_array(tools)) {
-		fprintf(stderr, "cua-mcp: bad built-in tool list: %s\n",
-			jerr.text);
+	tools = tool_list_new();
+	if (!tools) {
+		fprintf(stderr, "cua-mcp: out of memory\n");
 		return -1;
 	}
 	if (mcp_opt.no_sequence)

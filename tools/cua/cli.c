@@ -17,6 +17,8 @@ enum { OPT_HELP = -1, OPT_JSON = -2 };
 static const struct cli_option help_option = { "help", 'h', NULL, OPT_HELP };
 static const struct cli_option json_option = { "json", 'j', NULL, OPT_JSON };
 
+const char *const cli_app_operand[] = { "app", NULL };
+
 static void
 print_usage(FILE *f, const struct cli_command *cmd)
 {

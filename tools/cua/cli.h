@@ -33,6 +33,10 @@ struct cli_option {
 	int id;
 };
 
+/* The operands of the commands on one app and nothing else (state,
+ * screenshot, click, watch, record): { "app", NULL }. */
+extern const char *const cli_app_operand[];
+
 /* The command accepts --json (cli->json). */
 #define CLI_JSON (1u << 0)
 /* The first operand ends the options (a command line to run follows). */

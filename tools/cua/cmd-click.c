@@ -112,8 +112,6 @@ static const struct cli_option options[] = {
 	{ NULL },
 };
 
-static const char *const operands[] = { "app", NULL };
-
 static const struct options defaults = { CUA_BUTTON_LEFT, 1, NULL, 0, 0, 0 };
 
 #define USAGE                                                                     \
@@ -130,7 +128,7 @@ const struct cli_command cmd_click = {
 	.help = HELP,
 	.flags = CLI_JSON,
 	.options = options,
-	.operands = operands,
+	.operands = cli_app_operand,
 	.max_operands = 2,
 	.option = option,
 	.run = run,

@@ -57,8 +57,6 @@ static const struct cli_option options[] = {
 	{ NULL },
 };
 
-static const char *const operands[] = { "app", NULL };
-
 #define HELP                                                                   \
 	"The recording is JSON (libcua.recording/1; --json changes\n"          \
 	"nothing); replay it with CUA_BACKEND=recorded:FILE.\n"
@@ -69,7 +67,7 @@ const struct cli_command cmd_record = {
 	.help = HELP,
 	.flags = CLI_JSON,
 	.options = options,
-	.operands = operands,
+	.operands = cli_app_operand,
 	.max_operands = 1,
 	.option = option,
 	.run = run,

@@ -60,14 +60,12 @@ static const struct cli_option options[] = {
 	{ NULL },
 };
 
-static const char *const operands[] = { "app", NULL };
-
 const struct cli_command cmd_screenshot = {
 	.name = "screenshot",
 	.usage = "cua screenshot APP -o FILE [--marks] [--no-launch]",
 	.help = "FILE ending in .png is written as PNG, anything else as JPEG.\n",
 	.options = options,
-	.operands = operands,
+	.operands = cli_app_operand,
 	.max_operands = 1,
 	.option = option,
 	.run = run,

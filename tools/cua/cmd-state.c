@@ -109,8 +109,6 @@ static const struct cli_option options[] = {
 	{ NULL },
 };
 
-static const char *const operands[] = { "app", NULL };
-
 #define USAGE                                                                  \
 	"cua state APP [--json] [--no-launch] [--stats] "                      \
 	"[--screenshot FILE] [--diff]"
@@ -126,7 +124,7 @@ const struct cli_command cmd_state = {
 	.help = HELP,
 	.flags = CLI_JSON,
 	.options = options,
-	.operands = operands,
+	.operands = cli_app_operand,
 	.max_operands = 1,
 	.option = option,
 	.run = run,

@@ -124,8 +124,6 @@ static const struct cli_option options[] = {
 	{ NULL },
 };
 
-static const char *const operands[] = { "app", NULL };
-
 #define HELP                                                                      \
 	"Prints APP's tree, then what changed each time it changes (~ changed,\n" \
 	"+ added, removed ids), until interrupted.\n"
@@ -135,7 +133,7 @@ const struct cli_command cmd_watch = {
 	.usage = "cua watch APP [--no-launch]",
 	.help = HELP,
 	.options = options,
-	.operands = operands,
+	.operands = cli_app_operand,
 	.max_operands = 1,
 	.option = option,
 	.run = run,

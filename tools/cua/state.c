@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "state.h"
 
 static char *
@@ -189,16 +189,19 @@ cua_state_open(struct cua_state_file *sf)
 int
 cua_state_save(struct cua_state_file *sf, const char *json)
 {
+	int r;
+
 	if (!sf->path)
 		return -1;
-	if (tool_replace_file(sf->path, json, strlen(json), 0600) < 0) {
+	r = cua_write_file_atomic(sf->path, json, strlen(json), 0600);
+	if (r < 0) {
 		/* the rename never happened: the old file is intact */
 		fprintf(stderr,
 			"cua: cannot save the state to %s: %s. The old state is "
 			"kept, so element ids first printed by this command "
 			"are not remembered. Free some space or make %s "
 			"writable (or set XDG_RUNTIME_DIR).\n",
-			sf->path, strerror(errno), sf->dir);
+			sf->path, strerror(-r), sf->dir);
 		return -1;
 	}
 	return 0;

@@ -31,6 +31,7 @@
 #include <gio/gio.h>
 
 #include "atspi.h"
+#include "connect.h"
 
 /* Not declared in atspi.h yet (that header has another owner); fetch.c
  * declares them too. */
@@ -412,21 +413,6 @@ dbatch_set_peer(struct dbatch *batch, const char *bus, GDBusConnection *peer)
 	batch->peer = g_object_ref(peer);
 }
 
-struct peer_wait {
-	GDBusConnection *conn;
-	int done;
-};
-
-static void
-on_peer_ready(GObject *source, GAsyncResult *res, gpointer user)
-{
-	struct peer_wait *w = user;
-
-	(void)source;
-	w->conn = g_dbus_connection_new_for_address_finish(res, NULL);
-	w->done = 1;
-}
-
 /* Only local sockets: the address comes from the app. */
 static int
 is_local_address(const char *a)
@@ -443,13 +429,10 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 		   uint64_t *calls, int *timed_out)
 {
 	uint32_t caps = GPOINTER_TO_UINT(g_hash_table_lookup(be->caps, bus));
-	struct peer_wait w = { NULL, 0 };
-	GCancellable *cancel;
-	GSource *timer;
+	GDBusConnection *conn;
 	GVariant *r;
 	GError *error = NULL;
 	const char *addr;
-	int fired = 0, pushed;
 
 	*timed_out = 0;
 	if (caps & CAP_NO_PEER)
@@ -480,35 +463,16 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 		return NULL;
 	}
 
-	/* asynchronous, so that an app that stopped before answering the
-	 * authentication cannot hold us past the timeout */
-	pushed = push_mc(be->mc);
-	cancel = g_cancellable_new();
-	g_dbus_connection_new_for_address(
-		addr, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT, NULL,
-		cancel, on_peer_ready, &w);
-	timer = g_timeout_source_new(
-		timeout_ms > 0 ? (guint)timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS);
-	g_source_set_callback(timer, on_timer_fired, &fired, NULL);
-	g_source_attach(timer, be->mc);
-	while (!w.done && !fired)
-		g_main_context_iteration(be->mc, TRUE);
-	if (!w.done) {
-		g_cancellable_cancel(cancel);
-		while (!w.done)
-			g_main_context_iteration(be->mc, TRUE);
-	}
-	g_source_destroy(timer);
-	g_source_unref(timer);
-	g_object_unref(cancel);
-	pop_mc(be->mc, pushed);
-	if (w.conn)
-		g_dbus_connection_set_exit_on_close(w.conn, FALSE);
+	conn = cua_dbus_connect(
+		addr, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT, be->mc,
+		timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS, NULL);
+	if (conn)
+		g_dbus_connection_set_exit_on_close(conn, FALSE);
 	else
 		cua_debug(be->base.ctx, "atspi: %s: cannot connect to %s", bus,
 			  addr);
 	g_variant_unref(r);
-	return w.conn;
+	return conn;
 }
 
 uint64_t

@@ -404,6 +404,20 @@ parse_role(struct loader *l, json_t *v, uint32_t *role)
 	return CUA_OK;
 }
 
+/* The index of the name `s` in names[0..n) (the values of `field`, each
+ * the name of a `what`), or an error. */
+static cua_result
+name_index(struct loader *l, json_t *s, const char *const *names, int n,
+	   const char *field, const char *what, int *index)
+{
+	if (!json_is_string(s))
+		return lerr(l, "\"%s\" must hold %s names", field, what);
+	for (*index = 0; *index < n; (*index)++)
+		if (strcmp(names[*index], json_string_value(s)) == 0)
+			return CUA_OK;
+	return lerr(l, "unknown %s \"%s\"", what, json_string_value(s));
+}
+
 static cua_result
 parse_states(struct loader *l, json_t *v, uint64_t *states)
 {
@@ -422,15 +436,9 @@ parse_states(struct loader *l, json_t *v, uint64_t *states)
 			*states |= UINT64_C(1) << bit;
 			continue;
 		}
-		if (!json_is_string(s))
-			return lerr(l, "\"states\" must hold state names");
-		for (b = 0; b < CUA_STATE_COUNT; b++)
-			if (strcmp(cua_rec_state_nicks[b],
-				   json_string_value(s)) == 0)
-				break;
-		if (b == CUA_STATE_COUNT)
-			return lerr(l, "unknown state \"%s\"",
-				    json_string_value(s));
+		if (name_index(l, s, cua_rec_state_nicks, CUA_STATE_COUNT,
+			       "states", "state", &b))
+			return CUA_ERROR_INVALID_ARGUMENT;
 		*states |= UINT64_C(1) << b;
 	}
 	return CUA_OK;
@@ -447,16 +455,9 @@ parse_ifaces(struct loader *l, json_t *v, uint32_t *ifaces)
 		return lerr(l, "\"interfaces\" must be an array");
 	json_array_foreach(v, i, s)
 	{
-		if (!json_is_string(s))
-			return lerr(l,
-				    "\"interfaces\" must hold interface names");
-		for (b = 0; b < CUA_REC_N_IFACES; b++)
-			if (strcmp(cua_rec_iface_names[b],
-				   json_string_value(s)) == 0)
-				break;
-		if (b == CUA_REC_N_IFACES)
-			return lerr(l, "unknown interface \"%s\"",
-				    json_string_value(s));
+		if (name_index(l, s, cua_rec_iface_names, CUA_REC_N_IFACES,
+			       "interfaces", "interface", &b))
+			return CUA_ERROR_INVALID_ARGUMENT;
 		*ifaces |= 1u << b;
 	}
 	return CUA_OK;
