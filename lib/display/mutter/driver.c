@@ -55,7 +55,8 @@
 
 struct mutter_driver {
 	struct cua_display base;
-	struct mutter_session *s;
+	const struct rd_ops *rd; /* mutter's interfaces or the portal's */
+	struct rd_session *s;
 	struct mutter_pw *pw;
 	char why[256]; /* why there is no session, "" when unknown */
 	int no_focus;  /* no cast: no window had keyboard focus */
@@ -101,7 +102,7 @@ session_drop(struct mutter_driver *md)
 {
 	mutter_pw_close(md->pw);
 	md->pw = NULL;
-	mutter_session_close(md->s);
+	rd_close(md->s);
 	md->s = NULL;
 	md->recorded = 0;
 	md->frame_w = md->frame_h = 0;
@@ -144,9 +145,9 @@ identify(struct mutter_driver *md)
 	if (!md->recorded) {
 		md->recorded = seen_only(md);
 		cua_debug(md->base.ctx,
-			  "mutter: the stream's frames are %ux%u: window "
+			  "%s: the stream's frames are %ux%u: window "
 			  "0x%llx",
-			  md->frame_w, md->frame_h,
+			  md->rd->name, md->frame_w, md->frame_h,
 			  (unsigned long long)md->recorded);
 	}
 }
@@ -158,14 +159,15 @@ stream_open(struct mutter_driver *md)
 	md->why[0] = '\0';
 	md->no_focus = 0;
 	md->opened_us = cua_now_us();
-	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
+	if (mutter_pw_open(md->s->node, md->s->pw_fd, on_frame, md, &md->pw) !=
 	    CUA_OK) {
 		/* input works without frames */
 		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
 		cua_error_clear();
 		md->pw = NULL;
 	}
-	cua_info(md->base.ctx, "mutter: remote-desktop session started");
+	cua_info(md->base.ctx, "%s: remote-desktop session started",
+		 md->rd->name);
 }
 
 /*
@@ -178,13 +180,12 @@ stream_open(struct mutter_driver *md)
 static int
 session_renew(struct mutter_driver *md)
 {
-	struct mutter_session *n;
+	struct rd_session *n;
 
 	md->cast_tried_us = cua_now_us();
-	if (mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &n) !=
-	    CUA_OK) {
-		snprintf(md->why, sizeof(md->why),
-			 "mutter has no screen cast: %s", cua_error_get());
+	if (rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &n) != CUA_OK) {
+		snprintf(md->why, sizeof(md->why), "%s has no screen cast: %s",
+			 md->rd->name, cua_error_get());
 		cua_error_clear();
 		return -1;
 	}
@@ -209,13 +210,14 @@ cast_retry(struct mutter_driver *md)
 }
 
 /* The session, made when there is none; NULL with cua_error() set. */
-static struct mutter_session *
+static struct rd_session *
 session(struct mutter_driver *md)
 {
 	cua_result r;
 
-	if (md->s && !mutter_session_alive(md->s)) {
-		cua_info(md->base.ctx, "mutter: the session was closed");
+	if (md->s && !rd_alive(md->s)) {
+		cua_info(md->base.ctx, "%s: the session was closed",
+			 md->rd->name);
 		session_drop(md);
 	}
 	if (md->s) {
@@ -223,25 +225,24 @@ session(struct mutter_driver *md)
 		return md->s;
 	}
 	md->cast_tried_us = cua_now_us();
-	r = mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	r = rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
 	if (r != CUA_OK) {
 		/* no screen cast (PipeWire is not running, or no window has
 		 * focus yet): keys, buttons and the wheel still work */
 		md->no_focus = r == CUA_ERROR_NOT_FOUND;
-		snprintf(md->why, sizeof(md->why),
-			 "mutter has no screen cast: %s", cua_error_get());
+		snprintf(md->why, sizeof(md->why), "%s has no screen cast: %s",
+			 md->rd->name, cua_error_get());
 		cua_error_clear();
-		r = mutter_session_open(0, SESSION_TIMEOUT_MS, WARMUP_MS,
-					&md->s);
+		r = rd_open(md->rd, 0, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
 		if (r != CUA_OK) {
 			snprintf(md->why, sizeof(md->why), "%s",
 				 cua_error_get());
 			return NULL;
 		}
 		cua_info(md->base.ctx,
-			 "mutter: remote-desktop session without a screen "
+			 "%s: remote-desktop session without a screen "
 			 "cast: %s",
-			 md->why);
+			 md->rd->name, md->why);
 		return md->s;
 	}
 	stream_open(md);
@@ -279,7 +280,7 @@ m_capabilities(struct cua_display *d, struct cua_display_caps *out)
 		cua_display_cap_set(out, i, no);
 	if (no)
 		return;
-	if (!mutter_session_has_cast(md->s)) {
+	if (!rd_has_cast(md->s)) {
 		/* absolute motion needs a stream; so do frames and the
 		 * recorded window's geometry */
 		cua_display_cap_set(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
@@ -315,9 +316,8 @@ m_describe(struct cua_display *d, char *display, size_t dsize, char *server,
 {
 	const char *wd = secure_getenv("WAYLAND_DISPLAY");
 
-	(void)d;
 	snprintf(display, dsize, "%s", wd ? wd : "");
-	snprintf(server, ssize, "mutter");
+	snprintf(server, ssize, "%s", mdrv(d)->rd->name);
 }
 
 static void
@@ -399,8 +399,7 @@ follow_focus(struct mutter_driver *md, int64_t pid,
 			active = h;
 		}
 	}
-	if (!active || active == md->recorded || !md->s ||
-	    !mutter_session_has_cast(md->s))
+	if (!active || active == md->recorded || !md->s || !rd_has_cast(md->s))
 		return;
 	/* a session started during this read records the window active
 	 * now; an older one may record another */
@@ -586,16 +585,16 @@ seen_alive(const struct mutter_driver *md)
 /* mutter's cycle-windows-backward key binding (shift+alt+Escape): it
  * activates the window used longest ago. */
 static cua_result
-cycle_back(struct mutter_session *s)
+cycle_back(struct rd_session *s)
 {
 	static const uint32_t chord[] = { 0xffe1, 0xffe9, 0xff1b };
 	cua_result r = CUA_OK;
 	size_t m = 0;
 
 	for (; r == CUA_OK && m < 3; m++)
-		r = mutter_keysym(s, chord[m], 1);
+		r = rd_keysym(s, chord[m], 1);
 	while (m > 0)
-		(void)mutter_keysym(s, chord[--m], 0);
+		(void)rd_keysym(s, chord[--m], 0);
 	return r;
 }
 
@@ -618,7 +617,7 @@ m_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 	struct mutter_driver *md = mdrv(d);
 	ssize_t k = seen_find(md, window);
 	int64_t until = cua_now_us() + (int64_t)timeout_ms * 1000;
-	struct mutter_session *s;
+	struct rd_session *s;
 	struct cua_win w;
 	size_t tries;
 
@@ -654,10 +653,10 @@ m_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 			  (unsigned long long)window);
 		return CUA_OK;
 	}
-	if (md->recorded != window && mutter_session_has_cast(md->s) &&
+	if (md->recorded != window && rd_has_cast(md->s) &&
 	    session_renew(md) < 0)
 		return CUA_OK; /* focused, but the stream shows another */
-	if (md->s && mutter_session_has_cast(md->s))
+	if (md->s && rd_has_cast(md->s))
 		md->recorded = window;
 	return CUA_OK;
 }
@@ -678,10 +677,10 @@ m_move(void *data, int32_t x, int32_t y)
 	struct mutter_driver *md = data;
 	cua_result r;
 
-	if (!mutter_session_has_cast(md->s))
+	if (!rd_has_cast(md->s))
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s", md->why);
 	/* whole pixels, as on X11: an app sees the same coordinates */
-	r = mutter_motion(md->s, x, y);
+	r = rd_motion(md->s, x, y);
 	md->moved_us = cua_now_us();
 	return r;
 }
@@ -709,7 +708,7 @@ m_button(void *data, uint32_t code, int down)
 	struct mutter_driver *md = data;
 
 	settle(md);
-	return mutter_button(md->s, (int32_t)code, down);
+	return rd_button(md->s, (int32_t)code, down);
 }
 
 static cua_result
@@ -718,7 +717,7 @@ m_wheel(void *data, int axis, int dir)
 	struct mutter_driver *md = data;
 
 	settle(md);
-	return mutter_axis(md->s, (uint32_t)axis, dir);
+	return rd_axis(md->s, (uint32_t)axis, dir);
 }
 
 static const struct cua_pointer_sink m_sink = {
@@ -792,28 +791,28 @@ in_keymap(struct mutter_driver *md, uint32_t keysym)
 }
 
 static cua_result
-tap(struct mutter_session *s, uint32_t keysym)
+tap(struct rd_session *s, uint32_t keysym)
 {
-	cua_result r = mutter_keysym(s, keysym, 1);
+	cua_result r = rd_keysym(s, keysym, 1);
 
-	return r == CUA_OK ? mutter_keysym(s, keysym, 0) : r;
+	return r == CUA_OK ? rd_keysym(s, keysym, 0) : r;
 }
 
 /* A character without a key: GTK's Unicode entry, ctrl+shift+u, the
  * code point in hex, space. */
 static cua_result
-unicode_entry(struct mutter_session *s, uint32_t cp)
+unicode_entry(struct rd_session *s, uint32_t cp)
 {
 	char hex[16];
 	cua_result r;
 
-	r = mutter_keysym(s, 0xffe3, 1); /* Control_L */
+	r = rd_keysym(s, 0xffe3, 1); /* Control_L */
 	if (r == CUA_OK)
-		r = mutter_keysym(s, 0xffe1, 1); /* Shift_L */
+		r = rd_keysym(s, 0xffe1, 1); /* Shift_L */
 	if (r == CUA_OK)
 		r = tap(s, 'u');
-	(void)mutter_keysym(s, 0xffe1, 0);
-	(void)mutter_keysym(s, 0xffe3, 0);
+	(void)rd_keysym(s, 0xffe1, 0);
+	(void)rd_keysym(s, 0xffe3, 0);
 	snprintf(hex, sizeof(hex), "%x", cp);
 	for (const char *c = hex; r == CUA_OK && *c; c++)
 		r = tap(s, (uint32_t)(unsigned char)*c);
@@ -827,7 +826,7 @@ m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
        int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
 {
 	struct mutter_driver *md = mdrv(d);
-	struct mutter_session *s = session(md);
+	struct rd_session *s = session(md);
 	cua_result r = CUA_OK;
 
 	(void)keymap_delay_ms;
@@ -856,11 +855,11 @@ m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
 				c->keysym);
 		}
 		for (; r == CUA_OK && m < c->n_mods; m++)
-			r = mutter_keysym(s, c->mod_keysyms[m], 1);
+			r = rd_keysym(s, c->mod_keysyms[m], 1);
 		if (r == CUA_OK)
 			r = tap(s, c->keysym);
 		while (m > 0)
-			(void)mutter_keysym(s, c->mod_keysyms[--m], 0);
+			(void)rd_keysym(s, c->mod_keysyms[--m], 0);
 	}
 	if (r == CUA_OK && sync && sync->fn)
 		sync->fn(sync->data);
@@ -1020,6 +1019,7 @@ cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
 	md->base.ops = &mutter_ops;
 	md->base.ctx = ctx;
+	md->rd = &rd_mutter_ops;
 	*out = &md->base;
 	return CUA_OK;
 }
@@ -1032,5 +1032,5 @@ cua_display_mutter_probe(const struct cua_display_env *env, char *why,
 		snprintf(why, size, "WAYLAND_DISPLAY is not set");
 		return 0;
 	}
-	return mutter_available(why, size);
+	return rd_mutter_ops.available(why, size);
 }
