@@ -52,6 +52,7 @@
 #define MOTION_SETTLE_MS 40
 #define ACTIVE_POLL_MS 25
 #define CYCLE_WAIT_MS 400
+#define REASK_MS 10000
 
 struct mutter_driver {
 	struct cua_display base;
@@ -61,8 +62,10 @@ struct mutter_driver {
 	char why[256]; /* why there is no session, "" when unknown */
 	int no_focus;  /* no cast: no window had keyboard focus */
 	int64_t cast_tried_us;
-	int64_t opened_us; /* when the session with a cast started */
-	int64_t moved_us;  /* the last pointer motion, 0 none pending */
+	int64_t opened_us;  /* when the session with a cast started */
+	int64_t moved_us;   /* the last pointer motion, 0 none pending */
+	int64_t refused_us; /* when the portal refused, 0 it did not */
+	cua_result refused;
 	int pressed[4];
 	/* the toplevels match_toplevels saw, newest first */
 	struct {
@@ -224,8 +227,23 @@ session(struct mutter_driver *md)
 		cast_retry(md);
 		return md->s;
 	}
+	if (md->refused_us &&
+	    cua_now_us() - md->refused_us < REASK_MS * 1000LL) {
+		/* a refusal stands for a while: no dialog at every call */
+		cua_error(md->refused, "%s", md->why);
+		return NULL;
+	}
+	md->refused_us = 0;
 	md->cast_tried_us = cua_now_us();
 	r = rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	if (r != CUA_OK && md->rd == &rd_portal_ops) {
+		/* the portal asks the person at the desktop: asking again
+		 * for less (no screen cast) would show the dialog again */
+		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
+		md->refused = r;
+		md->refused_us = cua_now_us();
+		return NULL;
+	}
 	if (r != CUA_OK) {
 		/* no screen cast (PipeWire is not running, or no window has
 		 * focus yet): keys, buttons and the wheel still work */
@@ -987,50 +1005,73 @@ m_launch_env(struct cua_display *d, const char **names, const char **values,
 	return 1;
 }
 
-static const struct cua_display_ops mutter_ops = {
-	.name = "mutter",
-	.destroy = m_destroy,
-	.capabilities = m_capabilities,
-	.reconnect = m_reconnect,
-	.describe = m_describe,
-	.list_windows = m_list_windows,
-	.match_toplevels = m_match_toplevels,
-	.match_wants_content = 1,
-	.window_query = m_window_query,
-	.window_at = m_window_at,
-	.focus_window = m_focus_window,
-	.activate_window = m_activate_window,
-	.shell = m_shell,
-	.pointer = m_pointer,
-	.keys = m_keys,
-	.keys_restore = m_keys_restore,
-	.capture = m_capture,
-	.take_damage = m_take_damage,
-	.launch_env = m_launch_env,
-};
+/* One driver, named by its session layer. */
+#define DRIVER_OPS(NAME)                                                       \
+	{                                                                      \
+		.name = NAME, .destroy = m_destroy,                            \
+		.capabilities = m_capabilities, .reconnect = m_reconnect,      \
+		.describe = m_describe, .list_windows = m_list_windows,        \
+		.match_toplevels = m_match_toplevels,                          \
+		.match_wants_content = 1, .window_query = m_window_query,      \
+		.window_at = m_window_at, .focus_window = m_focus_window,      \
+		.activate_window = m_activate_window, .shell = m_shell,        \
+		.pointer = m_pointer, .keys = m_keys,                          \
+		.keys_restore = m_keys_restore, .capture = m_capture,          \
+		.take_damage = m_take_damage, .launch_env = m_launch_env,      \
+	}
 
-cua_result
-cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out)
+static const struct cua_display_ops mutter_ops = DRIVER_OPS("mutter");
+static const struct cua_display_ops portal_ops = DRIVER_OPS("portal");
+
+static cua_result
+driver_new(struct cua_ctx *ctx, const struct cua_display_ops *ops,
+	   const struct rd_ops *rd, struct cua_display **out)
 {
 	struct mutter_driver *md = calloc(1, sizeof(*md));
 
 	*out = NULL;
 	if (!md)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	md->base.ops = &mutter_ops;
+	md->base.ops = ops;
 	md->base.ctx = ctx;
-	md->rd = &rd_mutter_ops;
+	md->rd = rd;
 	*out = &md->base;
 	return CUA_OK;
+}
+
+cua_result
+cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out)
+{
+	return driver_new(ctx, &mutter_ops, &rd_mutter_ops, out);
+}
+
+cua_result
+cua_display_portal_new(struct cua_ctx *ctx, struct cua_display **out)
+{
+	return driver_new(ctx, &portal_ops, &rd_portal_ops, out);
+}
+
+static int
+probe(const struct rd_ops *rd, const struct cua_display_env *env, char *why,
+      size_t size)
+{
+	if (!env->wayland_display || !*env->wayland_display) {
+		snprintf(why, size, "WAYLAND_DISPLAY is not set");
+		return 0;
+	}
+	return rd->available(why, size);
 }
 
 int
 cua_display_mutter_probe(const struct cua_display_env *env, char *why,
 			 size_t size)
 {
-	if (!env->wayland_display || !*env->wayland_display) {
-		snprintf(why, size, "WAYLAND_DISPLAY is not set");
-		return 0;
-	}
-	return rd_mutter_ops.available(why, size);
+	return probe(&rd_mutter_ops, env, why, size);
+}
+
+int
+cua_display_portal_probe(const struct cua_display_env *env, char *why,
+			 size_t size)
+{
+	return probe(&rd_portal_ops, env, why, size);
 }

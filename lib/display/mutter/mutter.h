@@ -66,6 +66,7 @@ struct rd_ops {
 };
 
 extern const struct rd_ops rd_mutter_ops;
+extern const struct rd_ops rd_portal_ops;
 
 /* ops->open, then a Shift tap and warmup_ms: the first keys of a fresh
  * session are dropped otherwise. */
