@@ -228,7 +228,12 @@ session(struct mutter_driver *md)
 		return md->s;
 	}
 	if (md->refused_us &&
-	    cua_now_us() - md->refused_us < REASK_MS * 1000LL) {
+	    cua_now_us() - md->refused_us <
+		    (md->refused == CUA_ERROR_PERMISSION ||
+				     md->refused == CUA_ERROR_TIMEOUT ?
+			     REASK_MS :
+			     CAST_RETRY_MS) *
+			    1000LL) {
 		/* a refusal stands for a while: no dialog at every call */
 		cua_error(md->refused, "%s", md->why);
 		return NULL;
@@ -238,7 +243,10 @@ session(struct mutter_driver *md)
 	r = rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
 	if (r != CUA_OK && md->rd == &rd_portal_ops) {
 		/* the portal asks the person at the desktop: asking again
-		 * for less (no screen cast) would show the dialog again */
+		 * for less (no screen cast) would show the dialog again.
+		 * After a refusal or no answer the next try waits REASK_MS;
+		 * after a failure (the backend's response 2, as for "no
+		 * window has focus yet") CAST_RETRY_MS. */
 		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
 		md->refused = r;
 		md->refused_us = cua_now_us();
