@@ -137,18 +137,22 @@ ready_fixture(cua_tree *t, void *data)
 	return find_element(t, "checkbox", "Unchecked box") != NULL;
 }
 
-/* The fixture's window, with its screenshot (the first sessions may
- * find no window with focus yet, while the window maps). */
+/* The fixture's window, with a screenshot showing it drawn (the first
+ * sessions may find no window with focus yet while the window maps, and
+ * a window just mapped may not have drawn its check box yet). */
 static int
 ready_shot(cua_tree *t, void *data)
 {
 	const void *d;
 	size_t size;
 	const char *mime;
+	cua_element *checked = find_element(t, "checkbox", "Check me");
 
-	return ready_fixture(t, data) &&
-	       cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL, NULL) ==
-		       CUA_OK;
+	if (!ready_fixture(t, data) || !checked ||
+	    cua_tree_get_screenshot(t, &d, &size, &mime, NULL, NULL, NULL) !=
+		    CUA_OK)
+		return 0;
+	return box_is_blue(t, checked);
 }
 
 /* A session through the portal, its first observation of the fixture

@@ -34,6 +34,12 @@ struct rd_session {
 	uint32_t node; /* the stream's PipeWire node id */
 	int have_node; /* 1 when the session has a screen-cast stream */
 	int pw_fd;     /* the PipeWire remote to connect to, -1: the default */
+	/* a private connection to the session bus whose signals are read
+	 * in a main context of its own, here and nowhere else */
+	GMainContext *mc;
+	GDBusConnection *bus;
+	guint sub_closed;
+	int closed; /* the other side closed the session */
 };
 
 struct rd_ops {
@@ -52,9 +58,6 @@ struct rd_ops {
 	 */
 	cua_result (*open)(int cast, int timeout_ms, struct rd_session **out);
 	void (*close)(struct rd_session *s);
-	/* 0 when the compositor closed the session (it went away or
-	 * stopped it). */
-	int (*alive)(struct rd_session *s);
 	cua_result (*keysym)(struct rd_session *s, uint32_t keysym,
 			     int pressed);
 	/* Absolute motion in the stream's coordinates. */
@@ -87,11 +90,10 @@ rd_has_cast(const struct rd_session *s)
 	return s->have_node;
 }
 
-static inline int
-rd_alive(struct rd_session *s)
-{
-	return s->ops->alive(s);
-}
+/* 0 when the other side closed the session (it went away or stopped
+ * it). */
+int
+rd_alive(struct rd_session *s);
 
 static inline cua_result
 rd_keysym(struct rd_session *s, uint32_t keysym, int pressed)
@@ -126,6 +128,20 @@ GVariant *
 rd_call(GDBusConnection *c, const char *dest, const char *path,
 	const char *iface, const char *method, GVariant *args, const char *type,
 	GError **err);
+/* The base of a new session: its connection, with a main context of its
+ * own. 0, or -1 with `why`. */
+int
+rd_base_open(struct rd_session *s, const struct rd_ops *ops, char *why,
+	     size_t size);
+/* Marks the session closed when `sender` sends `iface`.Closed on
+ * `path`. */
+void
+rd_watch_closed(struct rd_session *s, const char *sender, const char *iface,
+		const char *path);
+/* Closes the connection and drains the main context (pending signal
+ * callbacks hold the session); the session's own memory stays. */
+void
+rd_base_release(struct rd_session *s);
 /* Whether `name` has an owner on the session bus: 1, or 0 with `why`
  * (`absent`: the sentence when nothing owns it). */
 int

@@ -48,11 +48,7 @@ enum { PERSIST_UNTIL_REVOKED = 2 };
 
 struct portal_session {
 	struct rd_session base;
-	GMainContext *mc;
-	GDBusConnection *bus;
 	char *session_path;
-	guint sub_closed;
-	int closed;
 	unsigned serial;
 	/* the request being waited for */
 	int answered;
@@ -200,21 +196,6 @@ on_response(GDBusConnection *c, const char *sender, const char *path,
 	s->answered = 1;
 }
 
-static void
-on_closed(GDBusConnection *c, const char *sender, const char *path,
-	  const char *iface, const char *signal, GVariant *params, void *data)
-{
-	struct portal_session *s = data;
-
-	(void)c;
-	(void)sender;
-	(void)path;
-	(void)iface;
-	(void)signal;
-	(void)params;
-	s->closed = 1;
-}
-
 static cua_result
 failed(GError *err, const char *what)
 {
@@ -237,7 +218,7 @@ static void
 next_token(struct portal_session *s, char *token, size_t tsize, char *path,
 	   size_t psize)
 {
-	const char *name = g_dbus_connection_get_unique_name(s->bus);
+	const char *name = g_dbus_connection_get_unique_name(s->base.bus);
 	char sender[128];
 	size_t i = 0;
 
@@ -267,27 +248,28 @@ request(struct portal_session *s, const char *iface, const char *method,
 	*results = NULL;
 	snprintf(what, sizeof(what), "%s.%s", strrchr(iface, '.') + 1, method);
 	s->answered = 0;
-	g_main_context_push_thread_default(s->mc);
+	g_main_context_push_thread_default(s->base.mc);
 	sub = g_dbus_connection_signal_subscribe(
-		s->bus, P_NAME, P_REQUEST, "Response", token_path_, NULL,
+		s->base.bus, P_NAME, P_REQUEST, "Response", token_path_, NULL,
 		G_DBUS_SIGNAL_FLAGS_NONE, on_response, s, NULL);
-	g_main_context_pop_thread_default(s->mc);
-	r = rd_call(s->bus, P_NAME, P_PATH, iface, method, args, "(o)", &err);
+	g_main_context_pop_thread_default(s->base.mc);
+	r = rd_call(s->base.bus, P_NAME, P_PATH, iface, method, args, "(o)",
+		    &err);
 	if (!r) {
-		g_dbus_connection_signal_unsubscribe(s->bus, sub);
+		g_dbus_connection_signal_unsubscribe(s->base.bus, sub);
 		return failed(err, what);
 	}
 	g_variant_unref(r);
 	until = cua_now_us() + (int64_t)wait_ms * 1000;
 	while (!s->answered && cua_now_us() < until &&
-	       !g_dbus_connection_is_closed(s->bus))
-		if (!g_main_context_iteration(s->mc, FALSE))
+	       !g_dbus_connection_is_closed(s->base.bus))
+		if (!g_main_context_iteration(s->base.mc, FALSE))
 			cua_sleep_ms(2);
-	g_dbus_connection_signal_unsubscribe(s->bus, sub);
+	g_dbus_connection_signal_unsubscribe(s->base.bus, sub);
 	if (!s->answered) {
 		/* takes the dialog away */
-		r = rd_call(s->bus, P_NAME, token_path_, P_REQUEST, "Close",
-			    NULL, NULL, NULL);
+		r = rd_call(s->base.bus, P_NAME, token_path_, P_REQUEST,
+			    "Close", NULL, NULL, NULL);
 		if (r)
 			g_variant_unref(r);
 		return cua_error(
@@ -457,7 +439,7 @@ open_remote(struct portal_session *s)
 
 	g_variant_builder_init(&o, G_VARIANT_TYPE_VARDICT);
 	r = g_dbus_connection_call_with_unix_fd_list_sync(
-		s->bus, P_NAME, P_PATH, P_SC, "OpenPipeWireRemote",
+		s->base.bus, P_NAME, P_PATH, P_SC, "OpenPipeWireRemote",
 		g_variant_new("(oa{sv})", s->session_path, &o),
 		G_VARIANT_TYPE("(h)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000,
 		NULL, &fds, NULL, &err);
@@ -488,16 +470,12 @@ p_open(int cast, int timeout_ms, struct rd_session **out)
 	*out = NULL;
 	if (!s)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	s->base.ops = &rd_portal_ops;
-	s->base.pw_fd = -1;
-	s->mc = g_main_context_new();
-	s->bus = rd_bus_open(s->mc, why, sizeof(why));
-	if (!s->bus) {
+	if (rd_base_open(&s->base, &rd_portal_ops, why, sizeof(why)) < 0) {
 		p_close(&s->base);
 		return cua_error(CUA_ERROR_BACKEND, "the desktop portal: %s",
 				 why);
 	}
-	version = rd_version(s->bus, why, sizeof(why));
+	version = rd_version(s->base.bus, why, sizeof(why));
 	if (!version) {
 		p_close(&s->base);
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s", why);
@@ -522,11 +500,7 @@ p_open(int cast, int timeout_ms, struct rd_session **out)
 				 "the desktop portal made a session without "
 				 "a handle");
 	}
-	g_main_context_push_thread_default(s->mc);
-	s->sub_closed = g_dbus_connection_signal_subscribe(
-		s->bus, P_NAME, P_SESSION, "Closed", s->session_path, NULL,
-		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
-	g_main_context_pop_thread_default(s->mc);
+	rd_watch_closed(&s->base, P_NAME, P_SESSION, s->session_path);
 	r = select_devices(s, version);
 	if (r == CUA_OK && cast)
 		r = select_sources(s);
@@ -549,26 +523,17 @@ p_close(struct rd_session *rs)
 
 	if (!s)
 		return;
-	if (s->bus) {
-		if (s->session_path && !s->closed) {
+	if (s->base.bus) {
+		if (s->session_path && !s->base.closed) {
 			GVariant *r =
-				rd_call(s->bus, P_NAME, s->session_path,
+				rd_call(s->base.bus, P_NAME, s->session_path,
 					P_SESSION, "Close", NULL, NULL, NULL);
 
 			if (r)
 				g_variant_unref(r);
 		}
-		if (s->sub_closed)
-			g_dbus_connection_signal_unsubscribe(s->bus,
-							     s->sub_closed);
-		g_dbus_connection_close_sync(s->bus, NULL, NULL);
-		g_object_unref(s->bus);
 	}
-	if (s->mc) {
-		while (g_main_context_iteration(s->mc, FALSE))
-			;
-		g_main_context_unref(s->mc);
-	}
+	rd_base_release(&s->base);
 	if (s->base.pw_fd >= 0)
 		close(s->base.pw_fd);
 	if (s->results)
@@ -577,23 +542,13 @@ p_close(struct rd_session *rs)
 	free(s);
 }
 
-static int
-p_alive(struct rd_session *rs)
-{
-	struct portal_session *s = (struct portal_session *)rs;
-
-	while (g_main_context_iteration(s->mc, FALSE))
-		;
-	return !s->closed && !g_dbus_connection_is_closed(s->bus);
-}
-
 static cua_result
 notify(struct rd_session *rs, const char *method, GVariant *args)
 {
 	struct portal_session *s = (struct portal_session *)rs;
 	GError *err = NULL;
-	GVariant *r =
-		rd_call(s->bus, P_NAME, P_PATH, P_RD, method, args, NULL, &err);
+	GVariant *r = rd_call(s->base.bus, P_NAME, P_PATH, P_RD, method, args,
+			      NULL, &err);
 
 	if (!r)
 		return failed(err, method);
@@ -645,7 +600,6 @@ const struct rd_ops rd_portal_ops = {
 	.available = p_available,
 	.open = p_open,
 	.close = p_close,
-	.alive = p_alive,
 	.keysym = p_keysym,
 	.motion = p_motion,
 	.button = p_button,

@@ -30,11 +30,8 @@
 
 struct mutter_session {
 	struct rd_session base;
-	GMainContext *mc;
-	GDBusConnection *bus;
 	char *rd_path, *sc_path, *stream_path;
-	guint sub_added, sub_closed;
-	int closed;
+	guint sub_added;
 };
 
 GDBusConnection *
@@ -132,21 +129,6 @@ on_added(GDBusConnection *c, const char *sender, const char *path,
 	}
 }
 
-static void
-on_closed(GDBusConnection *c, const char *sender, const char *path,
-	  const char *iface, const char *signal, GVariant *params, void *data)
-{
-	struct mutter_session *s = data;
-
-	(void)c;
-	(void)sender;
-	(void)path;
-	(void)iface;
-	(void)signal;
-	(void)params;
-	s->closed = 1;
-}
-
 /* The error of a failed call, as a sentence. */
 static cua_result
 failed(GError *err, const char *what)
@@ -172,7 +154,7 @@ attach_cast(struct mutter_session *s, const char *sid)
 	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
 	g_variant_builder_add(&opts, "{sv}", "remote-desktop-session-id",
 			      g_variant_new_string(sid));
-	r = rd_call(s->bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
+	r = rd_call(s->base.bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
 		    g_variant_new("(a{sv})", &opts), "(o)", &err);
 	if (!r)
 		return failed(err, "ScreenCast.CreateSession");
@@ -181,8 +163,9 @@ attach_cast(struct mutter_session *s, const char *sid)
 	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
 	g_variant_builder_add(&opts, "{sv}", "cursor-mode",
 			      g_variant_new_uint32(0)); /* hidden */
-	r = rd_call(s->bus, SC_NAME, s->sc_path, SC_SESSION, "RecordWindow",
-		    g_variant_new("(a{sv})", &opts), "(o)", &err);
+	r = rd_call(s->base.bus, SC_NAME, s->sc_path, SC_SESSION,
+		    "RecordWindow", g_variant_new("(a{sv})", &opts), "(o)",
+		    &err);
 	if (!r && err &&
 	    g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_FAILED)) {
 		/* mutter 43 answers "Window not found" when no window has
@@ -223,23 +206,19 @@ m_open(int cast, int timeout_ms, struct rd_session **out)
 	*out = NULL;
 	if (!s)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	s->base.ops = &rd_mutter_ops;
-	s->base.pw_fd = -1;
-	s->mc = g_main_context_new();
-	s->bus = rd_bus_open(s->mc, why, sizeof(why));
-	if (!s->bus) {
+	if (rd_base_open(&s->base, &rd_mutter_ops, why, sizeof(why)) < 0) {
 		m_close(&s->base);
 		return cua_error(CUA_ERROR_BACKEND, "mutter: %s", why);
 	}
-	r = rd_call(s->bus, RD_NAME, RD_PATH, RD_NAME, "CreateSession", NULL,
-		    "(o)", &err);
+	r = rd_call(s->base.bus, RD_NAME, RD_PATH, RD_NAME, "CreateSession",
+		    NULL, "(o)", &err);
 	if (!r) {
 		m_close(&s->base);
 		return failed(err, "RemoteDesktop.CreateSession");
 	}
 	g_variant_get(r, "(o)", &s->rd_path);
 	g_variant_unref(r);
-	r = rd_call(s->bus, RD_NAME, s->rd_path,
+	r = rd_call(s->base.bus, RD_NAME, s->rd_path,
 		    "org.freedesktop.DBus.Properties", "Get",
 		    g_variant_new("(ss)", RD_SESSION, "SessionId"), "(v)",
 		    &err);
@@ -259,17 +238,15 @@ m_open(int cast, int timeout_ms, struct rd_session **out)
 		return res;
 	}
 	/* the callbacks run in the context current at subscription */
-	g_main_context_push_thread_default(s->mc);
+	g_main_context_push_thread_default(s->base.mc);
 	if (cast)
 		s->sub_added = g_dbus_connection_signal_subscribe(
-			s->bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
+			s->base.bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
 			s->stream_path, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
 			on_added, s, NULL);
-	s->sub_closed = g_dbus_connection_signal_subscribe(
-		s->bus, RD_NAME, RD_SESSION, "Closed", s->rd_path, NULL,
-		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
-	g_main_context_pop_thread_default(s->mc);
-	r = rd_call(s->bus, RD_NAME, s->rd_path, RD_SESSION, "Start", NULL,
+	g_main_context_pop_thread_default(s->base.mc);
+	rd_watch_closed(&s->base, RD_NAME, RD_SESSION, s->rd_path);
+	r = rd_call(s->base.bus, RD_NAME, s->rd_path, RD_SESSION, "Start", NULL,
 		    NULL, &err);
 	if (!r) {
 		m_close(&s->base);
@@ -277,9 +254,9 @@ m_open(int cast, int timeout_ms, struct rd_session **out)
 	}
 	g_variant_unref(r);
 	until = cua_now_us() + (int64_t)timeout_ms * 1000;
-	while (cast && !s->base.have_node && !s->closed &&
+	while (cast && !s->base.have_node && !s->base.closed &&
 	       cua_now_us() < until) {
-		if (!g_main_context_iteration(s->mc, FALSE))
+		if (!g_main_context_iteration(s->base.mc, FALSE))
 			cua_sleep_ms(2);
 	}
 	if (cast && !s->base.have_node) {
@@ -291,6 +268,72 @@ m_open(int cast, int timeout_ms, struct rd_session **out)
 	}
 	*out = &s->base;
 	return CUA_OK;
+}
+
+static void
+on_closed(GDBusConnection *c, const char *sender, const char *path,
+	  const char *iface, const char *signal, GVariant *params, void *data)
+{
+	struct rd_session *s = data;
+
+	(void)c;
+	(void)sender;
+	(void)path;
+	(void)iface;
+	(void)signal;
+	(void)params;
+	s->closed = 1;
+}
+
+int
+rd_base_open(struct rd_session *s, const struct rd_ops *ops, char *why,
+	     size_t size)
+{
+	s->ops = ops;
+	s->pw_fd = -1;
+	s->mc = g_main_context_new();
+	s->bus = rd_bus_open(s->mc, why, size);
+	return s->bus ? 0 : -1;
+}
+
+void
+rd_watch_closed(struct rd_session *s, const char *sender, const char *iface,
+		const char *path)
+{
+	/* the callbacks run in the context current at subscription */
+	g_main_context_push_thread_default(s->mc);
+	s->sub_closed = g_dbus_connection_signal_subscribe(
+		s->bus, sender, iface, "Closed", path, NULL,
+		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
+	g_main_context_pop_thread_default(s->mc);
+}
+
+void
+rd_base_release(struct rd_session *s)
+{
+	if (s->bus) {
+		if (s->sub_closed)
+			g_dbus_connection_signal_unsubscribe(s->bus,
+							     s->sub_closed);
+		g_dbus_connection_close_sync(s->bus, NULL, NULL);
+		g_object_unref(s->bus);
+		s->bus = NULL;
+	}
+	/* pending signal callbacks hold s: drain them before freeing */
+	if (s->mc) {
+		while (g_main_context_iteration(s->mc, FALSE))
+			;
+		g_main_context_unref(s->mc);
+		s->mc = NULL;
+	}
+}
+
+int
+rd_alive(struct rd_session *s)
+{
+	while (g_main_context_iteration(s->mc, FALSE))
+		;
+	return !s->closed && !g_dbus_connection_is_closed(s->bus);
 }
 
 cua_result
@@ -322,44 +365,24 @@ m_close(struct rd_session *rs)
 
 	if (!s)
 		return;
-	if (s->bus) {
-		if (s->rd_path && !s->closed) {
+	if (s->base.bus) {
+		if (s->rd_path && !s->base.closed) {
 			GVariant *r =
-				rd_call(s->bus, RD_NAME, s->rd_path, RD_SESSION,
-					"Stop", NULL, NULL, NULL);
+				rd_call(s->base.bus, RD_NAME, s->rd_path,
+					RD_SESSION, "Stop", NULL, NULL, NULL);
 
 			if (r)
 				g_variant_unref(r);
 		}
 		if (s->sub_added)
-			g_dbus_connection_signal_unsubscribe(s->bus,
+			g_dbus_connection_signal_unsubscribe(s->base.bus,
 							     s->sub_added);
-		if (s->sub_closed)
-			g_dbus_connection_signal_unsubscribe(s->bus,
-							     s->sub_closed);
-		g_dbus_connection_close_sync(s->bus, NULL, NULL);
-		g_object_unref(s->bus);
 	}
-	/* pending signal callbacks hold s: drain them before freeing */
-	if (s->mc) {
-		while (g_main_context_iteration(s->mc, FALSE))
-			;
-		g_main_context_unref(s->mc);
-	}
+	rd_base_release(&s->base);
 	g_free(s->rd_path);
 	g_free(s->sc_path);
 	g_free(s->stream_path);
 	free(s);
-}
-
-static int
-m_alive(struct rd_session *rs)
-{
-	struct mutter_session *s = (struct mutter_session *)rs;
-
-	while (g_main_context_iteration(s->mc, FALSE))
-		;
-	return !s->closed && !g_dbus_connection_is_closed(s->bus);
 }
 
 static cua_result
@@ -367,8 +390,8 @@ notify(struct rd_session *rs, const char *method, GVariant *args)
 {
 	struct mutter_session *s = (struct mutter_session *)rs;
 	GError *err = NULL;
-	GVariant *r = rd_call(s->bus, RD_NAME, s->rd_path, RD_SESSION, method,
-			      args, NULL, &err);
+	GVariant *r = rd_call(s->base.bus, RD_NAME, s->rd_path, RD_SESSION,
+			      method, args, NULL, &err);
 
 	if (!r)
 		return failed(err, method);
@@ -411,7 +434,6 @@ const struct rd_ops rd_mutter_ops = {
 	.available = m_available,
 	.open = m_open,
 	.close = m_close,
-	.alive = m_alive,
 	.keysym = m_keysym,
 	.motion = m_motion,
 	.button = m_button,
