@@ -133,9 +133,24 @@ on_added(GDBusConnection *c, const char *sender, const char *path,
 static cua_result
 failed(GError *err, const char *what)
 {
-	cua_result r = cua_error(CUA_ERROR_BACKEND, "mutter: %s failed: %s",
-				 what, err ? err->message : "no answer");
+	cua_result r;
 
+	if (err &&
+	    g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED)) {
+		/* newer GNOME releases keep the interface to their own
+		 * remote-desktop service */
+		g_dbus_error_strip_remote_error(err);
+		r = cua_error(CUA_ERROR_PERMISSION,
+			      "mutter refused %s to libcua (%s): this GNOME "
+			      "keeps its remote-desktop interface to its own "
+			      "services. Set CUA_DISPLAY=portal to go through "
+			      "the desktop portal, which asks the person at "
+			      "the desktop once",
+			      what, err->message);
+	} else {
+		r = cua_error(CUA_ERROR_BACKEND, "mutter: %s failed: %s", what,
+			      err ? err->message : "no answer");
+	}
 	if (err)
 		g_error_free(err);
 	return r;
