@@ -212,6 +212,32 @@ cast_retry(struct mutter_driver *md)
 		(void)session_renew(md);
 }
 
+static const struct cua_display_ops portal_ops;
+
+/*
+ * mutter refused its remote-desktop interface (AccessDenied: a GNOME that
+ * keeps it to its own services): the desktop portal instead, when it
+ * offers RemoteDesktop; from then on the driver is the portal driver.
+ * `r` (with its sentence) when the portal is not there either.
+ */
+static cua_result
+portal_instead(struct mutter_driver *md, cua_result r)
+{
+	char mutter_why[512], why[256];
+
+	snprintf(mutter_why, sizeof(mutter_why), "%s", cua_error_get());
+	if (!rd_portal_ops.available(why, sizeof(why))) {
+		cua_error(r, "%s (the desktop portal is no way either: %s)",
+			  mutter_why, why);
+		return r;
+	}
+	cua_info(md->base.ctx, "%s; going through the desktop portal",
+		 mutter_why);
+	md->rd = &rd_portal_ops;
+	md->base.ops = &portal_ops;
+	return rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+}
+
 /* The session, made when there is none; NULL with cua_error() set. */
 static struct rd_session *
 session(struct mutter_driver *md)
@@ -241,6 +267,8 @@ session(struct mutter_driver *md)
 	md->refused_us = 0;
 	md->cast_tried_us = cua_now_us();
 	r = rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	if (r == CUA_ERROR_PERMISSION && md->rd == &rd_mutter_ops)
+		r = portal_instead(md, r);
 	if (r != CUA_OK && md->rd == &rd_portal_ops) {
 		/* the portal asks the person at the desktop: asking again
 		 * for less (no screen cast) would show the dialog again.

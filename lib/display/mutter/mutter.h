@@ -71,6 +71,16 @@ struct rd_ops {
 extern const struct rd_ops rd_mutter_ops;
 extern const struct rd_ops rd_portal_ops;
 
+/* portal.c: the portal's restore token, kept between libcua sessions in
+ * $XDG_STATE_HOME/libcua/portal-restore-token (else
+ * ~/.local/state/libcua/...). Loading gives "" when there is none or the
+ * file holds no token; saving replaces the file atomically with mode
+ * 0600 (0, or -1 with `why`). */
+void
+rd_portal_token_load(char *out, size_t size);
+int
+rd_portal_token_save(const char *token, char *why, size_t size);
+
 /* ops->open, then a Shift tap and warmup_ms: the first keys of a fresh
  * session are dropped otherwise. */
 cua_result

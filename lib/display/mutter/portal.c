@@ -77,9 +77,8 @@ token_path(char *buf, size_t size)
 	return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* The kept token, "" when there is none (or it is not a token). */
-static void
-token_load(char *out, size_t size)
+void
+rd_portal_token_load(char *out, size_t size)
 {
 	char path[4096];
 	FILE *f;
@@ -99,10 +98,8 @@ token_load(char *out, size_t size)
 		}
 }
 
-/* Keeps `token` (mode 0600, replaced atomically); a failure is logged
- * by the caller: the session works, the dialog comes back next time. */
-static int
-token_save(const char *token, char *why, size_t size)
+int
+rd_portal_token_save(const char *token, char *why, size_t size)
 {
 	char path[4096], dir[4096];
 	char *slash;
@@ -340,7 +337,7 @@ select_devices(struct portal_session *s, uint32_t version)
 		g_variant_builder_add(
 			&o, "{sv}", "persist_mode",
 			g_variant_new_uint32(PERSIST_UNTIL_REVOKED));
-		token_load(kept, sizeof(kept));
+		rd_portal_token_load(kept, sizeof(kept));
 		if (kept[0])
 			g_variant_builder_add(&o, "{sv}", "restore_token",
 					      g_variant_new_string(kept));
@@ -414,7 +411,7 @@ start(struct portal_session *s, int cast)
 	if (streams)
 		g_variant_unref(streams);
 	if (g_variant_lookup(res, "restore_token", "&s", &token) && *token &&
-	    token_save(token, why, sizeof(why)) < 0)
+	    rd_portal_token_save(token, why, sizeof(why)) < 0)
 		g_warning("libcua: the portal's restore token is not kept "
 			  "(%s): the consent dialog comes back next time",
 			  why);

@@ -143,9 +143,11 @@ failed(GError *err, const char *what)
 		r = cua_error(CUA_ERROR_PERMISSION,
 			      "mutter refused %s to libcua (%s): this GNOME "
 			      "keeps its remote-desktop interface to its own "
-			      "services. Set CUA_DISPLAY=portal to go through "
-			      "the desktop portal, which asks the person at "
-			      "the desktop once",
+			      "services. libcua goes through the desktop "
+			      "portal instead when it offers RemoteDesktop "
+			      "(xdg-desktop-portal-gnome; CUA_DISPLAY=portal "
+			      "forces it), which asks the person at the "
+			      "desktop",
 			      what, err->message);
 	} else {
 		r = cua_error(CUA_ERROR_BACKEND, "mutter: %s failed: %s", what,
