@@ -595,26 +595,6 @@ cua_usage_load(const char *path)
 	return sb_steal(&sb);
 }
 
-static int
-mkdir_p(const char *dir, int mode)
-{
-	char buf[4096];
-	size_t n = strlen(dir);
-
-	if (n >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, dir, n + 1);
-	for (size_t i = 1; i < n; i++)
-		if (buf[i] == '/') {
-			buf[i] = '\0';
-			mkdir(buf, mode);
-			buf[i] = '/';
-		}
-	return mkdir(buf, mode) == 0 || errno == EEXIST ? 0 : -1;
-}
-
 int
 cua_usage_record(const char *path, const char *app_id)
 {
@@ -633,7 +613,7 @@ cua_usage_record(const char *path, const char *app_id)
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = '\0';
 	/* the directory's error is the one that explains a failure */
-	if (mkdir_p(dir, 0700) < 0)
+	if (cua_mkdir_p(dir, 0700) < 0)
 		return -errno;
 	/* several processes (servers, `cua` commands) record at once: each
 	 * reads what the other wrote */

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,4 +84,24 @@ cua_lock_beside(const char *path)
 			return -e;
 		}
 	return fd;
+}
+
+int
+cua_mkdir_p(const char *dir, int mode)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (size_t i = 1; i < n; i++)
+		if (buf[i] == '/') {
+			buf[i] = '\0';
+			mkdir(buf, (mode_t)mode);
+			buf[i] = '/';
+		}
+	return mkdir(buf, (mode_t)mode) == 0 || errno == EEXIST ? 0 : -1;
 }

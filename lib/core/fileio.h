@@ -34,4 +34,9 @@ cua_write_file_atomic(const char *path, const char *data, size_t len, int mode);
 int
 cua_lock_beside(const char *path);
 
+/* Makes directory `dir` and its missing parents with `mode`: 0, or -1
+ * with errno. */
+int
+cua_mkdir_p(const char *dir, int mode);
+
 #endif

@@ -121,6 +121,7 @@ static const struct {
 #endif
 #if HAVE_MUTTER
 	{ "mutter", cua_display_mutter_new, cua_display_mutter_probe },
+	{ "portal", cua_display_portal_new, cua_display_portal_probe },
 #endif
 	{ "none", cua_display_none_new, NULL },
 };

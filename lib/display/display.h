@@ -632,5 +632,15 @@ cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out);
 int
 cua_display_mutter_probe(const struct cua_display_env *env, char *why,
 			 size_t size);
+/* The same driver through the desktop portal's RemoteDesktop and
+ * ScreenCast (which may ask the person at the desktop). */
+cua_result
+cua_display_portal_new(struct cua_ctx *ctx, struct cua_display **out);
+/* Whether the desktop portal offers RemoteDesktop on the session bus
+ * (activating the portal when the bus can start it): 1, or 0 with
+ * `why`. */
+int
+cua_display_portal_probe(const struct cua_display_env *env, char *why,
+			 size_t size);
 
 #endif

@@ -350,3 +350,31 @@ desktop_probe(cua_desktop *d, const char *exe, char *out, size_t size)
 
 	return run_command_with(argv, set_desktop_env, d, out, size);
 }
+
+/* 1 when the screenshot of `t` shows the box of check box `e` blue (GTK
+ * 3's Adwaita draws a checked box blue with a white tick, an unchecked
+ * one white): its blue pixels in the 20 x 16 points at the left of the
+ * element's frame, where the box is. */
+int
+box_is_blue(cua_tree *t, cua_element *e)
+{
+	struct img im;
+	int32_t x, y, w, h;
+	double ppp = shot_decode(t, &im);
+	int blue = 0;
+
+	assert_int_equal(cua_element_get_frame(e, &x, &y, &w, &h), 1);
+	for (int py = (int)((y + h / 2.0 - 8) * ppp);
+	     py < (int)((y + h / 2.0 + 8) * ppp); py++)
+		for (int px = (int)(x * ppp); px < (int)((x + 20) * ppp);
+		     px++) {
+			const unsigned char *p;
+
+			assert_true(px >= 0 && py >= 0 && px < im.w &&
+				    py < im.h);
+			p = im.px + ((size_t)py * im.w + px) * 3;
+			blue += p[2] > 150 && p[0] < 120;
+		}
+	free(im.px);
+	return blue > 40;
+}

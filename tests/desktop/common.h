@@ -158,6 +158,11 @@ jpeg_decode(const void *data, size_t size, struct img *out);
 double
 shot_decode(cua_tree *t, struct img *out);
 
+/* 1 when the screenshot of `t` shows the box of check box `e` blue (GTK
+ * 3's Adwaita draws a checked box blue, an unchecked one white). */
+int
+box_is_blue(cua_tree *t, cua_element *e);
+
 /* Fails the test unless the action outcome (JSON) names `route`; the
  * message starts with `who` when it is not NULL. */
 void

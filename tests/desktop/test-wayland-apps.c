@@ -169,34 +169,6 @@ sway_shell_of(pid_t pid, char *shell, size_t size)
 	json_decref(tree);
 }
 
-/* 1 when the screenshot of `t` shows the box of check box `e` blue (GTK
- * 3's Adwaita draws a checked box blue with a white tick, an unchecked
- * one white): its blue pixels in the 20 x 16 points at the left of the
- * element's frame, where the box is. */
-static int
-box_is_blue(cua_tree *t, cua_element *e)
-{
-	struct img im;
-	int32_t x, y, w, h;
-	double ppp = shot_decode(t, &im);
-	int blue = 0;
-
-	assert_int_equal(cua_element_get_frame(e, &x, &y, &w, &h), 1);
-	for (int py = (int)((y + h / 2.0 - 8) * ppp);
-	     py < (int)((y + h / 2.0 + 8) * ppp); py++)
-		for (int px = (int)(x * ppp); px < (int)((x + 20) * ppp);
-		     px++) {
-			const unsigned char *p;
-
-			assert_true(px >= 0 && py >= 0 && px < im.w &&
-				    py < im.h);
-			p = im.px + ((size_t)py * im.w + px) * 3;
-			blue += p[2] > 150 && p[0] < 120;
-		}
-	free(im.px);
-	return blue > 40;
-}
-
 static int
 ready_fixture(cua_tree *t, void *data)
 {

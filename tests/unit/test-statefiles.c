@@ -31,6 +31,9 @@
 #include "core/fileio.h"
 #include "core/inputlock.h"
 #include "core/session.h"
+#if HAVE_MUTTER
+#include "display/mutter/mutter.h"
+#endif
 
 static const char OLD[] = "{\"old\": true}\n";
 
@@ -280,6 +283,56 @@ test_input_lock_path(void **state)
 	free(one);
 }
 
+#if HAVE_MUTTER
+/* The portal's restore token: a 0600 file in a 0700 directory under
+ * XDG_STATE_HOME, replaced whole or not at all, and read back only when
+ * it holds a token. */
+static void
+test_portal_token(void **state)
+{
+	struct fx *fx = *state;
+	char path[192], sub[160], why[256], got[256];
+	struct stat st;
+
+	assert_int_equal(setenv("XDG_STATE_HOME", fx->dir, 1), 0);
+	rd_portal_token_load(got, sizeof(got));
+	assert_string_equal(got, "");
+	assert_int_equal(
+		rd_portal_token_save("1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+				     why, sizeof(why)),
+		0);
+	snprintf(sub, sizeof(sub), "%s/libcua", fx->dir);
+	snprintf(path, sizeof(path), "%s/portal-restore-token", sub);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	rd_portal_token_load(got, sizeof(got));
+	assert_string_equal(got, "1b4e28ba-2fa1-11d2-883f-0016d3cca427");
+
+	/* a full disk keeps the old token, and says why */
+	faults(sub, "write", "ENOSPC", NULL);
+	assert_int_equal(rd_portal_token_save("2c5f39cb", why, sizeof(why)),
+			 -1);
+	no_faults();
+	assert_non_null(strstr(why, "portal-restore-token"));
+	assert_non_null(strstr(why, "No space left on device"));
+	rd_portal_token_load(got, sizeof(got));
+	assert_string_equal(got, "1b4e28ba-2fa1-11d2-883f-0016d3cca427");
+
+	/* a new token replaces it */
+	assert_int_equal(rd_portal_token_save("2c5f39cb", why, sizeof(why)), 0);
+	rd_portal_token_load(got, sizeof(got));
+	assert_string_equal(got, "2c5f39cb");
+
+	/* what is not a token is not passed to the portal */
+	put(path, "a token; rm -rf /\n");
+	rd_portal_token_load(got, sizeof(got));
+	assert_string_equal(got, "");
+	unsetenv("XDG_STATE_HOME");
+}
+#endif
+
 int
 main(void)
 {
@@ -295,6 +348,10 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_input_lock_path, setup,
 						teardown),
+#if HAVE_MUTTER
+		cmocka_unit_test_setup_teardown(test_portal_token, setup,
+						teardown),
+#endif
 	};
 
 	if (!preload || !strstr(preload, "faultinject")) {

@@ -52,16 +52,20 @@
 #define MOTION_SETTLE_MS 40
 #define ACTIVE_POLL_MS 25
 #define CYCLE_WAIT_MS 400
+#define REASK_MS 10000
 
 struct mutter_driver {
 	struct cua_display base;
-	struct mutter_session *s;
+	const struct rd_ops *rd; /* mutter's interfaces or the portal's */
+	struct rd_session *s;
 	struct mutter_pw *pw;
 	char why[256]; /* why there is no session, "" when unknown */
 	int no_focus;  /* no cast: no window had keyboard focus */
 	int64_t cast_tried_us;
-	int64_t opened_us; /* when the session with a cast started */
-	int64_t moved_us;  /* the last pointer motion, 0 none pending */
+	int64_t opened_us;  /* when the session with a cast started */
+	int64_t moved_us;   /* the last pointer motion, 0 none pending */
+	int64_t refused_us; /* when the portal refused, 0 it did not */
+	cua_result refused;
 	int pressed[4];
 	/* the toplevels match_toplevels saw, newest first */
 	struct {
@@ -101,7 +105,7 @@ session_drop(struct mutter_driver *md)
 {
 	mutter_pw_close(md->pw);
 	md->pw = NULL;
-	mutter_session_close(md->s);
+	rd_close(md->s);
 	md->s = NULL;
 	md->recorded = 0;
 	md->frame_w = md->frame_h = 0;
@@ -144,9 +148,9 @@ identify(struct mutter_driver *md)
 	if (!md->recorded) {
 		md->recorded = seen_only(md);
 		cua_debug(md->base.ctx,
-			  "mutter: the stream's frames are %ux%u: window "
+			  "%s: the stream's frames are %ux%u: window "
 			  "0x%llx",
-			  md->frame_w, md->frame_h,
+			  md->rd->name, md->frame_w, md->frame_h,
 			  (unsigned long long)md->recorded);
 	}
 }
@@ -158,14 +162,15 @@ stream_open(struct mutter_driver *md)
 	md->why[0] = '\0';
 	md->no_focus = 0;
 	md->opened_us = cua_now_us();
-	if (mutter_pw_open(mutter_session_node(md->s), on_frame, md, &md->pw) !=
+	if (mutter_pw_open(md->s->node, md->s->pw_fd, on_frame, md, &md->pw) !=
 	    CUA_OK) {
 		/* input works without frames */
 		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
 		cua_error_clear();
 		md->pw = NULL;
 	}
-	cua_info(md->base.ctx, "mutter: remote-desktop session started");
+	cua_info(md->base.ctx, "%s: remote-desktop session started",
+		 md->rd->name);
 }
 
 /*
@@ -178,13 +183,12 @@ stream_open(struct mutter_driver *md)
 static int
 session_renew(struct mutter_driver *md)
 {
-	struct mutter_session *n;
+	struct rd_session *n;
 
 	md->cast_tried_us = cua_now_us();
-	if (mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &n) !=
-	    CUA_OK) {
-		snprintf(md->why, sizeof(md->why),
-			 "mutter has no screen cast: %s", cua_error_get());
+	if (rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &n) != CUA_OK) {
+		snprintf(md->why, sizeof(md->why), "%s has no screen cast: %s",
+			 md->rd->name, cua_error_get());
 		cua_error_clear();
 		return -1;
 	}
@@ -208,40 +212,91 @@ cast_retry(struct mutter_driver *md)
 		(void)session_renew(md);
 }
 
+static const struct cua_display_ops portal_ops;
+
+/*
+ * mutter refused its remote-desktop interface (AccessDenied: a GNOME that
+ * keeps it to its own services): the desktop portal instead, when it
+ * offers RemoteDesktop; from then on the driver is the portal driver.
+ * `r` (with its sentence) when the portal is not there either.
+ */
+static cua_result
+portal_instead(struct mutter_driver *md, cua_result r)
+{
+	char mutter_why[512], why[256];
+
+	snprintf(mutter_why, sizeof(mutter_why), "%s", cua_error_get());
+	if (!rd_portal_ops.available(why, sizeof(why))) {
+		cua_error(r, "%s (the desktop portal is no way either: %s)",
+			  mutter_why, why);
+		return r;
+	}
+	cua_info(md->base.ctx, "%s; going through the desktop portal",
+		 mutter_why);
+	md->rd = &rd_portal_ops;
+	md->base.ops = &portal_ops;
+	return rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+}
+
 /* The session, made when there is none; NULL with cua_error() set. */
-static struct mutter_session *
+static struct rd_session *
 session(struct mutter_driver *md)
 {
 	cua_result r;
 
-	if (md->s && !mutter_session_alive(md->s)) {
-		cua_info(md->base.ctx, "mutter: the session was closed");
+	if (md->s && !rd_alive(md->s)) {
+		cua_info(md->base.ctx, "%s: the session was closed",
+			 md->rd->name);
 		session_drop(md);
 	}
 	if (md->s) {
 		cast_retry(md);
 		return md->s;
 	}
+	if (md->refused_us &&
+	    cua_now_us() - md->refused_us <
+		    (md->refused == CUA_ERROR_PERMISSION ||
+				     md->refused == CUA_ERROR_TIMEOUT ?
+			     REASK_MS :
+			     CAST_RETRY_MS) *
+			    1000LL) {
+		/* a refusal stands for a while: no dialog at every call */
+		cua_error(md->refused, "%s", md->why);
+		return NULL;
+	}
+	md->refused_us = 0;
 	md->cast_tried_us = cua_now_us();
-	r = mutter_session_open(1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	r = rd_open(md->rd, 1, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
+	if (r == CUA_ERROR_PERMISSION && md->rd == &rd_mutter_ops)
+		r = portal_instead(md, r);
+	if (r != CUA_OK && md->rd == &rd_portal_ops) {
+		/* the portal asks the person at the desktop: asking again
+		 * for less (no screen cast) would show the dialog again.
+		 * After a refusal or no answer the next try waits REASK_MS;
+		 * after a failure (the backend's response 2, as for "no
+		 * window has focus yet") CAST_RETRY_MS. */
+		snprintf(md->why, sizeof(md->why), "%s", cua_error_get());
+		md->refused = r;
+		md->refused_us = cua_now_us();
+		return NULL;
+	}
 	if (r != CUA_OK) {
 		/* no screen cast (PipeWire is not running, or no window has
 		 * focus yet): keys, buttons and the wheel still work */
 		md->no_focus = r == CUA_ERROR_NOT_FOUND;
-		snprintf(md->why, sizeof(md->why),
-			 "mutter has no screen cast: %s", cua_error_get());
+		snprintf(md->why, sizeof(md->why), "%s has no screen cast: %s",
+			 md->rd->name, cua_error_get());
 		cua_error_clear();
-		r = mutter_session_open(0, SESSION_TIMEOUT_MS, WARMUP_MS,
-					&md->s);
+		r = rd_open(md->rd, 0, SESSION_TIMEOUT_MS, WARMUP_MS, &md->s);
 		if (r != CUA_OK) {
 			snprintf(md->why, sizeof(md->why), "%s",
 				 cua_error_get());
 			return NULL;
 		}
 		cua_info(md->base.ctx,
-			 "mutter: remote-desktop session without a screen "
+			 "%s: remote-desktop session without a screen "
 			 "cast: %s",
-			 md->why);
+			 md->rd->name, md->why);
 		return md->s;
 	}
 	stream_open(md);
@@ -279,7 +334,7 @@ m_capabilities(struct cua_display *d, struct cua_display_caps *out)
 		cua_display_cap_set(out, i, no);
 	if (no)
 		return;
-	if (!mutter_session_has_cast(md->s)) {
+	if (!rd_has_cast(md->s)) {
 		/* absolute motion needs a stream; so do frames and the
 		 * recorded window's geometry */
 		cua_display_cap_set(out, CUA_DISPLAY_CAP_SCREENSHOT, md->why);
@@ -315,9 +370,8 @@ m_describe(struct cua_display *d, char *display, size_t dsize, char *server,
 {
 	const char *wd = secure_getenv("WAYLAND_DISPLAY");
 
-	(void)d;
 	snprintf(display, dsize, "%s", wd ? wd : "");
-	snprintf(server, ssize, "mutter");
+	snprintf(server, ssize, "%s", mdrv(d)->rd->name);
 }
 
 static void
@@ -399,8 +453,7 @@ follow_focus(struct mutter_driver *md, int64_t pid,
 			active = h;
 		}
 	}
-	if (!active || active == md->recorded || !md->s ||
-	    !mutter_session_has_cast(md->s))
+	if (!active || active == md->recorded || !md->s || !rd_has_cast(md->s))
 		return;
 	/* a session started during this read records the window active
 	 * now; an older one may record another */
@@ -586,16 +639,16 @@ seen_alive(const struct mutter_driver *md)
 /* mutter's cycle-windows-backward key binding (shift+alt+Escape): it
  * activates the window used longest ago. */
 static cua_result
-cycle_back(struct mutter_session *s)
+cycle_back(struct rd_session *s)
 {
 	static const uint32_t chord[] = { 0xffe1, 0xffe9, 0xff1b };
 	cua_result r = CUA_OK;
 	size_t m = 0;
 
 	for (; r == CUA_OK && m < 3; m++)
-		r = mutter_keysym(s, chord[m], 1);
+		r = rd_keysym(s, chord[m], 1);
 	while (m > 0)
-		(void)mutter_keysym(s, chord[--m], 0);
+		(void)rd_keysym(s, chord[--m], 0);
 	return r;
 }
 
@@ -618,7 +671,7 @@ m_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 	struct mutter_driver *md = mdrv(d);
 	ssize_t k = seen_find(md, window);
 	int64_t until = cua_now_us() + (int64_t)timeout_ms * 1000;
-	struct mutter_session *s;
+	struct rd_session *s;
 	struct cua_win w;
 	size_t tries;
 
@@ -654,10 +707,10 @@ m_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
 			  (unsigned long long)window);
 		return CUA_OK;
 	}
-	if (md->recorded != window && mutter_session_has_cast(md->s) &&
+	if (md->recorded != window && rd_has_cast(md->s) &&
 	    session_renew(md) < 0)
 		return CUA_OK; /* focused, but the stream shows another */
-	if (md->s && mutter_session_has_cast(md->s))
+	if (md->s && rd_has_cast(md->s))
 		md->recorded = window;
 	return CUA_OK;
 }
@@ -678,10 +731,10 @@ m_move(void *data, int32_t x, int32_t y)
 	struct mutter_driver *md = data;
 	cua_result r;
 
-	if (!mutter_session_has_cast(md->s))
+	if (!rd_has_cast(md->s))
 		return cua_error(CUA_ERROR_UNSUPPORTED, "%s", md->why);
 	/* whole pixels, as on X11: an app sees the same coordinates */
-	r = mutter_motion(md->s, x, y);
+	r = rd_motion(md->s, x, y);
 	md->moved_us = cua_now_us();
 	return r;
 }
@@ -709,7 +762,7 @@ m_button(void *data, uint32_t code, int down)
 	struct mutter_driver *md = data;
 
 	settle(md);
-	return mutter_button(md->s, (int32_t)code, down);
+	return rd_button(md->s, (int32_t)code, down);
 }
 
 static cua_result
@@ -718,7 +771,7 @@ m_wheel(void *data, int axis, int dir)
 	struct mutter_driver *md = data;
 
 	settle(md);
-	return mutter_axis(md->s, (uint32_t)axis, dir);
+	return rd_axis(md->s, (uint32_t)axis, dir);
 }
 
 static const struct cua_pointer_sink m_sink = {
@@ -792,28 +845,28 @@ in_keymap(struct mutter_driver *md, uint32_t keysym)
 }
 
 static cua_result
-tap(struct mutter_session *s, uint32_t keysym)
+tap(struct rd_session *s, uint32_t keysym)
 {
-	cua_result r = mutter_keysym(s, keysym, 1);
+	cua_result r = rd_keysym(s, keysym, 1);
 
-	return r == CUA_OK ? mutter_keysym(s, keysym, 0) : r;
+	return r == CUA_OK ? rd_keysym(s, keysym, 0) : r;
 }
 
 /* A character without a key: GTK's Unicode entry, ctrl+shift+u, the
  * code point in hex, space. */
 static cua_result
-unicode_entry(struct mutter_session *s, uint32_t cp)
+unicode_entry(struct rd_session *s, uint32_t cp)
 {
 	char hex[16];
 	cua_result r;
 
-	r = mutter_keysym(s, 0xffe3, 1); /* Control_L */
+	r = rd_keysym(s, 0xffe3, 1); /* Control_L */
 	if (r == CUA_OK)
-		r = mutter_keysym(s, 0xffe1, 1); /* Shift_L */
+		r = rd_keysym(s, 0xffe1, 1); /* Shift_L */
 	if (r == CUA_OK)
 		r = tap(s, 'u');
-	(void)mutter_keysym(s, 0xffe1, 0);
-	(void)mutter_keysym(s, 0xffe3, 0);
+	(void)rd_keysym(s, 0xffe1, 0);
+	(void)rd_keysym(s, 0xffe3, 0);
 	snprintf(hex, sizeof(hex), "%x", cp);
 	for (const char *c = hex; r == CUA_OK && *c; c++)
 		r = tap(s, (uint32_t)(unsigned char)*c);
@@ -827,7 +880,7 @@ m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
        int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
 {
 	struct mutter_driver *md = mdrv(d);
-	struct mutter_session *s = session(md);
+	struct rd_session *s = session(md);
 	cua_result r = CUA_OK;
 
 	(void)keymap_delay_ms;
@@ -856,11 +909,11 @@ m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
 				c->keysym);
 		}
 		for (; r == CUA_OK && m < c->n_mods; m++)
-			r = mutter_keysym(s, c->mod_keysyms[m], 1);
+			r = rd_keysym(s, c->mod_keysyms[m], 1);
 		if (r == CUA_OK)
 			r = tap(s, c->keysym);
 		while (m > 0)
-			(void)mutter_keysym(s, c->mod_keysyms[--m], 0);
+			(void)rd_keysym(s, c->mod_keysyms[--m], 0);
 	}
 	if (r == CUA_OK && sync && sync->fn)
 		sync->fn(sync->data);
@@ -988,49 +1041,73 @@ m_launch_env(struct cua_display *d, const char **names, const char **values,
 	return 1;
 }
 
-static const struct cua_display_ops mutter_ops = {
-	.name = "mutter",
-	.destroy = m_destroy,
-	.capabilities = m_capabilities,
-	.reconnect = m_reconnect,
-	.describe = m_describe,
-	.list_windows = m_list_windows,
-	.match_toplevels = m_match_toplevels,
-	.match_wants_content = 1,
-	.window_query = m_window_query,
-	.window_at = m_window_at,
-	.focus_window = m_focus_window,
-	.activate_window = m_activate_window,
-	.shell = m_shell,
-	.pointer = m_pointer,
-	.keys = m_keys,
-	.keys_restore = m_keys_restore,
-	.capture = m_capture,
-	.take_damage = m_take_damage,
-	.launch_env = m_launch_env,
-};
+/* One driver, named by its session layer. */
+#define DRIVER_OPS(NAME)                                                       \
+	{                                                                      \
+		.name = NAME, .destroy = m_destroy,                            \
+		.capabilities = m_capabilities, .reconnect = m_reconnect,      \
+		.describe = m_describe, .list_windows = m_list_windows,        \
+		.match_toplevels = m_match_toplevels,                          \
+		.match_wants_content = 1, .window_query = m_window_query,      \
+		.window_at = m_window_at, .focus_window = m_focus_window,      \
+		.activate_window = m_activate_window, .shell = m_shell,        \
+		.pointer = m_pointer, .keys = m_keys,                          \
+		.keys_restore = m_keys_restore, .capture = m_capture,          \
+		.take_damage = m_take_damage, .launch_env = m_launch_env,      \
+	}
 
-cua_result
-cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out)
+static const struct cua_display_ops mutter_ops = DRIVER_OPS("mutter");
+static const struct cua_display_ops portal_ops = DRIVER_OPS("portal");
+
+static cua_result
+driver_new(struct cua_ctx *ctx, const struct cua_display_ops *ops,
+	   const struct rd_ops *rd, struct cua_display **out)
 {
 	struct mutter_driver *md = calloc(1, sizeof(*md));
 
 	*out = NULL;
 	if (!md)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	md->base.ops = &mutter_ops;
+	md->base.ops = ops;
 	md->base.ctx = ctx;
+	md->rd = rd;
 	*out = &md->base;
 	return CUA_OK;
+}
+
+cua_result
+cua_display_mutter_new(struct cua_ctx *ctx, struct cua_display **out)
+{
+	return driver_new(ctx, &mutter_ops, &rd_mutter_ops, out);
+}
+
+cua_result
+cua_display_portal_new(struct cua_ctx *ctx, struct cua_display **out)
+{
+	return driver_new(ctx, &portal_ops, &rd_portal_ops, out);
+}
+
+static int
+probe(const struct rd_ops *rd, const struct cua_display_env *env, char *why,
+      size_t size)
+{
+	if (!env->wayland_display || !*env->wayland_display) {
+		snprintf(why, size, "WAYLAND_DISPLAY is not set");
+		return 0;
+	}
+	return rd->available(why, size);
 }
 
 int
 cua_display_mutter_probe(const struct cua_display_env *env, char *why,
 			 size_t size)
 {
-	if (!env->wayland_display || !*env->wayland_display) {
-		snprintf(why, size, "WAYLAND_DISPLAY is not set");
-		return 0;
-	}
-	return mutter_available(why, size);
+	return probe(&rd_mutter_ops, env, why, size);
+}
+
+int
+cua_display_portal_probe(const struct cua_display_env *env, char *why,
+			 size_t size)
+{
+	return probe(&rd_portal_ops, env, why, size);
 }

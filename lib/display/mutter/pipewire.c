@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +158,7 @@ static const struct pw_core_events core_events = {
 };
 
 cua_result
-mutter_pw_open(uint32_t node, void (*on_frame)(void *data), void *data,
+mutter_pw_open(uint32_t node, int fd, void (*on_frame)(void *data), void *data,
 	       struct mutter_pw **out)
 {
 	struct mutter_pw *p;
@@ -182,10 +183,23 @@ mutter_pw_open(uint32_t node, void (*on_frame)(void *data), void *data,
 	if (pw_thread_loop_start(p->loop) < 0)
 		goto fail;
 	pw_thread_loop_lock(p->loop);
-	p->core = pw_context_connect(p->context, NULL, 0);
+	if (fd >= 0) {
+		int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		/* pw_context_connect_fd() takes the descriptor */
+		p->core = own < 0 ? NULL :
+				    pw_context_connect_fd(p->context, own, NULL,
+							  0);
+	} else {
+		p->core = pw_context_connect(p->context, NULL, 0);
+	}
 	if (!p->core) {
 		pw_thread_loop_unlock(p->loop);
 		mutter_pw_close(p);
+		if (fd >= 0)
+			return cua_error(CUA_ERROR_BACKEND,
+					 "the PipeWire remote the portal "
+					 "opened does not answer");
 		return cua_error(CUA_ERROR_BACKEND,
 				 "PipeWire is not running (no pipewire-0 "
 				 "socket in XDG_RUNTIME_DIR)");

@@ -29,17 +29,13 @@
 #define CALL_MS 2000
 
 struct mutter_session {
-	GMainContext *mc;
-	GDBusConnection *bus;
+	struct rd_session base;
 	char *rd_path, *sc_path, *stream_path;
-	guint sub_added, sub_closed;
-	uint32_t node;
-	int have_node;
-	int closed;
+	guint sub_added;
 };
 
-static GDBusConnection *
-bus_open(GMainContext *mc, char *why, size_t size)
+GDBusConnection *
+rd_bus_open(GMainContext *mc, char *why, size_t size)
 {
 	const char *addr = g_getenv("DBUS_SESSION_BUS_ADDRESS");
 	GDBusConnection *c;
@@ -68,9 +64,10 @@ bus_open(GMainContext *mc, char *why, size_t size)
 	return c;
 }
 
-static GVariant *
-call(GDBusConnection *c, const char *dest, const char *path, const char *iface,
-     const char *method, GVariant *args, const char *type, GError **err)
+GVariant *
+rd_call(GDBusConnection *c, const char *dest, const char *path,
+	const char *iface, const char *method, GVariant *args, const char *type,
+	GError **err)
 {
 	return g_dbus_connection_call_sync(c, dest, path, iface, method, args,
 					   type ? G_VARIANT_TYPE(type) : NULL,
@@ -79,26 +76,23 @@ call(GDBusConnection *c, const char *dest, const char *path, const char *iface,
 }
 
 int
-mutter_available(char *why, size_t size)
+rd_name_owned(const char *name, const char *absent, char *why, size_t size)
 {
-	GDBusConnection *c = bus_open(NULL, why, size);
+	GDBusConnection *c = rd_bus_open(NULL, why, size);
 	GError *err = NULL;
 	GVariant *r;
 	gboolean has = FALSE;
 
 	if (!c)
 		return 0;
-	r = call(c, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-		 "org.freedesktop.DBus", "NameHasOwner",
-		 g_variant_new("(s)", RD_NAME), "(b)", &err);
+	r = rd_call(c, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+		    "org.freedesktop.DBus", "NameHasOwner",
+		    g_variant_new("(s)", name), "(b)", &err);
 	if (r) {
 		g_variant_get(r, "(b)", &has);
 		g_variant_unref(r);
 		if (!has)
-			snprintf(why, size,
-				 "nothing owns %s on the session bus (the "
-				 "compositor is not mutter)",
-				 RD_NAME);
+			snprintf(why, size, "%s", absent);
 	} else {
 		snprintf(why, size, "the session bus did not answer: %s",
 			 err->message);
@@ -107,6 +101,15 @@ mutter_available(char *why, size_t size)
 	g_dbus_connection_close_sync(c, NULL, NULL);
 	g_object_unref(c);
 	return has ? 1 : 0;
+}
+
+static int
+m_available(char *why, size_t size)
+{
+	return rd_name_owned(RD_NAME,
+			     "nothing owns " RD_NAME " on the session bus (the "
+			     "compositor is not mutter)",
+			     why, size);
 }
 
 static void
@@ -121,33 +124,35 @@ on_added(GDBusConnection *c, const char *sender, const char *path,
 	(void)iface;
 	(void)signal;
 	if (g_variant_is_of_type(params, G_VARIANT_TYPE("(u)"))) {
-		g_variant_get(params, "(u)", &s->node);
-		s->have_node = 1;
+		g_variant_get(params, "(u)", &s->base.node);
+		s->base.have_node = 1;
 	}
-}
-
-static void
-on_closed(GDBusConnection *c, const char *sender, const char *path,
-	  const char *iface, const char *signal, GVariant *params, void *data)
-{
-	struct mutter_session *s = data;
-
-	(void)c;
-	(void)sender;
-	(void)path;
-	(void)iface;
-	(void)signal;
-	(void)params;
-	s->closed = 1;
 }
 
 /* The error of a failed call, as a sentence. */
 static cua_result
 failed(GError *err, const char *what)
 {
-	cua_result r = cua_error(CUA_ERROR_BACKEND, "mutter: %s failed: %s",
-				 what, err ? err->message : "no answer");
+	cua_result r;
 
+	if (err &&
+	    g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED)) {
+		/* newer GNOME releases keep the interface to their own
+		 * remote-desktop service */
+		g_dbus_error_strip_remote_error(err);
+		r = cua_error(CUA_ERROR_PERMISSION,
+			      "mutter refused %s to libcua (%s): this GNOME "
+			      "keeps its remote-desktop interface to its own "
+			      "services. libcua goes through the desktop "
+			      "portal instead when it offers RemoteDesktop "
+			      "(xdg-desktop-portal-gnome; CUA_DISPLAY=portal "
+			      "forces it), which asks the person at the "
+			      "desktop",
+			      what, err->message);
+	} else {
+		r = cua_error(CUA_ERROR_BACKEND, "mutter: %s failed: %s", what,
+			      err ? err->message : "no answer");
+	}
 	if (err)
 		g_error_free(err);
 	return r;
@@ -166,8 +171,8 @@ attach_cast(struct mutter_session *s, const char *sid)
 	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
 	g_variant_builder_add(&opts, "{sv}", "remote-desktop-session-id",
 			      g_variant_new_string(sid));
-	r = call(s->bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
-		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	r = rd_call(s->base.bus, SC_NAME, SC_PATH, SC_NAME, "CreateSession",
+		    g_variant_new("(a{sv})", &opts), "(o)", &err);
 	if (!r)
 		return failed(err, "ScreenCast.CreateSession");
 	g_variant_get(r, "(o)", &s->sc_path);
@@ -175,8 +180,9 @@ attach_cast(struct mutter_session *s, const char *sid)
 	g_variant_builder_init(&opts, G_VARIANT_TYPE("a{sv}"));
 	g_variant_builder_add(&opts, "{sv}", "cursor-mode",
 			      g_variant_new_uint32(0)); /* hidden */
-	r = call(s->bus, SC_NAME, s->sc_path, SC_SESSION, "RecordWindow",
-		 g_variant_new("(a{sv})", &opts), "(o)", &err);
+	r = rd_call(s->base.bus, SC_NAME, s->sc_path, SC_SESSION,
+		    "RecordWindow", g_variant_new("(a{sv})", &opts), "(o)",
+		    &err);
 	if (!r && err &&
 	    g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_FAILED)) {
 		/* mutter 43 answers "Window not found" when no window has
@@ -200,9 +206,11 @@ attach_cast(struct mutter_session *s, const char *sid)
 	return CUA_OK;
 }
 
-cua_result
-mutter_session_open(int cast, int timeout_ms, int warmup_ms,
-		    struct mutter_session **out)
+static void
+m_close(struct rd_session *rs);
+
+static cua_result
+m_open(int cast, int timeout_ms, struct rd_session **out)
 {
 	struct mutter_session *s = calloc(1, sizeof(*s));
 	char why[256];
@@ -215,25 +223,24 @@ mutter_session_open(int cast, int timeout_ms, int warmup_ms,
 	*out = NULL;
 	if (!s)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	s->mc = g_main_context_new();
-	s->bus = bus_open(s->mc, why, sizeof(why));
-	if (!s->bus) {
-		mutter_session_close(s);
+	if (rd_base_open(&s->base, &rd_mutter_ops, why, sizeof(why)) < 0) {
+		m_close(&s->base);
 		return cua_error(CUA_ERROR_BACKEND, "mutter: %s", why);
 	}
-	r = call(s->bus, RD_NAME, RD_PATH, RD_NAME, "CreateSession", NULL,
-		 "(o)", &err);
+	r = rd_call(s->base.bus, RD_NAME, RD_PATH, RD_NAME, "CreateSession",
+		    NULL, "(o)", &err);
 	if (!r) {
-		mutter_session_close(s);
+		m_close(&s->base);
 		return failed(err, "RemoteDesktop.CreateSession");
 	}
 	g_variant_get(r, "(o)", &s->rd_path);
 	g_variant_unref(r);
-	r = call(s->bus, RD_NAME, s->rd_path, "org.freedesktop.DBus.Properties",
-		 "Get", g_variant_new("(ss)", RD_SESSION, "SessionId"), "(v)",
-		 &err);
+	r = rd_call(s->base.bus, RD_NAME, s->rd_path,
+		    "org.freedesktop.DBus.Properties", "Get",
+		    g_variant_new("(ss)", RD_SESSION, "SessionId"), "(v)",
+		    &err);
 	if (!r) {
-		mutter_session_close(s);
+		m_close(&s->base);
 		return failed(err, "reading the session's SessionId");
 	}
 	g_variant_get(r, "(v)", &v);
@@ -244,114 +251,164 @@ mutter_session_open(int cast, int timeout_ms, int warmup_ms,
 	g_variant_unref(v);
 	g_variant_unref(r);
 	if (res != CUA_OK) {
-		mutter_session_close(s);
+		m_close(&s->base);
 		return res;
 	}
 	/* the callbacks run in the context current at subscription */
-	g_main_context_push_thread_default(s->mc);
+	g_main_context_push_thread_default(s->base.mc);
 	if (cast)
 		s->sub_added = g_dbus_connection_signal_subscribe(
-			s->bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
+			s->base.bus, SC_NAME, SC_STREAM, "PipeWireStreamAdded",
 			s->stream_path, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
 			on_added, s, NULL);
-	s->sub_closed = g_dbus_connection_signal_subscribe(
-		s->bus, RD_NAME, RD_SESSION, "Closed", s->rd_path, NULL,
-		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
-	g_main_context_pop_thread_default(s->mc);
-	r = call(s->bus, RD_NAME, s->rd_path, RD_SESSION, "Start", NULL, NULL,
-		 &err);
+	g_main_context_pop_thread_default(s->base.mc);
+	rd_watch_closed(&s->base, RD_NAME, RD_SESSION, s->rd_path);
+	r = rd_call(s->base.bus, RD_NAME, s->rd_path, RD_SESSION, "Start", NULL,
+		    NULL, &err);
 	if (!r) {
-		mutter_session_close(s);
+		m_close(&s->base);
 		return failed(err, "RemoteDesktop.Session.Start");
 	}
 	g_variant_unref(r);
 	until = cua_now_us() + (int64_t)timeout_ms * 1000;
-	while (cast && !s->have_node && !s->closed && cua_now_us() < until) {
-		if (!g_main_context_iteration(s->mc, FALSE))
+	while (cast && !s->base.have_node && !s->base.closed &&
+	       cua_now_us() < until) {
+		if (!g_main_context_iteration(s->base.mc, FALSE))
 			cua_sleep_ms(2);
 	}
-	if (cast && !s->have_node) {
-		mutter_session_close(s);
+	if (cast && !s->base.have_node) {
+		m_close(&s->base);
 		return cua_error(CUA_ERROR_BACKEND,
 				 "mutter started no screen-cast stream within "
 				 "%d ms (is pipewire running?)",
 				 timeout_ms);
 	}
-	/* the first keys of a fresh session are lost: a Shift tap, then a
-	 * pause */
-	res = mutter_keysym(s, 0xffe1, 1);
-	if (res == CUA_OK)
-		res = mutter_keysym(s, 0xffe1, 0);
-	if (res != CUA_OK) {
-		mutter_session_close(s);
-		return res;
-	}
-	cua_sleep_ms(warmup_ms);
-	*out = s;
+	*out = &s->base;
 	return CUA_OK;
 }
 
-void
-mutter_session_close(struct mutter_session *s)
+static void
+on_closed(GDBusConnection *c, const char *sender, const char *path,
+	  const char *iface, const char *signal, GVariant *params, void *data)
 {
-	if (!s)
-		return;
-	if (s->bus) {
-		if (s->rd_path && !s->closed) {
-			GVariant *r =
-				call(s->bus, RD_NAME, s->rd_path, RD_SESSION,
-				     "Stop", NULL, NULL, NULL);
+	struct rd_session *s = data;
 
-			if (r)
-				g_variant_unref(r);
-		}
-		if (s->sub_added)
-			g_dbus_connection_signal_unsubscribe(s->bus,
-							     s->sub_added);
+	(void)c;
+	(void)sender;
+	(void)path;
+	(void)iface;
+	(void)signal;
+	(void)params;
+	s->closed = 1;
+}
+
+int
+rd_base_open(struct rd_session *s, const struct rd_ops *ops, char *why,
+	     size_t size)
+{
+	s->ops = ops;
+	s->pw_fd = -1;
+	s->mc = g_main_context_new();
+	s->bus = rd_bus_open(s->mc, why, size);
+	return s->bus ? 0 : -1;
+}
+
+void
+rd_watch_closed(struct rd_session *s, const char *sender, const char *iface,
+		const char *path)
+{
+	/* the callbacks run in the context current at subscription */
+	g_main_context_push_thread_default(s->mc);
+	s->sub_closed = g_dbus_connection_signal_subscribe(
+		s->bus, sender, iface, "Closed", path, NULL,
+		G_DBUS_SIGNAL_FLAGS_NONE, on_closed, s, NULL);
+	g_main_context_pop_thread_default(s->mc);
+}
+
+void
+rd_base_release(struct rd_session *s)
+{
+	if (s->bus) {
 		if (s->sub_closed)
 			g_dbus_connection_signal_unsubscribe(s->bus,
 							     s->sub_closed);
 		g_dbus_connection_close_sync(s->bus, NULL, NULL);
 		g_object_unref(s->bus);
+		s->bus = NULL;
 	}
 	/* pending signal callbacks hold s: drain them before freeing */
 	if (s->mc) {
 		while (g_main_context_iteration(s->mc, FALSE))
 			;
 		g_main_context_unref(s->mc);
+		s->mc = NULL;
 	}
-	g_free(s->rd_path);
-	g_free(s->sc_path);
-	g_free(s->stream_path);
-	free(s);
 }
 
 int
-mutter_session_has_cast(const struct mutter_session *s)
-{
-	return s->have_node;
-}
-
-uint32_t
-mutter_session_node(const struct mutter_session *s)
-{
-	return s->node;
-}
-
-int
-mutter_session_alive(struct mutter_session *s)
+rd_alive(struct rd_session *s)
 {
 	while (g_main_context_iteration(s->mc, FALSE))
 		;
 	return !s->closed && !g_dbus_connection_is_closed(s->bus);
 }
 
-static cua_result
-notify(struct mutter_session *s, const char *method, GVariant *args)
+cua_result
+rd_open(const struct rd_ops *ops, int cast, int timeout_ms, int warmup_ms,
+	struct rd_session **out)
 {
+	cua_result res = ops->open(cast, timeout_ms, out);
+
+	if (res != CUA_OK)
+		return res;
+	/* the first keys of a fresh session are lost: a Shift tap, then a
+	 * pause */
+	res = rd_keysym(*out, 0xffe1, 1);
+	if (res == CUA_OK)
+		res = rd_keysym(*out, 0xffe1, 0);
+	if (res != CUA_OK) {
+		rd_close(*out);
+		*out = NULL;
+		return res;
+	}
+	cua_sleep_ms(warmup_ms);
+	return CUA_OK;
+}
+
+static void
+m_close(struct rd_session *rs)
+{
+	struct mutter_session *s = (struct mutter_session *)rs;
+
+	if (!s)
+		return;
+	if (s->base.bus) {
+		if (s->rd_path && !s->base.closed) {
+			GVariant *r =
+				rd_call(s->base.bus, RD_NAME, s->rd_path,
+					RD_SESSION, "Stop", NULL, NULL, NULL);
+
+			if (r)
+				g_variant_unref(r);
+		}
+		if (s->sub_added)
+			g_dbus_connection_signal_unsubscribe(s->base.bus,
+							     s->sub_added);
+	}
+	rd_base_release(&s->base);
+	g_free(s->rd_path);
+	g_free(s->sc_path);
+	g_free(s->stream_path);
+	free(s);
+}
+
+static cua_result
+notify(struct rd_session *rs, const char *method, GVariant *args)
+{
+	struct mutter_session *s = (struct mutter_session *)rs;
 	GError *err = NULL;
-	GVariant *r = call(s->bus, RD_NAME, s->rd_path, RD_SESSION, method,
-			   args, NULL, &err);
+	GVariant *r = rd_call(s->base.bus, RD_NAME, s->rd_path, RD_SESSION,
+			      method, args, NULL, &err);
 
 	if (!r)
 		return failed(err, method);
@@ -359,30 +416,43 @@ notify(struct mutter_session *s, const char *method, GVariant *args)
 	return CUA_OK;
 }
 
-cua_result
-mutter_keysym(struct mutter_session *s, uint32_t keysym, int pressed)
+static cua_result
+m_keysym(struct rd_session *s, uint32_t keysym, int pressed)
 {
 	return notify(s, "NotifyKeyboardKeysym",
 		      g_variant_new("(ub)", keysym, pressed ? TRUE : FALSE));
 }
 
-cua_result
-mutter_motion(struct mutter_session *s, double x, double y)
+static cua_result
+m_motion(struct rd_session *s, double x, double y)
 {
 	return notify(s, "NotifyPointerMotionAbsolute",
-		      g_variant_new("(sdd)", s->stream_path, x, y));
+		      g_variant_new("(sdd)",
+				    ((struct mutter_session *)s)->stream_path,
+				    x, y));
 }
 
-cua_result
-mutter_button(struct mutter_session *s, int32_t button, int pressed)
+static cua_result
+m_button(struct rd_session *s, int32_t button, int pressed)
 {
 	return notify(s, "NotifyPointerButton",
 		      g_variant_new("(ib)", button, pressed ? TRUE : FALSE));
 }
 
-cua_result
-mutter_axis(struct mutter_session *s, uint32_t axis, int32_t steps)
+static cua_result
+m_axis(struct rd_session *s, uint32_t axis, int32_t steps)
 {
 	return notify(s, "NotifyPointerAxisDiscrete",
 		      g_variant_new("(ui)", axis, steps));
 }
+
+const struct rd_ops rd_mutter_ops = {
+	.name = "mutter",
+	.available = m_available,
+	.open = m_open,
+	.close = m_close,
+	.keysym = m_keysym,
+	.motion = m_motion,
+	.button = m_button,
+	.axis = m_axis,
+};
