@@ -295,7 +295,8 @@ carries_something(const struct walk *w, const struct cua_raw_node *n)
 		return 1;
 	if (id && nonempty(id) && !cua_raw_is_generated_id(id))
 		return 1;
-	if ((n->have & CUA_HAVE_VALUE) && n->value_max > n->value_min)
+	if ((n->have & CUA_HAVE_VALUE) && n->value_max > n->value_min &&
+	    !cua_walk_value_is_state(n))
 		return 1;
 	if (cua_walk_has_actions(n))
 		return 1;
@@ -557,8 +558,10 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 		return;
 	if (raw != w->root && is_sizeless_menu_bar(raw))
 		return;
-	/* a separator is rendered only as a draggable divider */
-	if (raw->role == CUA_ROLE_SEPARATOR && !(raw->ifaces & CUA_IFACE_VALUE))
+	/* a separator is rendered only as a draggable divider: one with a
+	 * Value that is a position, not an item's state */
+	if (raw->role == CUA_ROLE_SEPARATOR &&
+	    (!(raw->ifaces & CUA_IFACE_VALUE) || cua_walk_value_is_state(raw)))
 		return;
 	if (!seen_add(w, raw))
 		return;
