@@ -179,6 +179,24 @@ has_real_text(const char *s)
 	return 0;
 }
 
+/*
+ * An empty spreadsheet cell (docs/state-text.md §11.5.3): LibreOffice gives
+ * every cell of a sheet Text and an unbounded Value, and a sheet read as
+ * the grid it shows has mostly empty ones. A cell with no text, no
+ * children, neither focused (the cell cursor) nor selected is not
+ * rendered; its row keeps it for its identity.
+ */
+static inline int
+is_empty_sheet_cell(const struct cua_raw_node *n)
+{
+	return n->role == CUA_ROLE_TABLE_CELL &&
+	       (n->ifaces & CUA_IFACE_VALUE) && (n->ifaces & CUA_IFACE_TEXT) &&
+	       (n->have & CUA_HAVE_TEXT) && n->n_children == 0 &&
+	       !has_real_text(n->text) && !nonempty(n->description) &&
+	       !CUA_HAS_STATE(n, CUA_STATE_FOCUSED) &&
+	       !CUA_HAS_STATE(n, CUA_STATE_SELECTED);
+}
+
 static inline const char *
 raw_identifier(const struct cua_raw_node *n)
 {
