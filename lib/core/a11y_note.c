@@ -38,7 +38,9 @@ is_flatpak(int64_t pid)
 
 /*
  * The toolkit of a process that is not on the accessibility bus (so has
- * no toolkit attribute): the libraries it has mapped.
+ * no toolkit attribute): the libraries it has mapped. The X Toolkit
+ * (Xt: Athena, Motif apps) counts only when nothing else is there: it has
+ * no accessibility bridge, while a GTK or Qt process may map it too.
  */
 static const char *
 toolkit_of_process(int64_t pid)
@@ -53,6 +55,7 @@ toolkit_of_process(int64_t pid)
 	};
 	char path[64], line[512];
 	const char *found = NULL;
+	int xt = 0, gtk = 0;
 	FILE *f;
 
 	if (pid <= 0)
@@ -61,14 +64,28 @@ toolkit_of_process(int64_t pid)
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	while (!found && fgets(line, sizeof(line), f))
+	while (!found && fgets(line, sizeof(line), f)) {
 		for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
 			if (strstr(line, libs[i].lib)) {
 				found = libs[i].toolkit;
 				break;
 			}
+		xt |= strstr(line, "/libXt.so") != NULL;
+		gtk |= strstr(line, "/libgtk-") != NULL ||
+		       strstr(line, "/libatk-bridge") != NULL;
+	}
 	fclose(f);
+	if (!found && xt && !gtk)
+		found = CUA_A11Y_TOOLKIT_XT;
 	return found;
+}
+
+int
+cua_a11y_never_registers(const char *toolkit, int64_t pid)
+{
+	if (!toolkit || !*toolkit)
+		toolkit = toolkit_of_process(pid);
+	return toolkit && strcmp(toolkit, CUA_A11Y_TOOLKIT_XT) == 0;
 }
 
 const char *
@@ -76,6 +93,8 @@ cua_a11y_remedy(const char *toolkit, const char *exe, int64_t pid)
 {
 	if (!toolkit || !*toolkit)
 		toolkit = toolkit_of_process(pid);
+	if (toolkit && strcmp(toolkit, CUA_A11Y_TOOLKIT_XT) == 0)
+		return NULL;
 	if (has(toolkit, "chrom") || has(toolkit, "electron") ||
 	    has(exe, "chrom") || has(exe, "electron"))
 		return "--force-renderer-accessibility";
@@ -93,13 +112,21 @@ cua_a11y_note(const char *name, const char *toolkit, const char *exe,
 	      int64_t pid)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *remedy = cua_a11y_remedy(toolkit, exe, pid);
 
 	sb_add(&sb, "Accessibility unavailable: '");
 	cua_sanitize_sb(&sb, name && *name ? name : "the app");
+	if (!remedy) {
+		sb_add(&sb, "' exposes no accessibility tree, so only the "
+			    "screenshot, coordinate clicks and keys work. Its "
+			    "toolkit, the X Toolkit (Xt), has no accessibility "
+			    "support: its elements cannot be read.");
+		return sb_steal(&sb);
+	}
 	sb_addf(&sb,
 		"' exposes no accessibility tree, so only the screenshot, "
 		"coordinate clicks and keys work. To get its elements, the "
 		"user can restart it with accessibility enabled (%s).",
-		cua_a11y_remedy(toolkit, exe, pid));
+		remedy);
 	return sb_steal(&sb);
 }

@@ -4,7 +4,8 @@
  * moments ago, is most likely still connecting: the model is told to call
  * again instead of giving up. At most CUA_PENDING_MAX answers in a row
  * for one process, and only within CUA_PENDING_AGE_S of its start; after
- * that the app counts as one that does not register.
+ * that the app counts as one that does not register. A process whose
+ * toolkit has no accessibility bridge (the X Toolkit) is never waited for.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "a11y_note.h"
 #include "errors.h"
 #include "pending.h"
 
@@ -46,6 +48,8 @@ cua_pending_guard(struct cua_session *s, const struct cua_app_info *app)
 		s->pending_pid = 0;
 		return CUA_OK;
 	}
+	if (cua_a11y_never_registers(app->toolkit, app->pid))
+		return CUA_OK;
 	age = process_age_s(app->start_time);
 	if (age < 0 || age > CUA_PENDING_AGE_S)
 		return CUA_OK;

@@ -188,3 +188,19 @@ cua_role_name(uint32_t role)
 {
 	return cua_role_info(role)->name;
 }
+
+int
+cua_role_is_popup_toplevel(uint32_t role)
+{
+	switch (role) {
+	case CUA_ROLE_POPUP_MENU:
+	case CUA_ROLE_MENU:
+	case CUA_ROLE_TOOL_TIP:
+		return 1;
+	case CUA_ROLE_WINDOW:
+		/* undecorated toplevels: menus, drop-downs, tooltips */
+		return 1;
+	default:
+		return 0;
+	}
+}

@@ -47,5 +47,10 @@ int
 cua_role_from_name(const char *name);
 const char *
 cua_role_name(uint32_t role);
+/* A toplevel of this role is a transient popup (docs/state-text.md §9.6):
+ * an open menu, drop-down or tooltip, or the undecorated WINDOW holding
+ * one. */
+int
+cua_role_is_popup_toplevel(uint32_t role);
 
 #endif

@@ -295,7 +295,8 @@ carries_something(const struct walk *w, const struct cua_raw_node *n)
 		return 1;
 	if (id && nonempty(id) && !cua_raw_is_generated_id(id))
 		return 1;
-	if ((n->have & CUA_HAVE_VALUE) && n->value_max > n->value_min)
+	if ((n->have & CUA_HAVE_VALUE) && n->value_max > n->value_min &&
+	    !cua_walk_value_is_state(n))
 		return 1;
 	if (cua_walk_has_actions(n))
 		return 1;
@@ -430,7 +431,7 @@ build_synthetic_rows(struct walk *w, const struct cua_raw_node *raw,
 			struct proto *cell;
 
 			row->cells[row->n_cells++] = c;
-			if (!is_visible(c, w->vis))
+			if (!is_visible(c, w->vis) || is_empty_sheet_cell(c))
 				continue;
 			cell = cua_walk_proto_new(w, c);
 			proto_add(w, row, cell);
@@ -557,8 +558,12 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 		return;
 	if (raw != w->root && is_sizeless_menu_bar(raw))
 		return;
-	/* a separator is rendered only as a draggable divider */
-	if (raw->role == CUA_ROLE_SEPARATOR && !(raw->ifaces & CUA_IFACE_VALUE))
+	if (is_empty_sheet_cell(raw))
+		return;
+	/* a separator is rendered only as a draggable divider: one with a
+	 * Value that is a position, not an item's state */
+	if (raw->role == CUA_ROLE_SEPARATOR &&
+	    (!(raw->ifaces & CUA_IFACE_VALUE) || cua_walk_value_is_state(raw)))
 		return;
 	if (!seen_add(w, raw))
 		return;
@@ -715,6 +720,17 @@ cua_walk_merge_and_fold(struct walk *w, struct proto *p)
 		    !CUA_HAS_STATE(k->raw, CUA_STATE_FOCUSED) &&
 		    !nonempty(proto_plain(w, k)))
 			k->flags |= P_EMPTY;
+		/* a sheet's row of empty cells (docs/state-text.md
+		 * §11.5.3) */
+		if ((k->flags & P_SYNTH_ROW) && !k->n_kids && k->n_cells) {
+			size_t e = 0;
+
+			while (e < k->n_cells &&
+			       is_empty_sheet_cell(k->cells[e]))
+				e++;
+			if (e == k->n_cells)
+				k->flags |= P_EMPTY;
+		}
 		if (!(k->flags & P_EMPTY))
 			p->kids[out++] = k;
 	}
@@ -779,9 +795,12 @@ cua_walk_merge_and_fold(struct walk *w, struct proto *p)
 			struct proto *c = p->kids[i];
 			const char *t;
 
+			/* a cell with a Value (a spreadsheet's: its name is
+			 * its address) is not pure text */
 			if (c->n_kids || !c->raw ||
 			    cua_walk_has_actions(c->raw) ||
-			    (c->raw->ifaces & CUA_IFACE_EDITABLE_TEXT)) {
+			    (c->raw->ifaces &
+			     (CUA_IFACE_EDITABLE_TEXT | CUA_IFACE_VALUE))) {
 				ok = 0;
 				break;
 			}

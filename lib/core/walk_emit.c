@@ -107,29 +107,6 @@ url_for(const struct cua_raw_node *n)
 }
 
 /*
- * LibreOffice gives its buttons, menus and menu items a Value from 0 to 1:
- * their pressed or open state, not a number to set (a toggle's state is
- * its on/off value, docs/state-text.md §7.4).
- */
-static int
-value_is_state(const struct cua_raw_node *n)
-{
-	switch (n->role) {
-	case CUA_ROLE_PUSH_BUTTON:
-	case CUA_ROLE_TOGGLE_BUTTON:
-	case CUA_ROLE_CHECK_BOX:
-	case CUA_ROLE_RADIO_BUTTON:
-	case CUA_ROLE_MENU:
-	case CUA_ROLE_MENU_ITEM:
-	case CUA_ROLE_CHECK_MENU_ITEM:
-	case CUA_ROLE_RADIO_MENU_ITEM:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/*
  * A table cell with Text and Value shows its text: LibreOffice gives every
  * spreadsheet cell an unbounded Value, 0 for text and empty cells, so the
  * number is what the cell shows only when it holds one.
@@ -163,7 +140,7 @@ fill_traits(struct walk *w, struct cua_element *e, const struct cua_raw_node *n,
 	 * (Codex: `splitter (disabled, settable, float) 208`). */
 	if ((n->ifaces & CUA_IFACE_VALUE) && (n->have & CUA_HAVE_VALUE) &&
 	    n->role != CUA_ROLE_PROGRESS_BAR && n->role != CUA_ROLE_LEVEL_BAR &&
-	    !value_is_state(n) && !value_is_cell_text(n) &&
+	    !cua_walk_value_is_state(n) && !value_is_cell_text(n) &&
 	    !CUA_HAS_STATE(n, CUA_STATE_READ_ONLY) &&
 	    n->value_max > n->value_min)
 		t |= CUA_TRAIT_SETTABLE | CUA_TRAIT_FLOAT;
@@ -442,7 +419,7 @@ fill_element(struct walk *w, struct cua_element *e, const struct proto *p)
 		   (n->ifaces & CUA_IFACE_VALUE) &&
 		   ((ri->flags & CUA_RF_NUMERIC) ||
 		    n->value_max > n->value_min) &&
-		   !value_is_state(n)) {
+		   !cua_walk_value_is_state(n)) {
 		char buf[64];
 
 		number_value(w, e, n->value);

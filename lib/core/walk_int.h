@@ -105,6 +105,35 @@ is_background_document(const struct cua_raw_node *n)
 }
 
 /*
+ * A Value that is a state, not a number to set (docs/state-text.md §7.4,
+ * §11.3). LibreOffice gives its buttons, menus and menu items a Value from
+ * 0 to 1: their pressed or open state. Its tool bars give every item one,
+ * the item's checked state, also the separators between button groups and
+ * the panels holding a tool bar's boxes (Name Box, font name): in a tool
+ * bar, a Value is a number only on a numeric control (a slider, a spin
+ * button), not on a separator.
+ */
+static inline int
+cua_walk_value_is_state(const struct cua_raw_node *n)
+{
+	switch (n->role) {
+	case CUA_ROLE_PUSH_BUTTON:
+	case CUA_ROLE_TOGGLE_BUTTON:
+	case CUA_ROLE_CHECK_BOX:
+	case CUA_ROLE_RADIO_BUTTON:
+	case CUA_ROLE_MENU:
+	case CUA_ROLE_MENU_ITEM:
+	case CUA_ROLE_CHECK_MENU_ITEM:
+	case CUA_ROLE_RADIO_MENU_ITEM:
+		return 1;
+	default:
+		return n->parent && n->parent->role == CUA_ROLE_TOOL_BAR &&
+		       (n->role == CUA_ROLE_SEPARATOR ||
+			!(cua_role_info(n->role)->flags & CUA_RF_NUMERIC));
+	}
+}
+
+/*
  * Missing ENABLED or SENSITIVE means disabled (docs/state-text.md §11.3) — for
  * toolkits that set ENABLED at all: GTK 4.8 never sets it and marks disabled
  * widgets only by the missing SENSITIVE. Whether the toolkit uses ENABLED is
@@ -148,6 +177,24 @@ has_real_text(const char *s)
 		s++;
 	}
 	return 0;
+}
+
+/*
+ * An empty spreadsheet cell (docs/state-text.md §11.5.3): LibreOffice gives
+ * every cell of a sheet Text and an unbounded Value, and a sheet read as
+ * the grid it shows has mostly empty ones. A cell with no text, no
+ * children, neither focused (the cell cursor) nor selected is not
+ * rendered; its row keeps it for its identity.
+ */
+static inline int
+is_empty_sheet_cell(const struct cua_raw_node *n)
+{
+	return n->role == CUA_ROLE_TABLE_CELL &&
+	       (n->ifaces & CUA_IFACE_VALUE) && (n->ifaces & CUA_IFACE_TEXT) &&
+	       (n->have & CUA_HAVE_TEXT) && n->n_children == 0 &&
+	       !has_real_text(n->text) && !nonempty(n->description) &&
+	       !CUA_HAS_STATE(n, CUA_STATE_FOCUSED) &&
+	       !CUA_HAS_STATE(n, CUA_STATE_SELECTED);
 }
 
 static inline const char *

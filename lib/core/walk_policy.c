@@ -157,17 +157,7 @@ is_window_candidate(const struct cua_raw_snapshot *snap, size_t i)
 static int
 is_popup_toplevel(const struct cua_raw_node *n)
 {
-	switch (n->role) {
-	case CUA_ROLE_POPUP_MENU:
-	case CUA_ROLE_MENU:
-	case CUA_ROLE_TOOL_TIP:
-		return 1;
-	case CUA_ROLE_WINDOW:
-		/* undecorated toplevels: menus, drop-downs, tooltips */
-		return 1;
-	default:
-		return 0;
-	}
+	return cua_role_is_popup_toplevel(n->role);
 }
 
 int

@@ -8,7 +8,10 @@
  *    items chooses that item, read back through the accessibility tree;
  *  - a GTK 3 app started without its accessibility bridge is observed as
  *    its one-line window with the `Accessibility unavailable:` note and a
- *    real screenshot, and a click at a pixel and a key reach it.
+ *    real screenshot, and a click at a pixel and a key reach it;
+ *  - an X Toolkit app (xcalc: no _NET_WM_PID, no accessibility bridge) is
+ *    listed under its pid from the first observation on, without the
+ *    "call again" wait, with the note that its toolkit has none.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -353,6 +356,51 @@ test_no_tree(void **state)
 	COVERS("GTK 3", "get_app_state click press_key");
 }
 
+static void
+test_xt_app(void **state)
+{
+	const char *argv[] = { "xcalc", NULL };
+	const char *note =
+		"Accessibility unavailable: 'xcalc' exposes no accessibility "
+		"tree, so only the screenshot, coordinate clicks and keys "
+		"work. Its toolkit, the X Toolkit (Xt), has no accessibility "
+		"support: its elements cannot be read.";
+	struct app_proc xc;
+	struct img im;
+	cua_tree *t = NULL;
+	cua_element *e;
+	char q[32];
+	int tries = 0;
+
+	(void)state;
+	assert_int_equal(app_start(&xc, argv, 0), 0);
+	snprintf(q, sizeof(q), "pid:%d", (int)xc.pid);
+	/* the window has no _NET_WM_PID: the app is not found until it is
+	 * mapped, and then at once, never "call again" */
+	for (;;) {
+		cua_result r = cua_session_observe(session, q,
+						   CUA_OBSERVE_NO_LAUNCH, &t);
+
+		if (r == CUA_OK)
+			break;
+		if (cua_error_code() == CUA_E_PERMISSIONS_PENDING)
+			fail_msg("%s: %s", q, cua_error_message());
+		assert_true(++tries < 100);
+		usleep(100 * 1000);
+	}
+	assert_int_equal(cua_tree_get_element_count(t), 1);
+	e = cua_tree_get_element(t, 0);
+	assert_string_equal(cua_element_get_role(e), "standard window");
+	assert_string_equal(cua_element_get_title(e), "Calculator");
+	assert_non_null(cua_tree_get_accessibility_note(t));
+	assert_string_equal(cua_tree_get_accessibility_note(t), note);
+	shot_of(t, &im);
+	assert_true(im.w > 100 && im.h > 100);
+	free(im.px);
+	cua_tree_unref(t);
+	app_stop(&xc);
+}
+
 int
 main(void)
 {
@@ -360,6 +408,7 @@ main(void)
 		cmocka_unit_test(test_gtk3_combo_drop_down),
 		cmocka_unit_test(test_gtk3_menu),
 		cmocka_unit_test(test_no_tree),
+		cmocka_unit_test(test_xt_app),
 	};
 
 	return cmocka_run_group_tests(tests, session_setup, session_teardown);

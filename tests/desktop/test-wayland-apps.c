@@ -5,8 +5,10 @@
  * the whole frame and whose part on the output takes pixel clicks (sway
  * and mutter); and an X11 app under the sway desktop's Xwayland (the GTK
  * 3 fixture with GDK_BACKEND=x11), driven through the compositor like a
- * native one. Effects are read back through fresh observations and the
- * apps' own output.
+ * native one. An open menu leaves the window its screenshot; on sway the
+ * menu is in it (the capture is the output's region, where the compositor
+ * shows the popup over the window). Effects are read back through fresh observations and
+ * the apps' own output.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -71,6 +73,71 @@ click_pixel_of(cua_tree *t, cua_element *e)
 	cua_free(out);
 }
 
+static int
+has_menu_item(cua_tree *t, void *title)
+{
+	return find_element(t, "menu item", title) != NULL;
+}
+
+static int
+no_menu_item(cua_tree *t, void *title)
+{
+	return !has_menu_item(t, title);
+}
+
+/* Is the screenshot pixel at (fx, fy) points of `t` the selection's blue
+ * (Adwaita's highlighted menu item)? */
+static int
+blue_at(cua_tree *t, double fx, double fy)
+{
+	struct img im;
+	double ppp = shot_decode(t, &im);
+	int px = (int)(fx * ppp), py = (int)(fy * ppp), blue;
+	const unsigned char *p;
+
+	assert_true(px >= 0 && py >= 0 && px < im.w && py < im.h);
+	p = im.px + ((size_t)py * im.w + px) * 3;
+	blue = p[2] > 150 && p[0] < 120;
+	free(im.px);
+	return blue;
+}
+
+/* An open menu: the window keeps its screenshot while the menu holds the
+ * keyboard focus. On sway the menu is in it, over the pop up button that
+ * opened it, with the window's scale and origin (the selected item's
+ * blue covers the button's face); mutter's window stream has the window's
+ * own pixels only. */
+static void
+menu_in_screenshot(cua_tree *t, int composited)
+{
+	cua_element *b = find_enabled(t, "pop up button", NULL, "Left");
+	int32_t x, y, w, h;
+	cua_tree *m;
+
+	if (!b)
+		fail_msg("no pop up button Left in:\n%s", render(t));
+	assert_int_equal(cua_element_get_frame(b, &x, &y, &w, &h), 1);
+	assert_false(blue_at(t, x + w * 0.6, y + h / 2.0));
+	ACT(cua_session_click(session, app, cua_element_get_id(b),
+			      CUA_BUTTON_LEFT, 1, NULL));
+	m = observe_until_pred(session, app, 5000, has_menu_item,
+			       (void *)"Middle");
+	if (!m)
+		fail_msg("the pop up button's menu did not open");
+	if (blue_at(m, x + w * 0.6, y + h / 2.0) != composited)
+		fail_msg("the open menu is %sin the window's screenshot",
+			 composited ? "not " : "");
+	cua_tree_unref(m);
+	/* the keys reach the app while its menu holds the focus: Escape
+	 * closes the menu */
+	ACT(cua_session_press_key(session, app, "Escape", NULL));
+	m = observe_until_pred(session, app, 5000, no_menu_item,
+			       (void *)"Middle");
+	if (!m)
+		fail_msg("Escape did not close the menu");
+	cua_tree_unref(m);
+}
+
 static void
 test_wider_than_output(void **state)
 {
@@ -131,6 +198,7 @@ test_wider_than_output(void **state)
 	/* the element's state is as the first click left it */
 	assert_string_equal(cua_element_get_value(cua_tree_find_element(t, id)),
 			    "on");
+	menu_in_screenshot(t, strcmp(test_desktop_kind(), "sway") == 0);
 	stop_pid((pid_t)cua_tree_get_pid(t));
 	cua_tree_unref(t);
 	COVERS("GTK 3", "get_app_state click");

@@ -56,6 +56,8 @@
  *   "extents"     [x, y, w, h], screen coordinates.
  *   "link_uri", "selected_child_name": string or null.
  *   "table_row"   integer.
+ *   "table_nrows" a table's Table.NRows (with table_row, -1 on a table),
+ *                 which bounds the rows of a table read as a grid.
  *   "children"    array of nodes: children[i] is child child_offset + i.
  *   "child_count" reported child count (default: child_offset + the
  *                 number of children); larger means only a range was read.
@@ -670,6 +672,7 @@ parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 					    "link_uri",
 					    "selected_child_name",
 					    "table_row",
+					    "table_nrows",
 					    "child_count",
 					    "child_offset",
 					    "children_partial",
@@ -740,6 +743,13 @@ parse_node(struct loader *l, json_t *j, struct cua_raw_node *n, int depth)
 		if (get_int32(l, "table_row", v, &n->table_row))
 			return CUA_ERROR_INVALID_ARGUMENT;
 		keys_have |= CUA_HAVE_TABLE_ROW;
+	}
+	if ((v = json_object_get(j, "table_nrows"))) {
+		int64_t rows;
+
+		if (get_int(l, "table_nrows", v, 0, INT32_MAX, &rows))
+			return CUA_ERROR_INVALID_ARGUMENT;
+		n->table_nrows = (int32_t)rows;
 	}
 
 	if ((v = json_object_get(j, "child_offset")) &&

@@ -281,6 +281,8 @@ write_node(struct writer *w, const struct cua_raw_node *n, int depth)
 	write_strings(w, o, n, LEADING_STRINGS, CUA_REC_N_NODE_STRINGS);
 	if (have & CUA_HAVE_TABLE_ROW)
 		wset(w, o, "table_row", json_integer(n->table_row));
+	if ((have & CUA_HAVE_TABLE_ROW) && n->table_nrows > 0)
+		wset(w, o, "table_nrows", json_integer(n->table_nrows));
 
 	if ((int64_t)(n->child_offset + n->n_children) != n->child_count)
 		wset(w, o, "child_count", json_integer(n->child_count));

@@ -60,6 +60,8 @@ copy_basic(struct cua_arena *a, struct cua_raw_node *dst,
 	dst->states = src->states;
 	dst->ifaces = src->ifaces;
 	dst->child_count = src->child_count;
+	/* a table's row count is read with its child count */
+	dst->table_nrows = src->table_nrows;
 	dst->index_in_parent = src->index_in_parent;
 	dst->x11_window = src->x11_window;
 	dst->have |= src->have & CUA_HAVE_BASIC;

@@ -14,6 +14,7 @@
 
 #include "common.h"
 #include "core/caps.h"
+#include "core/roles.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "core/walk.h"
@@ -402,13 +403,27 @@ act_find_target_window(struct cua_act *a, struct act_target_window *tw)
 	return CUA_OK;
 }
 
-/* The target window's ACTIVE state: 1, 0, or -1 when unknown. */
+/* The target window's ACTIVE state: 1, 0, or -1 when unknown. An open
+ * popup of the app (a menu or drop-down: on Wayland it takes the focus
+ * and its window is no longer ACTIVE) that is ACTIVE counts as the
+ * window's (docs/actions.md §1.4). */
 static int
 window_active(const struct act_target_window *tw)
 {
 	if (!tw->node || !(tw->node->have & CUA_HAVE_BASIC))
 		return -1;
-	return CUA_HAS_STATE(tw->node, CUA_STATE_ACTIVE) ? 1 : 0;
+	if (CUA_HAS_STATE(tw->node, CUA_STATE_ACTIVE))
+		return 1;
+	for (size_t i = 0; i < tw->snap->app->n_children; i++) {
+		const struct cua_raw_node *w = tw->snap->app->children[i];
+
+		if (w && w != tw->node && (w->have & CUA_HAVE_BASIC) &&
+		    cua_role_is_popup_toplevel(w->role) &&
+		    CUA_HAS_STATE(w, CUA_STATE_SHOWING) &&
+		    CUA_HAS_STATE(w, CUA_STATE_ACTIVE))
+			return 1;
+	}
+	return 0;
 }
 
 cua_result

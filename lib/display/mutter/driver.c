@@ -41,6 +41,7 @@
 
 #include "core/errors.h"
 #include "core/keys.h"
+#include "core/roles.h"
 #include "display/display.h"
 #include "mutter.h"
 
@@ -447,6 +448,11 @@ follow_focus(struct mutter_driver *md, int64_t pid,
 	for (size_t i = 0; i < n && i < 0xffff; i++) {
 		uint64_t h = ((uint64_t)pid << 16) | (i + 1);
 
+		/* an open menu or drop-down holds the keyboard focus, but
+		 * it is shown over the recorded window, which stays the one
+		 * observed (docs/wayland.md) */
+		if (cua_role_is_popup_toplevel(tops[i].role))
+			continue;
 		if (tops[i].active && seen_find(md, h) >= 0) {
 			if (active)
 				return; /* two active windows: no answer */

@@ -66,6 +66,7 @@ struct x11 {
 	int dead; /* the connection broke */
 	Atom atom[A_COUNT];
 	Window helper; /* unmapped window for server timestamps, or 0 */
+	int xres;      /* x11_xres_usable: 1, -1 not, 0 not asked yet */
 };
 
 /*
@@ -658,6 +659,24 @@ client_windows(struct x11 *x, size_t *n_out)
 	return out;
 }
 
+/* The pid of a window without _NET_WM_PID (Xt, Athena, Motif), from the
+ * server's record of its connection (clientpid.c); 0 when unknown. */
+static int64_t
+pid_from_server(struct x11 *x, Window w)
+{
+	char *machine;
+	int64_t pid;
+
+	if (!x->xres)
+		x->xres = x11_xres_usable(x) ? 1 : -1;
+	if (x->xres < 0)
+		return 0;
+	machine = get_text(x, w, XA_WM_CLIENT_MACHINE);
+	pid = x11_xres_window_pid(x, w, machine);
+	free(machine);
+	return pid;
+}
+
 static int
 read_client(struct x11 *x, Window w, struct x11_client *c)
 {
@@ -680,6 +699,8 @@ read_client(struct x11 *x, Window w, struct x11_client *c)
 	c->mapped = attr.map_state == IsViewable;
 	pid = get_long(x, w, x->atom[A_NET_WM_PID], XA_CARDINAL, &found);
 	c->pid = found && pid <= INT64_MAX ? (int64_t)pid : 0;
+	if (!found)
+		c->pid = pid_from_server(x, w);
 	c->title = get_text(x, w, x->atom[A_NET_WM_NAME]);
 	if (!c->title)
 		c->title = get_text(x, w, XA_WM_NAME);

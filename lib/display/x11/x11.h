@@ -147,6 +147,20 @@ int
 x11_activate(struct x11 *x, uint64_t window, int timeout_ms);
 
 /* ------------------------------------------------------------------ */
+/* clientpid.c — the process of a window without _NET_WM_PID          */
+
+/* 1 when the X-Resource extension (1.2) reports this process's own
+ * connection as getpid(): its pids are this machine's and this pid
+ * namespace's. */
+int
+x11_xres_usable(struct x11 *x);
+/* The pid of the local connection that created `window`; 0 when unknown
+ * or when `client_machine` (its WM_CLIENT_MACHINE, may be NULL) names
+ * another host. Only after x11_xres_usable said 1. */
+int64_t
+x11_xres_window_pid(struct x11 *x, uint64_t window, const char *client_machine);
+
+/* ------------------------------------------------------------------ */
 /* input.c — XTEST input and window operations                         */
 
 cua_result
