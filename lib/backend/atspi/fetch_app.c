@@ -627,3 +627,46 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		  snap->stats.node_cap_hit ? ", node cap hit" : "");
 	return CUA_OK;
 }
+
+cua_result
+atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		    struct cua_raw_node **nodes, const int *depths, size_t n,
+		    const struct cua_fetch_policy *policy)
+{
+	struct atspi_be *be = (struct atspi_be *)b;
+	const char *who = snap->app && snap->app->name ? snap->app->name : "?";
+	struct job job;
+	int64_t t0 = cua_now_us();
+	int r;
+
+	fetch_job_init(&job, be, snap, READ_REFRESH,
+		       policy->call_timeout_ms > 0 ?
+			       policy->call_timeout_ms :
+			       b->ctx->opt.call_timeout_ms,
+		       policy->deadline_us);
+	job.pol = policy;
+	for (size_t i = 0; i < n; i++) {
+		const char *bus, *path;
+		struct fnode *fn;
+
+		nodes[i]->have = 0;
+		if (!fetch_split_ident(&job, nodes[i]->ident, &bus, &path))
+			continue;
+		if (!job.app_bus)
+			job.app_bus = bus;
+		fn = fetch_new_fnode(&job, nodes[i], bus, path, depths[i]);
+		fn->named = 1;
+		fetch_start_basic(fn);
+	}
+	r = dbatch_run(job.batch);
+	fetch_job_finish(&job, t0);
+	if (job.oom)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	if (job.gone)
+		return gone_error(who);
+	if (job.n_ok == 0 && atspi_bus_gone(be))
+		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
+	if (r < 0 || job.hung || job.n_timeouts > 0)
+		return timeout_error(who, cua_now_us() - t0);
+	return CUA_OK;
+}
