@@ -192,9 +192,9 @@ struct cua_backend_ops {
 	/* Reads walked nodes again (the tree cache, core/cache.h): nodes[i]
 	 * from cua_raw_node_new(snap) with ident, parent and
 	 * index_in_parent set by the caller, depths[i] its depth below its
-	 * toplevel. Fills the basic fields, the child count and the details
-	 * `policy` asks for at that depth, as the walk reads them; no
-	 * children. An object that is gone keeps CUA_HAVE_BASIC clear. May
+	 * toplevel. Fills the basic fields, the child count, the live index
+	 * in its parent (-2 when it did not answer) and the details `policy`
+	 * asks for at that depth, as the walk reads them; no children. An object that is gone keeps CUA_HAVE_BASIC clear. May
 	 * be NULL (the cache then reads in full). */
 	cua_result (*refresh_nodes)(struct cua_backend *b,
 				    struct cua_raw_snapshot *snap,

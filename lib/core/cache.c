@@ -354,6 +354,9 @@ mark(struct cua_cache_marks *m, const struct cua_event *ev)
 	}
 	if (strcmp(t, "object:state-changed:focused") == 0)
 		f |= CUA_MARK_FOCUS;
+	if (strcmp(t, "object:bounds-changed") == 0 ||
+	    strcmp(t, "object:visible-data-changed") == 0)
+		f |= CUA_MARK_BOUNDS;
 	for (size_t i = 0; i < m->n; i++) {
 		if (strcmp(m->paths[i], ev->path) == 0) {
 			m->flags[i] |= f;

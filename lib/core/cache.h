@@ -54,6 +54,7 @@ enum cua_cache_miss {
 enum cua_cache_mark {
 	CUA_MARK_DETAILS = 1u << 0, /* read its fields again */
 	CUA_MARK_FOCUS = 1u << 1,   /* and find the focus again */
+	CUA_MARK_BOUNDS = 1u << 2,  /* its geometry changed */
 };
 
 /* The changes an app announced since a read began: the objects to read
@@ -161,6 +162,7 @@ struct cua_cache_read {
 	enum cua_visibility vis;
 	int cached; /* served from the cache */
 	enum cua_cache_miss why;
+	const char *detail;     /* static: why a change needs a full read */
 	int keep;               /* keep the snapshot once observed */
 	uint64_t gen;           /* the app's event generation before the read */
 	char *probe;            /* the probe of the read, for keeping */

@@ -103,6 +103,11 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 		full = NULL;
 		goto out;
 	}
+	/* it lied once: the next observation reads afresh */
+	cua_cache_drop(s->cache, e);
+	cr->cached = 0;
+	cr->keep = 0;
+	cr->snap = NULL;
 	r = cua_error(CUA_ERROR,
 		      "tree cache verify (CUA_CACHE_VERIFY): the cached tree "
 		      "of %s differs from a full read at line %zu: cached "
@@ -133,6 +138,48 @@ node_of(struct cua_cache_entry *e, const char *bus, const char *path,
 	if (sb->oom || !cua_hmap_get(&e->idents, sb_str(sb), &v))
 		return NULL;
 	return (struct cua_raw_node *)(intptr_t)v;
+}
+
+/* The node is a list read by visible range, in one, or scrolls. */
+static int
+in_ranged(const struct cua_raw_node *n)
+{
+	if (n->role == CUA_ROLE_SCROLL_BAR || n->role == CUA_ROLE_SCROLL_PANE ||
+	    n->role == CUA_ROLE_VIEWPORT)
+		return 1;
+	for (; n; n = n->parent)
+		if (n->children_partial)
+			return 1;
+	return 0;
+}
+
+static int
+same_name(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Some element of the tree is labelled by an object named `name`. */
+static int
+labels_something(const struct cua_raw_node *n, const char *name)
+{
+	if ((n->have & CUA_HAVE_RELATIONS) && n->labelled_by &&
+	    strcmp(n->labelled_by, name) == 0)
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (labels_something(n->children[i], name))
+			return 1;
+	return 0;
+}
+
+/* The object is a combo box's item (its choice shows on the box). */
+static int
+in_combo(const struct cua_raw_node *n)
+{
+	for (int k = 0; n && k < 4; n = n->parent, k++)
+		if (n->role == CUA_ROLE_COMBO_BOX && k > 0)
+			return 1;
+	return 0;
 }
 
 static int
@@ -198,6 +245,24 @@ patch_toplevels(struct cua_raw_snapshot *snap,
 		if (!a->children[i]->ident || !b->children[i]->ident ||
 		    strcmp(a->children[i]->ident, b->children[i]->ident) != 0)
 			return -1;
+	/* a window moved or resized: every element's screen position may
+	 * have changed, without an event */
+	for (size_t i = 0; i < a->n_children; i++) {
+		const struct cua_raw_node *t = a->children[i],
+					  *f = b->children[i];
+
+		if ((t->have & CUA_HAVE_EXTENTS) !=
+			    (f->have & CUA_HAVE_EXTENTS) ||
+		    memcmp(&t->extents, &f->extents, sizeof(t->extents)) != 0)
+			return -1;
+		if (snap->windows && (memcmp(&snap->windows[i].x11_frame,
+					     &fresh->windows[i].x11_frame,
+					     sizeof(struct cua_rect)) != 0 ||
+				      memcmp(&snap->windows[i].x11_outer,
+					     &fresh->windows[i].x11_outer,
+					     sizeof(struct cua_rect)) != 0))
+			return -1;
+	}
 	a->name = b->name;
 	a->states = b->states;
 	a->child_count = b->child_count;
@@ -244,6 +309,7 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	cr->why = CUA_CACHE_MISS_CHANGE;
 	if (patch_toplevels(snap, fresh) < 0) {
 		cr->why = CUA_CACHE_MISS_PROBE;
+		cr->detail = "a window came, went, moved or resized";
 		cua_raw_snapshot_free(fresh);
 		return CUA_OK;
 	}
@@ -253,11 +319,13 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	    root != e->root || n_popups != e->n_popups ||
 	    memcmp(popups, e->popups, n_popups * sizeof(*popups)) != 0) {
 		cr->why = CUA_CACHE_MISS_PROBE;
+		cr->detail = "another window is chosen";
 		return CUA_OK;
 	}
-	if (e->marks.n &&
-	    (e->dups || e->ranged || !s->backend->ops->refresh_nodes))
+	if (e->marks.n && (e->dups || !s->backend->ops->refresh_nodes)) {
+		cr->detail = "an object read twice";
 		return CUA_OK;
+	}
 	olds = calloc(e->marks.n + 1, sizeof(*olds));
 	news = calloc(e->marks.n + 1, sizeof(*news));
 	depths = calloc(e->marks.n + 1, sizeof(*depths));
@@ -272,6 +340,12 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 
 		if (e->marks.flags[i] & CUA_MARK_FOCUS)
 			refocus = 1;
+		/* which rows of a long list show depends on the geometry */
+		if (e->ranged && ((e->marks.flags[i] & CUA_MARK_BOUNDS) || !o ||
+				  in_ranged(o))) {
+			cr->detail = "a list read by visible range may scroll";
+			goto out;
+		}
 		/* an object the walk did not read (hidden, not shown):
 		 * what it shows arrives with its container's events */
 		if (!o || o == snap->app || depth_of(snap, o) < 0)
@@ -285,7 +359,9 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		}
 		news[n]->ident = o->ident;
 		news[n]->parent = o->parent;
-		news[n]->index_in_parent = o->index_in_parent;
+		/* the policy's table rule asks for the index; the live one
+		 * comes with the basic fields */
+		news[n]->index_in_parent = -2;
 		n++;
 	}
 	cua_observe_policy(s, app, snap, root, e->vis, 0, &st, &pol);
@@ -299,13 +375,32 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		struct cua_raw_node *o = olds[i], *f = news[i];
 		int dold, dnew;
 
-		if (!(f->have & CUA_HAVE_BASIC))
-			goto out; /* gone: its container changed */
+		if (!(f->have & CUA_HAVE_BASIC)) {
+			cr->detail = "a changed object is gone";
+			goto out;
+		}
+		/* what other objects show of this one: the name of the
+		 * label that labels an element, a combo box's choice */
+		if (!same_name(o->name, f->name) && o->name &&
+		    labels_something(snap->app, o->name)) {
+			cr->detail = "a label of another element changed";
+			goto out;
+		}
+		if (in_combo(o)) {
+			cr->detail = "a combo box's choice may have changed";
+			goto out;
+		}
+		if (f->index_in_parent != o->index_in_parent) {
+			cr->detail = "an object moved among its siblings";
+			goto out;
+		}
 		dold = pol.descend(pol.user_data, o, depths[i]);
 		dnew = pol.descend(pol.user_data, f, depths[i]);
 		if (dold != dnew || (dold && (o->have & CUA_HAVE_CHILDREN) &&
-				     f->child_count != o->child_count))
+				     f->child_count != o->child_count)) {
+			cr->detail = "a changed object's children changed";
 			goto out;
+		}
 		if (CUA_HAS_STATE(o, CUA_STATE_FOCUSED) !=
 		    CUA_HAS_STATE(f, CUA_STATE_FOCUSED))
 			refocus = 1;
@@ -317,11 +412,13 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		for (size_t i = n_popups + 1; i-- > 0 && !focus;)
 			focus = find_focused(
 				snap->app->children[i ? popups[i - 1] : root]);
+		cr->detail = "the focus moved out of sight";
 		if (!focus && snap->focused_ident)
 			goto out; /* the walk would ask the app */
 		if (focus && (focus->ifaces & CUA_IFACE_TEXT) &&
 		    !(focus->have & CUA_HAVE_TEXT_SELECTION))
 			goto out;
+		cr->detail = NULL;
 		snap->focused = focus;
 		snap->focused_ident = focus ? focus->ident : NULL;
 	}
@@ -413,10 +510,11 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 	}
 	c->counts[cr->why]++;
 	if (cr->why != CUA_CACHE_HIT) {
+		if (!cr->detail && e)
+			cr->detail = e->marks.full;
 		cua_debug(&s->ctx, "tree cache: %s read in full (%s%s%s)",
 			  app->app_id, cua_cache_miss_name(cr->why),
-			  e && e->marks.full ? ": " : "",
-			  e && e->marks.full ? e->marks.full : "");
+			  cr->detail ? ": " : "", cr->detail ? cr->detail : "");
 		if (e)
 			cua_cache_drop(c, e);
 		return cua_observe_snapshot(s, app, fresh, &cr->snap, &cr->root,

@@ -248,6 +248,11 @@ fetch_start_basic(struct fnode *fn)
 	get_prop(fn, K_NAME, IF_ACCESSIBLE, "Name");
 	if (fn->job->mode == READ_LIVE || fn->job->mode == READ_REFRESH)
 		get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE, "ChildCount");
+	/* a refreshed object may have moved among its siblings without an
+	 * event of its parent (GTK 3 reorders a box's children so) */
+	if (fn->job->mode == READ_REFRESH)
+		fetch_call(fn, K_INDEX, 0, IF_ACCESSIBLE, "GetIndexInParent",
+			   NULL, "(i)");
 	if (fn->job->mode == READ_OPEN) {
 		/* toplevels: extents too (windows are Components; an
 		 * error is harmless), and for the app its ChildCount */

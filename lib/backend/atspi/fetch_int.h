@@ -126,6 +126,7 @@ enum kind {
 	K_HIT_PARENT,
 	K_HIT_INDEX,
 	K_MATCHES,
+	K_INDEX, /* READ_REFRESH: GetIndexInParent */
 };
 
 /* Basic calls that answered (struct fnode.basic_ok). */
