@@ -76,7 +76,6 @@ entry_clear(struct cua_cache_entry *e)
 {
 	free(e->app_id);
 	free(e->bus_name);
-	free(e->probe);
 	cua_cache_marks_clear(&e->marks);
 	cua_hmap_clear(&e->idents);
 	for (size_t i = 0; i < e->n_patches; i++)
@@ -156,71 +155,12 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 	return 0;
 }
 
-static void
-probe_rect(struct strbuf *sb, const struct cua_rect *r)
-{
-	sb_addf(sb, " %d,%d,%d,%d", r->x, r->y, r->w, r->h);
-}
-
-static void
-probe_str(struct strbuf *sb, const char *s)
-{
-	/* length-prefixed: no string can pass for another field */
-	if (!s) {
-		sb_addf(sb, " -");
-		return;
-	}
-	sb_addf(sb, " %zu:", strlen(s));
-	sb_add(sb, s);
-}
-
-char *
-cua_cache_probe(const struct cua_raw_snapshot *opened)
-{
-	const struct cua_raw_node *an = opened->app;
-	struct strbuf sb = STRBUF_INIT;
-
-	probe_str(&sb, an->name);
-	sb_addf(&sb, " %zu\n", an->n_children);
-	for (size_t i = 0; i < an->n_children; i++) {
-		const struct cua_raw_node *t = an->children[i];
-
-		probe_str(&sb, t->ident);
-		sb_addf(&sb, " %u %llu %u %u %d", t->role,
-			(unsigned long long)t->states, t->ifaces, t->have,
-			t->child_count);
-		probe_str(&sb, t->name);
-		if (t->have & CUA_HAVE_EXTENTS)
-			probe_rect(&sb, &t->extents);
-		if (opened->windows) {
-			const struct cua_raw_window_info *w =
-				&opened->windows[i];
-
-			sb_addf(&sb, " %llu %d %d %d %d %llu",
-				(unsigned long long)w->x11_window,
-				w->x11_active, w->x11_mapped, w->has_x11_frame,
-				w->x11_transient,
-				(unsigned long long)w->activation_serial);
-			probe_str(&sb, w->x11_title);
-			probe_rect(&sb, &w->x11_frame);
-			probe_rect(&sb, &w->x11_surface);
-			probe_rect(&sb, &w->x11_outer);
-		}
-		sb_add(&sb, "\n");
-	}
-	if (sb.oom) {
-		sb_free(&sb);
-		return NULL;
-	}
-	return sb_steal(&sb);
-}
-
 static int
 index_nodes(struct cua_cache_entry *e, struct cua_raw_node *n);
 
 void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
-		struct cua_raw_snapshot *snap, char *probe, uint32_t root,
+		struct cua_raw_snapshot *snap, uint32_t root,
 		const uint32_t *popups, size_t n_popups,
 		enum cua_visibility vis, uint64_t gen)
 {
@@ -229,11 +169,10 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 
 	if (e)
 		cua_cache_drop(c, e);
-	if (bytes > CUA_CACHE_APP_BYTES || !probe || !app->app_id ||
+	if (bytes > CUA_CACHE_APP_BYTES || !app->app_id ||
 	    snap->stats.deadline_hit || snap->stats.node_cap_hit) {
 		/* too large, or not a whole read: not worth keeping */
 		cua_raw_snapshot_free(snap);
-		free(probe);
 		return;
 	}
 	if (c->n == CACHE_APPS) {
@@ -247,7 +186,6 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	grown = realloc(c->e, (c->n + 1) * sizeof(*c->e));
 	if (!grown) {
 		cua_raw_snapshot_free(snap);
-		free(probe);
 		return;
 	}
 	c->e = grown;
@@ -259,14 +197,12 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		free(e->app_id);
 		free(e->bus_name);
 		cua_raw_snapshot_free(snap);
-		free(probe);
 		return;
 	}
 	c->n++;
 	e->pid = app->pid;
 	e->start_time = app->start_time;
 	e->snap = snap;
-	e->probe = probe;
 	e->root = root;
 	if (n_popups > CUA_MAX_POPUPS)
 		n_popups = CUA_MAX_POPUPS;
@@ -289,8 +225,8 @@ const char *
 cua_cache_miss_name(enum cua_cache_miss m)
 {
 	static const char *const names[] = {
-		"hit",    "first read",    "toolkit not trusted",
-		"events", "probe differs", "not watched",
+		"hit",    "first read",      "toolkit not trusted",
+		"events", "windows changed", "not watched",
 		"change",
 	};
 

@@ -1,15 +1,18 @@
 /*
- * The tree cache (docs/concurrency.md §cache): the last raw snapshot of
- * each observed app, kept while the app's accessibility events say that
- * nothing changed, so that a repeat observation in a long-lived session
- * does not read the whole tree again.
+ * The tree cache (docs/concurrency.md §6): the last raw snapshot of each
+ * observed app, kept up to date from the app's accessibility events, so
+ * that an observation in a long-lived session reads again only what the
+ * events named.
  *
  * Off unless CUA_TREE_CACHE=1 (or CUA_CACHE_VERIFY=1) is set in the
- * environment when the session is created. Whole-app invalidation: any
- * AT-SPI event of the app (counted by the settle's watch, settle.c),
- * events lost by the backend's queue, a restart of the app, a toolkit not
- * known to announce its changes, or a toplevel that reads differently
- * (the probe) make the next observation a full read.
+ * environment when the session is created. The settle's watch (settle.c)
+ * hands every event of an app to cua_cache_note(), which marks the
+ * object it names in that app's entry (and in the read in progress);
+ * an observation opens the app again, reads the marked objects again
+ * (cache_observe.c) and serves the rest from the snapshot. A change of
+ * the tree's shape, lost events, a restart, a toolkit not known to
+ * announce its changes and the other cases of docs/concurrency.md §6
+ * make it a full read.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -73,7 +76,6 @@ struct cua_cache_entry {
 	int64_t pid;
 	uint64_t start_time;
 	struct cua_raw_snapshot *snap; /* owned */
-	char *probe;                   /* cua_cache_probe() of the opening */
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups;
 	enum cua_visibility vis;
@@ -118,15 +120,11 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app);
 int
 cua_cache_toolkit_trusted(const struct cua_cache *c,
 			  const struct cua_app_info *app);
-/* The probe of an opened app: its toplevels as open_app read them (basic
- * fields, extents, window-system facts). malloc'd; NULL on no memory. */
-char *
-cua_cache_probe(const struct cua_raw_snapshot *opened);
 /* Keeps `snap` (takes ownership; frees it when it is too large) as the
  * app's snapshot; the least recently used app beyond the bound goes. */
 void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
-		struct cua_raw_snapshot *snap, char *probe, uint32_t root,
+		struct cua_raw_snapshot *snap, uint32_t root,
 		const uint32_t *popups, size_t n_popups,
 		enum cua_visibility vis, uint64_t gen);
 void
@@ -165,7 +163,6 @@ struct cua_cache_read {
 	const char *detail;     /* static: why a change needs a full read */
 	int keep;               /* keep the snapshot once observed */
 	uint64_t gen;           /* the app's event generation before the read */
-	char *probe;            /* the probe of the read, for keeping */
 	int64_t calls, walk_us; /* what a hit cost */
 };
 

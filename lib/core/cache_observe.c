@@ -62,7 +62,7 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups, line;
 	enum cua_visibility vis;
-	char *a = NULL, *b = NULL, *probe = NULL;
+	char *a = NULL, *b = NULL;
 	const char *la, *lb;
 	size_t na, nb;
 	uint64_t gen;
@@ -74,7 +74,7 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 	cua_settle_generation(s, app->bus_name, &gen);
 	changed = e->marks.n || e->marks.full;
 	r = cua_observe_snapshot(s, app, fresh, &full, &root, popups, &n_popups,
-				 &vis, 0, &probe);
+				 &vis, 0);
 	if (r != CUA_OK)
 		return r;
 	r = render_snapshot(s, app, cr->snap, cr->root, cr->popups,
@@ -118,7 +118,6 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 	cua_warn(&s->ctx, "%s", cua_error_get());
 out:
 	cua_raw_snapshot_free(full);
-	free(probe);
 	free(a);
 	free(b);
 	return r;
@@ -215,19 +214,6 @@ patch_node(struct cua_raw_node *dst, const struct cua_raw_node *src,
 	 * it descends into */
 	if (!descends && !(src->have & ~(uint32_t)CUA_HAVE_BASIC))
 		dst->child_count = keep.child_count;
-}
-
-static struct cua_raw_node *
-find_focused(struct cua_raw_node *n)
-{
-	struct cua_raw_node *f;
-
-	if ((n->have & CUA_HAVE_BASIC) && CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
-		return n;
-	for (size_t i = 0; i < n->n_children; i++)
-		if ((f = find_focused(n->children[i])))
-			return f;
-	return NULL;
 }
 
 /* The app and its toplevels as `fresh` (just opened) has them, into the
@@ -410,7 +396,7 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		struct cua_raw_node *focus = NULL;
 
 		for (size_t i = n_popups + 1; i-- > 0 && !focus;)
-			focus = find_focused(
+			focus = cua_raw_find_focused(
 				snap->app->children[i ? popups[i - 1] : root]);
 		cr->detail = "the focus moved out of sight";
 		if (!focus && snap->focused_ident)
@@ -434,6 +420,16 @@ out:
 	return r;
 }
 
+/* A full read for the observation (of the app opened already, owned,
+ * or not yet). */
+static cua_result
+full_read(struct cua_session *s, const struct cua_app_info *app,
+	  struct cua_raw_snapshot *opened, struct cua_cache_read *cr)
+{
+	return cua_observe_snapshot(s, app, opened, &cr->snap, &cr->root,
+				    cr->popups, &cr->n_popups, &cr->vis, 0);
+}
+
 cua_result
 cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 		  int warmed, struct cua_cache_read *cr)
@@ -448,9 +444,7 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 
 	memset(cr, 0, sizeof(*cr));
 	if (!c || !app->bus_name)
-		return cua_observe_snapshot(s, app, NULL, &cr->snap, &cr->root,
-					    cr->popups, &cr->n_popups, &cr->vis,
-					    0, NULL);
+		return full_read(s, app, NULL, cr);
 	e = cua_cache_find(c, app);
 	if (cua_settle_generation(s, app->bus_name, &cr->gen) < 0)
 		cr->why = CUA_CACHE_MISS_UNWATCHED;
@@ -469,9 +463,7 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 		if (r != CUA_OK) {
 			/* as a full read would say it (the app quit...) */
 			cua_cache_drop(c, e);
-			return cua_observe_snapshot(
-				s, app, NULL, &cr->snap, &cr->root, cr->popups,
-				&cr->n_popups, &cr->vis, 0, NULL);
+			return full_read(s, app, NULL, cr);
 		}
 		calls = fresh->stats.calls;
 		/* the app answered the opening after sending whatever it
@@ -490,10 +482,7 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 			if (r != CUA_OK) {
 				cua_raw_snapshot_free(fresh);
 				cua_cache_drop(c, e);
-				return cua_observe_snapshot(
-					s, app, NULL, &cr->snap, &cr->root,
-					cr->popups, &cr->n_popups, &cr->vis, 0,
-					NULL);
+				return full_read(s, app, NULL, cr);
 			}
 		}
 		r = apply_marks(s, app, e, fresh, cr);
@@ -517,9 +506,7 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 			  cr->detail ? ": " : "", cr->detail ? cr->detail : "");
 		if (e)
 			cua_cache_drop(c, e);
-		return cua_observe_snapshot(s, app, fresh, &cr->snap, &cr->root,
-					    cr->popups, &cr->n_popups, &cr->vis,
-					    0, cr->keep ? &cr->probe : NULL);
+		return full_read(s, app, fresh, cr);
 	}
 	/* the entry goes on with the marks recorded from now on */
 	cua_cache_marks_clear(&e->marks);
@@ -557,11 +544,10 @@ cua_cache_keep(struct cua_session *s, const struct cua_app_info *app,
 			cua_cache_drop(s->cache, e);
 		return;
 	}
-	if (!s->cache || !cr->keep || !cr->probe) {
+	if (!s->cache || !cr->keep) {
 		cua_raw_snapshot_free(snap);
 		return;
 	}
-	cua_cache_store(s->cache, app, snap, cr->probe, root, popups, n_popups,
-			vis, cr->gen);
-	cr->probe = NULL;
+	cua_cache_store(s->cache, app, snap, root, popups, n_popups, vis,
+			cr->gen);
 }

@@ -412,8 +412,7 @@ cua_observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 		     struct cua_raw_snapshot *opened,
 		     struct cua_raw_snapshot **snap_out, uint32_t *root,
 		     uint32_t *popups, size_t *n_popups,
-		     enum cua_visibility *vis, int want_everything,
-		     char **probe)
+		     enum cua_visibility *vis, int want_everything)
 {
 	struct cua_backend *b = s->backend;
 	struct cua_raw_snapshot *snap = NULL;
@@ -437,19 +436,8 @@ cua_observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	if (r != CUA_OK) {
 		return read_error(r, app, t0);
 	}
-	if (probe) {
-		*probe = cua_cache_probe(snap);
-		if (!*probe) {
-			cua_raw_snapshot_free(snap);
-			return cua_error(CUA_ERROR_NOMEM, "out of memory");
-		}
-	}
 	if (cua_walk_choose_windows(snap, root, popups, n_popups) < 0) {
 		cua_raw_snapshot_free(snap);
-		if (probe) {
-			free(*probe);
-			*probe = NULL;
-		}
 		return cua_err(CUA_MSG_NO_WINDOWS,
 			       { "name", app_display_name(app) });
 	}
@@ -462,10 +450,6 @@ cua_observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	r = b->ops->fetch(b, snap, roots, 1 + *n_popups, &pol);
 	if (r != CUA_OK) {
 		cua_raw_snapshot_free(snap);
-		if (probe) {
-			free(*probe);
-			*probe = NULL;
-		}
 		return read_error(r, app, t0);
 	}
 	*snap_out = snap;
@@ -625,7 +609,7 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 		else
 			usleep(100 * 1000);
 		r = cua_observe_snapshot(s, app, NULL, &snap2, &root2, popups2,
-					 &n2, &vis2, 0, NULL);
+					 &n2, &vis2, 0);
 		if (r != CUA_OK)
 			break;
 		t2 = cua_tree_alloc();
@@ -844,7 +828,6 @@ out:
 		cua_tree_destroy(t);
 	if (!cr.cached)
 		cua_raw_snapshot_free(snap);
-	free(cr.probe);
 	cua_app_list_free(apps);
 	return r;
 }
@@ -866,7 +849,7 @@ cua_session_record_internal(struct cua_session *s, const char *query,
 	if (r != CUA_OK)
 		return r;
 	r = cua_observe_snapshot(s, app, NULL, &snap, &root, popups, &n_popups,
-				 &vis, 1, NULL);
+				 &vis, 1);
 	if (r == CUA_OK)
 		r = cua_record_to_json(app, snap, out);
 	cua_raw_snapshot_free(snap);

@@ -78,15 +78,13 @@ struct cua_session {
 };
 
 /* Opens the app (or takes `opened`, the app opened already: owned), chooses
- * its windows and reads them (walk policy). With `probe`, also the tree
- * cache's probe of the opening (cache.h). */
+ * its windows and reads them (walk policy). */
 cua_result
 cua_observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 		     struct cua_raw_snapshot *opened,
 		     struct cua_raw_snapshot **snap_out, uint32_t *root,
 		     uint32_t *popups, size_t *n_popups,
-		     enum cua_visibility *vis, int want_everything,
-		     char **probe);
+		     enum cua_visibility *vis, int want_everything);
 /* The walk's policy for reading `app` from its window `root` of `snap`
  * (`st` holds its state and must outlive `pol`). */
 void

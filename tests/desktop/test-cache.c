@@ -1,5 +1,5 @@
 /*
- * The tree cache (docs/concurrency.md §7): randomized UI mutations on the
+ * The tree cache (docs/concurrency.md §6): randomized UI mutations on the
  * fixtures, each followed by an observation with the cache in verify mode
  * (CUA_CACHE_VERIFY=1, set here before the session is opened, with
  * CUA_TREE_CACHE=all so that every toolkit's app is served from the
