@@ -14,6 +14,7 @@
 #include "cua/cua.h"
 #include "core/a11y_note.h"
 #include "core/act.h"
+#include "core/cache.h"
 #include "core/diff.h"
 #include "core/errors.h"
 #include "core/render.h"
@@ -160,7 +161,9 @@ session_alloc(void)
 	s->ctx.log_level =
 		parse_level(secure_getenv("CUA_LOG_LEVEL"), CUA_LOG_WARNING);
 	cua_options_default(&s->ctx.opt);
+	s->cache = cua_cache_new(); /* NULL: off (the default) */
 	if (cua_user_init(s) < 0) {
+		cua_cache_free(s->cache);
 		free(s);
 		return NULL;
 	}
@@ -183,6 +186,7 @@ static void
 session_destroy(struct cua_session *s)
 {
 	cua_session_free_apps(s);
+	cua_cache_free(s->cache);
 	cua_settle_free_all(s);
 	if (s->backend)
 		s->backend->ops->destroy(s->backend);

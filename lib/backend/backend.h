@@ -189,6 +189,18 @@ struct cua_backend_ops {
 			    struct cua_raw_snapshot *snap,
 			    struct cua_raw_node **roots, size_t n_roots,
 			    const struct cua_fetch_policy *policy);
+	/* Reads walked nodes again (the tree cache, core/cache.h): nodes[i]
+	 * from cua_raw_node_new(snap) with ident, parent and
+	 * index_in_parent set by the caller, depths[i] its depth below its
+	 * toplevel. Fills the basic fields, the child count, the live index
+	 * in its parent (-2 when it did not answer) and the details `policy`
+	 * asks for at that depth, as the walk reads them; no children. An object that is gone keeps CUA_HAVE_BASIC clear. May
+	 * be NULL (the cache then reads in full). */
+	cua_result (*refresh_nodes)(struct cua_backend *b,
+				    struct cua_raw_snapshot *snap,
+				    struct cua_raw_node **nodes,
+				    const int *depths, size_t n,
+				    const struct cua_fetch_policy *policy);
 	/* Starts an installed app in the background; *pid = spawned pid. */
 	cua_result (*launch)(struct cua_backend *b,
 			     const struct cua_installed_app *app, int64_t *pid);

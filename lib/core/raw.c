@@ -63,6 +63,19 @@ cua_raw_has_area(const struct cua_raw_node *node)
 	       node->extents.h > 1;
 }
 
+struct cua_raw_node *
+cua_raw_find_focused(struct cua_raw_node *n)
+{
+	struct cua_raw_node *f;
+
+	if ((n->have & CUA_HAVE_BASIC) && CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
+		return n;
+	for (size_t i = 0; i < n->n_children; i++)
+		if ((f = cua_raw_find_focused(n->children[i])))
+			return f;
+	return NULL;
+}
+
 int
 cua_raw_is_generated_id(const char *id)
 {

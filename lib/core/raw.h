@@ -396,6 +396,11 @@ cua_raw_has_extent(const struct cua_raw_node *node);
 int
 cua_raw_has_area(const struct cua_raw_node *node);
 
+/* The first node of the subtree (depth first) whose state says FOCUSED,
+ * or NULL: how a walk finds the focus among what it read. */
+struct cua_raw_node *
+cua_raw_find_focused(struct cua_raw_node *n);
+
 /* 1 for an identifier a toolkit generated rather than the app's author
  * chose (never printed, never a reason to keep a container): macOS
  * `_NS:…`, GtkBuilder `___object_<digits>___`; also for NULL. */

@@ -26,6 +26,7 @@
 #include "roles.h"
 #include "sanitize.h"
 #include "session.h"
+#include "cache.h"
 #include "strbuf.h"
 #include "walk.h"
 
@@ -391,12 +392,27 @@ resolve_running(struct cua_session *s, const char *query, uint32_t flags,
 	return CUA_OK;
 }
 
-/* Opens the app, chooses its windows and reads them (walk policy). */
-static cua_result
-observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
-		 struct cua_raw_snapshot **snap_out, uint32_t *root,
-		 uint32_t *popups, size_t *n_popups, enum cua_visibility *vis,
-		 int want_everything)
+void
+cua_observe_policy(struct cua_session *s, const struct cua_app_info *app,
+		   const struct cua_raw_snapshot *snap, uint32_t root,
+		   enum cua_visibility vis, int want_everything,
+		   struct cua_walk_policy *st, struct cua_fetch_policy *pol)
+{
+	memset(st, 0, sizeof(*st));
+	st->root = snap->app->children[root];
+	st->want_everything = want_everything;
+	st->prune_hidden_geometry =
+		app->toolkit && strcasecmp(app->toolkit, "GTK") == 0 &&
+		app->toolkit_version && app->toolkit_version[0] == '4';
+	cua_walk_fetch_policy(pol, st, &s->ctx.opt, vis);
+}
+
+cua_result
+cua_observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
+		     struct cua_raw_snapshot *opened,
+		     struct cua_raw_snapshot **snap_out, uint32_t *root,
+		     uint32_t *popups, size_t *n_popups,
+		     enum cua_visibility *vis, int want_everything)
 {
 	struct cua_backend *b = s->backend;
 	struct cua_raw_snapshot *snap = NULL;
@@ -415,7 +431,8 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 		return cua_bare_snapshot(b, app, app_display_name(app),
 					 snap_out);
 	}
-	r = b->ops->open_app(b, app, &snap);
+	snap = opened;
+	r = snap ? CUA_OK : b->ops->open_app(b, app, &snap);
 	if (r != CUA_OK) {
 		return read_error(r, app, t0);
 	}
@@ -425,13 +442,8 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 			       { "name", app_display_name(app) });
 	}
 	*vis = cua_walk_visibility_for(app->toolkit, app->toolkit_version);
-	memset(&st, 0, sizeof(st));
-	st.root = snap->app->children[*root];
-	st.want_everything = want_everything;
-	st.prune_hidden_geometry =
-		app->toolkit && strcasecmp(app->toolkit, "GTK") == 0 &&
-		app->toolkit_version && app->toolkit_version[0] == '4';
-	cua_walk_fetch_policy(&pol, &st, &s->ctx.opt, *vis);
+	cua_observe_policy(s, app, snap, *root, *vis, want_everything, &st,
+			   &pol);
 	roots[0] = snap->app->children[*root];
 	for (size_t i = 0; i < *n_popups; i++)
 		roots[1 + i] = snap->app->children[popups[i]];
@@ -444,8 +456,8 @@ observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
 	return CUA_OK;
 }
 
-static void
-fill_tree_app(struct cua_tree *t, const struct cua_app_info *app)
+void
+cua_fill_tree_app(struct cua_tree *t, const struct cua_app_info *app)
 {
 	struct cua_arena *a = t->arena;
 
@@ -596,8 +608,8 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 			b->ops->watch_dispatch(b, next);
 		else
 			usleep(100 * 1000);
-		r = observe_snapshot(s, app, &snap2, &root2, popups2, &n2,
-				     &vis2, 0);
+		r = cua_observe_snapshot(s, app, NULL, &snap2, &root2, popups2,
+					 &n2, &vis2, 0);
 		if (r != CUA_OK)
 			break;
 		t2 = cua_tree_alloc();
@@ -605,7 +617,7 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 			cua_raw_snapshot_free(snap2);
 			return cua_error(CUA_ERROR_NOMEM, "out of memory");
 		}
-		fill_tree_app(t2, app);
+		cua_fill_tree_app(t2, app);
 		r = cua_walk_build(t2, snap2, root2, popups2, n2, &s->ctx.opt,
 				   vis2);
 		if (r != CUA_OK) {
@@ -647,12 +659,14 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	size_t n_popups;
 	enum cua_visibility vis;
 	struct cua_settle_result settled;
+	struct cua_cache_read cr;
 	int64_t t0, t_warm;
 	int warmed;
 	uint64_t user_seq;
 	cua_result r;
 
 	*out = NULL;
+	memset(&cr, 0, sizeof(cr));
 	/* the person's stop holds for observations too (docs/safety.md §6) */
 	cua_user_start(s);
 	r = cua_user_guard_stop(s);
@@ -677,9 +691,14 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		   proc && proc->latest ? proc->latest->x11_window : 0,
 		   (flags & CUA_OBSERVE_AFTER_ACTION) != 0, &settled);
 	warmed = proc && proc->warmed_up;
-	r = observe_snapshot(s, app, &snap, &root, popups, &n_popups, &vis, 0);
+	r = cua_cache_observe(s, app, warmed, &cr);
 	if (r != CUA_OK)
 		goto out;
+	snap = cr.snap;
+	root = cr.root;
+	memcpy(popups, cr.popups, cr.n_popups * sizeof(*popups));
+	n_popups = cr.n_popups;
+	vis = cr.vis;
 
 	t0 = cua_now_us();
 	t = cua_tree_alloc();
@@ -687,10 +706,16 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
 	}
-	fill_tree_app(t, app);
+	cua_fill_tree_app(t, app);
 	r = cua_walk_build(t, snap, root, popups, n_popups, &s->ctx.opt, vis);
 	if (r != CUA_OK)
 		goto out;
+	if (cr.cached) {
+		/* what this observation cost, not the read it reuses */
+		t->stats.calls = cr.calls;
+		t->stats.call_errors = 0;
+		t->stats.walk_us = cr.walk_us;
+	}
 	if (!app->bus_name) {
 		/* the one-line tree of a window without one: say why */
 		char *note = cua_a11y_note(app_display_name(app), app->toolkit,
@@ -795,10 +820,14 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		  (long long)t->stats.build_us);
 	*out = t;
 	t = NULL;
+	/* the snapshot is the cache's now, or was the cache's already */
+	cua_cache_keep(s, app, &cr, snap, root, popups, n_popups, vis);
+	snap = NULL;
 out:
 	if (t)
 		cua_tree_destroy(t);
-	cua_raw_snapshot_free(snap);
+	if (!cr.cached)
+		cua_raw_snapshot_free(snap);
 	cua_app_list_free(apps);
 	return r;
 }
@@ -819,7 +848,8 @@ cua_session_record_internal(struct cua_session *s, const char *query,
 	r = resolve_running(s, query, CUA_OBSERVE_NO_LAUNCH, &apps, &app);
 	if (r != CUA_OK)
 		return r;
-	r = observe_snapshot(s, app, &snap, &root, popups, &n_popups, &vis, 1);
+	r = cua_observe_snapshot(s, app, NULL, &snap, &root, popups, &n_popups,
+				 &vis, 1);
 	if (r == CUA_OK)
 		r = cua_record_to_json(app, snap, out);
 	cua_raw_snapshot_free(snap);

@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "ctx.h"
 #include "tree.h"
+#include "walk.h"
 
 #define CUA_WINDOW_MEMORY 8
 
@@ -73,8 +74,27 @@ struct cua_session {
 	int64_t pending_pid;
 	uint64_t pending_start;
 	int pending_count;
+	struct cua_cache *cache; /* the tree cache (cache.h); NULL: off */
 };
 
+/* Opens the app (or takes `opened`, the app opened already: owned), chooses
+ * its windows and reads them (walk policy). */
+cua_result
+cua_observe_snapshot(struct cua_session *s, const struct cua_app_info *app,
+		     struct cua_raw_snapshot *opened,
+		     struct cua_raw_snapshot **snap_out, uint32_t *root,
+		     uint32_t *popups, size_t *n_popups,
+		     enum cua_visibility *vis, int want_everything);
+/* The walk's policy for reading `app` from its window `root` of `snap`
+ * (`st` holds its state and must outlive `pol`). */
+void
+cua_observe_policy(struct cua_session *s, const struct cua_app_info *app,
+		   const struct cua_raw_snapshot *snap, uint32_t root,
+		   enum cua_visibility vis, int want_everything,
+		   struct cua_walk_policy *st, struct cua_fetch_policy *pol);
+/* The app's part of a tree (ids, names, process). */
+void
+cua_fill_tree_app(struct cua_tree *t, const struct cua_app_info *app);
 /* Observe (cua_session_observe); publishes the tree. */
 cua_result
 cua_session_observe_internal(struct cua_session *s, const char *app,
@@ -95,6 +115,13 @@ cua_result
 cua_session_load_state_internal(struct cua_session *s, const char *json);
 void
 cua_session_expire_baselines_internal(struct cua_session *s);
+/* The app's event generation (settle.c): a number that grows with every
+ * AT-SPI event of the app and with every loss of events, after the
+ * events that arrived so far were dispatched. -1 when the app is not
+ * watched (no settle for it yet). */
+int
+cua_settle_generation(struct cua_session *s, const char *bus_name,
+		      uint64_t *gen);
 /* watch.c (cua_session_wait_for_change) */
 cua_result
 cua_session_wait_internal(struct cua_session *s, const struct cua_tree *tree,

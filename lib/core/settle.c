@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "session.h"
 
 /* Damage smaller than this (a blinking caret, a spinner) is not a sign
@@ -46,6 +47,9 @@ struct cua_settle {
 	int64_t last_event_us;    /* arrival of the last counted event */
 	int64_t last_children_us; /* ... of the last children-changed */
 	int64_t n_events;
+	/* every AT-SPI event of the app, noise included, and every loss of
+	 * events: what the tree cache compares (cache.h) */
+	uint64_t gen;
 	int busy;  /* state BUSY announced and not withdrawn */
 	int acted; /* input sent since the last settle */
 	struct noise noise[NOISE_SLOTS];
@@ -107,6 +111,15 @@ on_event(void *data, const struct cua_event *ev)
 {
 	struct cua_settle *st = data;
 
+	if (ev->bus_name || strncmp(ev->type, "atspi:", 6) == 0) {
+		st->gen++;
+		cua_cache_note(st->s->cache, st->bus_name, ev);
+		cua_log(&st->s->ctx, CUA_LOG_TRACE, "cache event %s %s %d %d",
+			ev->type, ev->path ? ev->path : "", ev->detail1,
+			ev->detail2);
+	}
+	if (strcmp(ev->type, "atspi:events-lost") == 0)
+		return 0;
 	if (strcmp(ev->type, "x11:damage") == 0) {
 		if ((int64_t)ev->area.w * ev->area.h < SMALL_DAMAGE_AREA)
 			return 0;
@@ -200,6 +213,19 @@ cua_settle_recent_children(struct cua_session *s, const char *bus_name, int ms)
 	dispatch(s, 0);
 	return st->last_children_us &&
 	       cua_now_us() - st->last_children_us < (int64_t)ms * 1000;
+}
+
+int
+cua_settle_generation(struct cua_session *s, const char *bus_name,
+		      uint64_t *gen)
+{
+	struct cua_settle *st = bus_name ? find(s, bus_name) : NULL;
+
+	if (!st || !st->watch_id)
+		return -1;
+	dispatch(s, 0);
+	*gen = st->gen;
+	return 0;
 }
 
 void

@@ -107,6 +107,67 @@ out:
 	free(wall);
 }
 
+/*
+ * Observation after a click that changes one element: a check box of
+ * `app` clicked, then the app observed (screenshot included). Reports
+ * the medians of reading the tree (walk + ids), the settle that follows
+ * an action, and the whole observation. With CUA_TREE_CACHE=1 the read
+ * is the cache's: the clicked box read again, the rest from the cache.
+ */
+static void
+bench_click(cua_session *s, const char *label, const char *app, int runs)
+{
+	double *read = calloc((size_t)runs, sizeof(double));
+	double *settle = calloc((size_t)runs, sizeof(double));
+	double *wall = calloc((size_t)runs, sizeof(double));
+	cua_tree *t = NULL;
+	int n = 0;
+
+	if (!read || !settle || !wall ||
+	    cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK)
+		goto out;
+	for (int i = 0; i < runs; i++) {
+		cua_element *e = bench_find(t, "checkbox", NULL);
+		char *outcome = NULL;
+		cua_tree *t2 = NULL;
+		double t0;
+
+		if (!e || cua_session_click(s, app, cua_element_get_id(e), 1, 1,
+					    &outcome) != CUA_OK) {
+			printf("%-28s  click failed: %s\n", label,
+			       cua_error_message());
+			goto out;
+		}
+		cua_free(outcome);
+		t0 = bench_now_ms();
+		if (cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t2) !=
+		    CUA_OK) {
+			printf("%-28s  failed: %s\n", label,
+			       cua_error_message());
+			goto out;
+		}
+		wall[n] = bench_now_ms() - t0;
+		read[n] = (double)(cua_tree_get_stat(t2, CUA_STAT_WALK_US) +
+				   cua_tree_get_stat(t2, CUA_STAT_BUILD_US)) /
+			  1000.0;
+		settle[n] = (double)cua_tree_get_stat(t2, CUA_STAT_SETTLE_US) /
+			    1000.0;
+		n++;
+		cua_tree_unref(t);
+		t = t2;
+	}
+	printf("%-28s  after a click: read %.1f ms, settle %.1f ms, "
+	       "observe %.1f ms (medians of %d)\n",
+	       label, bench_median(read, n), bench_median(settle, n),
+	       bench_median(wall, n), n);
+	fflush(stdout);
+out:
+	cua_tree_unref(t);
+	free(read);
+	free(settle);
+	free(wall);
+}
+
 /* Whether `key` is in the comma-separated list (NULL: every app). */
 static int
 wanted(const char *list, const char *key)
@@ -163,6 +224,8 @@ main(int argc, char **argv)
 		}
 		t = cua_tree_unref(t);
 		bench(s, launched[i][0], launched[i][1], runs);
+		if (i == 0)
+			bench_click(s, launched[i][0], launched[i][1], runs);
 		bench_stop_app(s, launched[i][1]);
 	}
 

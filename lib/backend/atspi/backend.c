@@ -145,6 +145,7 @@ static const struct cua_backend_ops atspi_ops = {
 	.launch = atspi_launch,
 	.process_alive = atspi_process_alive,
 	.read_nodes = atspi_read_nodes,
+	.refresh_nodes = atspi_refresh_nodes,
 	.read_children = atspi_read_children,
 	.call = atspi_live_call,
 	.window_query = atspi_window_query,

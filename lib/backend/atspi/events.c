@@ -28,12 +28,15 @@
 #define EVENT_QUEUE 4096
 #define EVENT_PREFIX "org.a11y.atspi.Event."
 
-/* The event classes the settle listens to (docs/screenshots.md §6.2). */
+/* The event classes the settle and the tree cache listen to
+ * (docs/screenshots.md §6.2). */
 static const char *const registered_events[] = {
 	"object:children-changed",
 	"object:property-change",
 	"object:state-changed",
 	"object:text-changed",
+	/* the selected text the state text shows (the tree cache) */
+	"object:text-selection-changed",
 	"object:visible-data-changed",
 	"object:bounds-changed",
 	"window:",
@@ -61,6 +64,7 @@ struct events {
 	struct qevent *q;
 	size_t head, len;
 	uint64_t lost;
+	uint64_t lost_told; /* ev->lost when the watches last heard of it */
 	guint filter_id;
 	int registered;
 	int bus_lost_told; /* the watches heard that the bus went away */
@@ -396,6 +400,7 @@ atspi_watch_dispatch(struct cua_backend *b, int64_t deadline_us)
 	g_main_context_push_thread_default(be->mc);
 	for (;;) {
 		struct cua_display_damage dmg[64];
+		uint64_t lost;
 		size_t nd;
 		int fired = 0;
 		int64_t left;
@@ -427,6 +432,30 @@ atspi_watch_dispatch(struct cua_backend *b, int64_t deadline_us)
 			if (deliver(ev, &e))
 				stop = 1;
 			qevent_clear(&qe);
+		}
+		/* events dropped by a full queue: every watch hears it once
+		 * per loss (type "atspi:events-lost", no sender), so that
+		 * whoever keeps state from events knows it missed some */
+		g_mutex_lock(&ev->mu);
+		lost = ev->lost;
+		g_mutex_unlock(&ev->mu);
+		if (lost != ev->lost_told) {
+			struct cua_event e;
+
+			ev->lost_told = lost;
+			memset(&e, 0, sizeof(e));
+			e.type = "atspi:events-lost";
+			e.time_us = cua_now_us();
+			for (size_t i = 0; i < ev->n_watches; i++) {
+				struct watch w = ev->watches[i];
+
+				delivered++;
+				if (w.fn(w.user_data, &e))
+					stop = 1;
+				if (i < ev->n_watches &&
+				    ev->watches[i].id != w.id)
+					i--; /* it removed itself */
+			}
 		}
 		/* damage */
 		while (be->display->ops->take_damage &&

@@ -246,8 +246,13 @@ fetch_start_basic(struct fnode *fn)
 	fetch_call(fn, K_IFACES, 0, IF_ACCESSIBLE, "GetInterfaces", NULL,
 		   "(as)");
 	get_prop(fn, K_NAME, IF_ACCESSIBLE, "Name");
-	if (fn->job->mode == READ_LIVE)
+	if (fn->job->mode == READ_LIVE || fn->job->mode == READ_REFRESH)
 		get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE, "ChildCount");
+	/* a refreshed object may have moved among its siblings without an
+	 * event of its parent (GTK 3 reorders a box's children so) */
+	if (fn->job->mode == READ_REFRESH)
+		fetch_call(fn, K_INDEX, 0, IF_ACCESSIBLE, "GetIndexInParent",
+			   NULL, "(i)");
 	if (fn->job->mode == READ_OPEN) {
 		/* toplevels: extents too (windows are Components; an
 		 * error is harmless), and for the app its ChildCount */
@@ -403,8 +408,9 @@ fetch_start_details(struct fnode *fn)
 
 	/* ChildCount when the node may be descended into. A node with no
 	 * details is decided right away; otherwise after the details. A
-	 * live read goes no deeper (its ChildCount came with the basics). */
-	if (job->mode == READ_LIVE)
+	 * live read or a refresh goes no deeper (its ChildCount came with
+	 * the basics). */
+	if (job->mode == READ_LIVE || job->mode == READ_REFRESH)
 		fn->descend = 0;
 	else if (want == 0)
 		fn->descend = policy_descend(fn);

@@ -430,17 +430,18 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 	return CUA_OK;
 }
 
-static struct cua_raw_node *
-find_focused(struct cua_raw_node *n)
+/* A job of the walk's policy (the walk, a refresh). */
+static void
+policy_job_init(struct job *job, struct atspi_be *be,
+		struct cua_raw_snapshot *snap, enum read_mode mode,
+		const struct cua_fetch_policy *policy)
 {
-	struct cua_raw_node *f;
-
-	if ((n->have & CUA_HAVE_BASIC) && CUA_HAS_STATE(n, CUA_STATE_FOCUSED))
-		return n;
-	for (size_t i = 0; i < n->n_children; i++)
-		if ((f = find_focused(n->children[i])))
-			return f;
-	return NULL;
+	fetch_job_init(job, be, snap, mode,
+		       policy->call_timeout_ms > 0 ?
+			       policy->call_timeout_ms :
+			       be->base.ctx->opt.call_timeout_ms,
+		       policy->deadline_us);
+	job->pol = policy;
 }
 
 /*
@@ -460,7 +461,7 @@ fetch_focus(struct job *job, struct cua_raw_node **roots, size_t n_roots,
 	int asked = 0;
 
 	for (i = n_roots; i-- > 0 && !focus;)
-		focus = find_focused(roots[i]);
+		focus = cua_raw_find_focused(roots[i]);
 	if (!focus && !job->huge_seen) {
 		for (i = 0; i < n_roots; i++) {
 			if (!rfn[i] ||
@@ -543,12 +544,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 				 "fetch: missing snapshot, roots or policy");
 	who = snap->app && snap->app->name ? snap->app->name : "?";
 
-	fetch_job_init(&job, be, snap, READ_WALK,
-		       policy->call_timeout_ms > 0 ?
-			       policy->call_timeout_ms :
-			       b->ctx->opt.call_timeout_ms,
-		       policy->deadline_us);
-	job.pol = policy;
+	policy_job_init(&job, be, snap, READ_WALK, policy);
 	if (policy->max_raw_depth > 0)
 		job.max_depth = policy->max_raw_depth;
 	job.max_nodes = policy->max_nodes;
@@ -625,5 +621,43 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		  snap->stats.call_errors, snap->stats.elapsed_us,
 		  snap->stats.deadline_hit ? ", deadline hit" : "",
 		  snap->stats.node_cap_hit ? ", node cap hit" : "");
+	return CUA_OK;
+}
+
+cua_result
+atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		    struct cua_raw_node **nodes, const int *depths, size_t n,
+		    const struct cua_fetch_policy *policy)
+{
+	struct atspi_be *be = (struct atspi_be *)b;
+	const char *who = snap->app && snap->app->name ? snap->app->name : "?";
+	struct job job;
+	int64_t t0 = cua_now_us();
+	int r;
+
+	policy_job_init(&job, be, snap, READ_REFRESH, policy);
+	for (size_t i = 0; i < n; i++) {
+		const char *bus, *path;
+		struct fnode *fn;
+
+		nodes[i]->have = 0;
+		if (!fetch_split_ident(&job, nodes[i]->ident, &bus, &path))
+			continue;
+		if (!job.app_bus)
+			job.app_bus = bus;
+		fn = fetch_new_fnode(&job, nodes[i], bus, path, depths[i]);
+		fn->named = 1;
+		fetch_start_basic(fn);
+	}
+	r = dbatch_run(job.batch);
+	fetch_job_finish(&job, t0);
+	if (job.oom)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	if (job.gone)
+		return gone_error(who);
+	if (job.n_ok == 0 && atspi_bus_gone(be))
+		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
+	if (r < 0 || job.hung || job.n_timeouts > 0)
+		return timeout_error(who, cua_now_us() - t0);
 	return CUA_OK;
 }

@@ -76,6 +76,10 @@ enum read_mode {
 	/* named live objects again, or their children (a range of them):
 	 * basic fields, ChildCount and job->want; no descent */
 	READ_LIVE,
+	/* named nodes of a walk again (the tree cache): basic fields,
+	 * ChildCount and the details the walk's policy asks for at the
+	 * node's depth; no descent */
+	READ_REFRESH,
 };
 
 enum stage {
@@ -122,6 +126,7 @@ enum kind {
 	K_HIT_PARENT,
 	K_HIT_INDEX,
 	K_MATCHES,
+	K_INDEX, /* READ_REFRESH: GetIndexInParent */
 };
 
 /* Basic calls that answered (struct fnode.basic_ok). */

@@ -462,6 +462,10 @@ on_success(struct req *r, GVariant *reply)
 	case K_NCOLS:
 		prop_int(reply, &fn->ncols);
 		break;
+	case K_INDEX:
+		g_variant_get(reply, "(i)", &i);
+		n->index_in_parent = i;
+		break;
 	case K_HIT:
 		g_variant_get(reply, "((&s&o))", &bus, &path);
 		hit_step(r, bus, path);

@@ -1,0 +1,386 @@
+/*
+ * The tree cache (cache.h): the last raw snapshot of each observed app,
+ * bounded in memory per app and by a least-recently-used list over apps.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cache.h"
+#include "strbuf.h"
+
+/* Apps whose snapshots are kept, and the most one snapshot may take. */
+#define CACHE_APPS 8
+/* Objects marked before only a full read is worth it. */
+#define CACHE_MAX_MARKS 256
+
+/*
+ * Toolkits measured to announce every change of what the state text shows
+ * (children, name, description, value, states, text, bounds of what
+ * moves): randomized mutations with the cache and a full read compared
+ * after each (tests/desktop/test-cache.c). Not listed: not measured, or
+ * measured to miss changes; their apps are read in full every time.
+ */
+static const struct {
+	const char *toolkit;
+	const char *major; /* version prefix; NULL: any */
+} trusted[] = {
+	{ "GTK", "3." },
+};
+
+static int
+env_on(const char *v)
+{
+	return v && *v && strcmp(v, "0") != 0 && strcasecmp(v, "off") != 0 &&
+	       strcasecmp(v, "no") != 0;
+}
+
+struct cua_cache *
+cua_cache_new(void)
+{
+	struct cua_cache *c = calloc(1, sizeof(*c));
+	const char *mode = secure_getenv("CUA_TREE_CACHE");
+
+	if (!c)
+		return NULL;
+	c->verify = env_on(secure_getenv("CUA_CACHE_VERIFY"));
+	if (mode && strcasecmp(mode, "all") == 0)
+		c->mode = CUA_CACHE_ALL;
+	else if (env_on(mode) || (c->verify && !mode))
+		c->mode = CUA_CACHE_ON;
+	if (c->mode == CUA_CACHE_OFF) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void
+cua_cache_marks_clear(struct cua_cache_marks *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->paths[i]);
+	free(m->paths);
+	free(m->flags);
+	free(m->bus_name);
+	memset(m, 0, sizeof(*m));
+}
+
+static void
+entry_clear(struct cua_cache_entry *e)
+{
+	free(e->app_id);
+	free(e->bus_name);
+	cua_cache_marks_clear(&e->marks);
+	cua_hmap_clear(&e->idents);
+	for (size_t i = 0; i < e->n_patches; i++)
+		cua_raw_snapshot_free(e->patches[i]);
+	free(e->patches);
+	cua_raw_snapshot_free(e->snap);
+	memset(e, 0, sizeof(*e));
+}
+
+void
+cua_cache_free(struct cua_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		entry_clear(&c->e[i]);
+	free(c->e);
+	cua_cache_marks_clear(&c->reading);
+	free(c);
+}
+
+void
+cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e)
+{
+	size_t i = (size_t)(e - c->e);
+
+	entry_clear(e);
+	memmove(&c->e[i], &c->e[i + 1], (c->n - i - 1) * sizeof(*c->e));
+	c->n--;
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+struct cua_cache_entry *
+cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
+{
+	if (!c || !app->app_id)
+		return NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		struct cua_cache_entry *e = &c->e[i];
+
+		if (strcmp(e->app_id, app->app_id) != 0)
+			continue;
+		if (e->pid != app->pid || e->start_time != app->start_time ||
+		    !same_str(e->bus_name, app->bus_name)) {
+			/* restarted, or back on the bus under a new name */
+			cua_cache_drop(c, e);
+			return NULL;
+		}
+		e->used = ++c->tick;
+		return e;
+	}
+	return NULL;
+}
+
+int
+cua_cache_toolkit_trusted(const struct cua_cache *c,
+			  const struct cua_app_info *app)
+{
+	if (c->mode == CUA_CACHE_ALL)
+		return 1;
+	if (!app->toolkit)
+		return 0;
+	for (size_t i = 0; i < sizeof(trusted) / sizeof(trusted[0]); i++) {
+		if (strcasecmp(app->toolkit, trusted[i].toolkit) != 0)
+			continue;
+		if (!trusted[i].major ||
+		    (app->toolkit_version &&
+		     strncmp(app->toolkit_version, trusted[i].major,
+			     strlen(trusted[i].major)) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+index_nodes(struct cua_cache_entry *e, struct cua_raw_node *n);
+
+void
+cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
+		struct cua_raw_snapshot *snap, uint32_t root,
+		const uint32_t *popups, size_t n_popups,
+		enum cua_visibility vis, uint64_t gen)
+{
+	struct cua_cache_entry *e = cua_cache_find(c, app), *grown;
+	size_t bytes = cua_arena_used(snap->arena);
+
+	if (e)
+		cua_cache_drop(c, e);
+	if (bytes > CUA_CACHE_APP_BYTES || !app->app_id ||
+	    snap->stats.deadline_hit || snap->stats.node_cap_hit) {
+		/* too large, or not a whole read: not worth keeping */
+		cua_raw_snapshot_free(snap);
+		return;
+	}
+	if (c->n == CACHE_APPS) {
+		struct cua_cache_entry *old = &c->e[0];
+
+		for (size_t i = 1; i < c->n; i++)
+			if (c->e[i].used < old->used)
+				old = &c->e[i];
+		cua_cache_drop(c, old);
+	}
+	grown = realloc(c->e, (c->n + 1) * sizeof(*c->e));
+	if (!grown) {
+		cua_raw_snapshot_free(snap);
+		return;
+	}
+	c->e = grown;
+	e = &c->e[c->n];
+	memset(e, 0, sizeof(*e));
+	e->app_id = strdup(app->app_id);
+	e->bus_name = app->bus_name ? strdup(app->bus_name) : NULL;
+	if (!e->app_id || (app->bus_name && !e->bus_name)) {
+		free(e->app_id);
+		free(e->bus_name);
+		cua_raw_snapshot_free(snap);
+		return;
+	}
+	c->n++;
+	e->pid = app->pid;
+	e->start_time = app->start_time;
+	e->snap = snap;
+	e->root = root;
+	if (n_popups > CUA_MAX_POPUPS)
+		n_popups = CUA_MAX_POPUPS;
+	memcpy(e->popups, popups, n_popups * sizeof(*popups));
+	e->n_popups = n_popups;
+	e->vis = vis;
+	e->gen = gen;
+	e->bytes = bytes;
+	e->used = ++c->tick;
+	/* the marks recorded since the read began are the entry's now */
+	e->marks = c->reading;
+	memset(&c->reading, 0, sizeof(c->reading));
+	cua_hmap_init(&e->idents, 1);
+	if (!e->marks.bus_name || strcmp(e->marks.bus_name, e->bus_name) != 0 ||
+	    index_nodes(e, snap->app) < 0)
+		cua_cache_drop(c, e);
+}
+
+const char *
+cua_cache_miss_name(enum cua_cache_miss m)
+{
+	static const char *const names[] = {
+		"hit",    "first read",      "toolkit not trusted",
+		"events", "windows changed", "not watched",
+		"change",
+	};
+
+	return (size_t)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+size_t
+cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
+		     const char **lb, size_t *nb)
+{
+	size_t line = 1;
+	const char *pa = a, *pb = b;
+
+	for (;;) {
+		const char *ea = strchr(pa, '\n'), *eb = strchr(pb, '\n');
+		size_t ka = ea ? (size_t)(ea - pa) : strlen(pa);
+		size_t kb = eb ? (size_t)(eb - pb) : strlen(pb);
+
+		if (ka != kb || memcmp(pa, pb, ka) != 0 || !ea != !eb) {
+			*la = pa;
+			*na = ka;
+			*lb = pb;
+			*nb = kb;
+			return line;
+		}
+		if (!ea)
+			return 0;
+		pa = ea + 1;
+		pb = eb + 1;
+		line++;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Marks                                                               */
+
+static void
+mark(struct cua_cache_marks *m, const struct cua_event *ev)
+{
+	const char *t = ev->type;
+	uint8_t f = CUA_MARK_DETAILS;
+	char **paths;
+	uint8_t *flags;
+
+	if (!m->bus_name || m->full || strcmp(t, "x11:damage") == 0)
+		return;
+	if (strncmp(t, "atspi:", 6) == 0) {
+		m->full = "events were lost";
+		return;
+	}
+	/* the shape of the tree changed: only a walk sees how */
+	if (strncmp(t, "object:children-changed", 23) == 0 ||
+	    strcmp(t, "object:property-change:accessible-parent") == 0 ||
+	    strncmp(t, "document:", 9) == 0) {
+		m->full = "the tree's shape changed";
+		return;
+	}
+	if (!ev->path) {
+		m->full = "an event without an object";
+		return;
+	}
+	if (strcmp(t, "object:state-changed:focused") == 0)
+		f |= CUA_MARK_FOCUS;
+	if (strcmp(t, "object:bounds-changed") == 0 ||
+	    strcmp(t, "object:visible-data-changed") == 0)
+		f |= CUA_MARK_BOUNDS;
+	for (size_t i = 0; i < m->n; i++) {
+		if (strcmp(m->paths[i], ev->path) == 0) {
+			m->flags[i] |= f;
+			return;
+		}
+	}
+	if (m->n == CACHE_MAX_MARKS) {
+		m->full = "too many changes";
+		return;
+	}
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+
+		paths = realloc(m->paths, cap * sizeof(*paths));
+		if (paths)
+			m->paths = paths;
+		flags = realloc(m->flags, cap * sizeof(*flags));
+		if (flags)
+			m->flags = flags;
+		if (!paths || !flags) {
+			m->full = "out of memory";
+			return;
+		}
+		m->cap = cap;
+	}
+	m->paths[m->n] = strdup(ev->path);
+	if (!m->paths[m->n]) {
+		m->full = "out of memory";
+		return;
+	}
+	m->flags[m->n++] = f;
+}
+
+void
+cua_cache_note(struct cua_cache *c, const char *bus, const struct cua_event *ev)
+{
+	if (!c || !bus)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->e[i].bus_name && strcmp(c->e[i].bus_name, bus) == 0)
+			mark(&c->e[i].marks, ev);
+	if (c->reading.bus_name && strcmp(c->reading.bus_name, bus) == 0)
+		mark(&c->reading, ev);
+}
+
+void
+cua_cache_marks_start(struct cua_cache *c, const char *bus)
+{
+	cua_cache_marks_clear(&c->reading);
+	c->reading.bus_name = strdup(bus);
+	if (!c->reading.bus_name)
+		c->reading.full = "out of memory";
+}
+
+int
+cua_cache_hold(struct cua_cache_entry *e, struct cua_raw_snapshot *snap)
+{
+	struct cua_raw_snapshot **p =
+		realloc(e->patches, (e->n_patches + 1) * sizeof(*p));
+
+	if (!p) {
+		cua_raw_snapshot_free(snap);
+		return -1;
+	}
+	e->patches = p;
+	e->patches[e->n_patches++] = snap;
+	e->bytes += cua_arena_used(snap->arena);
+	return 0;
+}
+
+/* The snapshot's objects by identity; duplicates and ranged reads are
+ * noted (partial reads then give way to full ones). */
+static int
+index_nodes(struct cua_cache_entry *e, struct cua_raw_node *n)
+{
+	int64_t v;
+
+	if (n->children_partial)
+		e->ranged = 1;
+	if (n->ident) {
+		if (cua_hmap_get(&e->idents, n->ident, &v))
+			e->dups = 1;
+		else if (cua_hmap_put(&e->idents, n->ident,
+				      (int64_t)(intptr_t)n) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < n->n_children; i++)
+		if (index_nodes(e, n->children[i]) < 0)
+			return -1;
+	return 0;
+}

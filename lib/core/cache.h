@@ -1,0 +1,184 @@
+/*
+ * The tree cache (docs/concurrency.md §6): the last raw snapshot of each
+ * observed app, kept up to date from the app's accessibility events, so
+ * that an observation in a long-lived session reads again only what the
+ * events named.
+ *
+ * Off unless CUA_TREE_CACHE=1 (or CUA_CACHE_VERIFY=1) is set in the
+ * environment when the session is created. The settle's watch (settle.c)
+ * hands every event of an app to cua_cache_note(), which marks the
+ * object it names in that app's entry (and in the read in progress);
+ * an observation opens the app again, reads the marked objects again
+ * (cache_observe.c) and serves the rest from the snapshot. A change of
+ * the tree's shape, lost events, a restart, a toolkit not known to
+ * announce its changes and the other cases of docs/concurrency.md §6
+ * make it a full read.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef CUA_CORE_CACHE_H
+#define CUA_CORE_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "hashmap.h"
+#include "raw.h"
+#include "walk.h"
+
+struct cua_session;
+struct strbuf;
+
+/* The most one app's snapshot (with what hits patched in) may take, and
+ * the hits patched in before the app is read afresh. */
+#define CUA_CACHE_APP_BYTES (32u << 20)
+#define CUA_CACHE_MAX_PATCHES 256
+
+enum cua_cache_mode {
+	CUA_CACHE_OFF = 0,
+	CUA_CACHE_ON = 1,  /* toolkits known to announce every change */
+	CUA_CACHE_ALL = 2, /* every toolkit (for measuring) */
+};
+
+/* Why an observation was not served from the cache. */
+enum cua_cache_miss {
+	CUA_CACHE_HIT = 0,
+	CUA_CACHE_MISS_FIRST,     /* nothing cached for this process */
+	CUA_CACHE_MISS_TOOLKIT,   /* the toolkit is not trusted */
+	CUA_CACHE_MISS_EVENTS,    /* the app announced a change */
+	CUA_CACHE_MISS_PROBE,     /* the toplevels read differently */
+	CUA_CACHE_MISS_UNWATCHED, /* no event watch on the app */
+	CUA_CACHE_MISS_CHANGE,    /* a change only a full read follows */
+	CUA_CACHE_MISS_COUNT,
+};
+
+/* What a node's events ask of it (struct cua_cache_marks). */
+enum cua_cache_mark {
+	CUA_MARK_DETAILS = 1u << 0, /* read its fields again */
+	CUA_MARK_FOCUS = 1u << 1,   /* and find the focus again */
+	CUA_MARK_BOUNDS = 1u << 2,  /* its geometry changed */
+};
+
+/* The changes an app announced since a read began: the objects to read
+ * again, or `full` with the reason when only a full read will do. */
+struct cua_cache_marks {
+	char *bus_name; /* NULL: not recording */
+	char **paths;
+	uint8_t *flags;
+	size_t n, cap;
+	const char *full; /* static reason; NULL: the marks suffice */
+};
+
+struct cua_cache_entry {
+	char *app_id;
+	char *bus_name;
+	int64_t pid;
+	uint64_t start_time;
+	struct cua_raw_snapshot *snap; /* owned */
+	uint32_t root, popups[CUA_MAX_POPUPS];
+	size_t n_popups;
+	enum cua_visibility vis;
+	uint64_t gen; /* the app's event generation before the read */
+	size_t bytes;
+	uint64_t used;                /* LRU tick */
+	struct cua_cache_marks marks; /* since the read began */
+	struct cua_hmap idents;       /* ident -> node of snap */
+	int dups;   /* an object appears twice: no partial reads */
+	int ranged; /* a container was read by visible range: idem */
+	/* snapshots that hold what partial reads patched in */
+	struct cua_raw_snapshot **patches;
+	size_t n_patches;
+};
+
+struct cua_cache {
+	enum cua_cache_mode mode;
+	int verify;
+	struct cua_cache_entry *e;
+	size_t n;
+	uint64_t tick;
+	uint64_t counts[CUA_CACHE_MISS_COUNT];
+	uint64_t refreshed; /* nodes read again by hits */
+	/* the marks of the read in progress (the next entry's) */
+	struct cua_cache_marks reading;
+};
+
+/* The mode from the environment (CUA_TREE_CACHE, CUA_CACHE_VERIFY). */
+/* A cache in the mode the environment asks for (CUA_TREE_CACHE,
+ * CUA_CACHE_VERIFY); NULL when it is off (or out of memory). */
+struct cua_cache *
+cua_cache_new(void);
+void
+cua_cache_free(struct cua_cache *c);
+
+/* The entry of this very process (pid, start time, bus name), or NULL;
+ * an entry of an earlier process of the app id is dropped. */
+struct cua_cache_entry *
+cua_cache_find(struct cua_cache *c, const struct cua_app_info *app);
+/* 1 when the toolkit is known to announce every change of what is
+ * rendered through AT-SPI events (docs/concurrency.md). */
+int
+cua_cache_toolkit_trusted(const struct cua_cache *c,
+			  const struct cua_app_info *app);
+/* Keeps `snap` (takes ownership; frees it when it is too large) as the
+ * app's snapshot; the least recently used app beyond the bound goes. */
+void
+cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
+		struct cua_raw_snapshot *snap, uint32_t root,
+		const uint32_t *popups, size_t n_popups,
+		enum cua_visibility vis, uint64_t gen);
+void
+cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e);
+/* An event of the app with accessibility bus name `bus` (settle.c
+ * hands every one over): marks the objects it names in that app's entry
+ * and in the read in progress; never another app's. */
+void
+cua_cache_note(struct cua_cache *c, const char *bus,
+	       const struct cua_event *ev);
+/* Starts recording the marks of a read of the app on `bus`. */
+void
+cua_cache_marks_start(struct cua_cache *c, const char *bus);
+void
+cua_cache_marks_clear(struct cua_cache_marks *m);
+/* Keeps `snap` (owned) with the entry, for what was patched in from it;
+ * -1 (and frees it) on no memory. */
+int
+cua_cache_hold(struct cua_cache_entry *e, struct cua_raw_snapshot *snap);
+const char *
+cua_cache_miss_name(enum cua_cache_miss m);
+/* The first line where `a` and `b` differ (1-based), 0 when equal;
+ * *la / *lb point at the lines in a and b, *na / *nb their lengths. */
+size_t
+cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
+		     const char **lb, size_t *nb);
+
+/* One observation's read (cache_observe.c). */
+struct cua_cache_read {
+	struct cua_raw_snapshot *snap; /* the cache's when cached */
+	uint32_t root, popups[CUA_MAX_POPUPS];
+	size_t n_popups;
+	enum cua_visibility vis;
+	int cached; /* served from the cache */
+	enum cua_cache_miss why;
+	const char *detail;     /* static: why a change needs a full read */
+	int keep;               /* keep the snapshot once observed */
+	uint64_t gen;           /* the app's event generation before the read */
+	int64_t calls, walk_us; /* what a hit cost */
+};
+
+/* Reads the app for an observation: from the cache when it may, else in
+ * full (cua_observe_snapshot). With verify on, a cached read is checked
+ * against a full read and a difference is an error naming the first
+ * differing line. `warmed`: the app's session finished its warm-up. */
+cua_result
+cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
+		  int warmed, struct cua_cache_read *cr);
+/* After a successful observation: hands `snap` (the read's, or the one
+ * the warm-up replaced it with) to the cache, or frees it. */
+void
+cua_cache_keep(struct cua_session *s, const struct cua_app_info *app,
+	       struct cua_cache_read *cr, struct cua_raw_snapshot *snap,
+	       uint32_t root, const uint32_t *popups, size_t n_popups,
+	       enum cua_visibility vis);
+
+#endif

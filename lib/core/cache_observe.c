@@ -1,0 +1,553 @@
+/*
+ * The tree cache in an observation (cache.h): serve the app's last raw
+ * snapshot when no event of the app arrived since it was read and its
+ * toplevels read the same, else read in full; in verify mode, check
+ * every cached read against a full one.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "render.h"
+#include "session.h"
+#include "strbuf.h"
+
+/* The state text of the tree `snap` gives (before ids are assigned). */
+static cua_result
+render_snapshot(struct cua_session *s, const struct cua_app_info *app,
+		const struct cua_raw_snapshot *snap, uint32_t root,
+		const uint32_t *popups, size_t n_popups,
+		enum cua_visibility vis, char **out)
+{
+	struct cua_tree *t = cua_tree_alloc();
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r;
+
+	*out = NULL;
+	if (!t)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	cua_fill_tree_app(t, app);
+	r = cua_walk_build(t, snap, root, popups, n_popups, &s->ctx.opt, vis);
+	if (r == CUA_OK) {
+		cua_render_state(&sb, t);
+		if (sb.oom) {
+			sb_free(&sb);
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		} else {
+			*out = sb.s ? sb_steal(&sb) : strdup("");
+			if (!*out)
+				r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		}
+	}
+	cua_tree_destroy(t);
+	return r;
+}
+
+/*
+ * Verify mode: the cached read `cr` against a full read of the opened app
+ * `fresh` (owned). A difference while the app sent no event is the
+ * cache's fault: an error naming the first differing line. A difference
+ * with events in between is the app changing: the full read is used.
+ */
+static cua_result
+verify(struct cua_session *s, const struct cua_app_info *app,
+       struct cua_cache_entry *e, struct cua_raw_snapshot *fresh,
+       struct cua_cache_read *cr)
+{
+	struct cua_raw_snapshot *full = NULL;
+	uint32_t root, popups[CUA_MAX_POPUPS];
+	size_t n_popups, line;
+	enum cua_visibility vis;
+	char *a = NULL, *b = NULL;
+	const char *la, *lb;
+	size_t na, nb;
+	uint64_t gen;
+	int changed;
+	cua_result r;
+
+	/* an event since the cached read was made up: the app is changing,
+	 * and the two reads need not agree */
+	cua_settle_generation(s, app->bus_name, &gen);
+	changed = e->marks.n || e->marks.full;
+	r = cua_observe_snapshot(s, app, fresh, &full, &root, popups, &n_popups,
+				 &vis, 0);
+	if (r != CUA_OK)
+		return r;
+	r = render_snapshot(s, app, cr->snap, cr->root, cr->popups,
+			    cr->n_popups, cr->vis, &a);
+	if (r == CUA_OK)
+		r = render_snapshot(s, app, full, root, popups, n_popups, vis,
+				    &b);
+	if (r != CUA_OK)
+		goto out;
+	line = cua_cache_first_diff(a, b, &la, &na, &lb, &nb);
+	if (!line)
+		goto out;
+	if (changed) {
+		/* the app changed meanwhile: the full read stands */
+		cua_debug(&s->ctx,
+			  "tree cache verify: %s changed during the check "
+			  "(line %zu); the full read is used",
+			  app->app_id, line);
+		cr->snap = full;
+		cr->root = root;
+		memcpy(cr->popups, popups, n_popups * sizeof(*popups));
+		cr->n_popups = n_popups;
+		cr->vis = vis;
+		cr->cached = 0;
+		cr->keep = 0;
+		full = NULL;
+		goto out;
+	}
+	/* it lied once: the next observation reads afresh */
+	cua_cache_drop(s->cache, e);
+	cr->cached = 0;
+	cr->keep = 0;
+	cr->snap = NULL;
+	r = cua_error(CUA_ERROR,
+		      "tree cache verify (CUA_CACHE_VERIFY): the cached tree "
+		      "of %s differs from a full read at line %zu: cached "
+		      "\"%.*s\", read \"%.*s\". The cache missed a change "
+		      "(unset CUA_TREE_CACHE to read in full).",
+		      app->app_id, line, (int)(na > 200 ? 200 : na), la,
+		      (int)(nb > 200 ? 200 : nb), lb);
+	cua_warn(&s->ctx, "%s", cua_error_get());
+out:
+	cua_raw_snapshot_free(full);
+	free(a);
+	free(b);
+	return r;
+}
+
+/* The node with this object path in the entry's snapshot, or NULL. */
+static struct cua_raw_node *
+node_of(struct cua_cache_entry *e, const char *bus, const char *path,
+	struct strbuf *sb)
+{
+	int64_t v;
+
+	sb->len = 0;
+	if (sb->s)
+		sb->s[0] = '\0';
+	sb_addf(sb, "%s:%s", bus, path);
+	if (sb->oom || !cua_hmap_get(&e->idents, sb_str(sb), &v))
+		return NULL;
+	return (struct cua_raw_node *)(intptr_t)v;
+}
+
+/* The node is a list read by visible range, in one, or scrolls. */
+static int
+in_ranged(const struct cua_raw_node *n)
+{
+	if (n->role == CUA_ROLE_SCROLL_BAR || n->role == CUA_ROLE_SCROLL_PANE ||
+	    n->role == CUA_ROLE_VIEWPORT)
+		return 1;
+	for (; n; n = n->parent)
+		if (n->children_partial)
+			return 1;
+	return 0;
+}
+
+static int
+same_name(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Some element of the tree is labelled by an object named `name`. */
+static int
+labels_something(const struct cua_raw_node *n, const char *name)
+{
+	if ((n->have & CUA_HAVE_RELATIONS) && n->labelled_by &&
+	    strcmp(n->labelled_by, name) == 0)
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (labels_something(n->children[i], name))
+			return 1;
+	return 0;
+}
+
+/* The object is a combo box's item (its choice shows on the box). */
+static int
+in_combo(const struct cua_raw_node *n)
+{
+	for (int k = 0; n && k < 4; n = n->parent, k++)
+		if (n->role == CUA_ROLE_COMBO_BOX && k > 0)
+			return 1;
+	return 0;
+}
+
+static int
+depth_of(const struct cua_raw_snapshot *snap, const struct cua_raw_node *n)
+{
+	int d = 0;
+
+	for (; n->parent && n->parent != snap->app; n = n->parent)
+		d++;
+	return n->parent == snap->app ? d : -1;
+}
+
+/* The node's fields from a new read of it; its place in the tree (and
+ * the children the walk read) stay. */
+static void
+patch_node(struct cua_raw_node *dst, const struct cua_raw_node *src,
+	   int descends)
+{
+	struct cua_raw_node keep = *dst;
+
+	*dst = *src;
+	dst->ident = keep.ident;
+	dst->children = keep.children;
+	dst->n_children = keep.n_children;
+	dst->child_offset = keep.child_offset;
+	dst->parent = keep.parent;
+	dst->index_in_parent = keep.index_in_parent;
+	dst->children_partial = keep.children_partial;
+	dst->x11_window = keep.x11_window;
+	dst->have = (src->have & ~(uint32_t)CUA_HAVE_CHILDREN) |
+		    (keep.have & CUA_HAVE_CHILDREN);
+	/* the walk asks for ChildCount only of nodes with details or that
+	 * it descends into */
+	if (!descends && !(src->have & ~(uint32_t)CUA_HAVE_BASIC))
+		dst->child_count = keep.child_count;
+}
+
+/* The app and its toplevels as `fresh` (just opened) has them, into the
+ * cached snapshot; 0 when the toplevels are the same objects. */
+static int
+patch_toplevels(struct cua_raw_snapshot *snap,
+		const struct cua_raw_snapshot *fresh)
+{
+	struct cua_raw_node *a = snap->app;
+	const struct cua_raw_node *b = fresh->app;
+
+	if (a->n_children != b->n_children || !snap->windows != !fresh->windows)
+		return -1;
+	for (size_t i = 0; i < a->n_children; i++)
+		if (!a->children[i]->ident || !b->children[i]->ident ||
+		    strcmp(a->children[i]->ident, b->children[i]->ident) != 0)
+			return -1;
+	/* a window moved or resized: every element's screen position may
+	 * have changed, without an event */
+	for (size_t i = 0; i < a->n_children; i++) {
+		const struct cua_raw_node *t = a->children[i],
+					  *f = b->children[i];
+
+		if ((t->have & CUA_HAVE_EXTENTS) !=
+			    (f->have & CUA_HAVE_EXTENTS) ||
+		    memcmp(&t->extents, &f->extents, sizeof(t->extents)) != 0)
+			return -1;
+		if (snap->windows && (memcmp(&snap->windows[i].x11_frame,
+					     &fresh->windows[i].x11_frame,
+					     sizeof(struct cua_rect)) != 0 ||
+				      memcmp(&snap->windows[i].x11_outer,
+					     &fresh->windows[i].x11_outer,
+					     sizeof(struct cua_rect)) != 0))
+			return -1;
+	}
+	a->name = b->name;
+	a->states = b->states;
+	a->child_count = b->child_count;
+	for (size_t i = 0; i < a->n_children; i++) {
+		struct cua_raw_node *t = a->children[i];
+		const struct cua_raw_node *f = b->children[i];
+		uint32_t own = CUA_HAVE_BASIC | CUA_HAVE_EXTENTS;
+
+		t->role = f->role;
+		t->states = f->states;
+		t->ifaces = f->ifaces;
+		t->name = f->name;
+		t->extents = f->extents;
+		t->have = (t->have & ~own) | (f->have & own);
+		t->x11_window = f->x11_window;
+		if (snap->windows)
+			snap->windows[i] = fresh->windows[i];
+	}
+	return 0;
+}
+
+/*
+ * A hit: the cached snapshot brought up to date from `fresh` (the app
+ * opened again, owned: kept by the entry) and a read of the objects its
+ * events named. CUA_OK with cr->why set; a miss leaves the entry unusable
+ * (the caller drops it).
+ */
+static cua_result
+apply_marks(struct cua_session *s, const struct cua_app_info *app,
+	    struct cua_cache_entry *e, struct cua_raw_snapshot *fresh,
+	    struct cua_cache_read *cr)
+{
+	struct cua_raw_snapshot *snap = e->snap, *tmp = NULL;
+	struct cua_walk_policy st;
+	struct cua_fetch_policy pol;
+	struct cua_raw_node **olds = NULL, **news = NULL;
+	int *depths = NULL, refocus = 0;
+	size_t n = 0;
+	uint32_t root, popups[CUA_MAX_POPUPS];
+	size_t n_popups;
+	struct strbuf sb = STRBUF_INIT;
+	cua_result r = CUA_OK;
+
+	cr->why = CUA_CACHE_MISS_CHANGE;
+	if (patch_toplevels(snap, fresh) < 0) {
+		cr->why = CUA_CACHE_MISS_PROBE;
+		cr->detail = "a window came, went, moved or resized";
+		cua_raw_snapshot_free(fresh);
+		return CUA_OK;
+	}
+	if (cua_cache_hold(e, fresh) < 0)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	if (cua_walk_choose_windows(snap, &root, popups, &n_popups) < 0 ||
+	    root != e->root || n_popups != e->n_popups ||
+	    memcmp(popups, e->popups, n_popups * sizeof(*popups)) != 0) {
+		cr->why = CUA_CACHE_MISS_PROBE;
+		cr->detail = "another window is chosen";
+		return CUA_OK;
+	}
+	if (e->marks.n && (e->dups || !s->backend->ops->refresh_nodes)) {
+		cr->detail = "an object read twice";
+		return CUA_OK;
+	}
+	olds = calloc(e->marks.n + 1, sizeof(*olds));
+	news = calloc(e->marks.n + 1, sizeof(*news));
+	depths = calloc(e->marks.n + 1, sizeof(*depths));
+	tmp = cua_raw_snapshot_new();
+	if (!olds || !news || !depths || !tmp) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < e->marks.n; i++) {
+		struct cua_raw_node *o =
+			node_of(e, e->bus_name, e->marks.paths[i], &sb);
+
+		if (e->marks.flags[i] & CUA_MARK_FOCUS)
+			refocus = 1;
+		/* which rows of a long list show depends on the geometry */
+		if (e->ranged && ((e->marks.flags[i] & CUA_MARK_BOUNDS) || !o ||
+				  in_ranged(o))) {
+			cr->detail = "a list read by visible range may scroll";
+			goto out;
+		}
+		/* an object the walk did not read (hidden, not shown):
+		 * what it shows arrives with its container's events */
+		if (!o || o == snap->app || depth_of(snap, o) < 0)
+			continue;
+		olds[n] = o;
+		depths[n] = depth_of(snap, o);
+		news[n] = cua_raw_node_new(tmp);
+		if (!news[n]) {
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			goto out;
+		}
+		news[n]->ident = o->ident;
+		news[n]->parent = o->parent;
+		/* the policy's table rule asks for the index; the live one
+		 * comes with the basic fields */
+		news[n]->index_in_parent = -2;
+		n++;
+	}
+	cua_observe_policy(s, app, snap, root, e->vis, 0, &st, &pol);
+	if (n) {
+		r = s->backend->ops->refresh_nodes(s->backend, tmp, news,
+						   depths, n, &pol);
+		if (r != CUA_OK)
+			goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cua_raw_node *o = olds[i], *f = news[i];
+		int dold, dnew;
+
+		if (!(f->have & CUA_HAVE_BASIC)) {
+			cr->detail = "a changed object is gone";
+			goto out;
+		}
+		/* what other objects show of this one: the name of the
+		 * label that labels an element, a combo box's choice */
+		if (!same_name(o->name, f->name) && o->name &&
+		    labels_something(snap->app, o->name)) {
+			cr->detail = "a label of another element changed";
+			goto out;
+		}
+		if (in_combo(o)) {
+			cr->detail = "a combo box's choice may have changed";
+			goto out;
+		}
+		if (f->index_in_parent != o->index_in_parent) {
+			cr->detail = "an object moved among its siblings";
+			goto out;
+		}
+		dold = pol.descend(pol.user_data, o, depths[i]);
+		dnew = pol.descend(pol.user_data, f, depths[i]);
+		if (dold != dnew || (dold && (o->have & CUA_HAVE_CHILDREN) &&
+				     f->child_count != o->child_count)) {
+			cr->detail = "a changed object's children changed";
+			goto out;
+		}
+		if (CUA_HAS_STATE(o, CUA_STATE_FOCUSED) !=
+		    CUA_HAS_STATE(f, CUA_STATE_FOCUSED))
+			refocus = 1;
+		patch_node(o, f, dnew);
+	}
+	if (refocus) {
+		struct cua_raw_node *focus = NULL;
+
+		for (size_t i = n_popups + 1; i-- > 0 && !focus;)
+			focus = cua_raw_find_focused(
+				snap->app->children[i ? popups[i - 1] : root]);
+		cr->detail = "the focus moved out of sight";
+		if (!focus && snap->focused_ident)
+			goto out; /* the walk would ask the app */
+		if (focus && (focus->ifaces & CUA_IFACE_TEXT) &&
+		    !(focus->have & CUA_HAVE_TEXT_SELECTION))
+			goto out;
+		cr->detail = NULL;
+		snap->focused = focus;
+		snap->focused_ident = focus ? focus->ident : NULL;
+	}
+	s->cache->refreshed += n;
+	cr->why = CUA_CACHE_HIT;
+out:
+	if (tmp && cua_cache_hold(e, tmp) < 0 && r == CUA_OK)
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+	sb_free(&sb);
+	free(olds);
+	free(news);
+	free(depths);
+	return r;
+}
+
+/* A full read for the observation (of the app opened already, owned,
+ * or not yet). */
+static cua_result
+full_read(struct cua_session *s, const struct cua_app_info *app,
+	  struct cua_raw_snapshot *opened, struct cua_cache_read *cr)
+{
+	return cua_observe_snapshot(s, app, opened, &cr->snap, &cr->root,
+				    cr->popups, &cr->n_popups, &cr->vis, 0);
+}
+
+cua_result
+cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
+		  int warmed, struct cua_cache_read *cr)
+{
+	struct cua_cache *c = s->cache;
+	struct cua_backend *b = s->backend;
+	struct cua_cache_entry *e;
+	struct cua_raw_snapshot *fresh = NULL, *check = NULL;
+	int64_t t0 = cua_now_us();
+	uint64_t calls = 0;
+	cua_result r;
+
+	memset(cr, 0, sizeof(*cr));
+	if (!c || !app->bus_name)
+		return full_read(s, app, NULL, cr);
+	e = cua_cache_find(c, app);
+	if (cua_settle_generation(s, app->bus_name, &cr->gen) < 0)
+		cr->why = CUA_CACHE_MISS_UNWATCHED;
+	else if (!cua_cache_toolkit_trusted(c, app))
+		cr->why = CUA_CACHE_MISS_TOOLKIT;
+	else if (!e || !warmed)
+		cr->why = CUA_CACHE_MISS_FIRST;
+	else if (e->marks.full)
+		cr->why = CUA_CACHE_MISS_CHANGE;
+	else
+		cr->why = CUA_CACHE_HIT;
+	cr->keep = cr->why != CUA_CACHE_MISS_UNWATCHED &&
+		   cr->why != CUA_CACHE_MISS_TOOLKIT;
+	if (cr->why == CUA_CACHE_HIT) {
+		r = b->ops->open_app(b, app, &fresh);
+		if (r != CUA_OK) {
+			/* as a full read would say it (the app quit...) */
+			cua_cache_drop(c, e);
+			return full_read(s, app, NULL, cr);
+		}
+		calls = fresh->stats.calls;
+		/* the app answered the opening after sending whatever it
+		 * sent before: those events are in now */
+		cua_settle_generation(s, app->bus_name, &cr->gen);
+		if (e->marks.full)
+			cr->why = CUA_CACHE_MISS_CHANGE;
+	}
+	/* what changes from here on is the next read's to catch */
+	if (cr->keep)
+		cua_cache_marks_start(c, app->bus_name);
+	if (cr->why == CUA_CACHE_HIT) {
+		if (c->verify) {
+			/* a second opening, for the full read */
+			r = b->ops->open_app(b, app, &check);
+			if (r != CUA_OK) {
+				cua_raw_snapshot_free(fresh);
+				cua_cache_drop(c, e);
+				return full_read(s, app, NULL, cr);
+			}
+		}
+		r = apply_marks(s, app, e, fresh, cr);
+		fresh = NULL; /* the entry's now */
+		if (r != CUA_OK) {
+			cua_raw_snapshot_free(check);
+			cua_cache_drop(c, e);
+			return r;
+		}
+		if (cr->why != CUA_CACHE_HIT) {
+			fresh = check;
+			check = NULL;
+		}
+	}
+	c->counts[cr->why]++;
+	if (cr->why != CUA_CACHE_HIT) {
+		if (!cr->detail && e)
+			cr->detail = e->marks.full;
+		cua_debug(&s->ctx, "tree cache: %s read in full (%s%s%s)",
+			  app->app_id, cua_cache_miss_name(cr->why),
+			  cr->detail ? ": " : "", cr->detail ? cr->detail : "");
+		if (e)
+			cua_cache_drop(c, e);
+		return full_read(s, app, fresh, cr);
+	}
+	/* the entry goes on with the marks recorded from now on */
+	cua_cache_marks_clear(&e->marks);
+	e->marks = c->reading;
+	memset(&c->reading, 0, sizeof(c->reading));
+	cr->cached = 1;
+	cr->snap = e->snap;
+	cr->root = e->root;
+	memcpy(cr->popups, e->popups, e->n_popups * sizeof(*e->popups));
+	cr->n_popups = e->n_popups;
+	cr->vis = e->vis;
+	cr->calls = (int64_t)calls;
+	cr->walk_us = cua_now_us() - t0;
+	cua_debug(&s->ctx,
+		  "tree cache: %s served from the cache (%lld us, %zu bytes)",
+		  app->app_id, (long long)cr->walk_us, e->bytes);
+	if (c->verify)
+		return verify(s, app, e, check, cr);
+	return CUA_OK;
+}
+
+void
+cua_cache_keep(struct cua_session *s, const struct cua_app_info *app,
+	       struct cua_cache_read *cr, struct cua_raw_snapshot *snap,
+	       uint32_t root, const uint32_t *popups, size_t n_popups,
+	       enum cua_visibility vis)
+{
+	if (cr->cached) {
+		/* the cache's own; patched too often, it is read afresh
+		 * next time (the bound of one app's memory) */
+		struct cua_cache_entry *e = cua_cache_find(s->cache, app);
+
+		if (e && (e->bytes > CUA_CACHE_APP_BYTES ||
+			  e->n_patches > CUA_CACHE_MAX_PATCHES))
+			cua_cache_drop(s->cache, e);
+		return;
+	}
+	if (!s->cache || !cr->keep) {
+		cua_raw_snapshot_free(snap);
+		return;
+	}
+	cua_cache_store(s->cache, app, snap, root, popups, n_popups, vis,
+			cr->gen);
+}

@@ -1,0 +1,265 @@
+/*
+ * The tree cache (docs/concurrency.md §6): randomized UI mutations on the
+ * fixtures, each followed by an observation with the cache in verify mode
+ * (CUA_CACHE_VERIFY=1, set here before the session is opened, with
+ * CUA_TREE_CACHE=all so that every toolkit's app is served from the
+ * cache): a cached observation is also read in full and an error names
+ * the first line where the two differ. There must be none, and the cache
+ * must have served a share of the observations (it is not merely read in
+ * full every time). The fallback rate per fixture is printed.
+ *
+ * Mutations: renames, check boxes toggled, the window retitled, the entry
+ * focused and its text selected, buttons inserted, appended, removed,
+ * moved and reversed, and observations with no change at all.
+ * CUA_CACHE_MUTATIONS=N per fixture (default 60); CUA_CACHE_FIXTURES a
+ * comma-separated subset of gtk3, gtk4, qt5 (default gtk3: the toolkit
+ * the cache trusts by default, docs/concurrency.md).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+struct fixture {
+	const char *key, *app, *exe, *arg;
+};
+
+static const struct fixture fixtures[] = {
+	{ "gtk3", "fixture-gtk3", FIXTURE_GTK3, "--small" },
+	{ "gtk4", "fixture-gtk4", FIXTURE_GTK4, NULL },
+	{ "qt5", "fixture-qt5", FIXTURE_QT5, NULL },
+};
+
+static struct app_proc app;
+
+/* what the cache said about each observation (its debug lines) */
+static int hits, fulls, excused;
+
+static void
+on_log(cua_session *s, cua_log_level level, const char *msg, void *data)
+{
+	(void)s;
+	(void)data;
+	if (strstr(msg, "tree cache: ") && strstr(msg, "served from the cache"))
+		hits++;
+	else if (strstr(msg, "tree cache: ") && strstr(msg, "read in full"))
+		fulls++;
+	else if (strstr(msg, "tree cache verify: ") &&
+		 strstr(msg, "changed during the check"))
+		excused++;
+	if (getenv("CUA_CACHE_TRACE") && strstr(msg, "tree cache"))
+		fprintf(stderr, "libcua: %s\n", msg);
+	if (level >= CUA_LOG_WARNING)
+		fprintf(stderr, "libcua: %s\n", msg);
+}
+
+static int
+setup(void **state)
+{
+	setenv("CUA_TREE_CACHE", "all", 1);
+	setenv("CUA_CACHE_VERIFY", "1", 1);
+	*state = &app;
+	if (session_setup(state) != 0)
+		return -1;
+	cua_session_set_log_handler(session, on_log, NULL);
+	cua_session_set_log_level(session, CUA_LOG_DEBUG);
+	return 0;
+}
+
+static const char *const labels[] = {
+	"Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta",
+};
+#define N_LABELS (sizeof(labels) / sizeof(labels[0]))
+
+/* The fixture's button row, as the commands left it. */
+struct row {
+	char label[16][16];
+	int n;
+};
+
+static void
+row_remove(struct row *r, int i)
+{
+	memmove(r->label[i], r->label[i + 1], (size_t)(r->n - i - 1) * 16);
+	r->n--;
+}
+
+static void
+row_insert(struct row *r, int i, const char *l)
+{
+	memmove(r->label[i + 1], r->label[i], (size_t)(r->n - i) * 16);
+	snprintf(r->label[i], 16, "%s", l);
+	r->n++;
+}
+
+static int
+row_last(const struct row *r, const char *l)
+{
+	for (int i = r->n - 1; i >= 0; i--)
+		if (strcmp(r->label[i], l) == 0)
+			return i;
+	return -1;
+}
+
+/* One random mutation (or none), as a fixture command; "" for none. */
+static void
+mutate(struct row *r, char *cmd, size_t size)
+{
+	int op = rand() % 12, i = r->n ? rand() % r->n : 0;
+	const char *l = labels[(size_t)rand() % N_LABELS];
+
+	if ((op == 3 && r->n <= 2) || (op == 4 && r->n >= 10))
+		op = 0;
+	switch (op) {
+	case 0:
+	case 1: /* rename: one element's name */
+		snprintf(cmd, size, "rename %s %s", r->label[i], l);
+		snprintf(r->label[row_last(r, r->label[i])], 16, "%s", l);
+		break;
+	case 2: /* a state */
+		snprintf(cmd, size, "toggle %s",
+			 rand() % 2 ? "Check me" : "Unchecked box");
+		break;
+	case 3: /* remove */
+		snprintf(cmd, size, "remove %s", r->label[i]);
+		row_remove(r, row_last(r, r->label[i]));
+		break;
+	case 4: /* insert or append */
+		if (rand() % 2) {
+			snprintf(cmd, size, "insert %s", l);
+			row_insert(r, 0, l);
+		} else {
+			snprintf(cmd, size, "append %s", l);
+			row_insert(r, r->n, l);
+		}
+		break;
+	case 5: { /* move */
+		int to = rand() % r->n, from = row_last(r, r->label[i]);
+		char moved[16];
+
+		snprintf(cmd, size, "move %s %d", r->label[i], to);
+		snprintf(moved, sizeof(moved), "%s", r->label[from]);
+		row_remove(r, from);
+		row_insert(r, to > r->n ? r->n : to, moved);
+		break;
+	}
+	case 6: /* the window's title */
+		snprintf(cmd, size, "title libcua fixture %d", rand() % 100);
+		break;
+	case 7: /* focus and selection */
+		snprintf(cmd, size, "focus-entry");
+		break;
+	case 8:
+		snprintf(cmd, size, "select-entry %d %d", rand() % 3,
+			 3 + rand() % 5);
+		break;
+	case 9: /* reverse */
+		snprintf(cmd, size, "reverse");
+		for (int a = 0, b = r->n - 1; a < b; a++, b--) {
+			char t[16];
+
+			memcpy(t, r->label[a], 16);
+			memcpy(r->label[a], r->label[b], 16);
+			memcpy(r->label[b], t, 16);
+		}
+		break;
+	default: /* nothing: the unchanged app */
+		cmd[0] = '\0';
+		break;
+	}
+}
+
+static void
+run(const struct fixture *f, unsigned seed)
+{
+	const char *env_n = getenv("CUA_CACHE_MUTATIONS");
+	int n = env_n && atoi(env_n) > 0 ? atoi(env_n) : 60;
+	int divergences = 0, observed = 0, mutations = 0;
+	struct row r = { { "Alpha", "Beta", "Gamma" }, 3 };
+	int64_t t0 = now_ms();
+	cua_tree *t;
+
+	fixture_switch(&app, f->app, f->exe, f->arg);
+	t = need_observation(f->app, 15000);
+	cua_tree_unref(t);
+	hits = fulls = excused = 0;
+	srand(seed);
+	for (int it = 0; it < n; it++) {
+		char cmd[96];
+		cua_result rc;
+
+		mutate(&r, cmd, sizeof(cmd));
+		if (cmd[0]) {
+			fixture_command(&app, f->app, cmd, NULL, 0);
+			mutations++;
+		}
+		t = NULL;
+		rc = cua_session_observe(
+			session, f->app,
+			CUA_OBSERVE_NO_LAUNCH | CUA_OBSERVE_NO_SCREENSHOT, &t);
+		observed++;
+		if (rc != CUA_OK) {
+			/* the verify error names the first differing line */
+			fprintf(stderr, "%s: after \"%s\": %s\n", f->app, cmd,
+				cua_error_message());
+			if (strstr(cua_error_message(), "tree cache verify"))
+				divergences++;
+			else
+				fail_msg("observe %s: %s", f->app,
+					 cua_error_message());
+		}
+		cua_tree_unref(t);
+	}
+	fprintf(stderr,
+		"cache %s: %d observations after %d mutations, %d served "
+		"from the cache, %d read in full (fallback rate %.0f %%), %d "
+		"checks excused (the app changed during the check), %d "
+		"divergences, %lld s\n",
+		f->app, observed, mutations, hits, fulls,
+		hits + fulls ? 100.0 * fulls / (hits + fulls) : 0.0, excused,
+		divergences, (long long)(now_ms() - t0) / 1000);
+	assert_int_equal(divergences, 0);
+	/* every observation went through the cache, and it served some */
+	assert_int_equal(hits + fulls, observed);
+	assert_true(hits >= observed / 5);
+}
+
+static void
+test_cache_mutations(void **state)
+{
+	const char *want = getenv("CUA_CACHE_FIXTURES");
+	int ran = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		const char *k = fixtures[i].key;
+		const char *p = want ? strstr(want, k) : NULL;
+
+		if (want ? !p : strcmp(k, "gtk3") != 0)
+			continue;
+		run(&fixtures[i], 20261202u + (unsigned)i);
+		ran++;
+	}
+	assert_true(ran > 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_mutations),
+	};
+
+	return run_test_group("cache", tests, setup, app_session_teardown);
+}
