@@ -45,20 +45,6 @@ static const char text100[] =
 	"The quick brown fox jumps over the lazy dog 0123456789 "
 	"pack my box with five dozen liquor jugs! abcd";
 
-static void
-report(const char *what, double *ms, int n)
-{
-	double median;
-
-	if (n <= 0) {
-		printf("%-46s no samples\n", what);
-		return;
-	}
-	median = bench_median(ms, n); /* sorts ms */
-	printf("%-46s median %7.1f ms  min %7.1f  max %7.1f  (n=%d)\n", what,
-	       median, ms[0], ms[n - 1], n);
-}
-
 /* The observation's screenshot: CUA_OK and its size and scale, or why
  * not. */
 static cua_result
@@ -258,15 +244,16 @@ main(int argc, char **argv)
 			fprintf(stderr, "the click was not reported\n");
 	}
 
-	report("first observation of a new session", first, n_first);
-	report("  its capture (CUA_STAT_CAPTURE_US)", first_cap, n_first);
-	report("capture (CUA_STAT_CAPTURE_US)", cap, n_shot);
-	report("scale + encode (CUA_STAT_ENCODE_US)", enc, n_shot);
-	report("capture + scale + encode", both, n_shot);
-	report("type_text 100 chars, keys: the call", type_call, n_type);
-	report("  ... until the app printed them", type_seen, n_type);
-	report("click at a pixel: the call", click_call, n_click);
-	report("  ... until the app reported the toggle", click_seen, n_click);
+	bench_report("first observation of a new session", first, n_first);
+	bench_report("  its capture (CUA_STAT_CAPTURE_US)", first_cap, n_first);
+	bench_report("capture (CUA_STAT_CAPTURE_US)", cap, n_shot);
+	bench_report("scale + encode (CUA_STAT_ENCODE_US)", enc, n_shot);
+	bench_report("capture + scale + encode", both, n_shot);
+	bench_report("type_text 100 chars, keys: the call", type_call, n_type);
+	bench_report("  ... until the app printed them", type_seen, n_type);
+	bench_report("click at a pixel: the call", click_call, n_click);
+	bench_report("  ... until the app reported the toggle", click_seen,
+		     n_click);
 
 	cua_session_unref(s);
 	app_stop(&app);

@@ -5,6 +5,7 @@
  */
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -134,4 +135,18 @@ bench_median(double *v, int n)
 		return 0;
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void
+bench_report(const char *what, double *ms, int n)
+{
+	double median;
+
+	if (n <= 0) {
+		printf("%-46s no samples\n", what);
+		return;
+	}
+	median = bench_median(ms, n); /* sorts ms */
+	printf("%-46s median %7.1f ms  min %7.1f  max %7.1f  (n=%d)\n", what,
+	       median, ms[0], ms[n - 1], n);
 }

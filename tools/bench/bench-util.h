@@ -50,4 +50,9 @@ bench_find(cua_tree *t, const char *role, const char *title);
 double
 bench_median(double *v, int n);
 
+/* Prints one line: what, then the median, min and max of ms[0..n) (which
+ * it sorts) in milliseconds, or "no samples". */
+void
+bench_report(const char *what, double *ms, int n);
+
 #endif

@@ -1,14 +1,9 @@
 /*
- * Benchmark of a libcua session on headless sway through the public API
- * (the wlroots display driver), with fixture-gtk3 as a native Wayland
- * client:
+ * Benchmark of the wlroots display driver on headless sway, with
+ * fixture-gtk3 as a native Wayland client (the screenshot, typing and a
+ * click at a pixel through a session: bench-display, run on sway by
+ * `meson compile -C build bench-display-sway`):
  *
- *   screenshot   capture, and scale + encode, of the fixture's window as
- *                an observation takes them (CUA_STAT_CAPTURE_US,
- *                CUA_STAT_ENCODE_US);
- *   typing       cua_session_type_text of 100 characters with key events
- *                (type_text_keys = 1): the call, and until the entry
- *                holds them all (AT-SPI);
  *   click        cua_session_click by element on a check box through the
  *                pointer (always_simulate_click = 1): the call (no settle:
  *                the observation after it is not timed), and until the
@@ -43,25 +38,6 @@
 
 #define APP FIXTURE_APP
 
-static const char text100[] =
-	"The quick brown fox jumps over the lazy dog 0123456789 "
-	"pack my box with five dozen liquor jugs! abcd";
-
-static void
-report(const char *what, double *ms, int n)
-{
-	double median;
-
-	if (n <= 0) {
-		printf("%-44s no samples\n", what);
-		return;
-	}
-	median = bench_median(ms, n); /* sorts ms */
-
-	printf("%-44s median %7.1f ms  min %7.1f  max %7.1f  (n=%d)\n", what,
-	       median, ms[0], ms[n - 1], n);
-}
-
 static cua_element *
 element(cua_tree *t, const char *role, const char *title)
 {
@@ -83,10 +59,8 @@ main(int argc, char **argv)
 	struct app_proc app;
 	struct wl_window win;
 	cua_session *s;
-	double *cap, *enc, *both, *type_call, *type_seen, *click_call,
-		*click_seen;
-	int n_shot = 0, n_type = 0, n_click = 0;
-	uint32_t w = 0, h = 0;
+	double *click_call, *click_seen;
+	int n_click = 0;
 	char line[256];
 
 	if (rounds <= 0)
@@ -94,83 +68,13 @@ main(int argc, char **argv)
 	if (wl_ops_wlr(&ops) < 0 || probe_start(&pr) < 0 ||
 	    fixture_start(&app, &pr, &ops, &win) < 0)
 		return 1;
-	cap = calloc((size_t)rounds, sizeof(double));
-	enc = calloc((size_t)rounds, sizeof(double));
-	both = calloc((size_t)rounds, sizeof(double));
-	type_call = calloc((size_t)rounds, sizeof(double));
-	type_seen = calloc((size_t)rounds, sizeof(double));
 	click_call = calloc((size_t)rounds, sizeof(double));
 	click_seen = calloc((size_t)rounds, sizeof(double));
+	if (!click_call || !click_seen)
+		return 1;
 	s = test_session();
 	printf("window %dx%d at %d,%d\n", win.content.w, win.content.h,
 	       win.content.x, win.content.y);
-
-	/* screenshots */
-	for (int i = 0; i < rounds; i++) {
-		cua_tree *t = NULL;
-		const void *data;
-		size_t size;
-		const char *mime;
-		double ppp;
-
-		if (cua_session_observe(s, APP, CUA_OBSERVE_NO_LAUNCH, &t) !=
-		    CUA_OK) {
-			fprintf(stderr, "observe: %s\n", cua_error_message());
-			return 1;
-		}
-		if (cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h,
-					    &ppp) == CUA_OK) {
-			cap[n_shot] =
-				cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) /
-				1000.0;
-			enc[n_shot] = cua_tree_get_stat(t, CUA_STAT_ENCODE_US) /
-				      1000.0;
-			both[n_shot] = cap[n_shot] + enc[n_shot];
-			n_shot++;
-		} else {
-			fprintf(stderr, "no screenshot: %s\n",
-				cua_tree_get_screenshot_error(t));
-		}
-		cua_tree_unref(t);
-	}
-	printf("screenshot image %ux%u\n", w, h);
-
-	/* typing into the entry, with key events */
-	cua_session_set_option(s, "type_text_keys", "1");
-	for (int i = 0; i < rounds; i++) {
-		cua_tree *t = observe_until(s, APP, 10000);
-		struct wl_node n;
-		int64_t t0;
-
-		if (cua_session_click(
-			    s, APP,
-			    cua_element_get_id(element(t, "text field", NULL)),
-			    CUA_BUTTON_LEFT, 1, NULL) != CUA_OK ||
-		    cua_session_press_key(s, APP, "ctrl+a BackSpace", NULL) !=
-			    CUA_OK) {
-			fprintf(stderr, "preparing the entry: %s\n",
-				cua_error_message());
-			return 1;
-		}
-		cua_tree_unref(t);
-		if (probe_wait_text(&pr, APP, "text", "*", "", 5000, &n) < 0)
-			continue;
-		t0 = now_ms();
-		if (cua_session_type_text(s, APP, text100, NULL) != CUA_OK) {
-			fprintf(stderr, "type_text: %s\n", cua_error_message());
-			return 1;
-		}
-		type_call[n_type] = (double)(now_ms() - t0);
-		if (probe_wait_text(&pr, APP, "text", "*", text100, 10000,
-				    &n) == 0)
-			type_seen[n_type++] = (double)(now_ms() - t0);
-		else
-			fprintf(stderr, "the entry holds '%s'\n", n.text);
-		/* the app printed a line per character */
-		while (app_wait_line(&app, "entry", 50, NULL, 0) == 0)
-			;
-	}
-	cua_session_set_option(s, "type_text_keys", "0");
 
 	/* clicks by element through the pointer */
 	cua_session_set_option(s, "always_simulate_click", "1");
@@ -230,32 +134,24 @@ main(int argc, char **argv)
 			d->ops->pointer(d, &ev, 1, 0);
 			mv[i] = (cua_now_us() - t0) / 1000.0;
 		}
-		report("driver window_query", q, rounds);
-		report("driver window_at", at, rounds);
-		report("driver pointer move + round trip", mv, rounds);
+		bench_report("driver window_query", q, rounds);
+		bench_report("driver window_at", at, rounds);
+		bench_report("driver pointer move + round trip", mv, rounds);
 		cua_display_close(d);
 		free(q);
 		free(at);
 		free(mv);
 	}
 
-	report("capture (CUA_STAT_CAPTURE_US)", cap, n_shot);
-	report("scale + encode (CUA_STAT_ENCODE_US)", enc, n_shot);
-	report("capture + scale + encode", both, n_shot);
-	report("type_text 100 chars, keys: the call", type_call, n_type);
-	report("  ... until the entry holds them (AT-SPI)", type_seen, n_type);
-	report("click by element (pointer): the call", click_call, n_click);
-	report("  ... until the app reported the toggle", click_seen, n_click);
+	bench_report("click by element (pointer): the call", click_call,
+		     n_click);
+	bench_report("  ... until the app reported the toggle", click_seen,
+		     n_click);
 
 	cua_session_unref(s);
 	app_stop(&app);
 	probe_stop(&pr);
 	ops.close(ops.data);
-	free(cap);
-	free(enc);
-	free(both);
-	free(type_call);
-	free(type_seen);
 	free(click_call);
 	free(click_seen);
 	return 0;
