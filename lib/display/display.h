@@ -155,6 +155,8 @@ struct cua_display_toplevel_query {
 	int active;
 	/* The toplevel's accessible, "bus:path" (for hooks.toplevel_active) */
 	const char *ident;
+	/* The app's toolkit (AT-SPI ToolkitName), NULL when unknown */
+	const char *toolkit;
 };
 
 /* The window manager or compositor, when it runs as a process of its own

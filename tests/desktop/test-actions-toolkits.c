@@ -598,7 +598,7 @@ test_type_newline(void **state)
 	uint32_t name;
 	struct guard *g;
 	char log[8192] = "", *out = NULL;
-	const char *want;
+	const char *want, *typed = "a!\n\u20ac?b";
 
 	assert_non_null(entry);
 	name = cua_element_get_id(entry);
@@ -612,18 +612,42 @@ test_type_newline(void **state)
 	log[0] = '\0';
 	g = guard_begin(pid());
 	/* with punctuation (Shift) and a character on no key (a spare
-	 * keycode); the action is done only once the text shows */
-	ACT(cua_session_type_text(session, fx->app, "a!\n\u20ac?b", &out));
+	 * keycode); the action is done only once the text shows. mutter
+	 * has no spare keycodes: a character its keymap lacks goes as
+	 * GTK's Unicode entry (ctrl+shift+u, hex, space), which Qt 5 does
+	 * not read (docs/wayland.md, Known gaps): Qt 5 there types the
+	 * rest */
+	if (fx == &qt5 && strcmp(test_desktop_kind(), "mutter") == 0)
+		typed = "a!\n?b";
+	ACT(cua_session_type_text(session, fx->app, typed, &out));
 	assert_route(fx->app, out, "keys");
 	cua_free(out);
 	/* GTK's log escapes non-ASCII bytes in octal, Qt's does not */
-	want = fx == &qt5 ? "text a!\\n\u20ac?b" :
-			    "text a!\\n\\342\\202\\254?b";
+	if (fx == &qt5)
+		want = strcmp(typed, "a!\n?b") == 0 ? "text a!\\n?b" :
+						      "text a!\\n\u20ac?b";
+	else
+		want = "text a!\\n\\342\\202\\254?b";
 	wait_count(want, 1, log, sizeof(log));
 	if (count(log, "key Return") != 1 ||
 	    strcmp(last_line(log, "text "), want) != 0)
-		fail_msg("%s: typing 'a!\\n\u20ac?b' into the editor:\n%s",
-			 fx->app, log);
+		fail_msg("%s: typing '%s' into the editor:\n%s", fx->app, typed,
+			 log);
+	if (strcmp(typed, "a!\n?b") == 0) {
+		/* the euro sign as keys is refused before any key is sent,
+		 * never typed as its hex digits */
+		assert_int_equal(cua_session_type_text(session, fx->app,
+						       "\n\u20ac", NULL),
+				 CUA_ERROR_UNSUPPORTED);
+		assert_non_null(strstr(cua_error_message(),
+				       "'\u20ac' (U+20AC) is on no key of "
+				       "mutter's keymap, and Qt apps"));
+		log[0] = '\0';
+		quiet(500, log, sizeof(log));
+		if (log[0])
+			fail_msg("%s: a refused text changed the editor:\n%s",
+				 fx->app, log);
+	}
 	guard_allow(g, "text", "Notes", GUARD_SUBTREE);
 	guard_end(g);
 

@@ -404,6 +404,7 @@ atspi_open_app(struct cua_backend *b, const struct cua_app_info *app,
 			tops[i].active = (t->have & CUA_HAVE_BASIC) &&
 					 CUA_HAS_STATE(t, CUA_STATE_ACTIVE);
 			tops[i].ident = t->ident;
+			tops[i].toolkit = app->toolkit;
 		}
 		if (be->display->ops->match_wants_content)
 			read_content(be, app->bus_name, an->children, tops,

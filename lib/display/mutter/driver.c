@@ -22,9 +22,10 @@
  * mutter's keymap (else mutter drops them). Characters whose keysym is
  * not in the keymap (the default one, evdev/pc105/us, checked with
  * libxkbcommon) are typed with the toolkit's Unicode entry
- * (ctrl+shift+u, the hex code point, space: GTK's input method); the
- * core's type_text inserts text through EditableText before it falls
- * back to keys (docs/wayland.md).
+ * (ctrl+shift+u, the hex code point, space: GTK's input method), and
+ * refused for a Qt app, which does not read it; the core's type_text
+ * inserts text through EditableText before it falls back to keys
+ * (docs/wayland.md).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -42,6 +43,7 @@
 #include "core/errors.h"
 #include "core/keys.h"
 #include "core/roles.h"
+#include "core/utf8.h"
 #include "display/display.h"
 #include "mutter.h"
 
@@ -75,7 +77,8 @@ struct mutter_driver {
 		int32_t w, h;
 		struct cua_rect content; /* the visible window in it */
 		char title[128];
-		char ident[160]; /* the toplevel's accessible, "bus:path" */
+		char ident[160];  /* the toplevel's accessible, "bus:path" */
+		char toolkit[32]; /* its app's toolkit, "" unknown */
 	} seen[MAX_SEEN];
 	uint64_t recorded; /* the recorded window's handle, 0 unknown */
 	uint32_t frame_w, frame_h;
@@ -404,6 +407,8 @@ seen_note(struct mutter_driver *md, uint64_t window, int64_t pid,
 		 q->name ? q->name : "");
 	snprintf(md->seen[0].ident, sizeof(md->seen[0].ident), "%s",
 		 q->ident ? q->ident : "");
+	snprintf(md->seen[0].toolkit, sizeof(md->seen[0].toolkit), "%s",
+		 q->toolkit ? q->toolkit : "");
 }
 
 static ssize_t
@@ -881,6 +886,36 @@ unicode_entry(struct rd_session *s, uint32_t cp)
 	return r;
 }
 
+/* Refuses, before any key is sent, a character that only the Unicode
+ * entry types when the recorded window's app is a Qt one: Qt reads no
+ * ctrl+shift+u and would get the hex digits as text. */
+static cua_result
+unicode_entry_check(struct mutter_driver *md,
+		    const struct cua_key_chord *chords, size_t n)
+{
+	ssize_t k = seen_find(md, md->recorded);
+	char utf8[8];
+
+	if (k < 0 || !strcasestr(md->seen[k].toolkit, "qt"))
+		return CUA_OK;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t cp = chords[i].codepoint;
+
+		if (!chords[i].keysym || !cp || chords[i].n_mods ||
+		    in_keymap(md, chords[i].keysym))
+			continue;
+		utf8[cua_utf8_encode(utf8, cp)] = '\0';
+		return cua_error(
+			CUA_ERROR_UNSUPPORTED,
+			"'%s' (U+%04X) is on no key of mutter's keymap, and "
+			"Qt apps do not read the Unicode entry (ctrl+shift+u) "
+			"that types it on mutter: type text without it, or set "
+			"the text with set_value",
+			utf8, (unsigned)cp);
+	}
+	return CUA_OK;
+}
+
 static cua_result
 m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
        int keymap_delay_ms, const struct cua_display_sync *sync, int *kept)
@@ -894,6 +929,9 @@ m_keys(struct cua_display *d, const struct cua_key_chord *chords, size_t n,
 		*kept = 0;
 	if (!s)
 		return CUA_ERROR_BACKEND;
+	r = unicode_entry_check(md, chords, n);
+	if (r != CUA_OK)
+		return r;
 	for (size_t i = 0; r == CUA_OK && i < n; i++) {
 		const struct cua_key_chord *c = &chords[i];
 		size_t m = 0;
