@@ -271,6 +271,12 @@ struct cua_backend_ops {
 			   const struct cua_key_chord *chords, size_t n,
 			   int keymap_delay_ms, const char *app_bus, int *kept);
 	cua_result (*keys_restore)(struct cua_backend *b);
+	/* Optional: refuses, before any key of a sequence is sent, chords
+	 * the keyboard cannot deliver to the app (CUA_OK otherwise, or when
+	 * the member is NULL). type_text checks its whole text this way
+	 * before it types the first part of it. */
+	cua_result (*keys_check)(struct cua_backend *b,
+				 const struct cua_key_chord *chords, size_t n);
 
 	/* ---- Screenshots and events (docs/screenshots.md). Every member below
 	 * may be NULL: no screenshot, no settle. ---- */

@@ -442,6 +442,12 @@ struct cua_display_ops {
 			   int keymap_delay_ms,
 			   const struct cua_display_sync *sync, int *kept);
 	cua_result (*keys_restore)(struct cua_display *d);
+	/* Optional: refuses, before any key is sent, chords this driver
+	 * cannot deliver to the recorded window's app (a character only
+	 * an input method the app does not read would type); keys() makes
+	 * the same check. NULL: every chord can be sent. */
+	cua_result (*keys_check)(struct cua_display *d,
+				 const struct cua_key_chord *chords, size_t n);
 
 	/* ---- The person at the desktop (docs/safety.md §6) ---- */
 

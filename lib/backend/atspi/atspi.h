@@ -294,6 +294,10 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords, size_t n,
 	   int keymap_delay_ms, const char *app_bus, int *kept);
 cua_result
 atspi_keys_restore(struct cua_backend *b);
+
+cua_result
+atspi_keys_check(struct cua_backend *b, const struct cua_key_chord *chords,
+		 size_t n);
 void
 atspi_track_window(struct cua_backend *b, uint64_t window);
 cua_result

@@ -155,6 +155,7 @@ static const struct cua_backend_ops atspi_ops = {
 	.pointer = atspi_pointer,
 	.keys = atspi_keys,
 	.keys_restore = atspi_keys_restore,
+	.keys_check = atspi_keys_check,
 	.track_window = atspi_track_window,
 	.capture = atspi_capture,
 	.watch_add = atspi_watch_add,

@@ -129,6 +129,17 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords, size_t n,
 }
 
 cua_result
+atspi_keys_check(struct cua_backend *b, const struct cua_key_chord *chords,
+		 size_t n)
+{
+	struct cua_display *d = disp(b);
+
+	if (!d || !d->ops->keys_check)
+		return CUA_OK; /* keys() says what it cannot send */
+	return d->ops->keys_check(d, chords, n);
+}
+
+cua_result
 atspi_keys_restore(struct cua_backend *b)
 {
 	struct cua_display *d = disp(b);

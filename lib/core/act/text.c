@@ -239,6 +239,13 @@ type_keys(struct cua_act *a, const struct cua_key_chord *c, size_t n,
 
 	if (!a->b->ops->keys || !a->b->ops->keys_restore)
 		return act_unsupported(a);
+	/* the whole text, before its first part is typed: a refusal leaves
+	 * nothing half typed */
+	if (a->b->ops->keys_check) {
+		r = a->b->ops->keys_check(a->b, c, n);
+		if (r != CUA_OK)
+			return r;
+	}
 	while (k < n && c[k].keysym != KS_Return)
 		k++;
 	if (k > 0)

@@ -971,6 +971,13 @@ m_keys_restore(struct cua_display *d)
 	return CUA_OK;
 }
 
+static cua_result
+m_keys_check(struct cua_display *d, const struct cua_key_chord *chords,
+	     size_t n)
+{
+	return unicode_entry_check(mdrv(d), chords, n);
+}
+
 /* ---- capture ---------------------------------------------------------- */
 
 static cua_result
@@ -1096,8 +1103,9 @@ m_launch_env(struct cua_display *d, const char **names, const char **values,
 		.window_at = m_window_at, .focus_window = m_focus_window,      \
 		.activate_window = m_activate_window, .shell = m_shell,        \
 		.pointer = m_pointer, .keys = m_keys,                          \
-		.keys_restore = m_keys_restore, .capture = m_capture,          \
-		.take_damage = m_take_damage, .launch_env = m_launch_env,      \
+		.keys_restore = m_keys_restore, .keys_check = m_keys_check,    \
+		.capture = m_capture, .take_damage = m_take_damage,            \
+		.launch_env = m_launch_env,                                    \
 	}
 
 static const struct cua_display_ops mutter_ops = DRIVER_OPS("mutter");
