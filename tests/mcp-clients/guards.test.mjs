@@ -287,7 +287,11 @@ test('the person moving their pointer during a drag ends it (E-USER-CHANGED); th
     assert.equal(d.isError ?? false, false, text(d));
     await fixture.waitLine(/^canvas release 1 /, 5000, mark);
     // the person moves for about 3 s: a key press meanwhile goes through,
-    // every drag meanwhile is told
+    // every drag meanwhile is told. A drag can take less time than the
+    // gaps between the wiggle's motions (5 ms and more), so the person
+    // also moves at each press of the core pointer, before the drag's
+    // next event (person.c, nudge): every drag overlaps a motion.
+    await person.do('nudge on');
     const wiggle = person.do('wiggle 600 5');
     await sleep(100);
     const k = await call('press_key', { key: 'End' });
@@ -308,6 +312,7 @@ test('the person moving their pointer during a drag ends it (E-USER-CHANGED); th
       }
     }
     await wiggle;
+    await person.do('nudge off');
     assert.equal(ok, 0, 'no drag succeeded while the person moved their pointer');
     assert.ok(told > 0);
     // once the person stops moving, a drag works again
