@@ -905,13 +905,9 @@ unicode_entry_check(struct mutter_driver *md,
 		    in_keymap(md, chords[i].keysym))
 			continue;
 		utf8[cua_utf8_encode(utf8, cp)] = '\0';
-		return cua_error(
-			CUA_ERROR_UNSUPPORTED,
-			"'%s' (U+%04X) is on no key of mutter's keymap, and "
-			"Qt apps do not read the Unicode entry (ctrl+shift+u) "
-			"that types it on mutter: type text without it, or set "
-			"the text with set_value",
-			utf8, (unsigned)cp);
+		return cua_err(
+			CUA_MSG_NO_UNICODE_ENTRY, { "char", utf8 },
+			{ "codepoint", CUA_NUM("U+%04X", (unsigned)cp) });
 	}
 	return CUA_OK;
 }

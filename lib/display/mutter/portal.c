@@ -269,34 +269,18 @@ request(struct portal_session *s, const char *iface, const char *method,
 			    "Close", NULL, NULL, NULL);
 		if (r)
 			g_variant_unref(r);
-		return cua_error(
-			CUA_ERROR_TIMEOUT,
-			"the desktop portal did not answer %s within %d s (a "
-			"consent dialog nobody answered?); answer the "
-			"desktop's dialog that asks to share the screen and "
-			"allow remote control, then try again",
-			what, wait_ms / 1000);
+		return cua_err(CUA_MSG_PORTAL_UNANSWERED, { "what", what },
+			       { "s", CUA_NUM("%d", wait_ms / 1000) });
 	}
 	if (s->response == 1) {
 		g_clear_pointer(&s->results, g_variant_unref);
-		return cua_error(
-			CUA_ERROR_PERMISSION,
-			"the desktop's consent dialog for remote control was "
-			"cancelled (%s): libcua may not use the screen or the "
-			"input. Ask the person at the desktop to allow it "
-			"(Share / Allow in the dialog) and try again",
-			what);
+		return cua_err(CUA_MSG_PORTAL_CANCELLED, { "what", what });
 	}
 	if (s->response != 0) {
 		g_clear_pointer(&s->results, g_variant_unref);
-		return cua_error(
-			CUA_ERROR_BACKEND,
-			"the desktop portal refused %s (response %u): its "
-			"backend could not or would not grant remote control; "
-			"see the portal's log (journalctl --user -u "
-			"xdg-desktop-portal), or use a desktop whose portal "
-			"backend offers RemoteDesktop",
-			what, s->response);
+		return cua_err(
+			CUA_MSG_PORTAL_REFUSED, { "what", what },
+			{ "response", CUA_NUM("%u", (unsigned)s->response) });
 	}
 	*results = s->results;
 	s->results = NULL;
@@ -394,12 +378,10 @@ start(struct portal_session *s, int cast)
 	if ((devices & (DEV_KEYBOARD | DEV_POINTER)) !=
 	    (DEV_KEYBOARD | DEV_POINTER)) {
 		g_variant_unref(res);
-		return cua_error(CUA_ERROR_PERMISSION,
-				 "the desktop portal granted no %s: allow "
-				 "both keyboard and pointer control in the "
-				 "desktop's dialog and try again",
-				 devices & DEV_KEYBOARD ? "pointer" :
-							  "keyboard");
+		return cua_err(CUA_MSG_PORTAL_NO_DEVICE,
+			       { "device", devices & DEV_KEYBOARD ?
+						   "pointer" :
+						   "keyboard" });
 	}
 	streams = g_variant_lookup_value(res, "streams",
 					 G_VARIANT_TYPE("a(ua{sv})"));
@@ -417,10 +399,7 @@ start(struct portal_session *s, int cast)
 			  why);
 	g_variant_unref(res);
 	if (cast && !s->base.have_node)
-		return cua_error(CUA_ERROR_PERMISSION,
-				 "the desktop portal granted no screen "
-				 "stream: choose a window to share in the "
-				 "desktop's dialog and try again");
+		return cua_err(CUA_MSG_PORTAL_NO_STREAM);
 	return CUA_OK;
 }
 
