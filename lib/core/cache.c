@@ -162,7 +162,7 @@ void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		struct cua_raw_snapshot *snap, uint32_t root,
 		const uint32_t *popups, size_t n_popups,
-		enum cua_visibility vis, uint64_t gen)
+		enum cua_visibility vis)
 {
 	struct cua_cache_entry *e = cua_cache_find(c, app), *grown;
 	size_t bytes = cua_arena_used(snap->arena);
@@ -209,7 +209,6 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	memcpy(e->popups, popups, n_popups * sizeof(*popups));
 	e->n_popups = n_popups;
 	e->vis = vis;
-	e->gen = gen;
 	e->bytes = bytes;
 	e->used = ++c->tick;
 	/* the marks recorded since the read began are the entry's now */

@@ -79,7 +79,6 @@ struct cua_cache_entry {
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups;
 	enum cua_visibility vis;
-	uint64_t gen; /* the app's event generation before the read */
 	size_t bytes;
 	uint64_t used;                /* LRU tick */
 	struct cua_cache_marks marks; /* since the read began */
@@ -126,7 +125,7 @@ void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		struct cua_raw_snapshot *snap, uint32_t root,
 		const uint32_t *popups, size_t n_popups,
-		enum cua_visibility vis, uint64_t gen);
+		enum cua_visibility vis);
 void
 cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e);
 /* An event of the app with accessibility bus name `bus` (settle.c
@@ -162,7 +161,6 @@ struct cua_cache_read {
 	enum cua_cache_miss why;
 	const char *detail;     /* static: why a change needs a full read */
 	int keep;               /* keep the snapshot once observed */
-	uint64_t gen;           /* the app's event generation before the read */
 	int64_t calls, walk_us; /* what a hit cost */
 };
 
