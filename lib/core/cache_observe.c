@@ -113,7 +113,7 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 		      "tree cache verify (CUA_CACHE_VERIFY): the cached tree "
 		      "of %s differs from a full read at line %zu: cached "
 		      "\"%.*s\", read \"%.*s\". The cache missed a change "
-		      "(unset CUA_TREE_CACHE to read in full).",
+		      "(CUA_TREE_CACHE=0 reads in full).",
 		      app->app_id, line, (int)(na > 200 ? 200 : na), la,
 		      (int)(nb > 200 ? 200 : nb), lb);
 	cua_warn(&s->ctx, "%s", cua_error_get());
