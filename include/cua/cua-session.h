@@ -137,6 +137,15 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * cua_session_set_stopped() does. Presses sent by XTEST (synthetic
  * input) are ignored.
  *
+ * Tree cache key (since 0.2): `tree_cache`, whether observations are
+ * served from the session's tree cache (docs/concurrency.md §6): `auto`
+ * (the default: as the `CUA_TREE_CACHE` environment variable says when
+ * the session is created, on when it is unset, off for `0`), `on` (the
+ * apps of toolkits known to announce their changes), `all` (every
+ * toolkit; for measuring) or `off` (every observation reads the app in
+ * full). A change drops what was cached. The text of an observation is
+ * the same either way.
+ *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
  *         malformed value; for `display`, ::CUA_ERROR_UNSUPPORTED for a
  *         driver this libcua was built without or a session without a

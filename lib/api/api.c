@@ -161,8 +161,9 @@ session_alloc(void)
 	s->ctx.log_level =
 		parse_level(secure_getenv("CUA_LOG_LEVEL"), CUA_LOG_WARNING);
 	cua_options_default(&s->ctx.opt);
-	s->cache = cua_cache_new(); /* NULL: off (the default) */
-	if (cua_user_init(s) < 0) {
+	/* on unless CUA_TREE_CACHE=0 (NULL: off) */
+	if (cua_cache_set_option(&s->cache, "auto") != CUA_OK ||
+	    cua_user_init(s) < 0) {
 		cua_cache_free(s->cache);
 		free(s);
 		return NULL;
@@ -386,6 +387,8 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		cua_user_stop_key(s, strcmp(value, "on") == 0);
 		return CUA_OK;
 	}
+	if (strcmp(key, "tree_cache") == 0)
+		return cua_cache_set_option(&s->cache, value);
 	if (strcmp(key, "display") == 0) {
 		if (!s->backend->ops->set_display)
 			return cua_error(CUA_ERROR_UNSUPPORTED,

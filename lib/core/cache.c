@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "cache.h"
+#include "ctx.h"
 #include "strbuf.h"
 
 /* Apps whose snapshots are kept, and the most one snapshot may take. */
@@ -40,24 +41,58 @@ env_on(const char *v)
 	       strcasecmp(v, "no") != 0;
 }
 
-struct cua_cache *
-cua_cache_new(void)
+enum cua_cache_mode
+cua_cache_env_mode(int *verify)
 {
-	struct cua_cache *c = calloc(1, sizeof(*c));
 	const char *mode = secure_getenv("CUA_TREE_CACHE");
 
+	*verify = env_on(secure_getenv("CUA_CACHE_VERIFY"));
+	if (mode && strcasecmp(mode, "all") == 0)
+		return CUA_CACHE_ALL;
+	if (mode && *mode && !env_on(mode))
+		return CUA_CACHE_OFF;
+	return CUA_CACHE_ON;
+}
+
+struct cua_cache *
+cua_cache_new(enum cua_cache_mode mode, int verify)
+{
+	struct cua_cache *c;
+
+	if (mode == CUA_CACHE_OFF)
+		return NULL;
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->verify = env_on(secure_getenv("CUA_CACHE_VERIFY"));
-	if (mode && strcasecmp(mode, "all") == 0)
-		c->mode = CUA_CACHE_ALL;
-	else if (env_on(mode) || (c->verify && !mode))
-		c->mode = CUA_CACHE_ON;
-	if (c->mode == CUA_CACHE_OFF) {
-		free(c);
-		return NULL;
-	}
+	c->mode = mode;
+	c->verify = verify;
 	return c;
+}
+
+cua_result
+cua_cache_set_option(struct cua_cache **c, const char *value)
+{
+	int verify;
+	enum cua_cache_mode mode = cua_cache_env_mode(&verify);
+
+	if (strcmp(value, "on") == 0)
+		mode = CUA_CACHE_ON;
+	else if (strcmp(value, "all") == 0)
+		mode = CUA_CACHE_ALL;
+	else if (strcmp(value, "off") == 0)
+		mode = CUA_CACHE_OFF;
+	else if (strcmp(value, "auto") != 0)
+		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
+				 "option tree_cache: '%s' is not 'auto', "
+				 "'on', 'all' or 'off'",
+				 value);
+	if ((*c ? (*c)->mode : CUA_CACHE_OFF) == mode)
+		return CUA_OK;
+	cua_cache_free(*c);
+	*c = cua_cache_new(mode, verify);
+	if (mode != CUA_CACHE_OFF && !*c)
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	return CUA_OK;
 }
 
 void
@@ -162,7 +197,7 @@ void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		struct cua_raw_snapshot *snap, uint32_t root,
 		const uint32_t *popups, size_t n_popups,
-		enum cua_visibility vis, uint64_t gen)
+		enum cua_visibility vis)
 {
 	struct cua_cache_entry *e = cua_cache_find(c, app), *grown;
 	size_t bytes = cua_arena_used(snap->arena);
@@ -209,7 +244,6 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	memcpy(e->popups, popups, n_popups * sizeof(*popups));
 	e->n_popups = n_popups;
 	e->vis = vis;
-	e->gen = gen;
 	e->bytes = bytes;
 	e->used = ++c->tick;
 	/* the marks recorded since the read began are the entry's now */

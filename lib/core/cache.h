@@ -4,8 +4,10 @@
  * that an observation in a long-lived session reads again only what the
  * events named.
  *
- * Off unless CUA_TREE_CACHE=1 (or CUA_CACHE_VERIFY=1) is set in the
- * environment when the session is created. The settle's watch (settle.c)
+ * On by default; CUA_TREE_CACHE=0 in the environment when the session is
+ * created, or the session option `tree_cache` (`off`), turns it off. The
+ * one-shot `cua` commands turn it off (they observe once). The settle's
+ * watch (settle.c)
  * hands every event of an app to cua_cache_note(), which marks the
  * object it names in that app's entry (and in the read in progress);
  * an observation opens the app again, reads the marked objects again
@@ -79,7 +81,6 @@ struct cua_cache_entry {
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups;
 	enum cua_visibility vis;
-	uint64_t gen; /* the app's event generation before the read */
 	size_t bytes;
 	uint64_t used;                /* LRU tick */
 	struct cua_cache_marks marks; /* since the read began */
@@ -103,13 +104,23 @@ struct cua_cache {
 	struct cua_cache_marks reading;
 };
 
-/* The mode from the environment (CUA_TREE_CACHE, CUA_CACHE_VERIFY). */
-/* A cache in the mode the environment asks for (CUA_TREE_CACHE,
- * CUA_CACHE_VERIFY); NULL when it is off (or out of memory). */
+/* The mode the environment asks for: CUA_TREE_CACHE unset, empty or
+ * `1`/`on`: on (the default); `0`/`off`/`no`: off; `all`: every toolkit.
+ * *verify: CUA_CACHE_VERIFY is set (not 0/off/no). */
+enum cua_cache_mode
+cua_cache_env_mode(int *verify);
+/* A cache in `mode` (verify mode when `verify`); NULL when the mode is
+ * off (or out of memory). */
 struct cua_cache *
-cua_cache_new(void);
+cua_cache_new(enum cua_cache_mode mode, int verify);
 void
 cua_cache_free(struct cua_cache *c);
+/* The session option `tree_cache`: `auto` (the environment's mode, on
+ * when CUA_TREE_CACHE is unset), `on`, `all` or `off`, into *c (NULL:
+ * off); a change of mode drops what was cached. Verify mode is always
+ * the environment's. CUA_ERROR_INVALID_ARGUMENT for another word. */
+cua_result
+cua_cache_set_option(struct cua_cache **c, const char *value);
 
 /* The entry of this very process (pid, start time, bus name), or NULL;
  * an entry of an earlier process of the app id is dropped. */
@@ -126,7 +137,7 @@ void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		struct cua_raw_snapshot *snap, uint32_t root,
 		const uint32_t *popups, size_t n_popups,
-		enum cua_visibility vis, uint64_t gen);
+		enum cua_visibility vis);
 void
 cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e);
 /* An event of the app with accessibility bus name `bus` (settle.c
@@ -162,7 +173,6 @@ struct cua_cache_read {
 	enum cua_cache_miss why;
 	const char *detail;     /* static: why a change needs a full read */
 	int keep;               /* keep the snapshot once observed */
-	uint64_t gen;           /* the app's event generation before the read */
 	int64_t calls, walk_us; /* what a hit cost */
 };
 

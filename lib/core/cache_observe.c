@@ -69,8 +69,9 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 	int changed;
 	cua_result r;
 
-	/* an event since the cached read was made up: the app is changing,
-	 * and the two reads need not agree */
+	/* an event since the cached read was made up (the events sent so
+	 * far are dispatched here): the app is changing, and the two reads
+	 * need not agree */
 	cua_settle_generation(s, app->bus_name, &gen);
 	changed = e->marks.n || e->marks.full;
 	r = cua_observe_snapshot(s, app, fresh, &full, &root, popups, &n_popups,
@@ -112,7 +113,7 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 		      "tree cache verify (CUA_CACHE_VERIFY): the cached tree "
 		      "of %s differs from a full read at line %zu: cached "
 		      "\"%.*s\", read \"%.*s\". The cache missed a change "
-		      "(unset CUA_TREE_CACHE to read in full).",
+		      "(CUA_TREE_CACHE=0 reads in full).",
 		      app->app_id, line, (int)(na > 200 ? 200 : na), la,
 		      (int)(nb > 200 ? 200 : nb), lb);
 	cua_warn(&s->ctx, "%s", cua_error_get());
@@ -439,14 +440,15 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 	struct cua_cache_entry *e;
 	struct cua_raw_snapshot *fresh = NULL, *check = NULL;
 	int64_t t0 = cua_now_us();
-	uint64_t calls = 0;
+	uint64_t calls = 0, gen;
 	cua_result r;
 
 	memset(cr, 0, sizeof(*cr));
 	if (!c || !app->bus_name)
 		return full_read(s, app, NULL, cr);
 	e = cua_cache_find(c, app);
-	if (cua_settle_generation(s, app->bus_name, &cr->gen) < 0)
+	/* watched, and the events sent so far dispatched (marked) */
+	if (cua_settle_generation(s, app->bus_name, &gen) < 0)
 		cr->why = CUA_CACHE_MISS_UNWATCHED;
 	else if (!cua_cache_toolkit_trusted(c, app))
 		cr->why = CUA_CACHE_MISS_TOOLKIT;
@@ -468,7 +470,7 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 		calls = fresh->stats.calls;
 		/* the app answered the opening after sending whatever it
 		 * sent before: those events are in now */
-		cua_settle_generation(s, app->bus_name, &cr->gen);
+		cua_settle_generation(s, app->bus_name, &gen);
 		if (e->marks.full)
 			cr->why = CUA_CACHE_MISS_CHANGE;
 	}
@@ -548,6 +550,5 @@ cua_cache_keep(struct cua_session *s, const struct cua_app_info *app,
 		cua_raw_snapshot_free(snap);
 		return;
 	}
-	cua_cache_store(s->cache, app, snap, root, popups, n_popups, vis,
-			cr->gen);
+	cua_cache_store(s->cache, app, snap, root, popups, n_popups, vis);
 }

@@ -12,8 +12,10 @@
  * focused and its text selected, buttons inserted, appended, removed,
  * moved and reversed, and observations with no change at all.
  * CUA_CACHE_MUTATIONS=N per fixture (default 60); CUA_CACHE_FIXTURES a
- * comma-separated subset of gtk3, gtk4, qt5 (default gtk3: the toolkit
- * the cache trusts by default, docs/concurrency.md).
+ * comma-separated subset of gtk3, gtk4, qt5, chromium (default gtk3: the
+ * toolkit the cache trusts by default, docs/concurrency.md). Chromium
+ * shows tests/data/cache-page.html, whose keys make the same kinds of
+ * change (and hide a list, add and remove its items, change a text).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -32,16 +34,18 @@
 #include "common.h"
 
 struct fixture {
-	const char *key, *app, *exe, *arg;
+	const char *key, *app, *exe, *arg; /* exe NULL: Chromium, arg page */
 };
 
 static const struct fixture fixtures[] = {
 	{ "gtk3", "fixture-gtk3", FIXTURE_GTK3, "--small" },
 	{ "gtk4", "fixture-gtk4", FIXTURE_GTK4, NULL },
 	{ "qt5", "fixture-qt5", FIXTURE_QT5, NULL },
+	{ "chromium", "chromium", NULL, "cache-page.html" },
 };
 
 static struct app_proc app;
+static struct chromium browser;
 
 /* what the cache said about each observation (its debug lines) */
 static int hits, fulls, excused;
@@ -75,6 +79,14 @@ setup(void **state)
 	cua_session_set_log_handler(session, on_log, NULL);
 	cua_session_set_log_level(session, CUA_LOG_DEBUG);
 	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	if (browser.proc.pid > 0)
+		chromium_stop(&browser);
+	return app_session_teardown(state);
 }
 
 static const char *const labels[] = {
@@ -180,6 +192,47 @@ mutate(struct row *r, char *cmd, size_t size)
 	}
 }
 
+/* One random key of the cache page (or none), into `key`; "" for none. */
+static void
+mutate_page(char *key, size_t size)
+{
+	static const char keys[] = "rrtdaimvnfshl";
+	int op = rand() % 16;
+
+	if (op < (int)sizeof(keys) - 1)
+		snprintf(key, size, "%c", keys[op]);
+	else
+		key[0] = '\0';
+}
+
+static int
+page_loaded(cua_tree *t, void *data)
+{
+	(void)data;
+	return find_element(t, "button", "Gamma") != NULL;
+}
+
+/* Chromium on the cache page, the page holding the keyboard focus. */
+static void
+browser_start(const struct fixture *f)
+{
+	cua_tree *t;
+	cua_element *e;
+	char *outcome = NULL;
+
+	app_stop(&app);
+	chromium_start(&browser, f->arg);
+	t = observe_until_pred(session, f->app, 30000, page_loaded, NULL);
+	assert_non_null(t);
+	e = find_element(t, "heading", "Cache page");
+	assert_non_null(e);
+	if (cua_session_click(session, f->app, cua_element_get_id(e),
+			      CUA_BUTTON_LEFT, 1, &outcome) != CUA_OK)
+		fail_msg("click the heading: %s", cua_error_message());
+	cua_free(outcome);
+	cua_tree_unref(t);
+}
+
 static void
 run(const struct fixture *f, unsigned seed)
 {
@@ -190,19 +243,36 @@ run(const struct fixture *f, unsigned seed)
 	int64_t t0 = now_ms();
 	cua_tree *t;
 
-	fixture_switch(&app, f->app, f->exe, f->arg);
-	t = need_observation(f->app, 15000);
-	cua_tree_unref(t);
+	if (f->exe) {
+		fixture_switch(&app, f->app, f->exe, f->arg);
+		t = need_observation(f->app, 15000);
+		cua_tree_unref(t);
+	} else {
+		browser_start(f);
+	}
 	hits = fulls = excused = 0;
 	srand(seed);
 	for (int it = 0; it < n; it++) {
 		char cmd[96];
 		cua_result rc;
 
-		mutate(&r, cmd, sizeof(cmd));
-		if (cmd[0]) {
-			fixture_command(&app, f->app, cmd, NULL, 0);
-			mutations++;
+		if (!f->exe) {
+			char *outcome = NULL;
+
+			mutate_page(cmd, sizeof(cmd));
+			if (cmd[0] &&
+			    cua_session_press_key(session, f->app, cmd,
+						  &outcome) != CUA_OK)
+				fail_msg("press %s: %s", cmd,
+					 cua_error_message());
+			cua_free(outcome);
+			mutations += cmd[0] != '\0';
+		} else {
+			mutate(&r, cmd, sizeof(cmd));
+			if (cmd[0]) {
+				fixture_command(&app, f->app, cmd, NULL, 0);
+				mutations++;
+			}
 		}
 		t = NULL;
 		rc = cua_session_observe(
@@ -229,6 +299,8 @@ run(const struct fixture *f, unsigned seed)
 		f->app, observed, mutations, hits, fulls,
 		hits + fulls ? 100.0 * fulls / (hits + fulls) : 0.0, excused,
 		divergences, (long long)(now_ms() - t0) / 1000);
+	if (!f->exe)
+		chromium_stop(&browser);
 	assert_int_equal(divergences, 0);
 	/* every observation went through the cache, and it served some */
 	assert_int_equal(hits + fulls, observed);
@@ -261,5 +333,5 @@ main(void)
 		cmocka_unit_test(test_cache_mutations),
 	};
 
-	return run_test_group("cache", tests, setup, app_session_teardown);
+	return run_test_group("cache", tests, setup, teardown);
 }

@@ -111,8 +111,9 @@ out:
  * Observation after a click that changes one element: a check box of
  * `app` clicked, then the app observed (screenshot included). Reports
  * the medians of reading the tree (walk + ids), the settle that follows
- * an action, and the whole observation. With CUA_TREE_CACHE=1 the read
- * is the cache's: the clicked box read again, the rest from the cache.
+ * an action, and the whole observation. With the tree cache (on unless
+ * CUA_TREE_CACHE=0) the read is the cache's: the clicked box read again,
+ * the rest from the cache.
  */
 static void
 bench_click(cua_session *s, const char *label, const char *app, int runs)

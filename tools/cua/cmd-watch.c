@@ -88,6 +88,9 @@ run(struct cli *cli)
 		return status;
 	/* the reader saw every change: no baseline expires while watching */
 	cua_session_set_option(s, "diff_baseline_max_age_s", "31536000");
+	/* observes again and again: the tree cache as the environment says
+	 * (on unless CUA_TREE_CACHE=0) */
+	cua_session_set_option(s, "tree_cache", "auto");
 	for (int first = 1;; first = 0) {
 		next = NULL;
 		if (relock_state(s, &sf, saved) < 0) {

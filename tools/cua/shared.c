@@ -104,6 +104,10 @@ cli_plain_session(const char *what, cua_session **s)
 	/* every session of the command: messages name `cua state`, not
 	 * the MCP tools */
 	r = cua_session_set_option(*s, "vocabulary", "cli");
+	/* one observation per process: nothing to keep a tree cache for
+	 * (`cua watch` turns it back on) */
+	if (r == CUA_OK)
+		r = cua_session_set_option(*s, "tree_cache", "off");
 	if (r != CUA_OK) {
 		*s = cua_session_unref(*s);
 		return cli_fail(what, r);

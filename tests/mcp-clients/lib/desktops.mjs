@@ -10,14 +10,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CUA_CLI, DATA_DIR, FIXTURE, Fixture, startHttpServer, endHttpSession, stateUntil } from './harness.mjs';
+import { CACHE_VARS, CUA_CLI, DATA_DIR, FIXTURE, Fixture, startHttpServer, endHttpSession, stateUntil } from './harness.mjs';
 
 const run = promisify(execFile);
 
-// The environment a desktop's programs get: PATH and HOME, the variables
-// `cua desktop start --json` gives (null: unset) and the log level.
+// The environment a desktop's programs get: PATH and HOME, the tree
+// cache's, the variables `cua desktop start --json` gives (null: unset)
+// and the log level.
 function desktopEnv(vars) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, CUA_LOG_LEVEL: 'warning' };
+  for (const k of CACHE_VARS) if (process.env[k]) env[k] = process.env[k];
   for (const [k, v] of Object.entries(vars)) if (v !== null) env[k] = v;
   return env;
 }

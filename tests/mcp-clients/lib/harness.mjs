@@ -35,6 +35,10 @@ export const RECEIPT_LINE = 'Action completed. Call `get_app_state` to fetch the
 const DESKTOP_VARS = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS',
   'XDG_RUNTIME_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'GSK_RENDERER', 'CUA_DESKTOP_DIR'];
 
+// The tree cache's variables (docs/concurrency.md §6), passed on to the
+// servers a test starts so that a run in verify mode reaches them.
+export const CACHE_VARS = ['CUA_TREE_CACHE', 'CUA_CACHE_VERIFY'];
+
 export function haveDesktop() {
   return Boolean(process.env.DISPLAY && process.env.DBUS_SESSION_BUS_ADDRESS);
 }
@@ -47,7 +51,7 @@ export function tempDir(prefix) {
 // one test to another (or from the user).
 export function serverEnv(extra = {}) {
   const env = { CUA_LOG_LEVEL: 'warning' };
-  for (const k of DESKTOP_VARS) if (process.env[k]) env[k] = process.env[k];
+  for (const k of [...DESKTOP_VARS, ...CACHE_VARS]) if (process.env[k]) env[k] = process.env[k];
   env.XDG_CONFIG_HOME = tempDir('config');
   env.XDG_STATE_HOME = tempDir('state');
   return { ...env, ...extra };
