@@ -99,7 +99,9 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * `settle_probe_ms` (40), `warmup_cap_ms` (1200), `capture_timeout_ms`
  * (2500), `capture_fallback_timeout_ms` (3000),
  * `screenshot_max_long_edge` (2048), `screenshot_max_short_edge` (768),
- * `jpeg_quality` (80).
+ * `jpeg_quality` (80), `screenshot_reuse` (1: the image of a window the
+ * display driver proves unchanged since its last capture is reused; 0:
+ * every observation captures; since 0.2).
  *
  * Diff keys (docs/identity.md §7; they apply to observations made after the
  * call): `diff_mode` (`auto`: ::CUA_RENDER_DIFF renders a diff when a

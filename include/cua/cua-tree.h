@@ -211,6 +211,10 @@ typedef enum cua_tree_stat {
 	CUA_STAT_ENCODE_US = 23,
 	/** 1 when the settle stopped at its cap, else 0 */
 	CUA_STAT_SETTLE_CAPPED = 24,
+	/** 1 when the screenshot is the image kept from an earlier capture
+	 *  of the window, which the display driver proved unchanged since
+	 *  (docs/screenshots.md §2.1), else 0. @since 0.2 */
+	CUA_STAT_SCREENSHOT_REUSED = 25,
 } cua_tree_stat;
 
 /**

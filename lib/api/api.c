@@ -188,6 +188,7 @@ session_destroy(struct cua_session *s)
 {
 	cua_session_free_apps(s);
 	cua_cache_free(s->cache);
+	cua_shot_cache_free(s);
 	cua_settle_free_all(s);
 	if (s->backend)
 		s->backend->ops->destroy(s->backend);
@@ -335,6 +336,8 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		  65536 },
 		{ "jpeg_quality", offsetof(struct cua_options, jpeg_quality), 1,
 		  100 },
+		{ "screenshot_reuse", offsetof(struct cua_options, shot_reuse),
+		  0, 1 },
 		{ "diff_baseline_max_age_s",
 		  offsetof(struct cua_options, diff_max_age_s), 0,
 		  86400 * 365 },
@@ -816,6 +819,8 @@ cua_tree_get_stat(cua_tree *t, cua_tree_stat stat)
 		return t->shot_stats.encode_us;
 	case CUA_STAT_SETTLE_CAPPED:
 		return t->shot_stats.settle_capped;
+	case CUA_STAT_SCREENSHOT_REUSED:
+		return t->shot_stats.reused;
 	}
 	return -1;
 }

@@ -36,6 +36,7 @@ cua_options_default(struct cua_options *opt)
 	opt->shot_max_long_edge = 2048;
 	opt->shot_max_short_edge = 768;
 	opt->jpeg_quality = 80;
+	opt->shot_reuse = 1;
 	opt->diff_max_age_s = 300;
 	opt->locator_strict_siblings = 0;
 	opt->focus_timeout_ms = 500;

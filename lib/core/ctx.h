@@ -33,6 +33,7 @@ struct cua_options {
 	int shot_max_long_edge;          /* 2048 */
 	int shot_max_short_edge;         /* 768 */
 	int jpeg_quality;                /* 80 */
+	int shot_reuse; /* screenshot_reuse: 1 (docs/screenshots.md §2.1) */
 	/* diffs (docs/identity.md §7) */
 	int diff_off;           /* diff_mode = off */
 	int diff_removed_lines; /* diff_removed_style = lines */

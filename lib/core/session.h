@@ -75,6 +75,9 @@ struct cua_session {
 	uint64_t pending_start;
 	int pending_count;
 	struct cua_cache *cache; /* the tree cache (cache.h); NULL: off */
+	/* the last images of a few windows, for reuse (shot.c); NULL until
+	 * the first image worth keeping */
+	struct cua_shot_cache *shots;
 };
 
 /* Opens the app (or takes `opened`, the app opened already: owned), chooses
@@ -166,6 +169,9 @@ cua_settle_free_all(struct cua_session *s);
  * never fails: on failure t->shot_error holds the reason. */
 void
 cua_shot_take(struct cua_session *s, struct cua_tree *t);
+/* Frees the kept images (shot.c). */
+void
+cua_shot_cache_free(struct cua_session *s);
 /* The docs/screenshots.md §7 reason for a capture status (static string),
  * in the words of the session's display (an X server or a compositor). */
 const char *

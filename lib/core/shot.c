@@ -80,17 +80,13 @@ cua_shot_reason(struct cua_backend *b, int status)
 	return "the X server refused the capture";
 }
 
-/* Resamples and encodes a capture into the tree
- * (docs/screenshots.md §4, §5). */
-int
-cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
-		const struct cua_options *opt)
+/* The geometry of a capture's image in the tree (docs/screenshots.md §3,
+ * §4): its size before the scaler has had its say. */
+static void
+shot_geometry(const struct cua_tree *t, const struct cua_capture *c,
+	      const struct cua_options *opt, struct cua_shot_geom *out)
 {
 	struct cua_shot_geom g;
-	struct cua_rgb rgb;
-	void *jpeg = NULL;
-	size_t size = 0;
-	void *copy;
 
 	memset(&g, 0, sizeof(g));
 	g.x11_window = t->x11_window;
@@ -111,6 +107,41 @@ cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
 		cua_geom_element_origin(&t->atspi_window, &gw, g.device_ppp,
 					&g.elem_dx, &g.elem_dy);
 	}
+	*out = g;
+}
+
+/* Stores an encoded image in the tree's arena. */
+static int
+shot_store(struct cua_tree *t, const void *jpeg, size_t size,
+	   const struct cua_shot_geom *g)
+{
+	void *copy = cua_arena_alloc(t->arena, size);
+
+	if (!copy)
+		return -1;
+	memcpy(copy, jpeg, size);
+	t->shot_data = copy;
+	t->shot_size = size;
+	t->shot_mime = "image/jpeg";
+	t->shot = *g;
+	t->has_shot = 1;
+	t->shot_error = NULL;
+	return 0;
+}
+
+/* Resamples and encodes a capture into the tree (docs/screenshots.md
+ * §4, §5); the encoded bytes also go to *kept (malloc'd) when kept is not
+ * NULL. */
+static int
+shot_encode(struct cua_tree *t, const struct cua_capture *c,
+	    const struct cua_options *opt, void **kept, size_t *kept_size)
+{
+	struct cua_shot_geom g;
+	struct cua_rgb rgb;
+	void *jpeg = NULL;
+	size_t size = 0;
+
+	shot_geometry(t, c, opt, &g);
 	if (cua_image_scale(&rgb, &c->px, g.width, g.height) < 0)
 		return -1;
 	/* the scaler never upscales; keep what it produced */
@@ -121,20 +152,156 @@ cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
 		return -1;
 	}
 	cua_rgb_free(&rgb);
-	copy = cua_arena_alloc(t->arena, size);
-	if (!copy) {
+	if (shot_store(t, jpeg, size, &g) < 0) {
 		free(jpeg);
 		return -1;
 	}
-	memcpy(copy, jpeg, size);
-	free(jpeg);
-	t->shot_data = copy;
-	t->shot_size = size;
-	t->shot_mime = "image/jpeg";
-	t->shot = g;
-	t->has_shot = 1;
-	t->shot_error = NULL;
+	if (kept) {
+		*kept = jpeg;
+		*kept_size = size;
+	} else {
+		free(jpeg);
+	}
 	return 0;
+}
+
+int
+cua_shot_encode(struct cua_tree *t, const struct cua_capture *c,
+		const struct cua_options *opt)
+{
+	return shot_encode(t, c, opt, NULL, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reuse (docs/screenshots.md §2.1)                                     */
+
+/* The last encoded image of a few windows, most recently used last. */
+#define SHOT_KEEP 4
+
+struct shot_kept {
+	uint64_t window; /* 0: free */
+	uint64_t stamp;  /* the driver's stamp of the capture */
+	struct cua_rect frame, whole;
+	/* what the image was made with: the geometry before the scaler
+	 * (size, device pixels per point) and the options */
+	struct cua_shot_geom want;
+	uint32_t width, height; /* what the scaler made */
+	int max_long, max_short, quality;
+	void *jpeg;
+	size_t size;
+	uint64_t used; /* LRU: larger is newer */
+};
+
+struct cua_shot_cache {
+	struct shot_kept k[SHOT_KEEP];
+	uint64_t clock;
+};
+
+static void
+kept_drop(struct shot_kept *k)
+{
+	free(k->jpeg);
+	memset(k, 0, sizeof(*k));
+}
+
+void
+cua_shot_cache_free(struct cua_session *s)
+{
+	if (!s->shots)
+		return;
+	for (size_t i = 0; i < SHOT_KEEP; i++)
+		kept_drop(&s->shots->k[i]);
+	free(s->shots);
+	s->shots = NULL;
+}
+
+static struct shot_kept *
+kept_find(struct cua_session *s, uint64_t window)
+{
+	if (!s->shots || !window)
+		return NULL;
+	for (size_t i = 0; i < SHOT_KEEP; i++)
+		if (s->shots->k[i].window == window)
+			return &s->shots->k[i];
+	return NULL;
+}
+
+static int
+same_rect(const struct cua_rect *a, const struct cua_rect *b)
+{
+	return a->x == b->x && a->y == b->y && a->w == b->w && a->h == b->h;
+}
+
+/* 1 when the kept image is the one a capture now would give: the driver
+ * said nothing changed, at the same geometry, and the image would be
+ * made the same way. */
+static int
+kept_fits(const struct shot_kept *k, const struct cua_capture *c,
+	  const struct cua_shot_geom *g, const struct cua_options *opt)
+{
+	return c->unchanged && c->stamp == k->stamp && c->popups == 0 &&
+	       same_rect(&c->frame, &k->frame) &&
+	       same_rect(&c->window, &k->whole) && g->width == k->want.width &&
+	       g->height == k->want.height &&
+	       g->device_ppp == k->want.device_ppp && g->ppp == k->want.ppp &&
+	       opt->shot_max_long_edge == k->max_long &&
+	       opt->shot_max_short_edge == k->max_short &&
+	       opt->jpeg_quality == k->quality;
+}
+
+/* Keeps the image of a capture the driver can vouch for (jpeg: taken),
+ * in the place of the window's earlier one or the least recently used. */
+static void
+kept_store(struct cua_session *s, const struct cua_tree *t,
+	   const struct cua_capture *c, const struct cua_shot_geom *want,
+	   void *jpeg, size_t size)
+{
+	struct shot_kept *k = kept_find(s, t->x11_window);
+
+	if (!s->shots && !(s->shots = calloc(1, sizeof(*s->shots)))) {
+		free(jpeg);
+		return;
+	}
+	if (!k) {
+		k = &s->shots->k[0];
+		for (size_t i = 1; i < SHOT_KEEP; i++)
+			if (s->shots->k[i].used < k->used)
+				k = &s->shots->k[i];
+	}
+	kept_drop(k);
+	k->window = t->x11_window;
+	k->stamp = c->stamp;
+	k->frame = c->frame;
+	k->whole = c->window;
+	k->want = *want;
+	k->width = t->shot.width;
+	k->height = t->shot.height;
+	k->max_long = s->ctx.opt.shot_max_long_edge;
+	k->max_short = s->ctx.opt.shot_max_short_edge;
+	k->quality = s->ctx.opt.jpeg_quality;
+	k->jpeg = jpeg;
+	k->size = size;
+	k->used = ++s->shots->clock;
+}
+
+/* The kept image of the window as the tree's, when the driver answered
+ * that nothing changed since it was captured: 1 reused, 0 not. */
+static int
+shot_reuse(struct cua_session *s, struct cua_tree *t, struct shot_kept *k,
+	   const struct cua_capture *c)
+{
+	struct cua_shot_geom g;
+
+	shot_geometry(t, c, &s->ctx.opt, &g);
+	if (!kept_fits(k, c, &g, &s->ctx.opt))
+		return 0;
+	g.width = k->width;
+	g.height = k->height;
+	if (shot_store(t, k->jpeg, k->size, &g) < 0)
+		return 0;
+	k->used = ++s->shots->clock;
+	t->shot_stats.reused = 1;
+	return 1;
 }
 
 void
@@ -144,11 +311,16 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	struct cua_capture_request req;
 	struct cua_capture *c = NULL;
 	enum cua_capture_status st = CUA_CAPTURE_NO_DISPLAY;
+	struct shot_kept *k;
+	struct cua_shot_geom want;
+	void *jpeg = NULL;
+	size_t size = 0;
 	int64_t t0;
 	cua_result r;
 
 	t->shot_data = NULL;
 	t->has_shot = 0;
+	t->shot_stats.reused = 0;
 	/* a desktop without window capture says so */
 	t->shot_error = cua_caps_shot_error(b, t->arena);
 	if (t->shot_error)
@@ -161,17 +333,42 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 		t->shot_error = cua_shot_reason(b, CUA_CAPTURE_UNIDENTIFIED);
 		return;
 	}
+	k = s->ctx.opt.shot_reuse ? kept_find(s, t->x11_window) : NULL;
 	memset(&req, 0, sizeof(req));
 	req.window = t->x11_window;
 	req.timeout_ms = s->ctx.opt.capture_timeout_ms;
 	req.fallback_timeout_ms = s->ctx.opt.capture_fallback_timeout_ms;
 	req.popups = 1;
+	req.unchanged_since = k ? k->stamp : 0;
 	cua_debug(&s->ctx, "capture: window 0x%llx",
 		  (unsigned long long)req.window);
 	t0 = cua_now_us();
 	r = b->ops->capture(b, &req, &c, &st);
+	if (r == CUA_OK && c && c->unchanged) {
+		if (k && shot_reuse(s, t, k, c)) {
+			t->shot_stats.capture_us = cua_now_us() - t0;
+			t->shot_stats.encode_us = 0;
+			cua_debug(&s->ctx,
+				  "capture: window 0x%llx unchanged since its "
+				  "capture: image reused (%ux%u, %zu bytes, "
+				  "check %lld us)",
+				  (unsigned long long)req.window, t->shot.width,
+				  t->shot.height, t->shot_size,
+				  (long long)t->shot_stats.capture_us);
+			cua_capture_free(c);
+			return;
+		}
+		/* unchanged, but the image would be made otherwise now (the
+		 * options, the window's size in points): capture */
+		cua_capture_free(c);
+		c = NULL;
+		req.unchanged_since = 0;
+		r = b->ops->capture(b, &req, &c, &st);
+	}
+	if (k)
+		kept_drop(k);
 	t->shot_stats.capture_us = cua_now_us() - t0;
-	if (r != CUA_OK || !c) {
+	if (r != CUA_OK || !c || c->unchanged) {
 		t->shot_error = cua_shot_reason(
 			b, st == CUA_CAPTURE_OK ? CUA_CAPTURE_REFUSED : st);
 		cua_debug(&s->ctx, "capture: no image: %s", t->shot_error);
@@ -187,19 +384,29 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 		c->window.y = c->frame.y;
 	}
 	t0 = cua_now_us();
-	if (cua_shot_encode(t, c, &s->ctx.opt) < 0)
+	shot_geometry(t, c, &s->ctx.opt, &want);
+	if (shot_encode(t, c, &s->ctx.opt,
+			s->ctx.opt.shot_reuse && c->stamp &&
+					c->route == CUA_CAPTURE_COMPOSITE &&
+					!c->popups ?
+				&jpeg :
+				NULL,
+			&size) < 0)
 		t->shot_error = cua_shot_reason(b, CUA_CAPTURE_REFUSED);
+	else if (jpeg)
+		kept_store(s, t, c, &want, jpeg, size);
 	t->shot_stats.encode_us = cua_now_us() - t0;
 	cua_debug(
 		&s->ctx,
 		"capture: %dx%d px, %d popups -> %ux%u (ppp %.4f, device %.2f, "
 		"element origin %+.1f%+.1f), %zu bytes, capture %lld us, encode "
-		"%lld us",
+		"%lld us%s",
 		c->frame.w, c->frame.h, c->popups, t->shot.width,
 		t->shot.height, t->shot.ppp, t->shot.device_ppp,
 		t->shot.elem_dx, t->shot.elem_dy, t->shot_size,
 		(long long)t->shot_stats.capture_us,
-		(long long)t->shot_stats.encode_us);
+		(long long)t->shot_stats.encode_us,
+		jpeg ? ", kept for reuse" : "");
 	cua_capture_free(c);
 }
 

@@ -190,6 +190,9 @@ struct cua_tree {
 	struct {
 		int64_t settle_us, warmup_us, capture_us, encode_us;
 		int settle_capped;
+		/* 1: the image is the one kept from an earlier capture of the
+		 * unchanged window (shot.c) */
+		int reused;
 	} shot_stats;
 
 	struct {

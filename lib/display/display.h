@@ -269,6 +269,15 @@ struct cua_capture {
 	/* how many of the app's open popups (menus, drop-downs, tooltips)
 	 * were composited onto px (cua_capture_request.popups) */
 	int popups;
+	/* Nonzero: the driver can later prove whether the window changed
+	 * since these pixels were read (cua_capture_request.unchanged_since);
+	 * 0: it cannot (no damage tracking, popups pasted, a fallback
+	 * route). */
+	uint64_t stamp;
+	/* 1: the answer to unchanged_since: nothing in the window changed
+	 * since the capture with that stamp; px is empty, frame, window
+	 * and stamp are the window's now (docs/screenshots.md §2.1). */
+	int unchanged;
 };
 
 enum cua_capture_route {
@@ -307,6 +316,12 @@ struct cua_capture_request {
 	 * the image, at their places (docs/screenshots.md §1), where the
 	 * driver can; the frame stays the window's */
 	int popups;
+	/* Nonzero: the stamp of an earlier capture of this window. A driver
+	 * that can prove nothing in the window changed since (no damage,
+	 * the same geometry, no popups) answers with an empty capture whose
+	 * `unchanged` is 1; otherwise, and when it cannot tell, it captures.
+	 * Drivers without damage tracking ignore it. */
+	uint64_t unchanged_since;
 };
 
 void

@@ -341,6 +341,165 @@ test_settle_idle(void **state)
 	cua_tree_unref(t);
 }
 
+/* ---- reuse of an unchanged window's image ---- */
+
+/* The screenshot's bytes, malloc'd (the tree keeps its own). */
+static void *
+shot_bytes(cua_tree *t, size_t *size)
+{
+	const void *data;
+	const char *mime;
+	uint32_t w, h;
+	double ppp;
+	void *copy;
+
+	if (cua_tree_get_screenshot(t, &data, size, &mime, &w, &h, &ppp) !=
+	    CUA_OK)
+		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
+	copy = malloc(*size);
+	assert_non_null(copy);
+	memcpy(copy, data, *size);
+	return copy;
+}
+
+/* The mean difference of the two images' channels over the box. */
+static double
+box_difference(const struct img *a, const struct img *b, int x, int y, int w,
+	       int h)
+{
+	double sum = 0;
+	long n = 0;
+
+	for (int j = y; j < y + h && j < a->h && j < b->h; j++)
+		for (int i = x; i < x + w && i < a->w && i < b->w; i++) {
+			int ca[3], cb[3];
+
+			pixel(a, i, j, ca);
+			pixel(b, i, j, cb);
+			for (int k = 0; k < 3; k++, n++)
+				sum += abs(ca[k] - cb[k]);
+		}
+	return n ? sum / (double)n : 0;
+}
+
+/* Observes without an action since the last observation. */
+static cua_tree *
+observe_idle(void)
+{
+	cua_tree *t = NULL;
+
+	assert_int_equal(cua_session_observe(fx.s, APP, 0, &t), CUA_OK);
+	return t;
+}
+
+/* A second observation of the unchanged window reuses the first one's
+ * image; a change the app makes on its own (no action: only the window's
+ * damage tells) and a move are captured anew, with the pixels of the
+ * change (docs/screenshots.md §2.1). */
+static void
+test_reuse_unchanged(void **state)
+{
+	cua_tree *t1, *t2, *t3, *t4;
+	void *b1, *b2, *b3, *b4;
+	size_t n1, n2, n3, n4;
+	struct img i2, i3;
+	cua_element *e;
+	int32_t lx, ly, lw, lh, px, py, pw, ph;
+	char line[128];
+
+	assert_int_equal(app_send(&fx.app, "label reuse-before 0"), 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "label", 2000, line, sizeof(line)), 0);
+	t1 = observe_until_pred(fx.s, APP, 5000, has_pattern, NULL);
+	assert_non_null(t1);
+	assert_true(has_label(t1, "reuse-before"));
+	cua_tree_unref(t1);
+	usleep(500 * 1000); /* the app has drawn the label */
+
+	/* unchanged: the second image is the first one */
+	t1 = observe_idle();
+	b1 = shot_bytes(t1, &n1);
+	t2 = observe_idle();
+	b2 = shot_bytes(t2, &n2);
+	fprintf(stderr,
+		"# capture %.1f ms (reused %d), then %.1f ms (reused "
+		"%d)\n",
+		cua_tree_get_stat(t1, CUA_STAT_CAPTURE_US) / 1000.0,
+		(int)cua_tree_get_stat(t1, CUA_STAT_SCREENSHOT_REUSED),
+		cua_tree_get_stat(t2, CUA_STAT_CAPTURE_US) / 1000.0,
+		(int)cua_tree_get_stat(t2, CUA_STAT_SCREENSHOT_REUSED));
+	assert_int_equal(cua_tree_get_stat(t2, CUA_STAT_SCREENSHOT_REUSED), 1);
+	assert_int_equal(cua_tree_get_stat(t2, CUA_STAT_ENCODE_US), 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(b1, b2, n1);
+
+	/* the app changes its label by itself */
+	assert_int_equal(app_send(&fx.app, "label REUSE-AFTER-WWW 0"), 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "label", 2000, line, sizeof(line)), 0);
+	t3 = observe_until_pred(fx.s, APP, 5000, has_pattern, NULL);
+	assert_non_null(t3);
+	assert_true(has_label(t3, "REUSE-AFTER-WWW"));
+	assert_int_equal(cua_tree_get_stat(t3, CUA_STAT_SCREENSHOT_REUSED), 0);
+	b3 = shot_bytes(t3, &n3);
+	assert_int_equal(jpeg_decode(b2, n2, &i2), 0);
+	assert_int_equal(jpeg_decode(b3, n3, &i3), 0);
+	assert_int_equal(i2.w, i3.w);
+	assert_int_equal(i2.h, i3.h);
+	/* the label's pixels changed, the pattern's did not */
+	e = find_element(t3, NULL, "REUSE-AFTER-WWW");
+	assert_non_null(e);
+	assert_true(cua_element_get_frame(e, &lx, &ly, &lw, &lh));
+	e = find_element(t3, NULL, "Pattern");
+	assert_non_null(e);
+	assert_true(cua_element_get_frame(e, &px, &py, &pw, &ph));
+	fprintf(stderr,
+		"# label box %dx%d+%d+%d: difference %.1f; pattern "
+		"%.1f\n",
+		lw, lh, lx, ly, box_difference(&i2, &i3, lx, ly, lw, lh),
+		box_difference(&i2, &i3, px, py, pw, ph));
+	assert_true(box_difference(&i2, &i3, lx, ly, lw, lh) > 2.0);
+	assert_true(box_difference(&i2, &i3, px, py, pw, ph) < 1.0);
+	free(i2.px);
+	free(i3.px);
+
+	/* unchanged again: the new image is kept */
+	usleep(300 * 1000);
+	t4 = observe_idle();
+	b4 = shot_bytes(t4, &n4);
+	if (!cua_tree_get_stat(t4, CUA_STAT_SCREENSHOT_REUSED)) {
+		/* the first observation after the change may catch the
+		 * last of its drawing; the next one must not */
+		cua_tree_unref(t4);
+		free(b4);
+		free(b3);
+		t4 = observe_idle();
+		b3 = shot_bytes(t4, &n3);
+		cua_tree_unref(t4);
+		t4 = observe_idle();
+		b4 = shot_bytes(t4, &n4);
+	}
+	assert_int_equal(cua_tree_get_stat(t4, CUA_STAT_SCREENSHOT_REUSED), 1);
+	assert_int_equal(n3, n4);
+	assert_memory_equal(b3, b4, n3);
+	cua_tree_unref(t4);
+
+	/* moved: captured anew, the pattern where the frame says */
+	move_to(&fx.app, 60, 70);
+	t4 = observe_idle();
+	assert_int_equal(cua_tree_get_stat(t4, CUA_STAT_SCREENSHOT_REUSED), 0);
+	cua_tree_unref(t4);
+	check_pattern(fx.s);
+
+	free(b1);
+	free(b2);
+	free(b3);
+	free(b4);
+	cua_tree_unref(t1);
+	cua_tree_unref(t2);
+	cua_tree_unref(t3);
+}
+
 /* ---- a hung capture ---- */
 
 static int grab_armed;
@@ -715,6 +874,7 @@ main(void)
 		cmocka_unit_test(test_offscreen),
 		cmocka_unit_test(test_settle_idle),
 		cmocka_unit_test(test_settle_delayed_change),
+		cmocka_unit_test(test_reuse_unchanged),
 		cmocka_unit_test(test_capture_timeout),
 		cmocka_unit_test(test_click_at_gtk3),
 		cmocka_unit_test(test_click_at_gtk4),

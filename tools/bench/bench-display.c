@@ -8,7 +8,9 @@
  *                the remote-desktop and screen-cast sessions and the
  *                stream's first frame) and its capture alone;
  *   screenshot   capture, and scale + encode, in a running session
- *                (CUA_STAT_CAPTURE_US, CUA_STAT_ENCODE_US);
+ *                (CUA_STAT_CAPTURE_US, CUA_STAT_ENCODE_US), how many of
+ *                these images of the unchanged window were reused
+ *                (CUA_STAT_SCREENSHOT_REUSED), and the whole observation;
  *   typing       type_text of 100 characters with key events: the call
  *                (which reads the typed text back before it returns), and
  *                until the app printed the whole text;
@@ -102,9 +104,9 @@ main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : 20;
 	struct app_proc app;
 	cua_session *s;
-	double *first, *first_cap, *cap, *enc, *both, *type_call, *type_seen,
-		*click_call, *click_seen;
-	int n_first = 0, n_shot = 0, n_type = 0, n_click = 0;
+	double *first, *first_cap, *cap, *enc, *both, *obs, *type_call,
+		*type_seen, *click_call, *click_seen;
+	int n_first = 0, n_shot = 0, n_type = 0, n_click = 0, reused = 0;
 	uint32_t w = 0, h = 0;
 	char line[512], want[160];
 
@@ -123,12 +125,13 @@ main(int argc, char **argv)
 	cap = calloc((size_t)rounds, sizeof(double));
 	enc = calloc((size_t)rounds, sizeof(double));
 	both = calloc((size_t)rounds, sizeof(double));
+	obs = calloc((size_t)rounds, sizeof(double));
 	type_call = calloc((size_t)rounds, sizeof(double));
 	type_seen = calloc((size_t)rounds, sizeof(double));
 	click_call = calloc((size_t)rounds, sizeof(double));
 	click_seen = calloc((size_t)rounds, sizeof(double));
-	if (!first || !first_cap || !cap || !enc || !both || !type_call ||
-	    !type_seen || !click_call || !click_seen)
+	if (!first || !first_cap || !cap || !enc || !both || !obs ||
+	    !type_call || !type_seen || !click_call || !click_seen)
 		return 1;
 	if (app_send(&app, "resize 1280 800") < 0 ||
 	    app_wait_line(&app, "done resize", 5000, NULL, 0) < 0) {
@@ -167,11 +170,15 @@ main(int argc, char **argv)
 	s = test_session();
 	for (int i = 0; i < rounds; i++) {
 		cua_tree *t = NULL;
+		int64_t t0 = now_ms();
 
 		if (cua_session_observe(s, APP, CUA_OBSERVE_NO_LAUNCH, &t) !=
 		    CUA_OK)
 			die("observe");
 		if (shot(t, &w, &h, NULL) == CUA_OK) {
+			obs[n_shot] = (double)(now_ms() - t0);
+			reused += cua_tree_get_stat(
+					  t, CUA_STAT_SCREENSHOT_REUSED) == 1;
 			cap[n_shot] =
 				cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) /
 				1000.0;
@@ -249,6 +256,9 @@ main(int argc, char **argv)
 	bench_report("capture (CUA_STAT_CAPTURE_US)", cap, n_shot);
 	bench_report("scale + encode (CUA_STAT_ENCODE_US)", enc, n_shot);
 	bench_report("capture + scale + encode", both, n_shot);
+	printf("  images reused (the window unchanged)      %d of %d\n", reused,
+	       n_shot);
+	bench_report("observation in a running session", obs, n_shot);
 	bench_report("type_text 100 chars, keys: the call", type_call, n_type);
 	bench_report("  ... until the app printed them", type_seen, n_type);
 	bench_report("click at a pixel: the call", click_call, n_click);
@@ -259,6 +269,7 @@ main(int argc, char **argv)
 	app_stop(&app);
 	free(first);
 	free(first_cap);
+	free(obs);
 	free(cap);
 	free(enc);
 	free(both);

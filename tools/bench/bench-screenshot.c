@@ -1,7 +1,9 @@
 /*
  * Screenshot benchmark: capture + scale + encode of a 1280x1024
- * and a 1920x1080 window (median of N), and the settle time added to the
- * observation of an idle app and after an action.
+ * and a 1920x1080 window (median of N), the driver's answer that such a
+ * window is unchanged since its capture (docs/screenshots.md §2.1), and
+ * the settle time and screenshot time of the observation of an idle app
+ * (its image reused) and after an action.
  *
  *   meson compile -C build bench-screenshot:run
  * runs it in a fresh headless desktop; by hand:
@@ -153,6 +155,33 @@ bench_capture(struct cua_backend *b, const struct cua_options *opt,
 	       "scale+encode %.2f ms, total %.2f ms (median of %d)\n",
 	       w, h, ow, oh, bytes / 1024, median_ms(cap, ROUNDS),
 	       median_ms(enc, ROUNDS), median_ms(tot, ROUNDS), ROUNDS);
+	{
+		/* the unchanged window: the driver's check instead */
+		struct cua_capture *c = NULL;
+		enum cua_capture_status st;
+		int same = 0;
+
+		if (b->ops->capture(b, &req, &c, &st) == CUA_OK && c)
+			req.unchanged_since = c->stamp;
+		cua_capture_free(c);
+		for (int i = 0; i < ROUNDS && req.unchanged_since; i++) {
+			int64_t t0 = cua_now_us();
+
+			c = NULL;
+			if (b->ops->capture(b, &req, &c, &st) != CUA_OK)
+				exit(1);
+			cap[i] = cua_now_us() - t0;
+			same += c && c->unchanged;
+			cua_capture_free(c);
+		}
+		if (req.unchanged_since)
+			printf("  unchanged since its capture: %.2f ms to tell "
+			       "(%d of %d answered unchanged, median)\n",
+			       median_ms(cap, ROUNDS), same, ROUNDS);
+		else
+			printf("  this driver cannot tell whether the window "
+			       "changed\n");
+	}
 	XDestroyWindow(dpy, win);
 	XSync(dpy, False);
 }
@@ -162,6 +191,8 @@ bench_settle(const char *fixture)
 {
 	const char *argv[] = { fixture, NULL };
 	int64_t idle[ROUNDS], acted[ROUNDS / 3], first = -1;
+	int64_t shot[ROUNDS], captured[ROUNDS / 3];
+	int reused = 0, k = 0;
 	char query[32];
 	posix_spawn_file_actions_t fa;
 	cua_session *s;
@@ -210,9 +241,28 @@ bench_settle(const char *fixture)
 			failed++;
 			continue;
 		}
+		shot[n] = cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) +
+			  cua_tree_get_stat(t, CUA_STAT_ENCODE_US);
+		reused += cua_tree_get_stat(t, CUA_STAT_SCREENSHOT_REUSED) == 1;
 		idle[n++] = cua_tree_get_stat(t, CUA_STAT_SETTLE_US);
 		cua_tree_unref(t);
 	}
+	/* the same without reuse: every observation captures */
+	cua_session_set_option(s, "screenshot_reuse", "0");
+	for (int i = 0; i < ROUNDS / 3; i++) {
+		cua_tree *t = NULL;
+
+		usleep(300 * 1000);
+		if (cua_session_observe(s, query, CUA_OBSERVE_NO_LAUNCH, &t) !=
+		    CUA_OK) {
+			failed++;
+			continue;
+		}
+		captured[k++] = cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) +
+				cua_tree_get_stat(t, CUA_STAT_ENCODE_US);
+		cua_tree_unref(t);
+	}
+	cua_session_set_option(s, "screenshot_reuse", "1");
 	for (int i = 0; i < ROUNDS / 3; i++) {
 		cua_tree *t = NULL;
 
@@ -243,6 +293,14 @@ bench_settle(const char *fixture)
 		printf("settle, idle app observed again: median %.2f ms (max "
 		       "%.2f ms, %d observations)\n",
 		       med, idle[n - 1] / 1000.0, n);
+		printf("screenshot (capture + encode), idle app observed again: "
+		       "median %.2f ms (%d of %d images reused)\n",
+		       median_ms(shot, n), reused, n);
+	}
+	if (k) {
+		printf("screenshot (capture + encode), the same with "
+		       "screenshot_reuse 0: median %.2f ms (%d observations)\n",
+		       median_ms(captured, k), k);
 	}
 	if (m)
 		printf("settle after an action (quiet interval 250 ms): median "

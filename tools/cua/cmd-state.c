@@ -46,10 +46,12 @@ print_stats(cua_tree *t)
 {
 	double nodes = (double)cua_tree_get_stat(t, CUA_STAT_RAW_NODES);
 
-	fprintf(stderr, "settle %.1f ms%s, capture %.1f ms, encode %.1f ms, ",
+	fprintf(stderr, "settle %.1f ms%s, capture %.1f ms%s, encode %.1f ms, ",
 		cua_tree_get_stat(t, CUA_STAT_SETTLE_US) / 1000.0,
 		cua_tree_get_stat(t, CUA_STAT_SETTLE_CAPPED) ? " (cap)" : "",
 		cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) / 1000.0,
+		cua_tree_get_stat(t, CUA_STAT_SCREENSHOT_REUSED) ? " (reused)" :
+								   "",
 		cua_tree_get_stat(t, CUA_STAT_ENCODE_US) / 1000.0);
 	fprintf(stderr,
 		"raw nodes %lld, elements %lld, calls %lld (%.2f/node), "

@@ -97,6 +97,7 @@ class Stat(enum.IntEnum):
     CAPTURE_US = 22
     ENCODE_US = 23
     SETTLE_CAPPED = 24
+    SCREENSHOT_REUSED = 25
 
 
 class Trait(enum.IntFlag):

@@ -16,6 +16,16 @@
  * Nothing here raises, maps, moves or focuses a window
  * (docs/differences.md D23).
  *
+ * Reuse (docs/screenshots.md §2.1): every tracked window keeps its own
+ * record of change, apart from the damage queue the settle drains: the
+ * stamp (a process-wide serial) of its last damage or structure event.
+ * A capture read after stamp S shows every change stamped before S; when
+ * asked whether the window changed since S, the worker makes a round
+ * trip (so every damage the server reported before it has been read),
+ * and answers "unchanged" only for a tracked, redirected window with a
+ * Damage object, no change stamped after S, the same geometry and no
+ * popup over it. Anything else is a capture.
+ *
  * The session thread waits for a capture at most capture_timeout_ms. On
  * timeout the worker is abandoned — it frees itself and closes its
  * connection when it returns — and `xwd -silent -id <window>` is run with
@@ -71,6 +81,9 @@ struct tracked {
 	int app_full;       /* the app repainted most of the window */
 	int64_t area;       /* the window's area */
 	int32_t ext[4];     /* _GTK_FRAME_EXTENTS l, r, t, b (last seen) */
+	/* the stamp of the last change seen (damage, configure, map,
+	 * unmap), or of the tracking's start: for reuse, never drained */
+	uint64_t changed;
 };
 
 struct worker {
@@ -94,7 +107,8 @@ struct worker {
 	size_t n_track;
 	int cap_pending;
 	Window cap_window;
-	int cap_popups; /* cua_capture_request.popups */
+	int cap_popups;     /* cua_capture_request.popups */
+	uint64_t cap_since; /* cua_capture_request.unchanged_since */
 	int cap_done;
 	struct cua_capture *cap_out;
 	enum cua_capture_status cap_status;
@@ -129,6 +143,17 @@ struct shots {
 	struct worker *abandoned; /* a hung worker, until it returns */
 	int64_t abandoned_at;
 };
+
+/* Stamps for reuse: process-wide, so that no record made by a later
+ * worker (after a hang or a reconnect) can look older than a capture made
+ * by an earlier one. */
+static uint64_t stamp_seq;
+
+static uint64_t
+next_stamp(void)
+{
+	return __atomic_add_fetch(&stamp_seq, 1, __ATOMIC_SEQ_CST);
+}
 
 static void
 worker_unref_locked(struct worker *w, int *freed)
@@ -328,6 +353,7 @@ track(struct worker *w, Window win)
 	t = &w->tr[w->n_tr];
 	memset(t, 0, sizeof(*t));
 	t->w = win;
+	t->changed = next_stamp();
 	if (w->have_composite) {
 		x11_trap_begin();
 		XCompositeRedirectWindow(w->dpy, win,
@@ -367,6 +393,15 @@ handle_event(struct worker *w, XEvent *ev)
 			forget_tracked(w, t);
 		return;
 	}
+	if (ev->type == ConfigureNotify || ev->type == MapNotify ||
+	    ev->type == UnmapNotify || ev->type == ReparentNotify ||
+	    ev->type == GravityNotify) {
+		/* moved, resized, restacked, shown or hidden: no reuse */
+		t = find_tracked(w, ev->xany.window);
+		if (t)
+			t->changed = next_stamp();
+		return;
+	}
 	if (!w->have_damage || ev->type != w->damage_event + XDamageNotify)
 		return;
 	dn = (XDamageNotifyEvent *)ev;
@@ -375,6 +410,7 @@ handle_event(struct worker *w, XEvent *ev)
 		return;
 	now = cua_now_us();
 	t->last_damage = now;
+	t->changed = next_stamp();
 	if (t->fresh && now - t->redirected_at > REPAINT_SERVER_US) {
 		t->app_damage = now;
 		if ((int64_t)dn->area.width * dn->area.height * 2 >= t->area)
@@ -596,6 +632,7 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	int32_t ext[4];
 	int64_t t0 = cua_now_us();
 	Pixmap pix = 0;
+	uint64_t stamp = 0;
 
 	*out = NULL;
 	if (w->dead)
@@ -651,6 +688,9 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 			t = NULL;
 		}
 		if (pix) {
+			/* before the read: every change stamped after this
+			 * may be missing from the image */
+			stamp = t && t->damage && !t->fresh ? next_stamp() : 0;
 			im = read_image(w, pix, &a, cx, cy, cw, ch);
 			if (!im)
 				snprintf(
@@ -709,9 +749,72 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	c->window.w = a.width;
 	c->window.h = a.height;
 	c->route = CUA_CAPTURE_COMPOSITE;
+	c->stamp = stamp;
 	c->capture_us = cua_now_us() - t0;
 	*out = c;
 	return CUA_CAPTURE_OK;
+}
+
+/* The answer to cua_capture_request.unchanged_since: an empty capture
+ * with `unchanged` set when the worker can prove that nothing in `win`
+ * changed since the capture stamped `since`, else NULL (capture). */
+static struct cua_capture *
+still_unchanged(struct worker *w, Window win, uint64_t since, int popups)
+{
+	XWindowAttributes a;
+	struct tracked *t;
+	struct cua_capture *c;
+	Window child;
+	int rx = 0, ry = 0, ok;
+	int32_t ext[4];
+	struct cua_rect frame;
+
+	if (!since || w->dead || !w->have_composite || !w->have_damage)
+		return NULL;
+	/* every damage the server reported before this is read now */
+	XSync(w->dpy, False);
+	pump_events(w);
+	t = find_tracked(w, win);
+	if (w->dead || !t || !t->damage || t->fresh || t->changed > since)
+		return NULL;
+	x11_trap_begin();
+	ok = XGetWindowAttributes(w->dpy, win, &a) &&
+	     XTranslateCoordinates(w->dpy, win, DefaultRootWindow(w->dpy), 0, 0,
+				   &rx, &ry, &child);
+	if ((x11_trap_end(w->x) != 0) | !ok || a.map_state != IsViewable)
+		return NULL;
+	read_extents(w, win, ext);
+	if (memcmp(ext, t->ext, sizeof(ext)) != 0)
+		return NULL;
+	frame.x = rx + ext[0];
+	frame.y = ry + ext[2];
+	frame.w = a.width - ext[0] - ext[1];
+	frame.h = a.height - ext[2] - ext[3];
+	if (frame.w <= 0 || frame.h <= 0) {
+		frame.x = rx;
+		frame.y = ry;
+		frame.w = a.width;
+		frame.h = a.height;
+	}
+	/* a popup open over the window now would be in a capture */
+	if (popups && x11_count_popups(w->x, win, w->a_wm_pid, &frame) != 0)
+		return NULL;
+	/* a change that came while we looked */
+	pump_events(w);
+	if (w->dead || find_tracked(w, win) != t || t->changed > since)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->frame = frame;
+	c->window.x = rx;
+	c->window.y = ry;
+	c->window.w = a.width;
+	c->window.h = a.height;
+	c->route = CUA_CAPTURE_COMPOSITE;
+	c->stamp = since;
+	c->unchanged = 1;
+	return c;
 }
 
 static void *
@@ -750,6 +853,7 @@ worker_main(void *data)
 		Window q[MAX_TRACKED];
 		size_t nq;
 		int cap, popups;
+		uint64_t since;
 		Window cw;
 		uint64_t junk;
 
@@ -764,18 +868,26 @@ worker_main(void *data)
 		cap = w->cap_pending;
 		cw = w->cap_window;
 		popups = w->cap_popups;
+		since = w->cap_since;
 		w->cap_pending = 0;
 		pthread_mutex_unlock(&w->mu);
 
 		for (size_t i = 0; i < nq; i++)
 			track(w, q[i]);
 		if (cap) {
-			struct cua_capture *c = NULL;
-			enum cua_capture_status st = do_capture(w, cw, &c);
+			struct cua_capture *c =
+				still_unchanged(w, cw, since, popups);
+			enum cua_capture_status st = CUA_CAPTURE_OK;
 
-			if (st == CUA_CAPTURE_OK && c && popups)
-				c->popups = x11_paste_popups(w->x, cw,
-							     w->a_wm_pid, c);
+			if (!c) {
+				st = do_capture(w, cw, &c);
+				if (st == CUA_CAPTURE_OK && c && popups)
+					c->popups = x11_paste_popups(
+						w->x, cw, w->a_wm_pid, c);
+				/* a popup's own changes are not tracked */
+				if (c && c->popups)
+					c->stamp = 0;
+			}
 
 			pthread_mutex_lock(&w->mu);
 			if (w->abandoned) {
@@ -1035,6 +1147,7 @@ x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
 	w->cap_pending = 1;
 	w->cap_window = (Window)req->window;
 	w->cap_popups = req->popups;
+	w->cap_since = req->unchanged_since;
 	pthread_mutex_unlock(&w->mu);
 	worker_kick(w);
 

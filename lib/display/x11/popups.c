@@ -131,8 +131,11 @@ paste_one(struct x11 *x, Display *dpy, Window pop, const XWindowAttributes *pa,
 	return ok;
 }
 
-int
-x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c)
+/* The popups over `frame`: pasted onto c, or only counted when c is
+ * NULL. */
+static int
+popups_over(struct x11 *x, Window win, Atom a_pid, const struct cua_rect *frame,
+	    struct cua_capture *c)
 {
 	Display *dpy = x11_display(x);
 	Window root, r, parent, top, *kids = NULL;
@@ -141,7 +144,7 @@ x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c)
 	int64_t pid;
 	int found = 0, pasted = 0, ok;
 
-	if (!dpy || !c || !c->px.data)
+	if (!dpy)
 		return 0;
 	pid = window_pid(x, dpy, win, a_pid);
 	top = top_of(x, dpy, win);
@@ -183,15 +186,31 @@ x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c)
 		area.h = pa.height;
 		/* what shows of it inside the window's frame, on the screen
 		 * (a window's image must lie on the screen) */
-		if (!intersect(&area, &c->frame) || !intersect(&area, &screen))
+		if (!intersect(&area, frame) || !intersect(&area, &screen))
 			continue;
 		if (window_pid(x, dpy, kids[i], a_pid) != pid)
 			continue;
-		pasted +=
-			paste_one(x, dpy, kids[i], &pa, pa.x + pa.border_width,
-				  pa.y + pa.border_width, &area, c);
+		pasted += !c ? 1 :
+			       paste_one(x, dpy, kids[i], &pa,
+					 pa.x + pa.border_width,
+					 pa.y + pa.border_width, &area, c);
 	}
 	if (kids)
 		XFree(kids);
 	return pasted;
+}
+
+int
+x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c)
+{
+	if (!c || !c->px.data)
+		return 0;
+	return popups_over(x, win, a_pid, &c->frame, c);
+}
+
+int
+x11_count_popups(struct x11 *x, Window win, Atom a_pid,
+		 const struct cua_rect *frame)
+{
+	return popups_over(x, win, a_pid, frame, NULL);
 }

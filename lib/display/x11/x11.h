@@ -224,5 +224,9 @@ x11d_take_damage(struct cua_display *d, struct cua_display_damage *out,
  * its frame on the screen; returns how many. */
 int
 x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c);
+/* How many popups x11_paste_popups() would paste over `frame` now. */
+int
+x11_count_popups(struct x11 *x, Window win, Atom a_pid,
+		 const struct cua_rect *frame);
 
 #endif
