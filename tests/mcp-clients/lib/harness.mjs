@@ -33,7 +33,9 @@ export const RECEIPT_LINE = 'Action completed. Call `get_app_state` to fetch the
 // The desktop variables a test desktop (`cua desktop run`) sets. MCP
 // clients start servers with HOME/LOGNAME/PATH/SHELL/TERM/USER only.
 const DESKTOP_VARS = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS',
-  'XDG_RUNTIME_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'GSK_RENDERER', 'CUA_DESKTOP_DIR'];
+  'XDG_RUNTIME_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'GSK_RENDERER', 'CUA_DESKTOP_DIR',
+  // the library's own switches, so that `CUA_TREE_CACHE=1 ./bench` measures the cache
+  'CUA_TREE_CACHE', 'CUA_CACHE_VERIFY'];
 
 export function haveDesktop() {
   return Boolean(process.env.DISPLAY && process.env.DBUS_SESSION_BUS_ADDRESS);
