@@ -252,12 +252,17 @@ answers_in_input_loop(const char *toolkit)
 			   strncasecmp(toolkit, "Qt", 2) == 0);
 }
 
-/* The app's answer to a round trip within what is left of the cap. */
+/* The app's answer to a round trip within what is left of the cap, and
+ * within the long quiet interval: an app slower than that to answer is
+ * settled the long way. */
 static int
 app_answered(struct cua_session *s, struct cua_settle *st, int64_t t0,
 	     int64_t cap)
 {
 	int64_t left_ms = (t0 + cap - cua_now_us()) / 1000;
+
+	if (left_ms > s->ctx.opt.settle_quiet_ms)
+		left_ms = s->ctx.opt.settle_quiet_ms;
 
 	if (left_ms < 1 || !s->backend->ops->app_sync)
 		return 0;
