@@ -277,6 +277,13 @@ struct cua_backend_ops {
 	 * before it types the first part of it. */
 	cua_result (*keys_check)(struct cua_backend *b,
 				 const struct cua_key_chord *chords, size_t n);
+	/* Optional: two round trips to the app with this accessibility bus
+	 * name, on the connection its events come on: 0 once it answered
+	 * (it has read the input sent before, and every event it emitted
+	 * before is queued for watch_dispatch()), -1 when it did not within
+	 * timeout_ms. The settle's sign that the app caught up. */
+	int (*app_sync)(struct cua_backend *b, const char *bus_name,
+			int timeout_ms);
 
 	/* ---- Screenshots and events (docs/screenshots.md). Every member below
 	 * may be NULL: no screenshot, no settle. ---- */

@@ -687,7 +687,7 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		goto out;
 	/* settle -> walk -> capture (docs/screenshots.md §6.2) */
 	proc = live_proc(s, app);
-	cua_settle(s, app->bus_name,
+	cua_settle(s, app->bus_name, app->toolkit,
 		   proc && proc->latest ? proc->latest->x11_window : 0,
 		   (flags & CUA_OBSERVE_AFTER_ACTION) != 0, &settled);
 	warmed = proc && proc->warmed_up;

@@ -140,7 +140,9 @@ cua_app_session_drop_process(struct cua_app_session *as);
 /*
  * settle.c: the UI settle before an observation (docs/screenshots.md §6).
  * Waits, event-driven, until the app has been quiet for settle_quiet_ms
- * (at most settle_cap_ms, settle_busy_cap_ms while it signals BUSY);
+ * (settle_answered_ms after an action it reacted to and answered for,
+ * `toolkit` permitting; at most settle_cap_ms, settle_busy_cap_ms while
+ * it signals BUSY);
  * returns at once for an app that was watched, idle and not acted on.
  * `window` (0: unknown) also counts its damage. Fills the tree's
  * shot_stats.settle_us / settle_capped when `t` is not NULL.
@@ -150,10 +152,11 @@ struct cua_settle_result {
 	int capped;
 	int busy;
 	int events;
+	int rounds; /* short quiet intervals that brought more events */
 };
 void
-cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
-	   int acted, struct cua_settle_result *res);
+cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
+	   uint64_t window, int acted, struct cua_settle_result *res);
 /* Records that input was sent to the app with this bus name (the next
  * settle waits for the quiet interval). Actions call this. */
 void

@@ -10,12 +10,23 @@
  * session is given a short probe (settle_probe_ms) instead of a whole
  * quiet interval, which keeps a one-shot `cua state` fast.
  *
+ * After an action, an app that has answered is given a short quiet
+ * interval (settle_answered_ms) instead of settle_quiet_ms: it reacted
+ * (an event arrived since the previous observation), and a round trip to
+ * it after that quiet (backend app_sync: it has read the input, and what
+ * it emitted before its answer has arrived) brought nothing new. An
+ * action without a visible reaction keeps the long quiet interval: its
+ * effect may be slow, or not announced at all. Apps whose accessibility
+ * answers come from another thread or process than the one that handles
+ * the input (browsers, Java) keep it too.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cache.h"
 #include "session.h"
@@ -50,8 +61,9 @@ struct cua_settle {
 	/* every AT-SPI event of the app, noise included, and every loss of
 	 * events: what the tree cache compares (cache.h) */
 	uint64_t gen;
-	int busy;  /* state BUSY announced and not withdrawn */
-	int acted; /* input sent since the last settle */
+	int busy;           /* state BUSY announced and not withdrawn */
+	int acted;          /* input sent since the last settle */
+	int64_t settled_us; /* end of the previous settle */
 	struct noise noise[NOISE_SLOTS];
 };
 
@@ -228,16 +240,50 @@ cua_settle_generation(struct cua_session *s, const char *bus_name,
 	return 0;
 }
 
+/*
+ * Toolkits whose accessibility requests are answered by the main loop
+ * that also handles the app's input: an answer means that the input was
+ * handled. GTK and Qt (LibreOffice's VCL announces itself through them).
+ */
+static int
+answers_in_input_loop(const char *toolkit)
+{
+	return toolkit && (strcasecmp(toolkit, "GTK") == 0 ||
+			   strncasecmp(toolkit, "Qt", 2) == 0);
+}
+
+/* The app's answer to a round trip within what is left of the cap, and
+ * within the long quiet interval: an app slower than that to answer is
+ * settled the long way. */
+static int
+app_answered(struct cua_session *s, struct cua_settle *st, int64_t t0,
+	     int64_t cap)
+{
+	int64_t left_ms = (t0 + cap - cua_now_us()) / 1000;
+
+	if (left_ms > s->ctx.opt.settle_quiet_ms)
+		left_ms = s->ctx.opt.settle_quiet_ms;
+
+	if (left_ms < 1 || !s->backend->ops->app_sync)
+		return 0;
+	if (s->backend->ops->app_sync(s->backend, st->bus_name, (int)left_ms) <
+	    0)
+		return 0;
+	dispatch(s, 0);
+	return 1;
+}
+
 void
-cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
-	   int acted, struct cua_settle_result *res)
+cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
+	   uint64_t window, int acted, struct cua_settle_result *res)
 {
 	const struct cua_backend_ops *ops = s->backend->ops;
 	const struct cua_options *opt = &s->ctx.opt;
 	struct cua_settle *st;
 	int64_t t0 = cua_now_us(), q = (int64_t)opt->settle_quiet_ms * 1000;
-	int64_t n0, now, ref;
-	int fresh = 0;
+	int64_t qa = (int64_t)opt->settle_answered_ms * 1000;
+	int64_t n0, now, ref, qq;
+	int fresh = 0, short_ok = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!bus_name || !*bus_name || !ops->watch_add || !ops->watch_dispatch)
@@ -280,6 +326,10 @@ cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
 		    cua_now_us() - st->last_event_us >= q)) {
 		goto done;
 	}
+	/* the short quiet interval: after an action, for an app whose
+	 * answer says it handled the input */
+	short_ok = acted && qa < q && answers_in_input_loop(toolkit) &&
+		   app_answered(s, st, t0, (int64_t)opt->settle_cap_ms * 1000);
 	for (;;) {
 		int64_t cap = (int64_t)(st->busy ? opt->settle_busy_cap_ms :
 						   opt->settle_cap_ms) *
@@ -293,21 +343,39 @@ cua_settle(struct cua_session *s, const char *bus_name, uint64_t window,
 		ref = st->last_event_us;
 		if (acted && t0 > ref)
 			ref = t0;
-		if (now - ref >= q && !st->busy)
-			break;
+		/* it reacted: an event since the previous observation */
+		qq = short_ok && st->last_event_us > st->settled_us ? qa : q;
+		if (now - ref >= qq && !st->busy) {
+			int64_t n1 = st->n_events;
+
+			if (qq == q)
+				break;
+			/* quiet for the short interval: one more answer
+			 * brings whatever the app emitted meanwhile */
+			if (!app_answered(s, st, t0, cap)) {
+				short_ok = 0;
+				continue;
+			}
+			if (st->n_events == n1)
+				break;
+			res->rounds++;
+			continue;
+		}
 		if (st->busy)
-			dispatch(s, t0 + cap < now + q ? t0 + cap : now + q);
+			dispatch(s, t0 + cap < now + qq ? t0 + cap : now + qq);
 		else
-			dispatch(s, ref + q < t0 + cap ? ref + q : t0 + cap);
+			dispatch(s, ref + qq < t0 + cap ? ref + qq : t0 + cap);
 	}
 done:
 	res->busy = st->busy;
 	res->events = (int)(st->n_events - n0);
 	res->settle_us = cua_now_us() - t0;
+	st->settled_us = cua_now_us();
 	if (res->settle_us > 1000 || res->events)
-		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s",
+		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s",
 			  bus_name, (long long)res->settle_us, res->events,
 			  acted ? ", after an action" : "",
+			  short_ok ? ", answered" : "",
 			  res->busy ? ", busy" : "",
 			  res->capped ? ", capped" : "");
 }

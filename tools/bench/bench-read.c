@@ -9,8 +9,10 @@
  * separately the medians of rendering, settling, the screenshot (capture
  * and encoding) and the whole observation.
  * Run it inside a headless desktop:  meson compile -C build bench
- * Arguments: [DATA-DIR [RUNS [APPS]]], APPS a comma-separated subset of
- * gtk3, gtk4, featherpad, chromium, writer (default: all).
+ * Arguments: [DATA-DIR [RUNS [APPS [KEY=VALUE...]]]], APPS a
+ * comma-separated subset of gtk3, gtk4, featherpad, chromium, writer
+ * (default: all); KEY=VALUE session options (settle_answered_ms=250: the
+ * settle before the short quiet interval after an action).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -108,15 +110,17 @@ out:
 }
 
 /*
- * Observation after a click that changes one element: a check box of
- * `app` clicked, then the app observed (screenshot included). Reports
+ * Observation after a click that changes one element: the first enabled
+ * element of `role` (and `title`, NULL: any) of `app` clicked (a check
+ * box, a toggle button), then the app observed (screenshot included). Reports
  * the medians of reading the tree (walk + ids), the settle that follows
  * an action, and the whole observation. With the tree cache (on unless
  * CUA_TREE_CACHE=0) the read is the cache's: the clicked box read again,
  * the rest from the cache.
  */
 static void
-bench_click(cua_session *s, const char *label, const char *app, int runs)
+bench_click(cua_session *s, const char *label, const char *app,
+	    const char *role, const char *title, int runs)
 {
 	double *read = calloc((size_t)runs, sizeof(double));
 	double *settle = calloc((size_t)runs, sizeof(double));
@@ -128,13 +132,18 @@ bench_click(cua_session *s, const char *label, const char *app, int runs)
 	    cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK)
 		goto out;
 	for (int i = 0; i < runs; i++) {
-		cua_element *e = bench_find(t, "checkbox", NULL);
+		cua_element *e = bench_find(t, role, title);
 		char *outcome = NULL;
 		cua_tree *t2 = NULL;
 		double t0;
 
-		if (!e || cua_session_click(s, app, cua_element_get_id(e), 1, 1,
-					    &outcome) != CUA_OK) {
+		if (!e) {
+			printf("%-28s  no %s %s to click\n", label, role,
+			       title ? title : "");
+			goto out;
+		}
+		if (cua_session_click(s, app, cua_element_get_id(e), 1, 1,
+				      &outcome) != CUA_OK) {
 			printf("%-28s  click failed: %s\n", label,
 			       cua_error_message());
 			goto out;
@@ -199,6 +208,25 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", cua_error_message());
 		return 1;
 	}
+	for (int i = 4; i < argc; i++) {
+		char key[64];
+		const char *eq = strchr(argv[i], '=');
+
+		if (!eq || (size_t)(eq - argv[i]) >= sizeof(key)) {
+			fprintf(stderr, "bench-read: not KEY=VALUE: %s\n",
+				argv[i]);
+			cua_session_unref(s);
+			return 2;
+		}
+		memcpy(key, argv[i], (size_t)(eq - argv[i]));
+		key[eq - argv[i]] = 0;
+		if (cua_session_set_option(s, key, eq + 1) != CUA_OK) {
+			fprintf(stderr, "bench-read: %s\n",
+				cua_error_message());
+			cua_session_unref(s);
+			return 2;
+		}
+	}
 	printf("libcua %s — reading a tree, %d observations each (ms; medians "
 	       "unless best)\n"
 	       "read: reading the tree and building the elements (walk + ids); "
@@ -226,7 +254,8 @@ main(int argc, char **argv)
 		t = cua_tree_unref(t);
 		bench(s, launched[i][0], launched[i][1], runs);
 		if (i == 0)
-			bench_click(s, launched[i][0], launched[i][1], runs);
+			bench_click(s, launched[i][0], launched[i][1],
+				    "checkbox", NULL, runs);
 		bench_stop_app(s, launched[i][1]);
 	}
 
@@ -252,6 +281,8 @@ main(int argc, char **argv)
 		setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
 		pid = bench_spawn(av);
 		bench(s, "LibreOffice Writer", "libreoffice-writer", runs);
+		bench_click(s, "LibreOffice Writer", "libreoffice-writer",
+			    "toggle button", "Bold", runs);
 		bench_stop_app(s, "libreoffice-writer");
 		bench_stop(pid);
 	}

@@ -294,6 +294,8 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords, size_t n,
 	   int keymap_delay_ms, const char *app_bus, int *kept);
 cua_result
 atspi_keys_restore(struct cua_backend *b);
+int
+atspi_app_sync(struct cua_backend *b, const char *bus_name, int timeout_ms);
 
 cua_result
 atspi_keys_check(struct cua_backend *b, const struct cua_key_chord *chords,

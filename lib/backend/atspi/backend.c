@@ -156,6 +156,7 @@ static const struct cua_backend_ops atspi_ops = {
 	.keys = atspi_keys,
 	.keys_restore = atspi_keys_restore,
 	.keys_check = atspi_keys_check,
+	.app_sync = atspi_app_sync,
 	.track_window = atspi_track_window,
 	.capture = atspi_capture,
 	.watch_add = atspi_watch_add,

@@ -93,26 +93,50 @@ struct app_sync {
  * iteration that has yet to dispatch those events; the second is
  * answered only in a later one.
  */
-static void
-app_sync(void *data)
+static int
+round_trips(struct atspi_be *be, const char *bus, int timeout_ms)
 {
-	struct app_sync *s = data;
 	GError *e = NULL;
 	GVariant *r;
 
 	for (int i = 0; i < 2; i++) {
-		r = atspi_call_sync(s->be, s->bus,
-				    "/org/a11y/atspi/accessible/root",
+		r = atspi_call_sync(be, bus, "/org/a11y/atspi/accessible/root",
 				    "org.a11y.atspi.Accessible", "GetRole",
-				    NULL, G_VARIANT_TYPE("(u)"), 2000, &e);
-		if (r) {
-			g_variant_unref(r);
-		} else {
+				    NULL, G_VARIANT_TYPE("(u)"), timeout_ms,
+				    &e);
+		if (!r) {
 			g_error_free(e);
-			e = NULL;
-			break;
+			return -1;
 		}
+		g_variant_unref(r);
 	}
+	return 0;
+}
+
+static void
+app_sync(void *data)
+{
+	struct app_sync *s = data;
+
+	round_trips(s->be, s->bus, 2000);
+}
+
+/*
+ * The settle's sign that the app has caught up with the input sent to it
+ * (docs/screenshots.md §6.2). The input is in the app's socket when the
+ * action returns (the display drivers sync with the window system after
+ * sending it); the round trips go over the accessibility bus connection
+ * that carries the app's events, so the app's answer comes after every
+ * event it emitted before, and the bus filter has queued them by then.
+ */
+int
+atspi_app_sync(struct cua_backend *b, const char *bus_name, int timeout_ms)
+{
+	struct atspi_be *be = (struct atspi_be *)b;
+
+	if (!be->a11y || !bus_name)
+		return -1;
+	return round_trips(be, bus_name, timeout_ms > 0 ? timeout_ms : 1);
 }
 
 cua_result

@@ -36,7 +36,8 @@ const DESKTOP_VARS = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS
   'XDG_RUNTIME_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'GSK_RENDERER', 'CUA_DESKTOP_DIR'];
 
 // The tree cache's variables (docs/concurrency.md §6), passed on to the
-// servers a test starts so that a run in verify mode reaches them.
+// servers a test starts so that a run in verify mode reaches them (and
+// `CUA_TREE_CACHE=0 ./bench` measures without the cache).
 export const CACHE_VARS = ['CUA_TREE_CACHE', 'CUA_CACHE_VERIFY'];
 
 export function haveDesktop() {
