@@ -108,14 +108,17 @@ out:
 }
 
 /*
- * Observation after a click that changes one element: a check box of
- * `app` clicked, then the app observed (screenshot included). Reports
+ * Observation after a click: an element of `app` with this role and
+ * (alternately) one of the two titles (NULL: any) clicked, then the app
+ * observed (screenshot included): a check box (one element changes), a
+ * tab (another page of widgets shows). Reports
  * the medians of reading the tree (walk + ids), the settle that follows
  * an action, and the whole observation. With CUA_TREE_CACHE=1 the read
  * is the cache's: the clicked box read again, the rest from the cache.
  */
 static void
-bench_click(cua_session *s, const char *label, const char *app, int runs)
+bench_click(cua_session *s, const char *label, const char *app, int runs,
+	    const char *role, const char *const *titles, const char *what)
 {
 	double *read = calloc((size_t)runs, sizeof(double));
 	double *settle = calloc((size_t)runs, sizeof(double));
@@ -127,7 +130,7 @@ bench_click(cua_session *s, const char *label, const char *app, int runs)
 	    cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK)
 		goto out;
 	for (int i = 0; i < runs; i++) {
-		cua_element *e = bench_find(t, "checkbox", NULL);
+		cua_element *e = bench_find(t, role, titles[i % 2]);
 		char *outcome = NULL;
 		cua_tree *t2 = NULL;
 		double t0;
@@ -156,9 +159,9 @@ bench_click(cua_session *s, const char *label, const char *app, int runs)
 		cua_tree_unref(t);
 		t = t2;
 	}
-	printf("%-28s  after a click: read %.1f ms, settle %.1f ms, "
+	printf("%-28s  after %s: read %.1f ms, settle %.1f ms, "
 	       "observe %.1f ms (medians of %d)\n",
-	       label, bench_median(read, n), bench_median(settle, n),
+	       label, what, bench_median(read, n), bench_median(settle, n),
 	       bench_median(wall, n), n);
 	fflush(stdout);
 out:
@@ -224,8 +227,17 @@ main(int argc, char **argv)
 		}
 		t = cua_tree_unref(t);
 		bench(s, launched[i][0], launched[i][1], runs);
-		if (i == 0)
-			bench_click(s, launched[i][0], launched[i][1], runs);
+		if (i == 0) {
+			static const char *const any[] = { NULL, NULL };
+			static const char *const tabs[] = { "page 2",
+							    "page 1" };
+
+			bench_click(s, launched[i][0], launched[i][1], runs,
+				    "checkbox", any, "a click");
+			/* a tab switch: another page's widgets show */
+			bench_click(s, launched[i][0], launched[i][1], runs,
+				    "tab", tabs, "a tab switch");
+		}
 		bench_stop_app(s, launched[i][1]);
 	}
 
