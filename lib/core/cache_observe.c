@@ -546,8 +546,8 @@ find_reparented(struct cua_session *s, struct cua_cache_entry *e,
 			break;
 		}
 out:
-	if (tmp && cua_cache_hold(e, tmp) < 0 && r == CUA_OK)
-		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+	/* nothing of it went into the cache */
+	cua_raw_snapshot_free(tmp);
 	sb_free(&sb);
 	free(news);
 	free(depths);
@@ -733,6 +733,12 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	s->cache->refreshed += n;
 	cr->why = CUA_CACHE_HIT;
 out:
+	/* held while patched nodes point into it (the bound on patches
+	 * counts it) */
+	if (tmp && !n) {
+		cua_raw_snapshot_free(tmp);
+		tmp = NULL;
+	}
 	if (tmp && cua_cache_hold(e, tmp) < 0 && r == CUA_OK)
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 	sb_free(&sb);
