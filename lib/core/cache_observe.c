@@ -616,6 +616,12 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		o = node_of(e, e->bus_name, e->marks.paths[i], &sb);
 		if (o && (e->marks.flags[i] & CUA_MARK_PARENT))
 			o = o->parent; /* the parent it left */
+		/* a window's own children: a walk of the window, at once
+		 * (before reading anything else again) */
+		if (o && o != snap->app && depth_of(snap, o) == 0) {
+			cr->detail = "a window's children changed";
+			goto out;
+		}
 		if (o && o != snap->app && depth_of(snap, o) >= 0 &&
 		    add_subtree(&st, o) < 0) {
 			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
