@@ -201,6 +201,19 @@ struct cua_backend_ops {
 				    struct cua_raw_node **nodes,
 				    const int *depths, size_t n,
 				    const struct cua_fetch_policy *policy);
+	/* Reads walked subtrees again (the tree cache, core/cache.h):
+	 * nodes[i] as for refresh_nodes, read as the walk reads a node at
+	 * depth depths[i] (details, then its children and their subtrees
+	 * by `policy`: descent, visible ranges, max_nodes counted in
+	 * `snap`, the deadline), with its live index in its parent (-2
+	 * when it did not answer). An object that is gone keeps
+	 * CUA_HAVE_BASIC clear; snap->stats tell of a deadline or node cap
+	 * hit. May be NULL (the cache then reads in full). */
+	cua_result (*refresh_subtrees)(struct cua_backend *b,
+				       struct cua_raw_snapshot *snap,
+				       struct cua_raw_node **nodes,
+				       const int *depths, size_t n,
+				       const struct cua_fetch_policy *policy);
 	/* Starts an installed app in the background; *pid = spawned pid. */
 	cua_result (*launch)(struct cua_backend *b,
 			     const struct cua_installed_app *app, int64_t *pid);

@@ -192,6 +192,8 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 
 static int
 index_nodes(struct cua_cache_entry *e, struct cua_raw_node *n);
+static void
+entry_unindex(struct cua_cache_entry *e);
 
 void
 cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
@@ -311,17 +313,22 @@ mark(struct cua_cache_marks *m, const struct cua_event *ev)
 		m->full = "events were lost";
 		return;
 	}
-	/* the shape of the tree changed: only a walk sees how */
-	if (strncmp(t, "object:children-changed", 23) == 0 ||
-	    strcmp(t, "object:property-change:accessible-parent") == 0 ||
-	    strncmp(t, "document:", 9) == 0) {
-		m->full = "the tree's shape changed";
+	/* a document loaded: only a walk sees what came */
+	if (strncmp(t, "document:", 9) == 0) {
+		m->full = "a document loaded";
 		return;
 	}
 	if (!ev->path) {
 		m->full = "an event without an object";
 		return;
 	}
+	/* children added or removed: the object's subtree is read again;
+	 * an object given another parent: its old parent's subtree, and
+	 * it must turn up where the reads find it (cache_observe.c) */
+	if (strncmp(t, "object:children-changed", 23) == 0)
+		f |= CUA_MARK_CHILDREN;
+	if (strcmp(t, "object:property-change:accessible-parent") == 0)
+		f |= CUA_MARK_PARENT;
 	if (strcmp(t, "object:state-changed:focused") == 0)
 		f |= CUA_MARK_FOCUS;
 	if (strcmp(t, "object:bounds-changed") == 0 ||
@@ -417,4 +424,20 @@ index_nodes(struct cua_cache_entry *e, struct cua_raw_node *n)
 		if (index_nodes(e, n->children[i]) < 0)
 			return -1;
 	return 0;
+}
+
+static void
+entry_unindex(struct cua_cache_entry *e)
+{
+	cua_hmap_clear(&e->idents);
+	cua_hmap_init(&e->idents, 1);
+	e->dups = 0;
+	e->ranged = 0;
+}
+
+int
+cua_cache_reindex(struct cua_cache_entry *e)
+{
+	entry_unindex(e);
+	return index_nodes(e, e->snap->app);
 }

@@ -11,10 +11,11 @@
  * hands every event of an app to cua_cache_note(), which marks the
  * object it names in that app's entry (and in the read in progress);
  * an observation opens the app again, reads the marked objects again
- * (cache_observe.c) and serves the rest from the snapshot. A change of
- * the tree's shape, lost events, a restart, a toolkit not known to
- * announce its changes and the other cases of docs/concurrency.md §6
- * make it a full read.
+ * (cache_observe.c), reads the subtree of an object whose children were
+ * added or removed again and splices it in, and serves the rest from the
+ * snapshot. A document loaded, lost events, a restart, a toolkit not
+ * known to announce its changes and the other cases of
+ * docs/concurrency.md §6 make it a full read.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -57,9 +58,13 @@ enum cua_cache_miss {
 
 /* What a node's events ask of it (struct cua_cache_marks). */
 enum cua_cache_mark {
-	CUA_MARK_DETAILS = 1u << 0, /* read its fields again */
-	CUA_MARK_FOCUS = 1u << 1,   /* and find the focus again */
-	CUA_MARK_BOUNDS = 1u << 2,  /* its geometry changed */
+	CUA_MARK_DETAILS = 1u << 0,  /* read its fields again */
+	CUA_MARK_FOCUS = 1u << 1,    /* and find the focus again */
+	CUA_MARK_BOUNDS = 1u << 2,   /* its geometry changed */
+	CUA_MARK_CHILDREN = 1u << 3, /* children added or removed: read its
+				      * subtree again */
+	CUA_MARK_PARENT = 1u << 4,   /* given another parent: read its old
+				      * parent's subtree; find it again */
 };
 
 /* The changes an app announced since a read began: the objects to read
@@ -100,6 +105,7 @@ struct cua_cache {
 	uint64_t tick;
 	uint64_t counts[CUA_CACHE_MISS_COUNT];
 	uint64_t refreshed; /* nodes read again by hits */
+	uint64_t subtrees;  /* subtrees read again by hits */
 	/* the marks of the read in progress (the next entry's) */
 	struct cua_cache_marks reading;
 };
@@ -155,6 +161,10 @@ cua_cache_marks_clear(struct cua_cache_marks *m);
  * -1 (and frees it) on no memory. */
 int
 cua_cache_hold(struct cua_cache_entry *e, struct cua_raw_snapshot *snap);
+/* The entry's index of its snapshot's objects made again (after
+ * subtrees were spliced in); -1 on no memory. */
+int
+cua_cache_reindex(struct cua_cache_entry *e);
 const char *
 cua_cache_miss_name(enum cua_cache_miss m);
 /* The first line where `a` and `b` differ (1-based), 0 when equal;
@@ -174,6 +184,7 @@ struct cua_cache_read {
 	const char *detail;     /* static: why a change needs a full read */
 	int keep;               /* keep the snapshot once observed */
 	int64_t calls, walk_us; /* what a hit cost */
+	size_t subtrees;        /* subtrees a hit read again */
 };
 
 /* Reads the app for an observation: from the cache when it may, else in

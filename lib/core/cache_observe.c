@@ -1,7 +1,8 @@
 /*
  * The tree cache in an observation (cache.h): serve the app's last raw
- * snapshot when no event of the app arrived since it was read and its
- * toplevels read the same, else read in full; in verify mode, check
+ * snapshot, with the objects the app's events named read again and the
+ * subtrees whose children changed read again and spliced in, when its
+ * toplevels read the same; else read in full. In verify mode, check
  * every cached read against a full one.
  *
  * SPDX-License-Identifier: MIT
@@ -172,6 +173,23 @@ labels_something(const struct cua_raw_node *n, const char *name)
 	return 0;
 }
 
+/* Some element outside the subtree `o` is labelled by an object named
+ * `name`. */
+static int
+labels_outside(const struct cua_raw_node *n, const struct cua_raw_node *o,
+	       const char *name)
+{
+	if (n == o)
+		return 0;
+	if ((n->have & CUA_HAVE_RELATIONS) && n->labelled_by &&
+	    strcmp(n->labelled_by, name) == 0)
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (labels_outside(n->children[i], o, name))
+			return 1;
+	return 0;
+}
+
 /* The object is a combo box's item (its choice shows on the box). */
 static int
 in_combo(const struct cua_raw_node *n)
@@ -271,11 +289,277 @@ patch_toplevels(struct cua_raw_snapshot *snap,
 	return 0;
 }
 
+/* `n` is `a` or lies under it. */
+static int
+is_under(const struct cua_raw_node *n, const struct cua_raw_node *a)
+{
+	for (; n; n = n->parent)
+		if (n == a)
+			return 1;
+	return 0;
+}
+
+/* The subtrees to read again (struct subtrees): `o` joins them unless
+ * it lies in one already; those under it leave. */
+struct subtrees {
+	struct cua_raw_node **v;
+	size_t n, cap;
+};
+
+static int
+add_subtree(struct subtrees *st, struct cua_raw_node *o)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (is_under(o, st->v[i]))
+			return 0;
+	for (size_t i = 0; i < st->n;)
+		if (is_under(st->v[i], o))
+			st->v[i] = st->v[--st->n];
+		else
+			i++;
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 8;
+		struct cua_raw_node **v = realloc(st->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		st->v = v;
+		st->cap = cap;
+	}
+	st->v[st->n++] = o;
+	return 0;
+}
+
+static size_t
+count_nodes(const struct cua_raw_node *n)
+{
+	size_t k = 1;
+
+	for (size_t i = 0; i < n->n_children; i++)
+		k += count_nodes(n->children[i]);
+	return k;
+}
+
+/* A node of the subtree `n` with this identity and name. */
+static int
+has_named(const struct cua_raw_node *n, const char *ident, const char *name)
+{
+	if (n->ident && strcmp(n->ident, ident) == 0 &&
+	    same_name(n->name, name))
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (has_named(n->children[i], ident, name))
+			return 1;
+	return 0;
+}
+
+/* An element outside the old subtree `o` is labelled by a node of it
+ * whose name the new subtree `f` does not keep (the labelled element
+ * shows the label's name as it was read). */
+static int
+label_lost(const struct cua_raw_node *app, const struct cua_raw_node *o,
+	   const struct cua_raw_node *n, const struct cua_raw_node *f)
+{
+	if (n->ident && n->name && *n->name && !has_named(f, n->ident, n->name))
+		if (labels_outside(app, o, n->name))
+			return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (label_lost(app, o, n->children[i], f))
+			return 1;
+	return 0;
+}
+
+/* Subtree `f` (read again) in the place of `o`: `o` keeps its place and
+ * takes f's fields and children. */
+static void
+splice(struct cua_raw_node *o, struct cua_raw_node *f)
+{
+	struct cua_raw_node keep = *o;
+
+	*o = *f;
+	o->parent = keep.parent;
+	o->index_in_parent = keep.index_in_parent;
+	o->x11_window = keep.x11_window;
+	for (size_t i = 0; i < o->n_children; i++)
+		o->children[i]->parent = o;
+}
+
+/*
+ * The subtrees `st` read again, as the walk reads them, and spliced into
+ * the cached snapshot. Sets cr->detail when only a full read will do.
+ */
+static cua_result
+read_subtrees(struct cua_session *s, struct cua_cache_entry *e,
+	      struct subtrees *st, const struct cua_fetch_policy *pol,
+	      struct cua_cache_read *cr)
+{
+	struct cua_raw_snapshot *snap = e->snap, *tmp;
+	struct cua_fetch_policy sp = *pol;
+	struct cua_raw_node **news;
+	int *depths;
+	size_t outside = count_nodes(snap->app);
+	cua_result r = CUA_OK;
+
+	if (!st->n)
+		return CUA_OK;
+	if (!s->backend->ops->refresh_subtrees) {
+		cr->detail = "the tree's shape changed";
+		return CUA_OK;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		struct cua_raw_node *o = st->v[i];
+
+		if (depth_of(snap, o) < 1) {
+			cr->detail = "a window's children changed";
+			return CUA_OK;
+		}
+		if (e->ranged && in_ranged(o)) {
+			cr->detail = "a list read by visible range may scroll";
+			return CUA_OK;
+		}
+		if (in_combo(o)) {
+			cr->detail = "a combo box's choice may have changed";
+			return CUA_OK;
+		}
+		outside -= count_nodes(o);
+	}
+	/* the walk's bound on nodes, over the whole tree */
+	if (sp.max_nodes && outside >= sp.max_nodes) {
+		cr->detail = "the tree is at the node cap";
+		return CUA_OK;
+	}
+	if (sp.max_nodes)
+		sp.max_nodes -= outside;
+	news = calloc(st->n, sizeof(*news));
+	depths = calloc(st->n, sizeof(*depths));
+	tmp = cua_raw_snapshot_new();
+	if (!news || !depths || !tmp) {
+		free(news);
+		free(depths);
+		cua_raw_snapshot_free(tmp);
+		return cua_error(CUA_ERROR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		struct cua_raw_node *o = st->v[i], *f = cua_raw_node_new(tmp);
+
+		if (!f) {
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			goto out;
+		}
+		f->ident = o->ident;
+		f->parent = o->parent;
+		f->index_in_parent = o->index_in_parent;
+		f->table_row = -1;
+		news[i] = f;
+		depths[i] = depth_of(snap, o);
+	}
+	r = s->backend->ops->refresh_subtrees(s->backend, tmp, news, depths,
+					      st->n, &sp);
+	if (r != CUA_OK)
+		goto out;
+	if (tmp->stats.deadline_hit || tmp->stats.node_cap_hit) {
+		cr->detail = "a subtree read again was cut short";
+		goto out;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		struct cua_raw_node *o = st->v[i], *f = news[i];
+
+		if (!(f->have & CUA_HAVE_BASIC)) {
+			cr->detail = "a changed object is gone";
+			goto out;
+		}
+		if (f->index_in_parent != o->index_in_parent) {
+			cr->detail = "an object moved among its siblings";
+			goto out;
+		}
+		if (label_lost(snap->app, o, o, f)) {
+			cr->detail = "a label of another element changed";
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < st->n; i++)
+		splice(st->v[i], news[i]);
+	if (cua_cache_reindex(e) < 0) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
+	/* the walk reads the second one without its subtree */
+	if (e->dups)
+		cr->detail = "an object appears twice";
+	s->cache->subtrees += st->n;
+	cr->subtrees = st->n;
+out:
+	if (cua_cache_hold(e, tmp) < 0 && r == CUA_OK)
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+	free(news);
+	free(depths);
+	return r;
+}
+
+/*
+ * The objects given another parent must be where the subtrees read
+ * again found them, or gone (destroyed, defunct); one still alive
+ * elsewhere is a move the events did not place (cr->detail).
+ */
+static cua_result
+find_reparented(struct cua_session *s, struct cua_cache_entry *e,
+		const struct cua_fetch_policy *pol, struct cua_cache_read *cr)
+{
+	struct cua_raw_snapshot *tmp = NULL;
+	struct cua_raw_node **news = NULL;
+	int *depths = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	cua_result r = CUA_OK;
+
+	for (size_t i = 0; i < e->marks.n; i++) {
+		if (!(e->marks.flags[i] & CUA_MARK_PARENT) ||
+		    node_of(e, e->bus_name, e->marks.paths[i], &sb))
+			continue;
+		if (!tmp) {
+			tmp = cua_raw_snapshot_new();
+			news = calloc(e->marks.n, sizeof(*news));
+			depths = calloc(e->marks.n, sizeof(*depths));
+			if (!tmp || !news || !depths) {
+				r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+				goto out;
+			}
+		}
+		news[n] = cua_raw_node_new(tmp);
+		if (!news[n] || sb.oom ||
+		    !(news[n]->ident =
+			      cua_arena_strdup(tmp->arena, sb_str(&sb)))) {
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			goto out;
+		}
+		news[n]->index_in_parent = -2;
+		depths[n] = 1;
+		n++;
+	}
+	if (!n)
+		goto out;
+	r = s->backend->ops->refresh_nodes(s->backend, tmp, news, depths, n,
+					   pol);
+	for (size_t i = 0; i < n && r == CUA_OK; i++)
+		if ((news[i]->have & CUA_HAVE_BASIC) &&
+		    !CUA_HAS_STATE(news[i], CUA_STATE_DEFUNCT)) {
+			cr->detail = "an object moved to a parent not read";
+			break;
+		}
+out:
+	/* nothing of it went into the cache */
+	cua_raw_snapshot_free(tmp);
+	sb_free(&sb);
+	free(news);
+	free(depths);
+	return r;
+}
+
 /*
  * A hit: the cached snapshot brought up to date from `fresh` (the app
- * opened again, owned: kept by the entry) and a read of the objects its
- * events named. CUA_OK with cr->why set; a miss leaves the entry unusable
- * (the caller drops it).
+ * opened again, owned: kept by the entry), a read of the objects its
+ * events named and of the subtrees whose children changed. CUA_OK with
+ * cr->why set; a miss leaves the entry unusable (the caller drops it).
  */
 static cua_result
 apply_marks(struct cua_session *s, const struct cua_app_info *app,
@@ -283,9 +567,10 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	    struct cua_cache_read *cr)
 {
 	struct cua_raw_snapshot *snap = e->snap, *tmp = NULL;
-	struct cua_walk_policy st;
+	struct cua_walk_policy wp;
 	struct cua_fetch_policy pol;
 	struct cua_raw_node **olds = NULL, **news = NULL;
+	struct subtrees st = { 0 };
 	int *depths = NULL, refocus = 0;
 	size_t n = 0;
 	uint32_t root, popups[CUA_MAX_POPUPS];
@@ -321,9 +606,33 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto out;
 	}
+	/* the objects whose children changed first: what lies in their
+	 * subtrees is read with them */
+	for (size_t i = 0; i < e->marks.n; i++) {
+		struct cua_raw_node *o;
+
+		if (!(e->marks.flags[i] &
+		      (CUA_MARK_CHILDREN | CUA_MARK_PARENT)))
+			continue;
+		o = node_of(e, e->bus_name, e->marks.paths[i], &sb);
+		if (o && (e->marks.flags[i] & CUA_MARK_PARENT))
+			o = o->parent; /* the parent it left */
+		/* a window's own children: a walk of the window, at once
+		 * (before reading anything else again) */
+		if (o && o != snap->app && depth_of(snap, o) == 0) {
+			cr->detail = "a window's children changed";
+			goto out;
+		}
+		if (o && o != snap->app && depth_of(snap, o) >= 0 &&
+		    add_subtree(&st, o) < 0) {
+			r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
 	for (size_t i = 0; i < e->marks.n; i++) {
 		struct cua_raw_node *o =
 			node_of(e, e->bus_name, e->marks.paths[i], &sb);
+		int skip = 0;
 
 		if (e->marks.flags[i] & CUA_MARK_FOCUS)
 			refocus = 1;
@@ -334,8 +643,13 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 			goto out;
 		}
 		/* an object the walk did not read (hidden, not shown):
-		 * what it shows arrives with its container's events */
+		 * what it shows arrives with its container's events; the
+		 * toplevels were compared above */
 		if (!o || o == snap->app || depth_of(snap, o) < 0)
+			continue;
+		for (size_t k = 0; k < st.n && !skip; k++)
+			skip = is_under(o, st.v[k]);
+		if (skip)
 			continue;
 		olds[n] = o;
 		depths[n] = depth_of(snap, o);
@@ -351,7 +665,7 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		news[n]->index_in_parent = -2;
 		n++;
 	}
-	cua_observe_policy(s, app, snap, root, e->vis, 0, &st, &pol);
+	cua_observe_policy(s, app, snap, root, e->vis, 0, &wp, &pol);
 	if (n) {
 		r = s->backend->ops->refresh_nodes(s->backend, tmp, news,
 						   depths, n, &pol);
@@ -360,11 +674,27 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cua_raw_node *o = olds[i], *f = news[i];
+		struct cua_raw_node *place = NULL;
 		int dold, dnew;
 
-		if (!(f->have & CUA_HAVE_BASIC)) {
-			cr->detail = "a changed object is gone";
-			goto out;
+		/* gone, or moved among its siblings: its parent's children
+		 * changed; another number of children, or descended into
+		 * otherwise: its own did */
+		if (!(f->have & CUA_HAVE_BASIC) ||
+		    f->index_in_parent != o->index_in_parent)
+			place = o->parent;
+		dold = pol.descend(pol.user_data, o, depths[i]);
+		dnew = place ? 0 : pol.descend(pol.user_data, f, depths[i]);
+		if (!place &&
+		    (dold != dnew || (dold && (o->have & CUA_HAVE_CHILDREN) &&
+				      f->child_count != o->child_count)))
+			place = o;
+		if (place) {
+			if (add_subtree(&st, place) < 0) {
+				r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+				goto out;
+			}
+			continue;
 		}
 		/* what other objects show of this one: the name of the
 		 * label that labels an element, a combo box's choice */
@@ -377,22 +707,20 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 			cr->detail = "a combo box's choice may have changed";
 			goto out;
 		}
-		if (f->index_in_parent != o->index_in_parent) {
-			cr->detail = "an object moved among its siblings";
-			goto out;
-		}
-		dold = pol.descend(pol.user_data, o, depths[i]);
-		dnew = pol.descend(pol.user_data, f, depths[i]);
-		if (dold != dnew || (dold && (o->have & CUA_HAVE_CHILDREN) &&
-				     f->child_count != o->child_count)) {
-			cr->detail = "a changed object's children changed";
-			goto out;
-		}
 		if (CUA_HAS_STATE(o, CUA_STATE_FOCUSED) !=
 		    CUA_HAS_STATE(f, CUA_STATE_FOCUSED))
 			refocus = 1;
 		patch_node(o, f, dnew);
 	}
+	if (st.n) {
+		r = read_subtrees(s, e, &st, &pol, cr);
+		if (r != CUA_OK || cr->detail)
+			goto out;
+		refocus = 1; /* the focus may be a node read again */
+	}
+	r = find_reparented(s, e, &pol, cr);
+	if (r != CUA_OK || cr->detail)
+		goto out;
 	if (refocus) {
 		struct cua_raw_node *focus = NULL;
 
@@ -412,9 +740,16 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	s->cache->refreshed += n;
 	cr->why = CUA_CACHE_HIT;
 out:
+	/* held while patched nodes point into it (the bound on patches
+	 * counts it) */
+	if (tmp && !n) {
+		cua_raw_snapshot_free(tmp);
+		tmp = NULL;
+	}
 	if (tmp && cua_cache_hold(e, tmp) < 0 && r == CUA_OK)
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
 	sb_free(&sb);
+	free(st.v);
 	free(olds);
 	free(news);
 	free(depths);
@@ -523,8 +858,9 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 	cr->calls = (int64_t)calls;
 	cr->walk_us = cua_now_us() - t0;
 	cua_debug(&s->ctx,
-		  "tree cache: %s served from the cache (%lld us, %zu bytes)",
-		  app->app_id, (long long)cr->walk_us, e->bytes);
+		  "tree cache: %s served from the cache (%lld us, %zu bytes, "
+		  "%zu subtrees read again)",
+		  app->app_id, (long long)cr->walk_us, e->bytes, cr->subtrees);
 	if (c->verify)
 		return verify(s, app, e, check, cr);
 	return CUA_OK;

@@ -110,17 +110,18 @@ out:
 }
 
 /*
- * Observation after a click that changes one element: the first enabled
- * element of `role` (and `title`, NULL: any) of `app` clicked (a check
- * box, a toggle button), then the app observed (screenshot included). Reports
+ * Observation after a click: an element of `app` with this role and
+ * (alternately) one of the two titles (NULL: any) clicked, then the app
+ * observed (screenshot included): a check box or a toggle button (one
+ * element changes), a tab (another page of widgets shows). Reports
  * the medians of reading the tree (walk + ids), the settle that follows
  * an action, and the whole observation. With the tree cache (on unless
  * CUA_TREE_CACHE=0) the read is the cache's: the clicked box read again,
  * the rest from the cache.
  */
 static void
-bench_click(cua_session *s, const char *label, const char *app,
-	    const char *role, const char *title, int runs)
+bench_click(cua_session *s, const char *label, const char *app, int runs,
+	    const char *role, const char *const *titles, const char *what)
 {
 	double *read = calloc((size_t)runs, sizeof(double));
 	double *settle = calloc((size_t)runs, sizeof(double));
@@ -132,14 +133,14 @@ bench_click(cua_session *s, const char *label, const char *app,
 	    cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK)
 		goto out;
 	for (int i = 0; i < runs; i++) {
-		cua_element *e = bench_find(t, role, title);
+		cua_element *e = bench_find(t, role, titles[i % 2]);
 		char *outcome = NULL;
 		cua_tree *t2 = NULL;
 		double t0;
 
 		if (!e) {
 			printf("%-28s  no %s %s to click\n", label, role,
-			       title ? title : "");
+			       titles[i % 2] ? titles[i % 2] : "");
 			goto out;
 		}
 		if (cua_session_click(s, app, cua_element_get_id(e), 1, 1,
@@ -166,9 +167,9 @@ bench_click(cua_session *s, const char *label, const char *app,
 		cua_tree_unref(t);
 		t = t2;
 	}
-	printf("%-28s  after a click: read %.1f ms, settle %.1f ms, "
+	printf("%-28s  after %s: read %.1f ms, settle %.1f ms, "
 	       "observe %.1f ms (medians of %d)\n",
-	       label, bench_median(read, n), bench_median(settle, n),
+	       label, what, bench_median(read, n), bench_median(settle, n),
 	       bench_median(wall, n), n);
 	fflush(stdout);
 out:
@@ -253,9 +254,17 @@ main(int argc, char **argv)
 		}
 		t = cua_tree_unref(t);
 		bench(s, launched[i][0], launched[i][1], runs);
-		if (i == 0)
-			bench_click(s, launched[i][0], launched[i][1],
-				    "checkbox", NULL, runs);
+		if (i == 0) {
+			static const char *const any[] = { NULL, NULL };
+			static const char *const tabs[] = { "page 2",
+							    "page 1" };
+
+			bench_click(s, launched[i][0], launched[i][1], runs,
+				    "checkbox", any, "a click");
+			/* a tab switch: another page's widgets show */
+			bench_click(s, launched[i][0], launched[i][1], runs,
+				    "tab", tabs, "a tab switch");
+		}
 		bench_stop_app(s, launched[i][1]);
 	}
 
@@ -281,8 +290,10 @@ main(int argc, char **argv)
 		setenv("SAL_USE_VCLPLUGIN", "gtk3", 1);
 		pid = bench_spawn(av);
 		bench(s, "LibreOffice Writer", "libreoffice-writer", runs);
-		bench_click(s, "LibreOffice Writer", "libreoffice-writer",
-			    "toggle button", "Bold", runs);
+		static const char *const bold[] = { "Bold", "Bold" };
+
+		bench_click(s, "LibreOffice Writer", "libreoffice-writer", runs,
+			    "toggle button", bold, "a click");
 		bench_stop_app(s, "libreoffice-writer");
 		bench_stop(pid);
 	}

@@ -248,9 +248,11 @@ fetch_start_basic(struct fnode *fn)
 	get_prop(fn, K_NAME, IF_ACCESSIBLE, "Name");
 	if (fn->job->mode == READ_LIVE || fn->job->mode == READ_REFRESH)
 		get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE, "ChildCount");
-	/* a refreshed object may have moved among its siblings without an
-	 * event of its parent (GTK 3 reorders a box's children so) */
-	if (fn->job->mode == READ_REFRESH)
+	/* a refreshed object (or the root of a subtree read again) may have
+	 * moved among its siblings without an event of its parent (GTK 3
+	 * reorders a box's children so) */
+	if (fn->job->mode == READ_REFRESH ||
+	    (fn->job->mode == READ_WALK && fn->named))
 		fetch_call(fn, K_INDEX, 0, IF_ACCESSIBLE, "GetIndexInParent",
 			   NULL, "(i)");
 	if (fn->job->mode == READ_OPEN) {
