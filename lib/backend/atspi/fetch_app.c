@@ -625,51 +625,53 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	return CUA_OK;
 }
 
-cua_result
-atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
-		    struct cua_raw_node **nodes, const int *depths, size_t n,
-		    const struct cua_fetch_policy *policy)
+/* The objects a refresh starts from, each its own root at its depth in
+ * the walk's tree; `start`: their basic stage at once. */
+static void
+add_roots(struct job *job, struct cua_raw_node **nodes, const int *depths,
+	  size_t n, int start)
 {
-	struct atspi_be *be = (struct atspi_be *)b;
-	const char *who = snap->app && snap->app->name ? snap->app->name : "?";
-	struct job job;
-	int64_t t0 = cua_now_us();
-	int r;
-
-	policy_job_init(&job, be, snap, READ_REFRESH, policy);
 	for (size_t i = 0; i < n; i++) {
 		const char *bus, *path;
 		struct fnode *fn;
 
 		nodes[i]->have = 0;
-		if (!fetch_split_ident(&job, nodes[i]->ident, &bus, &path))
+		if (!fetch_split_ident(job, nodes[i]->ident, &bus, &path))
 			continue;
-		if (!job.app_bus)
-			job.app_bus = bus;
-		fn = fetch_new_fnode(&job, nodes[i], bus, path, depths[i]);
+		if (!job->app_bus)
+			job->app_bus = bus;
+		fn = fetch_new_fnode(job, nodes[i], bus, path, depths[i]);
 		fn->named = 1;
-		fetch_start_basic(fn);
+		if (start)
+			fetch_start_basic(fn);
 	}
-	r = dbatch_run(job.batch);
-	fetch_job_finish(&job, t0);
-	if (job.oom)
+}
+
+/* The outcome of a refresh whose batch ran (`r`: dbatch_run()'s). */
+static cua_result
+refresh_result(struct job *job, const char *who, int r, int64_t t0)
+{
+	if (job->oom)
 		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	if (job.gone)
+	if (job->gone)
 		return gone_error(who);
-	if (job.n_ok == 0 && atspi_bus_gone(be))
+	if (job->n_ok == 0 && atspi_bus_gone(job->be))
 		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
-	if (r < 0 || job.hung || job.n_timeouts > 0)
+	if (r < 0 || job->hung || job->n_timeouts > 0)
 		return timeout_error(who, cua_now_us() - t0);
 	return CUA_OK;
 }
 
-/* The roots of subtrees a walk read, read again as the walk reads them
- * (the tree cache, backend.h): a READ_WALK job whose roots start with
- * their basic fields and their live index in their parent. */
-cua_result
-atspi_refresh_subtrees(struct cua_backend *b, struct cua_raw_snapshot *snap,
-		       struct cua_raw_node **nodes, const int *depths, size_t n,
-		       const struct cua_fetch_policy *policy)
+/*
+ * Objects a walk read, read again (the tree cache, backend.h): as
+ * READ_REFRESH, each object alone; as READ_WALK, each the root of a
+ * subtree read as the walk reads it, started with its basic fields and
+ * its live index in its parent once all roots are known (as in the walk).
+ */
+static cua_result
+refresh(struct cua_backend *b, struct cua_raw_snapshot *snap,
+	struct cua_raw_node **nodes, const int *depths, size_t n,
+	const struct cua_fetch_policy *policy, enum read_mode mode)
 {
 	struct atspi_be *be = (struct atspi_be *)b;
 	const char *who = snap->app && snap->app->name ? snap->app->name : "?";
@@ -677,29 +679,21 @@ atspi_refresh_subtrees(struct cua_backend *b, struct cua_raw_snapshot *snap,
 	int64_t t0 = cua_now_us();
 	int r;
 
-	policy_job_init(&job, be, snap, READ_WALK, policy);
-	if (policy->max_raw_depth > 0)
-		job.max_depth = policy->max_raw_depth;
-	job.max_nodes = policy->max_nodes;
-	job.range_threshold =
-		policy->range_threshold > 0 ? policy->range_threshold : 200;
-	job.range_list_threshold = policy->range_list_threshold > 0 ?
-					   policy->range_list_threshold :
-					   20;
-	for (size_t i = 0; i < n; i++) {
-		const char *bus, *path;
-		struct fnode *fn;
-
-		nodes[i]->have = 0;
-		if (!fetch_split_ident(&job, nodes[i]->ident, &bus, &path))
-			continue;
-		if (!job.app_bus)
-			job.app_bus = bus;
-		fn = fetch_new_fnode(&job, nodes[i], bus, path, depths[i]);
-		fn->named = 1;
+	policy_job_init(&job, be, snap, mode, policy);
+	if (mode == READ_WALK) {
+		if (policy->max_raw_depth > 0)
+			job.max_depth = policy->max_raw_depth;
+		job.max_nodes = policy->max_nodes;
+		job.range_threshold = policy->range_threshold > 0 ?
+					      policy->range_threshold :
+					      200;
+		job.range_list_threshold =
+			policy->range_list_threshold > 0 ?
+				policy->range_list_threshold :
+				20;
 	}
-	/* started after all roots are known, as in the walk */
-	for (size_t i = 0; i < n; i++) {
+	add_roots(&job, nodes, depths, n, mode != READ_WALK);
+	for (size_t i = 0; mode == READ_WALK && i < n; i++) {
 		struct fnode *fn =
 			nodes[i]->ident ?
 				g_hash_table_lookup(job.seen, nodes[i]->ident) :
@@ -709,18 +703,26 @@ atspi_refresh_subtrees(struct cua_backend *b, struct cua_raw_snapshot *snap,
 			fetch_start_basic(fn);
 	}
 	r = dbatch_run(job.batch);
-	if (r < 0 || job.hung)
+	if (mode == READ_WALK && (r < 0 || job.hung))
 		snap->stats.deadline_hit = 1;
 	if (job.node_cap_hit)
 		snap->stats.node_cap_hit = 1;
 	fetch_job_finish(&job, t0);
-	if (job.oom)
-		return cua_error(CUA_ERROR_NOMEM, "out of memory");
-	if (job.gone)
-		return gone_error(who);
-	if (job.n_ok == 0 && atspi_bus_gone(be))
-		return cua_err(CUA_MSG_ACCESSIBILITY_BUS_GONE);
-	if (r < 0 || job.hung || job.n_timeouts > 0)
-		return timeout_error(who, cua_now_us() - t0);
-	return CUA_OK;
+	return refresh_result(&job, who, r, t0);
+}
+
+cua_result
+atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		    struct cua_raw_node **nodes, const int *depths, size_t n,
+		    const struct cua_fetch_policy *policy)
+{
+	return refresh(b, snap, nodes, depths, n, policy, READ_REFRESH);
+}
+
+cua_result
+atspi_refresh_subtrees(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		       struct cua_raw_node **nodes, const int *depths, size_t n,
+		       const struct cua_fetch_policy *policy)
+{
+	return refresh(b, snap, nodes, depths, n, policy, READ_WALK);
 }
