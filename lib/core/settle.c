@@ -12,7 +12,9 @@
  *
  * After an action, an app that has answered is given a short quiet
  * interval (settle_answered_ms) instead of settle_quiet_ms: it reacted
- * (an event arrived since the previous observation), and a round trip to
+ * (an event arrived since the previous observation, and its window was
+ * drawn again: damage, so only where the display driver reports damage,
+ * X11 and mutter; sway keeps the long interval), and a round trip to
  * it after that quiet (backend app_sync: it has read the input, and what
  * it emitted before its answer has arrived) brought nothing new. An
  * action without a visible reaction keeps the long quiet interval: its
@@ -56,6 +58,7 @@ struct cua_settle {
 	uint32_t watch_id;
 	uint64_t window;          /* the window in the watch, 0 none */
 	int64_t last_event_us;    /* arrival of the last counted event */
+	int64_t last_damage_us;   /* ... of the last counted damage */
 	int64_t last_children_us; /* ... of the last children-changed */
 	int64_t n_events;
 	/* every AT-SPI event of the app, noise included, and every loss of
@@ -144,6 +147,9 @@ on_event(void *data, const struct cua_event *ev)
 		ev->type, ev->path ? ev->path : "", ev->detail1, ev->detail2);
 	if (ev->time_us > st->last_event_us)
 		st->last_event_us = ev->time_us;
+	if (strcmp(ev->type, "x11:damage") == 0 &&
+	    ev->time_us > st->last_damage_us)
+		st->last_damage_us = ev->time_us;
 	if (strncmp(ev->type, "object:children-changed", 23) == 0)
 		st->last_children_us = ev->time_us;
 	st->n_events++;
@@ -343,8 +349,14 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 		ref = st->last_event_us;
 		if (acted && t0 > ref)
 			ref = t0;
-		/* it reacted: an event since the previous observation */
-		qq = short_ok && st->last_event_us > st->settled_us ? qa : q;
+		/* it reacted: an event since the previous observation, and
+		 * its window was drawn again (the screenshot follows the
+		 * tree: without damage of the window, as on drivers that
+		 * report none, the long interval) */
+		qq = short_ok && st->last_event_us > st->settled_us &&
+				     st->last_damage_us > st->settled_us ?
+			     qa :
+			     q;
 		if (now - ref >= qq && !st->busy) {
 			int64_t n1 = st->n_events;
 
