@@ -16,15 +16,9 @@
  * Nothing here raises, maps, moves or focuses a window
  * (docs/differences.md D23).
  *
- * Reuse (docs/screenshots.md §2.1): every tracked window keeps its own
- * record of change, apart from the damage queue the settle drains: the
- * stamp (a process-wide serial) of its last damage or structure event.
- * A capture read after stamp S shows every change stamped before S; when
- * asked whether the window changed since S, the worker makes a round
- * trip (so every damage the server reported before it has been read),
- * and answers "unchanged" only for a tracked, redirected window with a
- * Damage object, no change stamped after S, the same geometry and no
- * popup over it. Anything else is a capture.
+ * Reuse (docs/screenshots.md §2.1): every tracked window keeps the stamp
+ * of its last damage or structure event, apart from the damage queue the
+ * settle drains; still_unchanged() answers from it.
  *
  * The session thread waits for a capture at most capture_timeout_ms. On
  * timeout the worker is abandoned — it frees itself and closes its
@@ -220,28 +214,37 @@ forget_tracked(struct worker *w, struct tracked *t)
 	w->n_tr--;
 }
 
-static void
-read_extents(struct worker *w, Window win, int32_t ext[4])
+/* Up to `max` 32-bit items of property `prop` (of type `type`) of `win`;
+ * the number read, 0 when it is not there. */
+static int
+card_prop(struct worker *w, Window win, Atom prop, Atom type,
+	  unsigned long *out, int max)
 {
-	Atom type = None;
-	int format = 0;
+	Atom got = None;
+	int format = 0, n_out = 0;
 	unsigned long n = 0, after = 0;
 	unsigned char *d = NULL;
 
-	ext[0] = ext[1] = ext[2] = ext[3] = 0;
 	x11_trap_begin();
-	if (XGetWindowProperty(w->dpy, win, w->a_frame_extents, 0, 4, False,
-			       XA_CARDINAL, &type, &format, &n, &after,
-			       &d) == Success &&
-	    type == XA_CARDINAL && format == 32 && n >= 4) {
-		unsigned long *e = (unsigned long *)(void *)d;
-
-		for (int i = 0; i < 4; i++)
-			ext[i] = e[i] < 4096 ? (int32_t)e[i] : 0;
-	}
+	if (XGetWindowProperty(w->dpy, win, prop, 0, max, False, type, &got,
+			       &format, &n, &after, &d) == Success &&
+	    got == type && format == 32)
+		for (; n_out < max && (unsigned long)n_out < n; n_out++)
+			out[n_out] = ((unsigned long *)(void *)d)[n_out];
 	if (d)
 		XFree(d);
 	x11_trap_end(w->x);
+	return n_out;
+}
+
+static void
+read_extents(struct worker *w, Window win, int32_t ext[4])
+{
+	unsigned long e[4];
+	int ok = card_prop(w, win, w->a_frame_extents, XA_CARDINAL, e, 4) == 4;
+
+	for (int i = 0; i < 4; i++)
+		ext[i] = ok && e[i] < 4096 ? (int32_t)e[i] : 0;
 }
 
 static void
@@ -263,74 +266,6 @@ remember_extents(struct worker *w, Window win, const int32_t ext[4])
 	w->ext_cache[i].w = win;
 	memcpy(w->ext_cache[i].ext, ext, sizeof(w->ext_cache[i].ext));
 	pthread_mutex_unlock(&w->mu);
-}
-
-static int
-rects_meet(int ax, int ay, int aw, int ah, int bx, int by, int bw, int bh)
-{
-	return ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah;
-}
-
-/* 1 when no other window covers `win` and it lies within the screen. */
-static int
-wholly_visible(struct worker *w, Window win, int64_t *area)
-{
-	Window root = DefaultRootWindow(w->dpy), parent = 0, r, top = win;
-	Window *kids = NULL, child;
-	unsigned int nk = 0, i;
-	XWindowAttributes a;
-	int x = 0, y = 0, found = 0, visible = 1;
-
-	x11_trap_begin();
-	if (!XGetWindowAttributes(w->dpy, win, &a) ||
-	    !XTranslateCoordinates(w->dpy, win, root, 0, 0, &x, &y, &child)) {
-		x11_trap_end(w->x);
-		return 0;
-	}
-	/* the root's child that holds it (a window manager's frame) */
-	for (int depth = 0; depth < 32; depth++) {
-		if (!XQueryTree(w->dpy, top, &r, &parent, &kids, &nk))
-			break;
-		if (kids)
-			XFree(kids);
-		kids = NULL;
-		if (parent == root || !parent)
-			break;
-		top = parent;
-	}
-	*area = (int64_t)a.width * a.height;
-	if (x11_trap_end(w->x) != 0 || parent != root)
-		return 0;
-	if (x < 0 || y < 0 ||
-	    x + a.width > DisplayWidth(w->dpy, DefaultScreen(w->dpy)) ||
-	    y + a.height > DisplayHeight(w->dpy, DefaultScreen(w->dpy)))
-		return 0;
-	x11_trap_begin();
-	if (!XQueryTree(w->dpy, root, &r, &parent, &kids, &nk)) {
-		x11_trap_end(w->x);
-		return 0;
-	}
-	/* children come bottom to top: everything after `top` is above */
-	for (i = 0; i < nk && visible; i++) {
-		XWindowAttributes k;
-
-		if (kids[i] == top) {
-			found = 1;
-			continue;
-		}
-		if (!found || !XGetWindowAttributes(w->dpy, kids[i], &k) ||
-		    k.map_state != IsViewable || k.class == InputOnly)
-			continue;
-		if (rects_meet(x, y, a.width, a.height, k.x, k.y,
-			       k.width + 2 * k.border_width,
-			       k.height + 2 * k.border_width))
-			visible = 0;
-	}
-	if (kids)
-		XFree(kids);
-	if (x11_trap_end(w->x) != 0)
-		return 0;
-	return found && visible;
 }
 
 /* Redirects `win` and creates its Damage object, once. */
@@ -361,7 +296,7 @@ track(struct worker *w, Window win)
 		if (x11_trap_end(w->x) != 0)
 			return NULL; /* gone, or not redirectable */
 		t->redirected_at = cua_now_us();
-		t->fresh = !wholly_visible(w, win, &t->area);
+		t->fresh = !x11_wholly_visible(w->x, w->dpy, win, &t->area);
 	}
 	if (w->have_damage) {
 		x11_trap_begin();
@@ -481,22 +416,10 @@ wait_repaint(struct worker *w, struct tracked *t)
 static int
 is_iconic(struct worker *w, Window win)
 {
-	Atom type = None;
-	int format = 0, iconic = 0;
-	unsigned long n = 0, after = 0;
-	unsigned char *d = NULL;
+	unsigned long st;
 
-	x11_trap_begin();
-	if (XGetWindowProperty(w->dpy, win, w->a_wm_state, 0, 2, False,
-			       w->a_wm_state, &type, &format, &n, &after,
-			       &d) == Success &&
-	    format == 32 && n >= 1 &&
-	    ((unsigned long *)(void *)d)[0] == IconicState)
-		iconic = 1;
-	if (d)
-		XFree(d);
-	x11_trap_end(w->x);
-	return iconic;
+	return card_prop(w, win, w->a_wm_state, w->a_wm_state, &st, 1) == 1 &&
+	       st == IconicState;
 }
 
 static uint32_t
@@ -601,6 +524,48 @@ read_image(struct worker *w, Drawable d, const XWindowAttributes *a, int x,
 	return im;
 }
 
+/* The frame within the window: the window less its CSD shadow margins
+ * (docs/screenshots.md §3), or all of it when they leave nothing. */
+static void
+frame_in_window(const int32_t ext[4], int width, int height, int *x, int *y,
+		int *w, int *h)
+{
+	*x = ext[0];
+	*y = ext[2];
+	*w = width - ext[0] - ext[1];
+	*h = height - ext[2] - ext[3];
+	if (*w <= 0 || *h <= 0) {
+		*x = *y = 0;
+		*w = width;
+		*h = height;
+	}
+}
+
+/* A composite capture's place: the window at (rx, ry) on the root, its
+ * frame at (fx, fy) in it. */
+static void
+place(struct cua_capture *c, int rx, int ry, const XWindowAttributes *a, int fx,
+      int fy, int fw, int fh)
+{
+	c->frame = (struct cua_rect){ rx + fx, ry + fy, fw, fh };
+	c->window = (struct cua_rect){ rx, ry, a->width, a->height };
+	c->route = CUA_CAPTURE_COMPOSITE;
+}
+
+/* The attributes of `win` and its origin on the root; 0 when it is gone. */
+static int
+locate(struct worker *w, Window win, XWindowAttributes *a, int *rx, int *ry)
+{
+	Window child;
+	int ok;
+
+	x11_trap_begin();
+	ok = XGetWindowAttributes(w->dpy, win, a) &&
+	     XTranslateCoordinates(w->dpy, win, DefaultRootWindow(w->dpy), 0, 0,
+				   rx, ry, &child);
+	return (x11_trap_end(w->x) == 0) & ok;
+}
+
 static enum cua_capture_status
 do_capture_once(struct worker *w, Window win, struct cua_capture **out);
 
@@ -627,7 +592,6 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	struct tracked *t;
 	struct cua_capture *c;
 	XImage *im = NULL;
-	Window child;
 	int rx = 0, ry = 0, cx, cy, cw, ch;
 	int32_t ext[4];
 	int64_t t0 = cua_now_us();
@@ -637,17 +601,11 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	*out = NULL;
 	if (w->dead)
 		return CUA_CAPTURE_NO_DISPLAY;
-	x11_trap_begin();
-	if (!XGetWindowAttributes(w->dpy, win, &a) | (x11_trap_end(w->x) != 0))
+	if (!locate(w, win, &a, &rx, &ry))
 		return CUA_CAPTURE_UNIDENTIFIED;
 	if (a.map_state != IsViewable)
 		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED :
 					   CUA_CAPTURE_HIDDEN;
-	x11_trap_begin();
-	if (!XTranslateCoordinates(w->dpy, win, DefaultRootWindow(w->dpy), 0, 0,
-				   &rx, &ry, &child) |
-	    (x11_trap_end(w->x) != 0))
-		return CUA_CAPTURE_UNIDENTIFIED;
 
 	t = track(w, win);
 	read_extents(w, win, ext);
@@ -655,17 +613,7 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 		memcpy(t->ext, ext, sizeof(ext));
 		remember_extents(w, win, ext);
 	}
-	/* the frame: the window less its CSD shadow margins
-	 * (docs/screenshots.md §3) */
-	cx = ext[0];
-	cy = ext[2];
-	cw = a.width - ext[0] - ext[1];
-	ch = a.height - ext[2] - ext[3];
-	if (cw <= 0 || ch <= 0) {
-		cx = cy = 0;
-		cw = a.width;
-		ch = a.height;
-	}
+	frame_in_window(ext, a.width, a.height, &cx, &cy, &cw, &ch);
 
 	if (w->have_composite && t) {
 		wait_repaint(w, t);
@@ -740,15 +688,7 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 		c->px.alpha_mask =
 			~(c->px.red_mask | c->px.green_mask | c->px.blue_mask);
 	XDestroyImage(im);
-	c->frame.x = rx + cx;
-	c->frame.y = ry + cy;
-	c->frame.w = cw;
-	c->frame.h = ch;
-	c->window.x = rx;
-	c->window.y = ry;
-	c->window.w = a.width;
-	c->window.h = a.height;
-	c->route = CUA_CAPTURE_COMPOSITE;
+	place(c, rx, ry, &a, cx, cy, cw, ch);
 	c->stamp = stamp;
 	c->capture_us = cua_now_us() - t0;
 	*out = c;
@@ -764,10 +704,8 @@ still_unchanged(struct worker *w, Window win, uint64_t since, int popups)
 	XWindowAttributes a;
 	struct tracked *t;
 	struct cua_capture *c;
-	Window child;
-	int rx = 0, ry = 0, ok;
+	int rx = 0, ry = 0, fx, fy, fw, fh;
 	int32_t ext[4];
-	struct cua_rect frame;
 
 	if (!since || w->dead || !w->have_composite || !w->have_damage)
 		return NULL;
@@ -777,44 +715,29 @@ still_unchanged(struct worker *w, Window win, uint64_t since, int popups)
 	t = find_tracked(w, win);
 	if (w->dead || !t || !t->damage || t->fresh || t->changed > since)
 		return NULL;
-	x11_trap_begin();
-	ok = XGetWindowAttributes(w->dpy, win, &a) &&
-	     XTranslateCoordinates(w->dpy, win, DefaultRootWindow(w->dpy), 0, 0,
-				   &rx, &ry, &child);
-	if ((x11_trap_end(w->x) != 0) | !ok || a.map_state != IsViewable)
+	if (!locate(w, win, &a, &rx, &ry) || a.map_state != IsViewable)
 		return NULL;
 	read_extents(w, win, ext);
 	if (memcmp(ext, t->ext, sizeof(ext)) != 0)
 		return NULL;
-	frame.x = rx + ext[0];
-	frame.y = ry + ext[2];
-	frame.w = a.width - ext[0] - ext[1];
-	frame.h = a.height - ext[2] - ext[3];
-	if (frame.w <= 0 || frame.h <= 0) {
-		frame.x = rx;
-		frame.y = ry;
-		frame.w = a.width;
-		frame.h = a.height;
-	}
-	/* a popup open over the window now would be in a capture */
-	if (popups && x11_count_popups(w->x, win, w->a_wm_pid, &frame) != 0)
-		return NULL;
-	/* a change that came while we looked */
-	pump_events(w);
-	if (w->dead || find_tracked(w, win) != t || t->changed > since)
-		return NULL;
+	frame_in_window(ext, a.width, a.height, &fx, &fy, &fw, &fh);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->frame = frame;
-	c->window.x = rx;
-	c->window.y = ry;
-	c->window.w = a.width;
-	c->window.h = a.height;
-	c->route = CUA_CAPTURE_COMPOSITE;
+	place(c, rx, ry, &a, fx, fy, fw, fh);
 	c->stamp = since;
 	c->unchanged = 1;
-	return c;
+	/* a popup open over the window now would be in a capture; a change
+	 * may have come while we looked */
+	if (!(popups &&
+	      x11_count_popups(w->x, win, w->a_wm_pid, &c->frame) != 0)) {
+		pump_events(w);
+		if (!w->dead && find_tracked(w, win) == t &&
+		    t->changed <= since)
+			return c;
+	}
+	free(c);
+	return NULL;
 }
 
 static void *

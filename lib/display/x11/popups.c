@@ -214,3 +214,73 @@ x11_count_popups(struct x11 *x, Window win, Atom a_pid,
 {
 	return popups_over(x, win, a_pid, frame, NULL);
 }
+
+/* ---- Stacking: whether a window is wholly on screen and uncovered (the
+ * capture's sign that a fresh redirect's pixmap needs no repaint wait) */
+
+static int
+rects_meet(int ax, int ay, int aw, int ah, int bx, int by, int bw, int bh)
+{
+	return ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah;
+}
+
+int
+x11_wholly_visible(struct x11 *xs, Display *dpy, Window win, int64_t *area)
+{
+	Window root = DefaultRootWindow(dpy), parent = 0, r, top = win;
+	Window *kids = NULL, child;
+	unsigned int nk = 0, i;
+	XWindowAttributes a;
+	int x = 0, y = 0, found = 0, visible = 1;
+
+	x11_trap_begin();
+	if (!XGetWindowAttributes(dpy, win, &a) ||
+	    !XTranslateCoordinates(dpy, win, root, 0, 0, &x, &y, &child)) {
+		x11_trap_end(xs);
+		return 0;
+	}
+	/* the root's child that holds it (a window manager's frame) */
+	for (int depth = 0; depth < 32; depth++) {
+		if (!XQueryTree(dpy, top, &r, &parent, &kids, &nk))
+			break;
+		if (kids)
+			XFree(kids);
+		kids = NULL;
+		if (parent == root || !parent)
+			break;
+		top = parent;
+	}
+	*area = (int64_t)a.width * a.height;
+	if (x11_trap_end(xs) != 0 || parent != root)
+		return 0;
+	if (x < 0 || y < 0 ||
+	    x + a.width > DisplayWidth(dpy, DefaultScreen(dpy)) ||
+	    y + a.height > DisplayHeight(dpy, DefaultScreen(dpy)))
+		return 0;
+	x11_trap_begin();
+	if (!XQueryTree(dpy, root, &r, &parent, &kids, &nk)) {
+		x11_trap_end(xs);
+		return 0;
+	}
+	/* children come bottom to top: everything after `top` is above */
+	for (i = 0; i < nk && visible; i++) {
+		XWindowAttributes k;
+
+		if (kids[i] == top) {
+			found = 1;
+			continue;
+		}
+		if (!found || !XGetWindowAttributes(dpy, kids[i], &k) ||
+		    k.map_state != IsViewable || k.class == InputOnly)
+			continue;
+		if (rects_meet(x, y, a.width, a.height, k.x, k.y,
+			       k.width + 2 * k.border_width,
+			       k.height + 2 * k.border_width))
+			visible = 0;
+	}
+	if (kids)
+		XFree(kids);
+	if (x11_trap_end(xs) != 0)
+		return 0;
+	return found && visible;
+}

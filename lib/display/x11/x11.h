@@ -224,6 +224,10 @@ x11d_take_damage(struct cua_display *d, struct cua_display_damage *out,
  * its frame on the screen; returns how many. */
 int
 x11_paste_popups(struct x11 *x, Window win, Atom a_pid, struct cua_capture *c);
+/* 1 when no other window covers `win` and it lies within the screen (on
+ * connection `dpy`, errors trapped through `xs`). */
+int
+x11_wholly_visible(struct x11 *xs, Display *dpy, Window win, int64_t *area);
 /* How many popups x11_paste_popups() would paste over `frame` now. */
 int
 x11_count_popups(struct x11 *x, Window win, Atom a_pid,
