@@ -194,8 +194,11 @@ struct cua_backend_ops {
 	 * index_in_parent set by the caller, depths[i] its depth below its
 	 * toplevel. Fills the basic fields, the child count, the live index
 	 * in its parent (-2 when it did not answer) and the details `policy`
-	 * asks for at that depth, as the walk reads them; no children. An object that is gone keeps CUA_HAVE_BASIC clear. May
-	 * be NULL (the cache then reads in full). */
+	 * asks for at that depth, as the walk reads them; no children. An
+	 * object that is gone keeps CUA_HAVE_BASIC clear. A call that timed
+	 * out or the deadline sets snap->stats.deadline_hit (what was read
+	 * is incomplete; not an error). May be NULL (the cache then reads
+	 * in full). */
 	cua_result (*refresh_nodes)(struct cua_backend *b,
 				    struct cua_raw_snapshot *snap,
 				    struct cua_raw_node **nodes,
@@ -207,8 +210,8 @@ struct cua_backend_ops {
 	 * by `policy`: descent, visible ranges, max_nodes counted in
 	 * `snap`, the deadline), with its live index in its parent (-2
 	 * when it did not answer). An object that is gone keeps
-	 * CUA_HAVE_BASIC clear; snap->stats tell of a deadline or node cap
-	 * hit. May be NULL (the cache then reads in full). */
+	 * CUA_HAVE_BASIC clear; snap->stats tell of a deadline, a call that
+	 * timed out or the node cap. May be NULL (the cache then reads in full). */
 	cua_result (*refresh_subtrees)(struct cua_backend *b,
 				       struct cua_raw_snapshot *snap,
 				       struct cua_raw_node **nodes,

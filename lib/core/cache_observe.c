@@ -540,6 +540,10 @@ find_reparented(struct cua_session *s, struct cua_cache_entry *e,
 		goto out;
 	r = s->backend->ops->refresh_nodes(s->backend, tmp, news, depths, n,
 					   pol);
+	if (r == CUA_OK && tmp->stats.deadline_hit) {
+		cr->detail = "an object read again did not answer in time";
+		goto out;
+	}
 	for (size_t i = 0; i < n && r == CUA_OK; i++)
 		if ((news[i]->have & CUA_HAVE_BASIC) &&
 		    !CUA_HAS_STATE(news[i], CUA_STATE_DEFUNCT)) {
@@ -671,6 +675,11 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 						   depths, n, &pol);
 		if (r != CUA_OK)
 			goto out;
+		if (tmp->stats.deadline_hit) {
+			cr->detail =
+				"an object read again did not answer in time";
+			goto out;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cua_raw_node *o = olds[i], *f = news[i];

@@ -35,6 +35,11 @@
  *                        now on; HOW is kill, abort or exit
  *   crash-action HOW     die when DoAction is called (HOW as above)
  *   hang-action on|off   hold DoAction calls forever
+ *   hang-one on|off      whether node 51 of mode hang holds its calls
+ *                        (on by default)
+ *   event ID             emit the event a renamed object emits
+ *                        (object:property-change:accessible-name) for
+ *                        the node with this id
  *   lie on|off           every node with children claims 2^31 - 1 of them
  *   types wrong|right    answer every call with a string (wrong types)
  *   title evil|plain     a window title (X11 and FRAME) that forges lines
@@ -132,6 +137,7 @@ static const char *self_bus;
 static GMutex lock; /* guards everything below */
 static char mode[16] = "strings";
 static int hang_all, hang_action;
+static int hang_one = 1;  /* node HANG_ID holds its calls in mode hang */
 static int lie;           /* every ChildCount says 2^31 - 1 */
 static int wrong_types;   /* every answer is a string, whatever was asked */
 static int evil_title;    /* the window's title forges lines */
@@ -690,7 +696,7 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 	if (g_atomic_int_get(&slow_ms) > 0)
 		g_usleep((gulong)g_atomic_int_get(&slow_ms) * 1000);
 	g_mutex_lock(&lock);
-	if (hang_all || (id == HANG_ID && !strcmp(mode, "hang"))) {
+	if (hang_all || (id == HANG_ID && hang_one && !strcmp(mode, "hang"))) {
 		hold(msg);
 	} else if (iface && m && !strcmp(iface, "org.a11y.atspi.Action") &&
 		   !strcmp(m, "DoAction") &&
@@ -941,6 +947,21 @@ command(char *line)
 	} else if (sscanf(line, "hang-action %7s", a) == 1) {
 		hang_action = strcmp(a, "on") == 0;
 		say("ok hang-action %d", hang_action);
+	} else if (sscanf(line, "hang-one %7s", a) == 1) {
+		hang_one = strcmp(a, "on") == 0;
+		say("ok hang-one %d", hang_one);
+	} else if (sscanf(line, "event %d", &n) == 1) {
+		char path[64];
+
+		path_of(n, path, sizeof(path));
+		g_dbus_connection_emit_signal(
+			a11y, NULL, path, "org.a11y.atspi.Event.Object",
+			"PropertyChange",
+			g_variant_new("(siiva{sv})", "accessible-name", 0, 0,
+				      g_variant_new_string(""), NULL),
+			NULL);
+		g_dbus_connection_flush_sync(a11y, NULL, NULL);
+		say("ok event %d", n);
 	} else if (strcmp(line, "quit") == 0) {
 		g_mutex_unlock(&lock);
 		exit(0);

@@ -111,6 +111,7 @@ new_session(void)
 	cmd("title plain");
 	cmd("appname plain");
 	cmd("slow 0");
+	cmd("hang-one on");
 	cmd("mode strings");
 }
 
@@ -712,6 +713,65 @@ test_one_node_never_answers(void **state)
 	done_with(t, text);
 }
 
+/* What the tree cache said about the observations (its debug lines). */
+static int cache_hits, cache_slow_fulls;
+
+static void
+on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
+{
+	(void)s;
+	(void)level;
+	(void)data;
+	if (strstr(msg, "tree cache: ") && strstr(msg, "served from the cache"))
+		cache_hits++;
+	else if (strstr(msg, "tree cache: ") && strstr(msg, "read in full") &&
+		 strstr(msg, "did not answer in time"))
+		cache_slow_fulls++;
+}
+
+/* A node the cache holds stops answering after it changed: the
+ * observation is the walk's (the rest of the tree, the cut said), never
+ * a failure of the whole read. */
+static void
+test_cached_node_stops_answering(void **state)
+{
+	cua_tree *t;
+	char *text;
+	int64_t ms;
+
+	(void)state;
+	new_session();
+	cache_hits = cache_slow_fulls = 0;
+	assert_int_equal(cua_session_set_option(fx.s, "tree_cache", "all"),
+			 CUA_OK);
+	cua_session_set_log_handler(fx.s, on_cache_log, NULL);
+	cua_session_set_log_level(fx.s, CUA_LOG_DEBUG);
+	cmd("hang-one off");
+	cmd("mode hang");
+	for (int i = 0; i < 20 && !cache_hits; i++) {
+		assert_int_equal(observe(&t, &ms), CUA_OK);
+		assert_non_null(find_element(t, "button", "Hangs"));
+		cua_tree_unref(t);
+	}
+	assert_true(cache_hits > 0); /* the cache holds the node */
+
+	cmd("hang-one on");
+	cmd("event 51");
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	report("cached node stops answering: observation", ms,
+	       WALK_DEADLINE_MS + SLACK_MS);
+	assert_true(ms < 2 * (WALK_DEADLINE_MS + SLACK_MS));
+	assert_int_equal(cache_slow_fulls, 1); /* read in full, and why */
+	text = render_clean(t);
+	assert_non_null(find_element(t, "button", "Before hang"));
+	assert_non_null(find_element(t, "button", "After hang"));
+	assert_null(find_element(t, "button", "Hangs"));
+	assert_true(has_line(text,
+			     "(tree truncated: the app was too slow to read)"));
+	done_with(t, text);
+	cua_session_set_log_handler(fx.s, NULL, NULL);
+}
+
 static void
 test_app_never_answers(void **state)
 {
@@ -1013,6 +1073,7 @@ main(void)
 		cmocka_unit_test(test_lying_child_counts),
 		cmocka_unit_test(test_lying_child_counts_during_action),
 		cmocka_unit_test(test_one_node_never_answers),
+		cmocka_unit_test(test_cached_node_stops_answering),
 		cmocka_unit_test(test_app_never_answers),
 		cmocka_unit_test(test_slow_app),
 		cmocka_unit_test(test_action_never_answers),
