@@ -28,6 +28,9 @@
  *                         scroll positions (pixels) of the two lists
  *   report-selection      print "selection A B TEXT" (the entry's selected
  *                         characters A..B) or "selection none"
+ *   enable-later MS       make "Disabled button" sensitive MS ms from now
+ *                         (an app that validates input a moment later)
+ *   disable               make "Disabled button" insensitive again
  *   quit                  exit 0
  *
  * With --small the window has no lists, tree views or canvas (for runs
@@ -48,6 +51,7 @@
 
 static GtkWidget *window, *vbox, *button_box, *entry, *grid, *list_box;
 static GtkWidget *sheet, *dialog;
+static GtkWidget *disabled_button;   /* insensitive until told */
 static GtkWidget *tree_sw, *list_sw; /* the two scrolled lists */
 static int with_extras, small;
 
@@ -424,6 +428,15 @@ toggle_check(const char *label)
 			!gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(c)));
 }
 
+static gboolean
+enable_now(gpointer data)
+{
+	(void)data;
+	gtk_widget_set_sensitive(disabled_button, TRUE);
+	say("enabled Disabled button");
+	return G_SOURCE_REMOVE;
+}
+
 /* The commands of this fixture only. */
 static void
 command(gchar **w)
@@ -486,6 +499,10 @@ command(gchar **w)
 		} else {
 			say("selection none");
 		}
+	} else if (strcmp(w[0], "enable-later") == 0 && w[1]) {
+		g_timeout_add((guint)atoi(w[1]), enable_now, NULL);
+	} else if (strcmp(w[0], "disable") == 0) {
+		gtk_widget_set_sensitive(disabled_button, FALSE);
 	} else if (with_extras) {
 		extras_command(w[0], w[1], w[2]);
 	}
@@ -701,6 +718,8 @@ main(int argc, char **argv)
 
 	w = gtk_button_new_with_label("Disabled button");
 	gtk_widget_set_sensitive(w, FALSE);
+	g_signal_connect(w, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
+	disabled_button = w;
 	gtk_grid_attach(GTK_GRID(grid), w, 2, 0, 1, 1);
 
 	w = gtk_label_new("Name:");

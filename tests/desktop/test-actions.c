@@ -66,6 +66,46 @@ test_click_button(void **state)
 	COVERS("GTK 3", "click");
 }
 
+/* A disabled button takes no click, and the call says so; one the app
+ * enables a moment later is clicked once it is (docs/actions.md §3). */
+static void
+test_click_disabled(void **state)
+{
+	cua_tree *t = need_observation(APP, 10000);
+	uint32_t id = id_of(t, "button", "Disabled button");
+	struct guard *g = guard_begin(app.pid);
+	char log[4096] = "", want[512], *out = NULL;
+	cua_result r;
+
+	fixture_drain(&app, "the fixture", NULL, 0);
+	r = cua_session_click(session, APP, id, CUA_BUTTON_LEFT, 1, NULL);
+	assert_int_equal(r, CUA_ERROR);
+	snprintf(want, sizeof(want),
+		 "Accessibility error: element %u (button) is disabled and "
+		 "stayed disabled for a second, so nothing was clicked. Call "
+		 "get_app_state to see whether it is enabled now; it may need "
+		 "something done first, such as a field filled in or an item "
+		 "selected.",
+		 id);
+	assert_string_equal(cua_error_message(), want);
+	fixture_drain(&app, "the fixture", log, sizeof(log));
+	if (strstr(log, "clicked Disabled button"))
+		fail_msg("the disabled button was clicked:\n%s", log);
+	guard_end(g);
+
+	g = guard_begin(app.pid);
+	fixture_command(&app, "the fixture", "enable-later 300", NULL, 0);
+	ACT(cua_session_click(session, APP, id, CUA_BUTTON_LEFT, 1, &out));
+	assert_route(NULL, out, "action:Click");
+	fixture_expect_line(&app, "clicked Disabled button");
+	fixture_command(&app, "the fixture", "disable", NULL, 0);
+	guard_allow(g, "push button", "Disabled button", GUARD_NODE);
+	guard_end(g);
+	cua_free(out);
+	cua_tree_unref(t);
+	COVERS("GTK 3", "click");
+}
+
 static int
 box_on(cua_tree *t, void *data)
 {
@@ -896,6 +936,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_click_button),
+		cmocka_unit_test(test_click_disabled),
 		cmocka_unit_test(test_checkbox_toggles),
 		cmocka_unit_test(test_set_values),
 		cmocka_unit_test(test_type_text_editable),

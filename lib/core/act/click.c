@@ -13,6 +13,9 @@
 #include "common.h"
 #include "core/roles.h"
 
+#define CLICK_WANT                                                             \
+	(CUA_HAVE_EXTENTS | CUA_HAVE_ACTIONS | CUA_HAVE_TEXT_SELECTION)
+
 static int
 is_text_entry(const struct cua_raw_node *n)
 {
@@ -470,6 +473,55 @@ no_way_to_click(const struct cua_act *a, const struct cua_located *loc)
 		       { "role", loc->element->role_text });
 }
 
+/* Both ENABLED and SENSITIVE missing: disabled in every toolkit's use of
+ * them (docs/state-text.md §11.3 decides per toolkit which one counts; each
+ * toolkit that sets either drops it on a disabled widget). Only for the
+ * elements the state text may mark disabled. */
+static int
+is_disabled_now(const struct cua_located *loc, const struct cua_raw_node *n)
+{
+	if (!(n->have & CUA_HAVE_BASIC) ||
+	    CUA_HAS_STATE(n, CUA_STATE_ENABLED) ||
+	    CUA_HAS_STATE(n, CUA_STATE_SENSITIVE))
+		return 0;
+	return (cua_role_info(n->role)->flags & CUA_RF_INTERACTIVE) ||
+	       n->n_actions > 0 || (loc->element->traits & CUA_TRAIT_SETTABLE);
+}
+
+/*
+ * A disabled element takes no click: toolkits ignore input to it, and
+ * GTK 3 even answers true to its press action and does nothing. Apps often
+ * enable an element a moment after the input that makes it valid (a file
+ * chooser's Save button once it has looked at the typed folder), so wait
+ * for it a while (docs/actions.md §3); still disabled, nothing is sent and
+ * the caller is told.
+ */
+static cua_result
+wait_enabled(struct cua_act *a, struct cua_located *loc)
+{
+	struct cua_raw_node *n = loc->node;
+	int64_t t0 = cua_now_us();
+	cua_result r;
+
+	while (is_disabled_now(loc, n)) {
+		if (cua_now_us() - t0 >= POLL_MAX_US / 2)
+			return cua_err(CUA_MSG_ELEMENT_DISABLED,
+				       { "id", CUA_NUM("%u", a->element) },
+				       { "role", loc->element->role_text });
+		usleep(20 * 1000);
+		r = act_reread(a, loc, n, CLICK_WANT | CUA_HAVE_BASIC);
+		if (r != CUA_OK)
+			return r;
+		if (!(n->have & CUA_HAVE_BASIC))
+			return cua_err(CUA_MSG_INVALID);
+	}
+	if (cua_now_us() - t0 > 20 * 1000)
+		cua_debug(&a->s->ctx,
+			  "%s: element %u was enabled after %.0f ms", a->tool,
+			  a->element, (cua_now_us() - t0) / 1000.0);
+	return CUA_OK;
+}
+
 /* The left single-click ladder (docs/actions.md §3 routes 1–7). */
 static cua_result
 click_ladder(struct cua_act *a, struct cua_located *loc)
@@ -599,9 +651,6 @@ act_check_button(uint32_t button, uint32_t count, const char *tool)
 	return CUA_OK;
 }
 
-#define CLICK_WANT                                                             \
-	(CUA_HAVE_EXTENTS | CUA_HAVE_ACTIONS | CUA_HAVE_TEXT_SELECTION)
-
 cua_result
 cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 	     uint32_t button, uint32_t count, char **outcome)
@@ -620,6 +669,15 @@ cua_do_click(struct cua_session *s, const char *app, uint32_t id,
 		cua_located_clear(&loc);
 		cua_act_end(&a);
 		return r;
+	}
+	/* the window itself is not a control; other buttons than the left
+	 * one open menus and paste, which disabled elements may offer */
+	if (button == 1 &&
+	    !(is_window_role(loc.node->role) && loc.node == loc.window))
+		r = wait_enabled(&a, &loc);
+	if (r != CUA_OK) {
+		cua_located_clear(&loc);
+		return act_finish(&a, r, outcome);
 	}
 	json_object_set_new(a.outcome, "click_count", json_integer(count));
 	json_object_set_new(a.outcome, "mouse_button",
