@@ -51,7 +51,8 @@ struct wlr_capture {
 	uint32_t format, width, height, stride;
 	int copied; /* copy request sent */
 	int y_invert;
-	int done; /* 1 ready, -1 failed */
+	uint64_t when_ns; /* `ready`'s time of the output's frame */
+	int done;         /* 1 ready, -1 failed */
 	char why[160];
 };
 
@@ -204,6 +205,8 @@ do_copy(struct cua_wlr *w, struct wlr_capture *c)
 		c->done = -1;
 		return;
 	}
+	/* a damage watch's copy first, in the same flush (watch.c) */
+	wlr_watch_release(w);
 	zwlr_screencopy_frame_v1_copy(c->frame, c->buffer);
 	c->copied = 1;
 }
@@ -243,6 +246,7 @@ frame_ready(void *data, struct zwlr_screencopy_frame_v1 *f, uint32_t sec_hi,
 {
 	struct cua_wlr *w = data;
 
+	w->cap->when_ns = wlr_frame_time_ns(sec_hi, sec_lo, nsec);
 	w->cap->done = 1;
 }
 
@@ -438,6 +442,7 @@ cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 	out->rect = region;
 	out->scale = (double)c->width / region.w;
 	out->format = c->format;
+	out->when_ns = c->when_ns;
 	out->capture_us = cua_now_us() - t0;
 	return CUA_OK;
 }

@@ -5,17 +5,20 @@
  * zwlr_screencopy_frame_v1.copy_with_damage (version 2) completes only
  * once the output has damage: wlroots keeps the damage of each output per
  * screencopy manager instance, from that instance's last with-damage copy
- * on, and sends its extents before `ready`. A watch is such a frame, left
- * pending:
+ * on, and sends its extents before `ready`. A watch is such a frame of
+ * the captured region, left pending:
  *
  *  - A stamped capture (cua_wlr_capture_watched) makes a with-damage frame
  *    D of the region on the watch's own manager instance just before the
- *    capture's plain frame P; their copy requests leave together and land
- *    on the same output commit (D's events first). When the output had
- *    damage since the instance's last with-damage copy, D completes there
- *    (that copy clears the record) and is made again at once; otherwise D
- *    stays pending. Either way what waits now completes only on damage
- *    committed after the captured pixels. The capture gets a new stamp.
+ *    capture's plain frame P; their copy requests leave together, D's
+ *    first, so D's events of a commit come before P's. When the output had
+ *    damage since the instance's last with-damage copy, D completes on
+ *    P's commit (`ready` gives both the same time), and that copy clears
+ *    the record: D is made again at once. Otherwise D stays pending.
+ *    Either way what waits now completes only on damage committed after
+ *    the captured pixels, and the capture gets a new stamp. D completed
+ *    on a later commit than P's (a change right after the capture): no
+ *    stamp.
  *  - A check (cua_wlr_unchanged) first makes the compositor repaint what
  *    is pending (a client's new buffer reaches the output only at its next
  *    repaint) with a plain copy of one pixel of the output, and waits for
@@ -33,9 +36,15 @@
  * clears its instance's record for every other frame of the instance.
  * There are WATCH_MAX watches, least recently used replaced first; a
  * replaced or dropped watch's stamp is no longer known, so its region is
- * captured again. A watch holds shared memory of the region's size only
- * while its frame is pending; the compositor writes it only when the
- * frame completes, and it is freed then.
+ * captured again.
+ *
+ * Memory: each watch keeps shared memory of its region's size for its
+ * frames, which the compositor writes when a frame completes (once per
+ * change of the output, at most once per capture or check); it is kept,
+ * as the capture's own is, so that the pages are not made anew each time
+ * (that cost the compositor tens of milliseconds per 1280 x 800 frame on
+ * a loaded machine). At most WATCH_MAX regions' worth, freed with the
+ * connection.
  *
  * What else makes a stamp unknown (the region is captured): the output
  * changed (mode, scale, transform, place) or went away, the connection
@@ -73,6 +82,8 @@ struct wlr_watch {
 	struct zwlr_screencopy_frame_v1 *frame;
 	enum watch_state state;
 	int settled; /* state is no longer W_OFFER */
+	/* its copy request waits for the capture's (wlr_watch_release) */
+	int hold, offered;
 
 	/* what is watched */
 	struct wlr_output *output;  /* NULL: none */
@@ -82,10 +93,12 @@ struct wlr_watch {
 	uint64_t used; /* LRU: larger is newer */
 	/* damage the frame reported hits the region */
 	int hit;
+	uint64_t when_ns; /* its `ready` time */
 
-	/* the frame's buffer */
+	/* the offer of the frame in flight, and the buffer kept */
 	int have_shm;
 	uint32_t format, width, height, stride;
+	uint32_t b_format, b_width, b_height, b_stride;
 	int fd;
 	uint8_t *mem;
 	size_t mem_size;
@@ -124,8 +137,8 @@ watch_free_memory(struct wlr_watch *k)
 	k->fd = -1;
 }
 
-/* Ends the frame (the compositor is told when `tell`) and frees its
- * memory; the watch keeps its instance and forgets its stamp. */
+/* Ends the frame (the compositor is told when `tell`); the watch keeps
+ * its instance and memory and forgets its stamp. */
 static void
 watch_end(struct wlr_watch *k, int tell)
 {
@@ -136,9 +149,9 @@ watch_end(struct wlr_watch *k, int tell)
 			wl_proxy_destroy((struct wl_proxy *)k->frame);
 	}
 	k->frame = NULL;
-	watch_free_memory(k);
 	k->state = W_IDLE;
 	k->settled = 1;
+	k->hold = k->offered = 0;
 	k->stamp = 0;
 	k->hit = 0;
 }
@@ -152,6 +165,7 @@ wlr_watch_forget(struct cua_wlr *w)
 		return;
 	for (size_t i = 0; i < WATCH_MAX; i++) {
 		watch_end(&ws->k[i], 0);
+		watch_free_memory(&ws->k[i]);
 		if (ws->k[i].mgr)
 			wl_proxy_destroy((struct wl_proxy *)ws->k[i].mgr);
 	}
@@ -167,30 +181,47 @@ wlr_watch_output_gone(struct cua_wlr *w, struct wlr_output *o)
 	for (size_t i = 0; ws && i < WATCH_MAX; i++)
 		if (ws->k[i].output == o) {
 			watch_end(&ws->k[i], 1);
+			watch_free_memory(&ws->k[i]);
 			ws->k[i].output = NULL;
 		}
 }
 
 /* ---- the frame's events ---------------------------------------------- */
 
+/* A wl_buffer of the offered parameters, on memory kept from earlier
+ * frames when it is large enough. */
 static int
-make_memory(struct wlr_watch *k)
+prepare_buffer(struct wlr_watch *k)
 {
 	size_t need = (size_t)k->stride * k->height;
 
-	k->fd = memfd_create("cua-watch", MFD_CLOEXEC);
-	if (k->fd < 0 || ftruncate(k->fd, (off_t)need) < 0)
-		return -1;
-	k->mem = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, 0);
-	if (k->mem == MAP_FAILED) {
-		k->mem = NULL;
-		return -1;
+	if (k->buffer && k->b_format == k->format && k->b_width == k->width &&
+	    k->b_height == k->height && k->b_stride == k->stride)
+		return 0;
+	if (k->buffer)
+		wl_proxy_destroy((struct wl_proxy *)k->buffer);
+	k->buffer = NULL;
+	if (need > k->mem_size) {
+		watch_free_memory(k);
+		k->fd = memfd_create("cua-watch", MFD_CLOEXEC);
+		if (k->fd < 0 || ftruncate(k->fd, (off_t)need) < 0)
+			return -1;
+		k->mem = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_SHARED,
+			      k->fd, 0);
+		if (k->mem == MAP_FAILED) {
+			k->mem = NULL;
+			return -1;
+		}
+		k->mem_size = need;
+		k->pool = wl_shm_create_pool(k->w->shm, k->fd, (int32_t)need);
 	}
-	k->mem_size = need;
-	k->pool = wl_shm_create_pool(k->w->shm, k->fd, (int32_t)need);
 	k->buffer = wl_shm_pool_create_buffer(k->pool, 0, (int32_t)k->width,
 					      (int32_t)k->height,
 					      (int32_t)k->stride, k->format);
+	k->b_format = k->format;
+	k->b_width = k->width;
+	k->b_height = k->height;
+	k->b_stride = k->stride;
 	return 0;
 }
 
@@ -200,8 +231,12 @@ watch_copy(struct wlr_watch *k)
 {
 	if (k->state != W_OFFER)
 		return;
+	if (k->hold) {
+		k->offered = 1;
+		return;
+	}
 	if (!k->have_shm || k->width == 0 || k->height == 0 ||
-	    k->stride < k->width * 4 || make_memory(k) < 0) {
+	    k->stride < k->width * 4 || prepare_buffer(k) < 0) {
 		watch_free_memory(k);
 		k->state = W_FAILED;
 		k->settled = 1;
@@ -272,10 +307,10 @@ watch_ready(void *data, struct zwlr_screencopy_frame_v1 *f, uint32_t sec_hi,
 {
 	struct wlr_watch *k = data;
 
-	/* the compositor wrote the pixels: they are not needed */
+	/* (the pixels the compositor wrote are not read) */
 	zwlr_screencopy_frame_v1_destroy(k->frame);
 	k->frame = NULL;
-	watch_free_memory(k);
+	k->when_ns = wlr_frame_time_ns(sec_hi, sec_lo, nsec);
 	k->state = W_FIRED;
 	k->settled = 1;
 }
@@ -287,7 +322,6 @@ watch_failed(void *data, struct zwlr_screencopy_frame_v1 *f)
 
 	zwlr_screencopy_frame_v1_destroy(k->frame);
 	k->frame = NULL;
-	watch_free_memory(k);
 	k->state = W_FAILED;
 	k->settled = 1;
 }
@@ -308,12 +342,29 @@ static const struct zwlr_screencopy_frame_v1_listener watch_listener = {
 	.buffer_done = watch_buffer_done,
 };
 
+void
+wlr_watch_release(struct cua_wlr *w)
+{
+	struct wlr_watches *ws = w->watch;
+
+	for (size_t i = 0; ws && i < WATCH_MAX; i++) {
+		struct wlr_watch *k = &ws->k[i];
+
+		if (!k->hold)
+			continue;
+		k->hold = 0;
+		if (k->offered)
+			watch_copy(k);
+	}
+}
+
 /* ---- arming ---------------------------------------------------------- */
 
-/* Makes the watch's with-damage frame of its box (its copy request goes
- * out once the buffer parameters arrive). 0, or -1 with nothing made. */
+/* Makes the watch's with-damage frame of its box; its copy request goes
+ * out once the buffer parameters arrive, with `hold` not before the
+ * capture's (wlr_watch_release). 0, or -1 with nothing made. */
 static int
-watch_arm(struct wlr_watch *k)
+watch_arm(struct wlr_watch *k, int hold)
 {
 	struct cua_wlr *w = k->w;
 	const struct cua_rect *o = &k->info.rect;
@@ -327,6 +378,8 @@ watch_arm(struct wlr_watch *k)
 			return -1;
 	}
 	k->have_shm = 0;
+	k->hold = hold;
+	k->offered = 0;
 	k->frame = zwlr_screencopy_manager_v1_capture_output_region(
 		k->mgr, 0, k->output->wl, k->box.x - o->x, k->box.y - o->y,
 		k->box.w, k->box.h);
@@ -412,7 +465,7 @@ watch_start(struct cua_wlr *w, const struct cua_rect *r)
 	k->info = o->info;
 	k->box = *r;
 	k->used = ++ws->clock;
-	if (watch_arm(k) < 0) {
+	if (watch_arm(k, 1) < 0) {
 		watch_end(k, 1);
 		k->output = NULL;
 		return -1;
@@ -455,16 +508,24 @@ cua_wlr_capture_watched(struct cua_wlr *w, const struct cua_rect *rect,
 	if (rect && !w->reason[CUA_WLR_CAPTURE][0])
 		i = watch_start(w, rect);
 	r = cua_wlr_capture(w, rect, 0, out);
-	if (r != CUA_OK || i < 0)
+	if (r != CUA_OK || i < 0) {
+		if ((k = watch_at(w, i)))
+			watch_end(k, 1);
 		return r;
-	/* D completed on the capture's commit (damage before it), or failed:
-	 * what waits for damage after the capture is made now */
+	}
 	k = watch_at(w, i);
-	if (k && k->state == W_OFFER && watch_settle(w, i) != CUA_OK)
-		goto lost;
-	k = watch_at(w, i);
-	if (k && (k->state == W_FIRED || k->state == W_FAILED)) {
-		if (watch_arm(k) < 0 || watch_settle(w, i) != CUA_OK)
+	if (!k || k->state == W_OFFER || k->state == W_IDLE ||
+	    (k->state == W_FIRED && k->when_ns > out->when_ns)) {
+		/* D completed on a later commit than the capture's (a
+		 * change after the pixels), or it was not sent in time */
+		if (k)
+			watch_end(k, 1);
+		return CUA_OK;
+	}
+	/* D completed on the capture's commit (damage before it), or
+	 * failed: what waits for damage after the capture is made now */
+	if (k->state == W_FIRED || k->state == W_FAILED) {
+		if (watch_arm(k, 0) < 0 || watch_settle(w, i) != CUA_OK)
 			goto lost;
 	}
 	k = watch_at(w, i);
@@ -519,7 +580,7 @@ cua_wlr_unchanged(struct cua_wlr *w, const struct cua_rect *rect,
 		return CUA_OK;
 	if (k->state == W_FIRED && !k->hit) {
 		/* damaged elsewhere: watch again (what came since is kept) */
-		if (watch_arm(k) < 0) {
+		if (watch_arm(k, 0) < 0) {
 			watch_end(k, 1);
 			return CUA_OK;
 		}

@@ -101,6 +101,12 @@ wlr_drop(struct cua_wlr *w);
  * drops it. */
 cua_result
 wlr_lost(struct cua_wlr *w, const char *what);
+/* A screencopy `ready` time in nanoseconds. */
+static inline uint64_t
+wlr_frame_time_ns(uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec)
+{
+	return ((uint64_t)sec_hi << 32 | sec_lo) * UINT64_C(1000000000) + nsec;
+}
 /* Milliseconds for protocol timestamps. */
 uint32_t
 wlr_time_ms(void);
@@ -132,6 +138,10 @@ void
 wlr_capture_forget(struct cua_wlr *w);
 void
 wlr_watch_forget(struct cua_wlr *w);
+/* Sends the copy requests of the watches made to go with the capture
+ * about to send its own (capture.c calls it right before). */
+void
+wlr_watch_release(struct cua_wlr *w);
 /* Output `o` is going away: the watches of it end. */
 void
 wlr_watch_output_gone(struct cua_wlr *w, struct wlr_output *o);

@@ -235,6 +235,9 @@ struct cua_wlr_shot {
 	double scale;         /* buffer pixels per logical pixel */
 	uint32_t format;      /* wl_shm format */
 	int64_t capture_us;   /* request to pixels in memory */
+	/* the time the compositor gave the output frame the pixels were
+	 * copied from (screencopy `ready`), ns on its clock */
+	uint64_t when_ns;
 };
 
 /*
