@@ -567,14 +567,6 @@ cua_wlr_unchanged(struct cua_wlr *w, const struct cua_rect *rect,
 		}
 	if (!k || !k->output || !same_box(&k->box, rect))
 		return CUA_OK;
-	/* output changes the compositor sent (at most 1 ms) */
-	r = wlr_wait_event(w, &(const int){ 0 }, 1, "reading output changes");
-	if (r == CUA_ERROR_TIMEOUT)
-		cua_error_clear();
-	else if (r != CUA_OK)
-		return r;
-	if (!(k = watch_at(w, i)) || k->stamp != stamp || !k->output)
-		return CUA_OK;
 	wl_list_for_each(o, &w->outputs, link) found |= o == k->output;
 	if (!found || !same_output(&k->info, &k->output->info))
 		return CUA_OK;
@@ -592,7 +584,8 @@ cua_wlr_unchanged(struct cua_wlr *w, const struct cua_rect *rect,
 	}
 	if (!k || k->state != W_ARMED)
 		return CUA_OK;
-	/* the repaint of what is pending, and its commit's events */
+	/* the repaint of what is pending, and its commit's events (and the
+	 * output changes the compositor sent: the capture reads them) */
 	px.x = k->output->info.rect.x;
 	px.y = k->output->info.rect.y;
 	px.w = px.h = 1;
@@ -601,7 +594,8 @@ cua_wlr_unchanged(struct cua_wlr *w, const struct cua_rect *rect,
 		return r;
 	free(one.px.data);
 	k = watch_at(w, i);
-	*unchanged = k && k->stamp == stamp &&
+	*unchanged = k && k->stamp == stamp && k->output &&
+		     same_output(&k->info, &k->output->info) &&
 		     (k->state == W_ARMED || (k->state == W_FIRED && !k->hit));
 	return CUA_OK;
 }
