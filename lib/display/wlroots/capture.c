@@ -9,7 +9,8 @@
  * wl_buffer is reused while the parameters stay the same, the memory
  * while it is large enough. The pixels are copied out into memory the
  * caller owns, rows flipped when the compositor says the image is
- * y-inverted.
+ * y-inverted. A damage watch made to go with a capture (watch.c) sends
+ * its copy request right before the capture's, in the same flush.
  *
  * Outputs with a transform (rotated, flipped) are refused: their pixels
  * would come back in the output's buffer orientation.
