@@ -7,9 +7,10 @@
  *                alone, then with the scaling and JPEG encoding a
  *                screenshot adds (2048 x 768 rule, quality 80);
  *   watch        the window's area captured plainly and watched for
- *                damage (watch.c), in turns, and the check of the watch
- *                with the window unchanged and after the app changed it
- *                by itself (a check box toggled from its command channel);
+ *                damage (watch.c), in turns, with the window unchanged
+ *                and after the app changed it by itself (a check box
+ *                toggled from its command channel), and the check of the
+ *                watch in both cases;
  *   typing       100 characters: the call (the compositor has sent every
  *                event when it returns), and until the app's entry holds
  *                them all (AT-SPI); ASCII and non-ASCII;
@@ -161,7 +162,7 @@ bench_watch(struct cua_wlr *w, const struct wl_window *win,
 	    struct app_proc *app)
 {
 	double plain[ROUNDS], watched[ROUNDS], same[ROUNDS], changed[ROUNDS],
-		after[ROUNDS];
+		after[ROUNDS], after_plain[ROUNDS];
 	int n = 0, said_changed = 0, said_same = 0;
 	uint64_t stamp = 0;
 	struct cua_wlr_shot shot;
@@ -191,6 +192,17 @@ bench_watch(struct cua_wlr *w, const struct wl_window *win,
 		    CUA_OK)
 			goto failed;
 		after[n] = ms_since(t0);
+		free(shot.px.data);
+		/* the same change, captured plainly */
+		if (app_send(app, "toggle Unchecked box") < 0 ||
+		    app_wait_line(app, "toggled Unchecked box", 5000, NULL, 0) <
+			    0)
+			goto failed;
+		usleep(300 * 1000);
+		t0 = cua_now_us();
+		if (cua_wlr_capture(w, &win->content, 0, &shot) != CUA_OK)
+			goto failed;
+		after_plain[n] = ms_since(t0);
 		free(shot.px.data);
 		usleep(300 * 1000);
 		/* the window unchanged: plain and watched captures in turns,
@@ -222,6 +234,7 @@ bench_watch(struct cua_wlr *w, const struct wl_window *win,
 	report("watch check, window unchanged", same, n);
 	report("watch check, after the app changed", changed, n);
 	report("capture watched, after the app changed", after, n);
+	report("capture plain, after the app changed", after_plain, n);
 	/* the first is the app drawing on its own (a caret, an animation);
 	 * the second is a wrong answer */
 	printf("window unchanged, the check said changed: %d of %d\n",
