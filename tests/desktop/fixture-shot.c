@@ -21,10 +21,16 @@
  * Output: "ready <xid>", "moved", "label TEXT", "clicked", "grabbed",
  * "pressed X Y" (a button press on the pattern, pattern coordinates).
  *
+ * As a Wayland client it prints "ready 0" and ignores move, grab and
+ * ungrab (a Wayland client cannot place its window or grab the server:
+ * tests move it through the compositor).
+ *
  * SPDX-License-Identifier: MIT
  */
-#include <gdk/gdkx.h>
 #include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/gdkx.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +43,17 @@
 
 static GtkWidget *window, *label;
 static int cover;
+
+/* 1 on an X server (else a Wayland compositor) */
+static int
+on_x11(void)
+{
+#ifdef GDK_WINDOWING_X11
+	return GDK_IS_X11_DISPLAY(gdk_display_get_default());
+#else
+	return 0;
+#endif
+}
 
 static gboolean
 on_draw(GtkWidget *w, cairo_t *cr, gpointer data)
@@ -111,7 +128,7 @@ on_stdin(GIOChannel *ch, GIOCondition cond, gpointer data)
 		return FALSE;
 	}
 	g_strchomp(line);
-	if (strncmp(line, "move ", 5) == 0) {
+	if (strncmp(line, "move ", 5) == 0 && on_x11()) {
 		int x = 0, y = 0;
 
 		if (sscanf(line + 5, "%d %d", &x, &y) == 2) {
@@ -133,13 +150,15 @@ on_stdin(GIOChannel *ch, GIOCondition cond, gpointer data)
 				gtk_widget_get_accessible(window),
 				ATK_STATE_BUSY, TRUE);
 		g_timeout_add(ms, on_later, l);
-	} else if (strcmp(line, "grab") == 0) {
+#ifdef GDK_WINDOWING_X11
+	} else if (strcmp(line, "grab") == 0 && on_x11()) {
 		gdk_x11_display_grab(gdk_display_get_default());
 		gdk_display_sync(gdk_display_get_default());
 		say("grabbed");
-	} else if (strcmp(line, "ungrab") == 0) {
+	} else if (strcmp(line, "ungrab") == 0 && on_x11()) {
 		gdk_x11_display_ungrab(gdk_display_get_default());
 		gdk_display_flush(gdk_display_get_default());
+#endif
 	} else if (strcmp(line, "raise") == 0) {
 		gtk_window_present(GTK_WINDOW(window));
 	} else if (strcmp(line, "quit") == 0) {
@@ -152,8 +171,13 @@ on_stdin(GIOChannel *ch, GIOCondition cond, gpointer data)
 static gboolean
 on_mapped(gpointer data)
 {
-	say("ready 0x%lx", (unsigned long)gdk_x11_window_get_xid(
-				   gtk_widget_get_window(window)));
+	unsigned long xid = 0;
+
+#ifdef GDK_WINDOWING_X11
+	if (on_x11())
+		xid = gdk_x11_window_get_xid(gtk_widget_get_window(window));
+#endif
+	say("ready 0x%lx", xid);
 	return G_SOURCE_REMOVE;
 }
 

@@ -11,6 +11,9 @@
  *                (CUA_STAT_CAPTURE_US, CUA_STAT_ENCODE_US), how many of
  *                these images of the unchanged window were reused
  *                (CUA_STAT_SCREENSHOT_REUSED), and the whole observation;
+ *                then the same after the app changed its window by itself
+ *                (a check box toggled from its command channel: no
+ *                action), which must be captured anew;
  *   typing       type_text of 100 characters with key events: the call
  *                (which reads the typed text back before it returns), and
  *                until the app printed the whole text;
@@ -105,8 +108,9 @@ main(int argc, char **argv)
 	struct app_proc app;
 	cua_session *s;
 	double *first, *first_cap, *cap, *enc, *both, *obs, *type_call,
-		*type_seen, *click_call, *click_seen;
-	int n_first = 0, n_shot = 0, n_type = 0, n_click = 0, reused = 0;
+		*type_seen, *click_call, *click_seen, *ch_cap, *ch_both;
+	int n_first = 0, n_shot = 0, n_type = 0, n_click = 0, reused = 0,
+	    n_changed = 0, ch_reused = 0;
 	uint32_t w = 0, h = 0;
 	char line[512], want[160];
 
@@ -130,8 +134,11 @@ main(int argc, char **argv)
 	type_seen = calloc((size_t)rounds, sizeof(double));
 	click_call = calloc((size_t)rounds, sizeof(double));
 	click_seen = calloc((size_t)rounds, sizeof(double));
+	ch_cap = calloc((size_t)rounds, sizeof(double));
+	ch_both = calloc((size_t)rounds, sizeof(double));
 	if (!first || !first_cap || !cap || !enc || !both || !obs ||
-	    !type_call || !type_seen || !click_call || !click_seen)
+	    !type_call || !type_seen || !click_call || !click_seen || !ch_cap ||
+	    !ch_both)
 		return 1;
 	if (app_send(&app, "resize 1280 800") < 0 ||
 	    app_wait_line(&app, "done resize", 5000, NULL, 0) < 0) {
@@ -193,6 +200,36 @@ main(int argc, char **argv)
 		cua_tree_unref(t);
 	}
 	printf("screenshot image %ux%u\n", w, h);
+
+	/* screenshots after the app changed its window by itself */
+	for (int i = 0; i < rounds; i++) {
+		cua_tree *t = NULL;
+
+		if (app_send(&app, "toggle Unchecked box") < 0 ||
+		    app_wait_line(&app, "toggled Unchecked box", 5000, NULL,
+				  0) < 0)
+			die("the app did not toggle its check box");
+		if (cua_session_observe(s, APP, CUA_OBSERVE_NO_LAUNCH, &t) !=
+		    CUA_OK)
+			die("observe");
+		if (shot(t, NULL, NULL, NULL) == CUA_OK) {
+			ch_reused +=
+				cua_tree_get_stat(
+					t, CUA_STAT_SCREENSHOT_REUSED) == 1;
+			ch_cap[n_changed] =
+				cua_tree_get_stat(t, CUA_STAT_CAPTURE_US) /
+				1000.0;
+			ch_both[n_changed] =
+				ch_cap[n_changed] +
+				cua_tree_get_stat(t, CUA_STAT_ENCODE_US) /
+					1000.0;
+			n_changed++;
+		} else {
+			fprintf(stderr, "no screenshot: %s\n",
+				cua_tree_get_screenshot_error(t));
+		}
+		cua_tree_unref(t);
+	}
 
 	/* typing into the entry with key events */
 	snprintf(want, sizeof(want), "entry %s", text100);
@@ -259,6 +296,10 @@ main(int argc, char **argv)
 	printf("  images reused (the window unchanged)      %d of %d\n", reused,
 	       n_shot);
 	bench_report("observation in a running session", obs, n_shot);
+	bench_report("after the app changed: capture", ch_cap, n_changed);
+	bench_report("  capture + scale + encode", ch_both, n_changed);
+	printf("  images reused (the window changed)        %d of %d\n",
+	       ch_reused, n_changed);
 	bench_report("type_text 100 chars, keys: the call", type_call, n_type);
 	bench_report("  ... until the app printed them", type_seen, n_type);
 	bench_report("click at a pixel: the call", click_call, n_click);
@@ -277,8 +318,11 @@ main(int argc, char **argv)
 	free(type_seen);
 	free(click_call);
 	free(click_seen);
+	free(ch_cap);
+	free(ch_both);
 	return n_first == rounds && n_shot == rounds && n_type == rounds &&
-			       n_click == rounds ?
+			       n_click == rounds && n_changed == rounds &&
+			       ch_reused == 0 ?
 		       0 :
 		       1;
 }

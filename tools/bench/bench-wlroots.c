@@ -6,6 +6,11 @@
  *                window's area (the crop is done by the compositor),
  *                alone, then with the scaling and JPEG encoding a
  *                screenshot adds (2048 x 768 rule, quality 80);
+ *   watch        the window's area captured plainly and watched for
+ *                damage (watch.c), in turns, with the window unchanged
+ *                and after the app changed it by itself (a check box
+ *                toggled from its command channel), and the check of the
+ *                watch in both cases;
  *   typing       100 characters: the call (the compositor has sent every
  *                event when it returns), and until the app's entry holds
  *                them all (AT-SPI); ASCII and non-ASCII;
@@ -150,6 +155,95 @@ bench_capture(struct cua_wlr *w, const struct wl_window *win)
 		report("JPEG q80 1229x768", enc, n);
 		report("capture + scale + encode", total, n);
 	}
+}
+
+static void
+bench_watch(struct cua_wlr *w, const struct wl_window *win,
+	    struct app_proc *app)
+{
+	double plain[ROUNDS], watched[ROUNDS], same[ROUNDS], changed[ROUNDS],
+		after[ROUNDS], after_plain[ROUNDS];
+	int n = 0, said_changed = 0, said_same = 0;
+	uint64_t stamp = 0;
+	struct cua_wlr_shot shot;
+
+	if (cua_wlr_capture_watched(w, &win->content, &shot, &stamp) != CUA_OK)
+		goto failed;
+	free(shot.px.data);
+	for (int i = 0; i < ROUNDS; i++) {
+		int unchanged = 0;
+		int64_t t0;
+
+		/* the app changes its window by itself; its new frame is on
+		 * the screen well within 300 ms */
+		if (app_send(app, "toggle Unchecked box") < 0 ||
+		    app_wait_line(app, "toggled Unchecked box", 5000, NULL, 0) <
+			    0)
+			goto failed;
+		usleep(300 * 1000);
+		t0 = cua_now_us();
+		if (cua_wlr_unchanged(w, &win->content, stamp, &unchanged) !=
+		    CUA_OK)
+			goto failed;
+		changed[n] = ms_since(t0);
+		said_same += unchanged;
+		t0 = cua_now_us();
+		if (cua_wlr_capture_watched(w, &win->content, &shot, &stamp) !=
+		    CUA_OK)
+			goto failed;
+		after[n] = ms_since(t0);
+		free(shot.px.data);
+		/* the same change, captured plainly */
+		if (app_send(app, "toggle Unchecked box") < 0 ||
+		    app_wait_line(app, "toggled Unchecked box", 5000, NULL, 0) <
+			    0)
+			goto failed;
+		usleep(300 * 1000);
+		t0 = cua_now_us();
+		if (cua_wlr_capture(w, &win->content, 0, &shot) != CUA_OK)
+			goto failed;
+		after_plain[n] = ms_since(t0);
+		free(shot.px.data);
+		usleep(300 * 1000);
+		/* the window unchanged: plain and watched captures in turns,
+		 * and the check of the watch */
+		t0 = cua_now_us();
+		if (cua_wlr_capture(w, &win->content, 0, &shot) != CUA_OK)
+			goto failed;
+		plain[n] = ms_since(t0);
+		free(shot.px.data);
+		usleep(20 * 1000);
+		t0 = cua_now_us();
+		if (cua_wlr_capture_watched(w, &win->content, &shot, &stamp) !=
+			    CUA_OK ||
+		    !stamp)
+			goto failed;
+		watched[n] = ms_since(t0);
+		free(shot.px.data);
+		usleep(20 * 1000);
+		t0 = cua_now_us();
+		if (cua_wlr_unchanged(w, &win->content, stamp, &unchanged) !=
+		    CUA_OK)
+			goto failed;
+		same[n] = ms_since(t0);
+		said_changed += !unchanged;
+		n++;
+	}
+	report("capture window area, plain", plain, n);
+	report("capture window area, watched", watched, n);
+	report("watch check, window unchanged", same, n);
+	report("watch check, after the app changed", changed, n);
+	report("capture watched, after the app changed", after, n);
+	report("capture plain, after the app changed", after_plain, n);
+	/* the first is the app drawing on its own (a caret, an animation);
+	 * the second is a wrong answer */
+	printf("window unchanged, the check said changed: %d of %d\n",
+	       said_changed, n);
+	printf("window changed, the check said unchanged: %d of %d\n",
+	       said_same, n);
+	return;
+failed:
+	printf("watch: %s\n", cua_error_get());
 }
 
 /* Reads what the app printed (its stdout is a pipe: unread, it fills
@@ -355,6 +449,7 @@ main(void)
 		return 1;
 	}
 	bench_capture(w, &win);
+	bench_watch(w, &win, &app);
 	bench_type(w, &pr, &app, text100, "ASCII", 10);
 	bench_type(w, &pr, &app, text100_intl, "34 off the keymap", 10);
 	bench_click(w, &pr, &app);

@@ -9,7 +9,8 @@
  * wl_buffer is reused while the parameters stay the same, the memory
  * while it is large enough. The pixels are copied out into memory the
  * caller owns, rows flipped when the compositor says the image is
- * y-inverted.
+ * y-inverted. A damage watch made to go with a capture (watch.c) sends
+ * its copy request right before the capture's, in the same flush.
  *
  * Outputs with a transform (rotated, flipped) are refused: their pixels
  * would come back in the output's buffer orientation.
@@ -51,7 +52,8 @@ struct wlr_capture {
 	uint32_t format, width, height, stride;
 	int copied; /* copy request sent */
 	int y_invert;
-	int done; /* 1 ready, -1 failed */
+	uint64_t when_ns; /* `ready`'s time of the output's frame */
+	int done;         /* 1 ready, -1 failed */
 	char why[160];
 };
 
@@ -204,6 +206,8 @@ do_copy(struct cua_wlr *w, struct wlr_capture *c)
 		c->done = -1;
 		return;
 	}
+	/* a damage watch's copy first, in the same flush (watch.c) */
+	wlr_watch_release(w);
 	zwlr_screencopy_frame_v1_copy(c->frame, c->buffer);
 	c->copied = 1;
 }
@@ -243,6 +247,7 @@ frame_ready(void *data, struct zwlr_screencopy_frame_v1 *f, uint32_t sec_hi,
 {
 	struct cua_wlr *w = data;
 
+	w->cap->when_ns = wlr_frame_time_ns(sec_hi, sec_lo, nsec);
 	w->cap->done = 1;
 }
 
@@ -438,6 +443,7 @@ cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 	out->rect = region;
 	out->scale = (double)c->width / region.w;
 	out->format = c->format;
+	out->when_ns = c->when_ns;
 	out->capture_us = cua_now_us() - t0;
 	return CUA_OK;
 }

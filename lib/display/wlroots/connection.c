@@ -366,6 +366,7 @@ registry_global(void *data, struct wl_registry *reg, uint32_t name,
 		   0) {
 		if (!skipped(w, CUA_WLR_CAPTURE) && !w->screencopy) {
 			w->screencopy_version = min_u32(version, 3);
+			w->screencopy_name = name;
 			w->screencopy = wl_registry_bind(
 				reg, name,
 				&zwlr_screencopy_manager_v1_interface,
@@ -391,8 +392,13 @@ registry_global_remove(void *data, struct wl_registry *reg, uint32_t name)
 	struct cua_wlr *w = data;
 	struct wlr_output *o, *tmp;
 
-	wl_list_for_each_safe(o, tmp, &w->outputs, link) if (o->global == name)
+	wl_list_for_each_safe(o, tmp, &w->outputs, link)
+	{
+		if (o->global != name)
+			continue;
+		wlr_watch_output_gone(w, o);
 		output_free(o); /* a capture of it gets `failed` */
+	}
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -412,6 +418,7 @@ wlr_drop(struct cua_wlr *w)
 	wlr_keyboard_forget(w);
 	wlr_pointer_forget(w);
 	wlr_capture_forget(w);
+	wlr_watch_forget(w);
 	wlr_toplevels_forget(w);
 	wl_list_for_each_safe(o, tmp, &w->outputs, link) output_free(o);
 	if (w->sync) {
@@ -429,6 +436,7 @@ wlr_drop(struct cua_wlr *w)
 	DROP(w->vk_manager);
 	DROP(w->vp_manager);
 	DROP(w->screencopy);
+	w->screencopy_name = 0;
 	DROP(w->toplevel_manager);
 	DROP(w->seat);
 	DROP(w->shm);

@@ -734,7 +734,7 @@ wl_keys_restore(struct cua_display *d)
  */
 static cua_result
 capture_frame(struct cua_wlr *w, const struct cua_rect *lr, int s,
-	      struct cua_wlr_shot *out)
+	      struct cua_wlr_shot *out, uint64_t *stamp)
 {
 	struct cua_wlr_output o[16];
 	size_t n = cua_wlr_outputs(w, o, 16), parts = 0;
@@ -743,6 +743,7 @@ capture_frame(struct cua_wlr *w, const struct cua_rect *lr, int s,
 	cua_result r;
 
 	memset(out, 0, sizeof(*out));
+	*stamp = 0;
 	for (size_t i = 0; i < n && i < 16; i++) {
 		struct cua_rect q = o[i].rect, in;
 
@@ -756,8 +757,9 @@ capture_frame(struct cua_wlr *w, const struct cua_rect *lr, int s,
 			continue;
 		if (parts == 0 && in.x == lr->x && in.y == lr->y &&
 		    in.w == lr->w && in.h == lr->h)
-			/* wholly on one output: its pixels as they come */
-			return cua_wlr_capture(w, lr, 0, out);
+			/* wholly on one output: its pixels as they come,
+			 * watched for damage from now on */
+			return cua_wlr_capture_watched(w, lr, out, stamp);
 		r = cua_wlr_capture(w, &in, 0, &part);
 		if (r == CUA_OK && (part.px.width != (uint32_t)(in.w * s) ||
 				    part.px.height != (uint32_t)(in.h * s) ||
@@ -813,6 +815,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	const char *title, *app_id;
 	int focused, s;
 	int64_t t0;
+	uint64_t stamp = 0;
 	ssize_t k;
 	cua_result r;
 
@@ -853,7 +856,33 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	if (req->timeout_ms > 0)
 		wd->w->opt.capture_timeout_ms = req->timeout_ms;
 	t0 = cua_now_us();
-	r = capture_frame(wd->w, &lr, s, &shot);
+	if (req->unchanged_since) {
+		/* nothing drawn over the same rectangle since: the frame and
+		 * surface are the window's now, for the core to compare */
+		int same = 0;
+
+		r = cua_wlr_unchanged(wd->w, &lr, req->unchanged_since, &same);
+		if (r != CUA_OK) {
+			*status = CUA_CAPTURE_COMPOSITOR_FAILED;
+			return r;
+		}
+		if (same) {
+			c = calloc(1, sizeof(*c));
+			if (!c)
+				return cua_error(CUA_ERROR_NOMEM,
+						 "out of memory");
+			c->frame = win.frame;
+			c->window = win.origin;
+			c->capture_us = cua_now_us() - t0;
+			c->route = CUA_CAPTURE_COMPOSITE;
+			c->stamp = req->unchanged_since;
+			c->unchanged = 1;
+			*status = CUA_CAPTURE_OK;
+			*out = c;
+			return CUA_OK;
+		}
+	}
+	r = capture_frame(wd->w, &lr, s, &shot, &stamp);
 	if (r != CUA_OK) {
 		/* a compositor that did not answer in time is dropped with
 		 * CUA_ERROR_BACKEND like one that went away: the time says
@@ -879,6 +908,7 @@ wl_capture(struct cua_display *d, const struct cua_capture_request *req,
 	c->window = win.origin;
 	c->capture_us = shot.capture_us;
 	c->route = CUA_CAPTURE_COMPOSITE;
+	c->stamp = stamp;
 	*status = CUA_CAPTURE_OK;
 	*out = c;
 	return CUA_OK;

@@ -15,6 +15,7 @@
 struct wlr_keyboard;
 struct wlr_pointer;
 struct wlr_capture;
+struct wlr_watches;
 struct wlr_toplevels;
 
 struct wlr_output {
@@ -48,6 +49,7 @@ struct cua_wlr {
 	uint32_t vp_manager_version;
 	struct zwlr_screencopy_manager_v1 *screencopy;
 	uint32_t screencopy_version;
+	uint32_t screencopy_name; /* its registry name (watch.c binds more) */
 	struct zwlr_foreign_toplevel_manager_v1 *toplevel_manager;
 	int toplevel_manager_failed; /* no memory for its state */
 	struct wl_list outputs;      /* struct wlr_output */
@@ -57,6 +59,7 @@ struct cua_wlr {
 	struct wlr_keyboard *kb;
 	struct wlr_pointer *ptr;
 	struct wlr_capture *cap;
+	struct wlr_watches *watch;
 	struct wlr_toplevels *top; /* made at connect: events start then */
 
 	/* the keyboard's keymap and lookup tables outlive connections */
@@ -98,6 +101,12 @@ wlr_drop(struct cua_wlr *w);
  * drops it. */
 cua_result
 wlr_lost(struct cua_wlr *w, const char *what);
+/* A screencopy `ready` time in nanoseconds. */
+static inline uint64_t
+wlr_frame_time_ns(uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec)
+{
+	return ((uint64_t)sec_hi << 32 | sec_lo) * UINT64_C(1000000000) + nsec;
+}
 /* Milliseconds for protocol timestamps. */
 uint32_t
 wlr_time_ms(void);
@@ -127,5 +136,14 @@ void
 wlr_pointer_destroy(struct cua_wlr *w);
 void
 wlr_capture_forget(struct cua_wlr *w);
+void
+wlr_watch_forget(struct cua_wlr *w);
+/* Sends the copy requests of the watches made to go with the capture
+ * about to send its own (capture.c calls it right before). */
+void
+wlr_watch_release(struct cua_wlr *w);
+/* Output `o` is going away: the watches of it end. */
+void
+wlr_watch_output_gone(struct cua_wlr *w, struct wlr_output *o);
 
 #endif

@@ -235,6 +235,9 @@ struct cua_wlr_shot {
 	double scale;         /* buffer pixels per logical pixel */
 	uint32_t format;      /* wl_shm format */
 	int64_t capture_us;   /* request to pixels in memory */
+	/* the time the compositor gave the output frame the pixels were
+	 * copied from (screencopy `ready`), ns on its clock */
+	uint64_t when_ns;
 };
 
 /*
@@ -245,6 +248,33 @@ struct cua_wlr_shot {
 cua_result
 cua_wlr_capture(struct cua_wlr *w, const struct cua_rect *rect,
 		int overlay_cursor, struct cua_wlr_shot *out);
+
+/* ---- Damage watches (watch.c) -------------------------------------------
+ *
+ * Whether the pixels of a captured region are still the ones captured,
+ * from the compositor's damage (copy_with_damage, screencopy version 2).
+ */
+
+/*
+ * Captures `rect` as cua_wlr_capture() does (no pointer) and, when the
+ * rectangle lies wholly on one untransformed output and the compositor
+ * has copy_with_damage, watches that output for damage from the captured
+ * pixels on: *stamp is then nonzero, else 0 (the capture alone).
+ */
+cua_result
+cua_wlr_capture_watched(struct cua_wlr *w, const struct cua_rect *rect,
+			struct cua_wlr_shot *out, uint64_t *stamp);
+/*
+ * *unchanged = 1 when nothing was drawn on the output under `rect` since
+ * the capture that gave `stamp`, after the compositor repainted what was
+ * pending (one frame of the output at most; a capture of one pixel);
+ * 0 when something was, or it cannot tell (another rectangle, the output
+ * changed or went away, a stamp of an earlier connection or replaced by
+ * newer watches). CUA_OK, or an error when the connection failed.
+ */
+cua_result
+cua_wlr_unchanged(struct cua_wlr *w, const struct cua_rect *rect,
+		  uint64_t stamp, int *unchanged);
 
 /* ---- Toplevels (toplevels.c) ------------------------------------------ */
 
