@@ -279,9 +279,10 @@ cua_session_list_apps(cua_session *session, uint32_t flags, char **out);
  * no accessibility event and its window no damage for `settle_quiet_ms`
  * (250), at most `settle_cap_ms` (1000), `settle_busy_cap_ms` (5000)
  * while the app says it is busy; an idle app that was observed before is
- * read at once. After an action the app reacted to (an event, and its
- * window drawn again where the display driver reports damage) and answered
- * for (a round trip confirms it handled the input), `settle_answered_ms`
+ * read at once. After an action the app reacted to (a signal, and a frame
+ * of its window drawn after its last event, where the display driver
+ * reports damage) and answered for (a round trip confirms it handled the
+ * input), `settle_answered_ms`
  * (30) of quiet suffices (docs/screenshots.md §6.2). Right after the tree,
  * the same window is captured (see
  * cua_tree_get_screenshot()); a failed capture never fails the

@@ -12,15 +12,33 @@
  *
  * After an action, an app that has answered is given a short quiet
  * interval (settle_answered_ms) instead of settle_quiet_ms: it reacted
- * (an event arrived since the previous observation, and its window was
- * drawn again: damage, so only where the display driver reports damage,
- * X11 and mutter; sway keeps the long interval), and a round trip to
- * it after that quiet (backend app_sync: it has read the input, and what
- * it emitted before its answer has arrived) brought nothing new. An
- * action without a visible reaction keeps the long quiet interval: its
- * effect may be slow, or not announced at all. Apps whose accessibility
- * answers come from another thread or process than the one that handles
- * the input (browsers, Java) keep it too.
+ * (a signal arrived since the previous observation), its window drew a
+ * frame after its last accessibility event (damage of any size, an
+ * animation's included: GTK and Qt paint everything invalidated so far
+ * in one frame, so the screenshot shows what the tree says), and a
+ * round trip to it after that quiet (backend app_sync: it has read the
+ * input, and what it emitted before its answer has arrived) brought
+ * nothing new. A frame still to come ends the long wait as soon as it
+ * arrives. Only where the display driver reports damage (X11, mutter);
+ * sway keeps the long interval. Damage can arrive ahead of events the
+ * app emitted before drawing (Qt sends them from another thread:
+ * FeatherPad's check box): that app waits for its next frame (a caret
+ * blink) or the long interval, whichever comes first. An action without a
+ * visible reaction keeps the long quiet interval: its effect may be
+ * slow, or not announced at all. Apps whose accessibility answers come
+ * from another thread or process than the one that handles the input
+ * (browsers, Java) keep it too.
+ *
+ * What this rests on, recorded with tools/bench/settle-timeline.c (the
+ * arrival of each event and damage after a click): GTK 3 check boxes
+ * (gtk3-widget-factory, Mousepad's preferences) draw 6 to 24 ms after
+ * their CHECKED event, a click on the same box again within 2 s as
+ * damage the noise filter drops (its repaint animates); GTK 4 draws 7
+ * to 21 ms after its last event; galculator its display 0.3 to 10 ms
+ * after; LibreOffice Writer its document 1 to 7 ms after, and its
+ * toolbar (the Bold button) 6 to 25 ms later still, inside the quiet
+ * interval that follows. FeatherPad's damage came 0.2 ms before its
+ * event.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -58,7 +76,9 @@ struct cua_settle {
 	uint32_t watch_id;
 	uint64_t window;          /* the window in the watch, 0 none */
 	int64_t last_event_us;    /* arrival of the last counted event */
-	int64_t last_damage_us;   /* ... of the last counted damage */
+	int64_t last_atspi_us;    /* ... of the last counted AT-SPI event */
+	int64_t last_frame_us;    /* ... of the last damage, of any size */
+	int waiting_frame;        /* a settle waits for a frame */
 	int64_t last_children_us; /* ... of the last children-changed */
 	int64_t n_events;
 	/* every AT-SPI event of the app, noise included, and every loss of
@@ -66,6 +86,7 @@ struct cua_settle {
 	uint64_t gen;
 	int busy;           /* state BUSY announced and not withdrawn */
 	int acted;          /* input sent since the last settle */
+	int64_t acted_us;   /* end of the last action, 0 none */
 	int64_t settled_us; /* end of the previous settle */
 	struct noise noise[NOISE_SLOTS];
 };
@@ -121,6 +142,28 @@ is_noise(struct cua_settle *st, const struct cua_event *ev)
 	return ev->time_us < n->noisy_until;
 }
 
+/* The timeline of what the settle saw: arrival times in ms after the
+ * end of the last action (or, before any, of the previous settle). */
+static void
+trace(struct cua_settle *st, const char *what, const struct cua_event *ev)
+{
+	int64_t since =
+		st->acted_us > st->settled_us ? st->acted_us : st->settled_us;
+
+	if (st->s->ctx.log_level < CUA_LOG_TRACE)
+		return;
+	if (ev->bus_name)
+		cua_log(&st->s->ctx, CUA_LOG_TRACE,
+			"settle %s %+.1f ms %s %s %d %d", what,
+			(ev->time_us - since) / 1000.0, ev->type,
+			ev->path ? ev->path : "", ev->detail1, ev->detail2);
+	else
+		cua_log(&st->s->ctx, CUA_LOG_TRACE,
+			"settle %s %+.1f ms %s %dx%d+%d+%d", what,
+			(ev->time_us - since) / 1000.0, ev->type, ev->area.w,
+			ev->area.h, ev->area.x, ev->area.y);
+}
+
 static int
 on_event(void *data, const struct cua_event *ev)
 {
@@ -136,20 +179,41 @@ on_event(void *data, const struct cua_event *ev)
 	if (strcmp(ev->type, "atspi:events-lost") == 0)
 		return 0;
 	if (strcmp(ev->type, "x11:damage") == 0) {
-		if ((int64_t)ev->area.w * ev->area.h < SMALL_DAMAGE_AREA)
-			return 0;
+		/* any repaint, even a small one or an animation's frame, is
+		 * a frame the window drew: everything the app had invalidated
+		 * is in it */
+		int frame =
+			st->waiting_frame && ev->time_us > st->last_atspi_us;
+
+		if (ev->time_us > st->last_frame_us)
+			st->last_frame_us = ev->time_us;
+		if (frame)
+			st->waiting_frame = 0;
+		if ((int64_t)ev->area.w * ev->area.h < SMALL_DAMAGE_AREA) {
+			trace(st, "small", ev);
+			return frame;
+		}
+		if (is_noise(st, ev)) {
+			trace(st, "noise", ev);
+			return frame;
+		}
+		trace(st, "event", ev);
+		if (ev->time_us > st->last_event_us)
+			st->last_event_us = ev->time_us;
+		st->n_events++;
+		return frame;
 	} else if (strcmp(ev->type, "object:state-changed:busy") == 0) {
 		st->busy = ev->detail1 != 0;
 	}
-	if (is_noise(st, ev))
+	if (is_noise(st, ev)) {
+		trace(st, "noise", ev);
 		return 0;
-	cua_log(&st->s->ctx, CUA_LOG_TRACE, "settle event %s %s %d %d",
-		ev->type, ev->path ? ev->path : "", ev->detail1, ev->detail2);
+	}
+	trace(st, "event", ev);
 	if (ev->time_us > st->last_event_us)
 		st->last_event_us = ev->time_us;
-	if (strcmp(ev->type, "x11:damage") == 0 &&
-	    ev->time_us > st->last_damage_us)
-		st->last_damage_us = ev->time_us;
+	if (ev->time_us > st->last_atspi_us)
+		st->last_atspi_us = ev->time_us;
 	if (strncmp(ev->type, "object:children-changed", 23) == 0)
 		st->last_children_us = ev->time_us;
 	st->n_events++;
@@ -215,8 +279,10 @@ cua_settle_note_action(struct cua_session *s, const char *bus_name)
 	if (!s || !bus_name)
 		return;
 	st = find(s, bus_name);
-	if (st)
+	if (st) {
 		st->acted = 1;
+		st->acted_us = cua_now_us();
+	}
 	/* an app not watched yet is settled by the probe; the action is
 	 * remembered once it is */
 }
@@ -276,6 +342,9 @@ app_answered(struct cua_session *s, struct cua_settle *st, int64_t t0,
 	    0)
 		return 0;
 	dispatch(s, 0);
+	if (st->acted_us)
+		cua_log(&s->ctx, CUA_LOG_TRACE, "settle answered %+.1f ms",
+			(cua_now_us() - st->acted_us) / 1000.0);
 	return 1;
 }
 
@@ -289,7 +358,7 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 	int64_t t0 = cua_now_us(), q = (int64_t)opt->settle_quiet_ms * 1000;
 	int64_t qa = (int64_t)opt->settle_answered_ms * 1000;
 	int64_t n0, now, ref, qq;
-	int fresh = 0, short_ok = 0;
+	int fresh = 0, short_ok = 0, reacted, drawn;
 
 	memset(res, 0, sizeof(*res));
 	if (!bus_name || !*bus_name || !ops->watch_add || !ops->watch_dispatch)
@@ -349,14 +418,16 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 		ref = st->last_event_us;
 		if (acted && t0 > ref)
 			ref = t0;
-		/* it reacted: an event since the previous observation, and
-		 * its window was drawn again (the screenshot follows the
-		 * tree: without damage of the window, as on drivers that
-		 * report none, the long interval) */
-		qq = short_ok && st->last_event_us > st->settled_us &&
-				     st->last_damage_us > st->settled_us ?
-			     qa :
-			     q;
+		/* it reacted (a signal since the previous observation), and
+		 * its window drew a frame after the last accessibility
+		 * event: the screenshot shows what the tree says. Without
+		 * damage of the window, as on drivers that report none, the
+		 * long interval; a frame still to come ends that wait. */
+		reacted = st->last_event_us > st->settled_us;
+		drawn = st->last_frame_us > st->settled_us &&
+			st->last_frame_us > st->last_atspi_us;
+		qq = short_ok && reacted && drawn ? qa : q;
+		st->waiting_frame = short_ok && reacted && !drawn;
 		if (now - ref >= qq && !st->busy) {
 			int64_t n1 = st->n_events;
 
@@ -379,9 +450,13 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 			dispatch(s, ref + qq < t0 + cap ? ref + qq : t0 + cap);
 	}
 done:
+	st->waiting_frame = 0;
 	res->busy = st->busy;
 	res->events = (int)(st->n_events - n0);
 	res->settle_us = cua_now_us() - t0;
+	if (acted && st->acted_us)
+		cua_log(&s->ctx, CUA_LOG_TRACE, "settle end %+.1f ms",
+			(cua_now_us() - st->acted_us) / 1000.0);
 	st->settled_us = cua_now_us();
 	if (res->settle_us > 1000 || res->events)
 		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s",

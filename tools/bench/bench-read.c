@@ -115,7 +115,8 @@ out:
  * observed (screenshot included): a check box or a toggle button (one
  * element changes), a tab (another page of widgets shows). Reports
  * the medians of reading the tree (walk + ids), the settle that follows
- * an action, and the whole observation. With the tree cache (on unless
+ * an action, the screenshot (capture + encoding) and the whole
+ * observation. With the tree cache (on unless
  * CUA_TREE_CACHE=0) the read is the cache's: the clicked box read again,
  * the rest from the cache.
  */
@@ -126,10 +127,11 @@ bench_click(cua_session *s, const char *label, const char *app, int runs,
 	double *read = calloc((size_t)runs, sizeof(double));
 	double *settle = calloc((size_t)runs, sizeof(double));
 	double *wall = calloc((size_t)runs, sizeof(double));
+	double *shot = calloc((size_t)runs, sizeof(double));
 	cua_tree *t = NULL;
 	int n = 0;
 
-	if (!read || !settle || !wall ||
+	if (!read || !settle || !wall || !shot ||
 	    cua_session_observe(s, app, CUA_OBSERVE_NO_LAUNCH, &t) != CUA_OK)
 		goto out;
 	for (int i = 0; i < runs; i++) {
@@ -163,20 +165,24 @@ bench_click(cua_session *s, const char *label, const char *app, int runs,
 			  1000.0;
 		settle[n] = (double)cua_tree_get_stat(t2, CUA_STAT_SETTLE_US) /
 			    1000.0;
+		shot[n] = (double)(cua_tree_get_stat(t2, CUA_STAT_CAPTURE_US) +
+				   cua_tree_get_stat(t2, CUA_STAT_ENCODE_US)) /
+			  1000.0;
 		n++;
 		cua_tree_unref(t);
 		t = t2;
 	}
-	printf("%-28s  after %s: read %.1f ms, settle %.1f ms, "
+	printf("%-28s  after %s: read %.1f ms, settle %.1f ms, shot %.1f ms, "
 	       "observe %.1f ms (medians of %d)\n",
 	       label, what, bench_median(read, n), bench_median(settle, n),
-	       bench_median(wall, n), n);
+	       bench_median(shot, n), bench_median(wall, n), n);
 	fflush(stdout);
 out:
 	cua_tree_unref(t);
 	free(read);
 	free(settle);
 	free(wall);
+	free(shot);
 }
 
 /* Whether `key` is in the comma-separated list (NULL: every app). */

@@ -35,15 +35,34 @@
 #define GTK4_ACTIVATE_MARGIN_MS 15
 /* how long a pressed look may last (Qt animates 100 ms) */
 #define PRESS_ANIMATION_MAX_US (1000 * 1000)
-/* how long after an activation its element may still be held, and how
- * long the next activation waits at most for the release */
-#define REARM_WINDOW_US (1000 * 1000)
-#define REARM_WAIT_MAX_US (500 * 1000)
+/* how long after an activation its element may still be held by the
+ * app (a calculator's key comes up about 100 ms after it went down): the
+ * next activation of the element waits for the release until then, and
+ * one still held after that stays so */
+#define REARM_HOLD_MAX_US (500 * 1000)
 #define POLL_STEP_US (10 * 1000)
 
 #define TRANSIENT_STATES                                                       \
 	((1ull << CUA_STATE_PRESSED) | (1ull << CUA_STATE_ARMED))
 #define HELD_STATES (TRANSIENT_STATES | (1ull << CUA_STATE_CHECKED))
+
+/* Elements whose CHECKED is their value (a check box, a radio button, a
+ * switch, their menu items): the activation set it, and no app takes it
+ * back on its own; only a button's CHECKED can be a key held down. */
+static uint64_t
+held_states(const struct cua_raw_node *n)
+{
+	switch (n->role) {
+	case CUA_ROLE_CHECK_BOX:
+	case CUA_ROLE_CHECK_MENU_ITEM:
+	case CUA_ROLE_RADIO_BUTTON:
+	case CUA_ROLE_RADIO_MENU_ITEM:
+	case CUA_ROLE_SWITCH:
+		return TRANSIENT_STATES;
+	default:
+		return HELD_STATES;
+	}
+}
 
 /* GTK 4 gives `click` to GtkButton and GtkModelButton; model buttons are
  * the items of its menus and fire at once, buttons of every role (push,
@@ -100,9 +119,9 @@ act_activation_begin(struct cua_act *a, struct cua_located *loc,
 		return CUA_OK;
 	p = a->as->proc;
 	if (!p->last_act_ident || strcmp(p->last_act_ident, n->ident) != 0 ||
-	    t0 - p->last_act_us > REARM_WINDOW_US)
+	    t0 - p->last_act_us >= REARM_HOLD_MAX_US)
 		return CUA_OK;
-	held = (p->last_act_before ^ p->last_act_after) & HELD_STATES;
+	held = (p->last_act_before ^ p->last_act_after) & held_states(n);
 	if (!held)
 		return CUA_OK;
 	/* still showing what the previous activation did: wait for the
@@ -114,7 +133,7 @@ act_activation_begin(struct cua_act *a, struct cua_located *loc,
 		*states = cur;
 		if ((cur & held) == (p->last_act_before & held))
 			break;
-		if (cua_now_us() - t0 >= REARM_WAIT_MAX_US) {
+		if (cua_now_us() - p->last_act_us >= REARM_HOLD_MAX_US) {
 			cua_debug(&a->s->ctx,
 				  "%s: element %u stayed held; "
 				  "activating it again",

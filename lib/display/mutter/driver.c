@@ -84,6 +84,7 @@ struct mutter_driver {
 	uint32_t frame_w, frame_h;
 	uint64_t damage_serial; /* frames reported as damage */
 	uint64_t frames;        /* frames received (loop thread, atomic) */
+	int64_t frame_us;       /* arrival of the last one (atomic) */
 	struct xkb_context *xkb;
 	struct xkb_keymap *keymap;
 };
@@ -99,7 +100,8 @@ on_frame(void *data)
 {
 	struct mutter_driver *md = data;
 
-	__atomic_add_fetch(&md->frames, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&md->frame_us, cua_now_us(), __ATOMIC_RELAXED);
+	__atomic_add_fetch(&md->frames, 1, __ATOMIC_RELEASE);
 	if (md->base.hooks.wake)
 		md->base.hooks.wake(md->base.hooks.wake_data);
 }
@@ -1062,7 +1064,7 @@ static size_t
 m_take_damage(struct cua_display *d, struct cua_display_damage *out, size_t max)
 {
 	struct mutter_driver *md = mdrv(d);
-	uint64_t f = __atomic_load_n(&md->frames, __ATOMIC_RELAXED);
+	uint64_t f = __atomic_load_n(&md->frames, __ATOMIC_ACQUIRE);
 
 	if (max < 1 || f == md->damage_serial || !md->recorded)
 		return 0;
@@ -1070,7 +1072,9 @@ m_take_damage(struct cua_display *d, struct cua_display_damage *out, size_t max)
 	out[0].window = md->recorded;
 	out[0].area = (struct cua_rect){ 0, 0, (int32_t)md->frame_w,
 					 (int32_t)md->frame_h };
-	out[0].time_us = cua_now_us();
+	/* when the frame arrived, not now: the settle orders frames and
+	 * accessibility events by arrival */
+	out[0].time_us = __atomic_load_n(&md->frame_us, __ATOMIC_RELAXED);
 	return 1;
 }
 
