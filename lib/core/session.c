@@ -744,7 +744,8 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		goto out;
 	}
 	if (!(flags & CUA_OBSERVE_NO_SCREENSHOT))
-		cua_shot_take(s, t);
+		cua_shot_take(s, t,
+			      (flags & CUA_OBSERVE_SCREENSHOT_GEOMETRY) != 0);
 
 	as = app_session_get(s, app->app_id, 1);
 	if (!as) {

@@ -171,7 +171,7 @@ cua_settle_free_all(struct cua_session *s);
 /* shot.c: the screenshot of an observation (docs/screenshots.md §2–§5, §7);
  * never fails: on failure t->shot_error holds the reason. */
 void
-cua_shot_take(struct cua_session *s, struct cua_tree *t);
+cua_shot_take(struct cua_session *s, struct cua_tree *t, int geometry_only);
 /* Frees the kept images (shot.c). */
 void
 cua_shot_cache_free(struct cua_session *s);
