@@ -265,6 +265,19 @@ cua_session_list_apps(cua_session *session, uint32_t flags, char **out);
 #define CUA_OBSERVE_AFTER_ACTION (1u << 9)
 
 /**
+ * Observe flag: the screenshot's geometry without its pixels. The tree
+ * knows where a screenshot of the window would lie and its size in pixels
+ * (what coordinate actions and cua_tree_screenshot_to_screen() use, the
+ * same as with a screenshot), but holds no image: cua_tree_get_screenshot()
+ * fails. Cheaper where the display driver can tell the window's frame
+ * without capturing it (X11): no capture, no encoding. For a caller that
+ * needs only the text now and may act at pixel coordinates later (a
+ * one-shot command line). Ignored with ::CUA_OBSERVE_NO_SCREENSHOT.
+ * @since 0.2
+ */
+#define CUA_OBSERVE_SCREENSHOT_GEOMETRY (1u << 10)
+
+/**
  * Observes an app: resolves @p app to exactly one running app (launching an
  * installed one in the background unless ::CUA_OBSERVE_NO_LAUNCH), chooses
  * its window, reads its tree, assigns element ids (inherited from the
@@ -290,7 +303,8 @@ cua_session_list_apps(cua_session *session, uint32_t flags, char **out);
  *
  * @param app an app name, app id, desktop-file id, executable or `pid:N`.
  * @param flags 0, ::CUA_OBSERVE_NO_LAUNCH, ::CUA_OBSERVE_DISABLE_DIFF,
- *        ::CUA_OBSERVE_NO_SCREENSHOT, ::CUA_OBSERVE_AFTER_ACTION.
+ *        ::CUA_OBSERVE_NO_SCREENSHOT, ::CUA_OBSERVE_AFTER_ACTION,
+ *        ::CUA_OBSERVE_SCREENSHOT_GEOMETRY.
  * @param[out] out new reference, release with cua_tree_unref().
  * @return ::CUA_OK; ::CUA_ERROR_NOT_FOUND, ::CUA_ERROR_AMBIGUOUS,
  *         ::CUA_ERROR_NO_WINDOW, ::CUA_ERROR_TIMEOUT, ::CUA_ERROR_LAUNCH,

@@ -685,13 +685,22 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	r = cua_pending_guard(s, app);
 	if (r != CUA_OK)
 		goto out;
-	/* settle -> walk -> capture (docs/screenshots.md §6.2) */
+	/* settle -> walk -> capture (docs/screenshots.md §6.2); the
+	 * first-sight probe overlaps the walk */
 	proc = live_proc(s, app);
 	cua_settle(s, app->bus_name, app->toolkit,
 		   proc && proc->latest ? proc->latest->x11_window : 0,
 		   (flags & CUA_OBSERVE_AFTER_ACTION) != 0, &settled);
 	warmed = proc && proc->warmed_up;
 	r = cua_cache_observe(s, app, warmed, &cr);
+	/* an app seen for the first time is probed during the read: if it
+	 * changed meanwhile, it is settled and read again */
+	if (r == CUA_OK &&
+	    cua_settle_probe_end(s, app->bus_name, app->toolkit, &settled)) {
+		if (!cr.cached)
+			cua_raw_snapshot_free(cr.snap);
+		r = cua_cache_observe(s, app, warmed, &cr);
+	}
 	if (r != CUA_OK)
 		goto out;
 	snap = cr.snap;
@@ -744,7 +753,8 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 		goto out;
 	}
 	if (!(flags & CUA_OBSERVE_NO_SCREENSHOT))
-		cua_shot_take(s, t);
+		cua_shot_take(s, t,
+			      (flags & CUA_OBSERVE_SCREENSHOT_GEOMETRY) != 0);
 
 	as = app_session_get(s, app->app_id, 1);
 	if (!as) {

@@ -153,10 +153,22 @@ struct cua_settle_result {
 	int busy;
 	int events;
 	int rounds; /* short quiet intervals that brought more events */
+	/* the first-sight probe runs during the walk: finish it with
+	 * cua_settle_probe_end() once the tree is read */
+	int probe_open;
+	int64_t probe_t0, probe_n0;
 };
 void
 cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 	   uint64_t window, int acted, struct cua_settle_result *res);
+/* Ends a probe left open by cua_settle() (probe_open): waits for what is
+ * left of settle_probe_ms; an event of the app since the probe began
+ * means the read may show a changing UI: then the app is settled as a
+ * known app is (until it is quiet) and 1 is returned (read again); 0:
+ * the read stands. */
+int
+cua_settle_probe_end(struct cua_session *s, const char *bus_name,
+		     const char *toolkit, struct cua_settle_result *res);
 /* Records that input was sent to the app with this bus name (the next
  * settle waits for the quiet interval). Actions call this. */
 void
@@ -171,7 +183,7 @@ cua_settle_free_all(struct cua_session *s);
 /* shot.c: the screenshot of an observation (docs/screenshots.md §2–§5, §7);
  * never fails: on failure t->shot_error holds the reason. */
 void
-cua_shot_take(struct cua_session *s, struct cua_tree *t);
+cua_shot_take(struct cua_session *s, struct cua_tree *t, int geometry_only);
 /* Frees the kept images (shot.c). */
 void
 cua_shot_cache_free(struct cua_session *s);

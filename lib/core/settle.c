@@ -8,7 +8,9 @@
  * during the last quiet interval and no action since the previous
  * observation -> no wait at all. An app seen for the first time in this
  * session is given a short probe (settle_probe_ms) instead of a whole
- * quiet interval, which keeps a one-shot `cua state` fast.
+ * quiet interval, which keeps a one-shot `cua state` fast. The probe runs
+ * while the tree is read (cua_settle_probe_end): an event in its span
+ * settles the app as a known one and the tree is read again.
  *
  * After an action, an app that has answered is given a short quiet
  * interval (settle_answered_ms) instead of settle_quiet_ms: it reacted
@@ -88,6 +90,9 @@ struct cua_settle {
 	int acted;          /* input sent since the last settle */
 	int64_t acted_us;   /* end of the last action, 0 none */
 	int64_t settled_us; /* end of the previous settle */
+	/* the first-sight probe while the walk runs: counted events that
+	 * arrived before probe_until */
+	int64_t probe_until, probe_hits;
 	struct noise noise[NOISE_SLOTS];
 };
 
@@ -217,6 +222,8 @@ on_event(void *data, const struct cua_event *ev)
 	if (strncmp(ev->type, "object:children-changed", 23) == 0)
 		st->last_children_us = ev->time_us;
 	st->n_events++;
+	if (ev->time_us <= st->probe_until)
+		st->probe_hits++;
 	return 0;
 }
 
@@ -391,11 +398,17 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 	acted = acted || st->acted;
 	st->acted = 0;
 
-	if (fresh && !acted) {
-		/* first sight: a short probe for activity */
-		dispatch(s, t0 + (int64_t)opt->settle_probe_ms * 1000);
-		if (st->n_events == n0)
-			goto done;
+	if (fresh && !acted && st->n_events == n0) {
+		/* first sight: a short probe for activity, during the walk
+		 * (cua_settle_probe_end) */
+		res->probe_open = 1;
+		res->probe_t0 = t0;
+		res->probe_n0 = n0;
+		st->probe_until = t0 + (int64_t)opt->settle_probe_ms * 1000;
+		st->probe_hits = 0;
+		goto done;
+	} else if (fresh && !acted) {
+		/* first sight, and events already */
 	} else if (!acted && !st->busy &&
 		   (st->last_event_us == 0 ||
 		    cua_now_us() - st->last_event_us >= q)) {
@@ -458,6 +471,8 @@ done:
 		cua_log(&s->ctx, CUA_LOG_TRACE, "settle end %+.1f ms",
 			(cua_now_us() - st->acted_us) / 1000.0);
 	st->settled_us = cua_now_us();
+	if (res->probe_open)
+		return;
 	if (res->settle_us > 1000 || res->events)
 		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s",
 			  bus_name, (long long)res->settle_us, res->events,
@@ -465,4 +480,45 @@ done:
 			  short_ok ? ", answered" : "",
 			  res->busy ? ", busy" : "",
 			  res->capped ? ", capped" : "");
+}
+
+int
+cua_settle_probe_end(struct cua_session *s, const char *bus_name,
+		     const char *toolkit, struct cua_settle_result *res)
+{
+	struct cua_settle *st = bus_name ? find(s, bus_name) : NULL;
+	int64_t t0 = cua_now_us(), waited;
+	struct cua_settle_result more;
+
+	if (!res->probe_open)
+		return 0;
+	res->probe_open = 0;
+	if (!st)
+		return 0;
+	dispatch(s, st->probe_until);
+	waited = cua_now_us() - t0;
+	st->settled_us = cua_now_us();
+	st->probe_until = 0;
+	/* the events of the probe's span, as the probe before the read
+	 * counted them; later ones may be the read's own doing (GTK 3
+	 * announces states and bounds of objects as they are first read)
+	 * and are the next observation's to weigh */
+	if (st->probe_hits == 0) {
+		res->settle_us += waited;
+		return 0;
+	}
+	/* it changed while it was read: settle it as a known app, from
+	 * its last event on, and read again */
+	cua_settle(s, bus_name, toolkit, st->window, 0, &more);
+	cua_debug(&s->ctx,
+		  "settle %s: %lld events in the first %d ms of the read: "
+		  "read again",
+		  bus_name, (long long)st->probe_hits,
+		  s->ctx.opt.settle_probe_ms);
+	res->settle_us += waited + more.settle_us;
+	res->capped = more.capped;
+	res->busy = more.busy;
+	res->events = (int)(st->n_events - res->probe_n0);
+	res->rounds = more.rounds;
+	return 1;
 }

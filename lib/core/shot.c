@@ -304,8 +304,36 @@ shot_reuse(struct cua_session *s, struct cua_tree *t, struct shot_kept *k,
 	return 1;
 }
 
+/* Where the capture `c` lies, without its pixels (geometry_only): the
+ * geometry shot_encode() would give the image (the scaler never
+ * upscales), no image. */
+static void
+shot_geometry_only(struct cua_session *s, struct cua_tree *t,
+		   const struct cua_capture *c)
+{
+	struct cua_shot_geom g;
+	uint32_t pw = c->px.data ? c->px.width :
+				   (uint32_t)(c->frame.w > 0 ? c->frame.w : 0);
+	uint32_t ph = c->px.data ? c->px.height :
+				   (uint32_t)(c->frame.h > 0 ? c->frame.h : 0);
+
+	shot_geometry(t, c, &s->ctx.opt, &g);
+	if (g.width > pw)
+		g.width = pw;
+	if (g.height > ph)
+		g.height = ph;
+	t->shot = g;
+	t->has_shot = g.width > 0 && g.height > 0;
+	t->shot_error = NULL;
+	cua_debug(&s->ctx,
+		  "capture: geometry of %dx%d px -> %ux%u (ppp %.4f, device "
+		  "%.2f), %lld us",
+		  c->frame.w, c->frame.h, g.width, g.height, g.ppp,
+		  g.device_ppp, (long long)t->shot_stats.capture_us);
+}
+
 void
-cua_shot_take(struct cua_session *s, struct cua_tree *t)
+cua_shot_take(struct cua_session *s, struct cua_tree *t, int geometry_only)
 {
 	struct cua_backend *b = s->backend;
 	struct cua_capture_request req;
@@ -339,7 +367,8 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 	req.timeout_ms = s->ctx.opt.capture_timeout_ms;
 	req.fallback_timeout_ms = s->ctx.opt.capture_fallback_timeout_ms;
 	req.popups = 1;
-	req.unchanged_since = k ? k->stamp : 0;
+	req.unchanged_since = k && !geometry_only ? k->stamp : 0;
+	req.geometry_only = geometry_only;
 	cua_debug(&s->ctx, "capture: window 0x%llx",
 		  (unsigned long long)req.window);
 	t0 = cua_now_us();
@@ -365,7 +394,7 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 		req.unchanged_since = 0;
 		r = b->ops->capture(b, &req, &c, &st);
 	}
-	if (k)
+	if (k && !geometry_only)
 		kept_drop(k);
 	t->shot_stats.capture_us = cua_now_us() - t0;
 	if (r != CUA_OK || !c || c->unchanged) {
@@ -382,6 +411,11 @@ cua_shot_take(struct cua_session *s, struct cua_tree *t)
 		c->frame.y = t->window_frame.y;
 		c->window.x = c->frame.x;
 		c->window.y = c->frame.y;
+	}
+	if (geometry_only) {
+		shot_geometry_only(s, t, c);
+		cua_capture_free(c);
+		return;
 	}
 	t0 = cua_now_us();
 	shot_geometry(t, c, &s->ctx.opt, &want);

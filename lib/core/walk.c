@@ -589,8 +589,10 @@ cua_walk_build_children(struct walk *w, const struct cua_raw_node *raw,
 	if (!(ri->flags & CUA_RF_TOPLEVEL) && is_disabled(w, raw) &&
 	    (ri->flags & CUA_RF_INTERACTIVE) && !nonempty(raw->name) &&
 	    !nonempty(raw->description) && !has_real_text(raw->text) &&
-	    !(raw->have & CUA_HAVE_VALUE) && raw->n_children == 0 &&
-	    !cua_raw_is_toggle_role(raw->role))
+	    !(raw->have & CUA_HAVE_VALUE) &&
+	    !((raw->ifaces & CUA_IFACE_VALUE) &&
+	      cua_walk_value_is_state(raw)) &&
+	    raw->n_children == 0 && !cua_raw_is_toggle_role(raw->role))
 		return;
 
 	p = cua_walk_proto_new(w, raw);

@@ -56,7 +56,9 @@ policy_details(void *ud, const struct cua_raw_node *n, int depth)
 	if (n->role == CUA_ROLE_TABLE_CELL && (n->ifaces & CUA_IFACE_VALUE) &&
 	    (n->ifaces & CUA_IFACE_TEXT))
 		want |= CUA_HAVE_TEXT;
-	else if (n->ifaces & CUA_IFACE_VALUE)
+	else if ((n->ifaces & CUA_IFACE_VALUE) && !cua_walk_value_is_state(n))
+		/* a button's or a menu's Value (LibreOffice gives its
+		 * buttons one) is never rendered: its states say it */
 		want |= CUA_HAVE_VALUE;
 	if (n->ifaces & CUA_IFACE_TEXT) {
 		if ((ri->flags & (CUA_RF_TEXT_ENTRY)) ||

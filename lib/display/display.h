@@ -278,6 +278,9 @@ struct cua_capture {
 	 * since the capture with that stamp; px is empty, frame, window
 	 * and stamp are the window's now (docs/screenshots.md §2.1). */
 	int unchanged;
+	/* 1: the answer to cua_capture_request.geometry_only: px is empty,
+	 * frame and window are the window's now */
+	int geometry_only;
 };
 
 enum cua_capture_route {
@@ -322,6 +325,12 @@ struct cua_capture_request {
 	 * `unchanged` is 1; otherwise, and when it cannot tell, it captures.
 	 * Drivers without damage tracking ignore it. */
 	uint64_t unchanged_since;
+	/* 1: only where the image would lie (frame and window), no pixels:
+	 * a driver that can tell them without capturing answers with an
+	 * empty capture whose `geometry_only` is 1 (the same frame and
+	 * window a capture now would have, and the same failures where they
+	 * are known without the pixels); others capture. */
+	int geometry_only;
 };
 
 void

@@ -77,6 +77,10 @@ run(struct cli *cli)
 	int status;
 	cua_result r;
 
+	/* the text alone: the screenshot's geometry for a later `click
+	 * --at` (kept in the state file), not its pixels */
+	if (!o->shot_path && !cli->json)
+		o->observe_flags |= CUA_OBSERVE_SCREENSHOT_GEOMETRY;
 	status = cli_observe(cli, "state", o->observe_flags, &s, &sf, &t);
 	if (status)
 		return status;

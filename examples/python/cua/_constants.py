@@ -152,6 +152,7 @@ class ObserveFlags(enum.IntFlag):
     DISABLE_DIFF = 1 << 1
     NO_SCREENSHOT = 1 << 8
     AFTER_ACTION = 1 << 9
+    SCREENSHOT_GEOMETRY = 1 << 10
 
 
 class RenderFlags(enum.IntFlag):

@@ -103,6 +103,7 @@ struct worker {
 	Window cap_window;
 	int cap_popups;     /* cua_capture_request.popups */
 	uint64_t cap_since; /* cua_capture_request.unchanged_since */
+	int cap_geometry;   /* cua_capture_request.geometry_only */
 	int cap_done;
 	struct cua_capture *cap_out;
 	enum cua_capture_status cap_status;
@@ -695,6 +696,41 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	return CUA_CAPTURE_OK;
 }
 
+/* The answer to cua_capture_request.geometry_only: the frame and window
+ * do_capture_once() would give, without redirecting or reading the
+ * window. */
+static enum cua_capture_status
+do_geometry(struct worker *w, Window win, struct cua_capture **out)
+{
+	XWindowAttributes a;
+	struct cua_capture *c;
+	int rx = 0, ry = 0, fx, fy, fw, fh;
+	int32_t ext[4];
+
+	*out = NULL;
+	if (w->dead)
+		return CUA_CAPTURE_NO_DISPLAY;
+	if (!locate(w, win, &a, &rx, &ry))
+		return CUA_CAPTURE_UNIDENTIFIED;
+	if (a.map_state != IsViewable)
+		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED :
+					   CUA_CAPTURE_HIDDEN;
+	read_extents(w, win, ext);
+	frame_in_window(ext, a.width, a.height, &fx, &fy, &fw, &fh);
+	if (!w->have_composite &&
+	    (rx + fx < 0 || ry + fy < 0 ||
+	     rx + fx + fw > DisplayWidth(w->dpy, DefaultScreen(w->dpy)) ||
+	     ry + fy + fh > DisplayHeight(w->dpy, DefaultScreen(w->dpy))))
+		return CUA_CAPTURE_OFFSCREEN;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return CUA_CAPTURE_REFUSED;
+	place(c, rx, ry, &a, fx, fy, fw, fh);
+	c->geometry_only = 1;
+	*out = c;
+	return CUA_CAPTURE_OK;
+}
+
 /* The answer to cua_capture_request.unchanged_since: an empty capture
  * with `unchanged` set when the worker can prove that nothing in `win`
  * changed since the capture stamped `since`, else NULL (capture). */
@@ -775,7 +811,7 @@ worker_main(void *data)
 	for (;;) {
 		Window q[MAX_TRACKED];
 		size_t nq;
-		int cap, popups;
+		int cap, popups, geometry;
 		uint64_t since;
 		Window cw;
 		uint64_t junk;
@@ -792,6 +828,7 @@ worker_main(void *data)
 		cw = w->cap_window;
 		popups = w->cap_popups;
 		since = w->cap_since;
+		geometry = w->cap_geometry;
 		w->cap_pending = 0;
 		pthread_mutex_unlock(&w->mu);
 
@@ -799,10 +836,14 @@ worker_main(void *data)
 			track(w, q[i]);
 		if (cap) {
 			struct cua_capture *c =
-				still_unchanged(w, cw, since, popups);
+				geometry ?
+					NULL :
+					still_unchanged(w, cw, since, popups);
 			enum cua_capture_status st = CUA_CAPTURE_OK;
 
-			if (!c) {
+			if (geometry) {
+				st = do_geometry(w, cw, &c);
+			} else if (!c) {
 				st = do_capture(w, cw, &c);
 				if (st == CUA_CAPTURE_OK && c && popups)
 					c->popups = x11_paste_popups(
@@ -1071,6 +1112,7 @@ x11d_capture(struct cua_display *b, const struct cua_capture_request *req,
 	w->cap_window = (Window)req->window;
 	w->cap_popups = req->popups;
 	w->cap_since = req->unchanged_since;
+	w->cap_geometry = req->geometry_only;
 	pthread_mutex_unlock(&w->mu);
 	worker_kick(w);
 
