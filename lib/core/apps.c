@@ -648,7 +648,7 @@ cua_usage_record(const char *path, const char *app_id)
 	dump = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(root);
 	if (dump)
-		r = cua_write_file_atomic(path, dump, strlen(dump), 0600);
+		r = cua_write_file_replace(path, dump, strlen(dump), 0600);
 	free(dump);
 	close(lock);
 	return r;

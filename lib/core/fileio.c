@@ -36,8 +36,9 @@ cua_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int
-cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
+static int
+write_file(const char *path, const char *data, size_t len, int mode,
+	   int durable)
 {
 	char *tmp = NULL;
 	int fd, r;
@@ -52,7 +53,7 @@ cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
 		return r;
 	}
 	r = cua_write_all(fd, data, len);
-	if (!r && (fchmod(fd, (mode_t)mode) < 0 || fsync(fd) < 0))
+	if (!r && (fchmod(fd, (mode_t)mode) < 0 || (durable && fsync(fd) < 0)))
 		r = -errno;
 	if (close(fd) < 0 && !r)
 		r = -errno;
@@ -62,6 +63,18 @@ cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
 		unlink(tmp);
 	free(tmp);
 	return r;
+}
+
+int
+cua_write_file_atomic(const char *path, const char *data, size_t len, int mode)
+{
+	return write_file(path, data, len, mode, 1);
+}
+
+int
+cua_write_file_replace(const char *path, const char *data, size_t len, int mode)
+{
+	return write_file(path, data, len, mode, 0);
 }
 
 int

@@ -27,6 +27,16 @@ int
 cua_write_file_atomic(const char *path, const char *data, size_t len, int mode);
 
 /*
+ * cua_write_file_atomic() without the fsync: readers see the old file or
+ * the new one, never a part, but a crash of the machine may lose the
+ * new one. For records rewritten at every observation (the usage file),
+ * whose loss costs nothing and whose fsync costs milliseconds each time.
+ */
+int
+cua_write_file_replace(const char *path, const char *data, size_t len,
+		       int mode);
+
+/*
  * An exclusive lock on the file `path`.lock (created 0600), for a
  * read-modify-write of `path` by several processes at once: its
  * descriptor (close it to unlock), or -errno.

@@ -236,6 +236,14 @@ test_usage_store(void **state)
 	no_faults();
 	after = slurp(path);
 	assert_string_equal(after, before);
+	free(after);
+	/* rewritten at every observation, it is not synced to the disk
+	 * (docs/security.md, files) */
+	faults(sub, "fsync", "EIO", NULL);
+	assert_int_equal(cua_usage_record(path, "org.example.App"), 0);
+	no_faults();
+	after = slurp(path);
+	assert_non_null(strstr(after, "\"uses\": 2"));
 	/* no temporary file is left; the lock file writers share stays */
 	listing(sub, names, sizeof(names));
 	assert_string_equal(names, "usage.json usage.json.lock");
