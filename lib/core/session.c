@@ -37,7 +37,8 @@ proc_free(struct cua_proc_session *p)
 		return;
 	free(p->exe);
 	free(p->bus_name);
-	free(p->last_act_ident);
+	for (int i = 0; i < CUA_ACTIVATION_MEMORY; i++)
+		free(p->acts[i].ident);
 	cua_tree_release(p->latest);
 	for (int i = 0; i < CUA_WINDOW_MEMORY; i++)
 		cua_tree_release(p->windows[i]);

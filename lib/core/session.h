@@ -17,6 +17,7 @@
 #include "walk.h"
 
 #define CUA_WINDOW_MEMORY 8
+#define CUA_ACTIVATION_MEMORY 8
 
 /* The per-process part of an app session. */
 struct cua_proc_session {
@@ -35,11 +36,15 @@ struct cua_proc_session {
 	int warmed_up;
 	int point_recovered; /* a covered window was raised once
 				      * (docs/actions.md §2.3) */
-	/* the last activation of an element (docs/actions.md §3.4): its
-	 * identity, when it ended, its states before and after */
-	char *last_act_ident;
-	int64_t last_act_us;
-	uint64_t last_act_before, last_act_after;
+	/* the latest activations of elements (docs/actions.md §3.4), one
+	 * per element, the oldest replaced: its identity, when it ended, its
+	 * states before and after. Several, because a key of a calculator
+	 * may still be held when it is pressed again after other keys. */
+	struct cua_activation {
+		char *ident;
+		int64_t us;
+		uint64_t before, after;
+	} acts[CUA_ACTIVATION_MEMORY];
 	/* the person's presses (user.c) when the latest observation began,
 	 * and whether they pressed anything during an action since */
 	uint64_t user_seq;

@@ -105,11 +105,21 @@ applies(const struct cua_act *a, const struct cua_raw_node *n)
 	       !act_is_async_toolkit(a->app);
 }
 
+/* The latest activation of the element `ident`, or NULL. */
+static struct cua_activation *
+find_activation(struct cua_proc_session *p, const char *ident)
+{
+	for (int i = 0; i < CUA_ACTIVATION_MEMORY; i++)
+		if (p->acts[i].ident && strcmp(p->acts[i].ident, ident) == 0)
+			return &p->acts[i];
+	return NULL;
+}
+
 cua_result
 act_activation_begin(struct cua_act *a, struct cua_located *loc,
 		     const struct cua_raw_node *n, uint64_t *states)
 {
-	struct cua_proc_session *p;
+	struct cua_activation *last;
 	int64_t t0 = cua_now_us();
 	uint64_t held, cur;
 	cua_result r;
@@ -117,11 +127,12 @@ act_activation_begin(struct cua_act *a, struct cua_located *loc,
 	*states = n->states;
 	if (!applies(a, n))
 		return CUA_OK;
-	p = a->as->proc;
-	if (!p->last_act_ident || strcmp(p->last_act_ident, n->ident) != 0 ||
-	    t0 - p->last_act_us >= REARM_HOLD_MAX_US)
+	/* the element's own previous activation, even with others since
+	 * (3, 8, +, 3 on a calculator's keys that come up by themselves) */
+	last = find_activation(a->as->proc, n->ident);
+	if (!last || t0 - last->us >= REARM_HOLD_MAX_US)
 		return CUA_OK;
-	held = (p->last_act_before ^ p->last_act_after) & held_states(n);
+	held = (last->before ^ last->after) & held_states(n);
 	if (!held)
 		return CUA_OK;
 	/* still showing what the previous activation did: wait for the
@@ -131,9 +142,9 @@ act_activation_begin(struct cua_act *a, struct cua_located *loc,
 		if (r != CUA_OK)
 			return r;
 		*states = cur;
-		if ((cur & held) == (p->last_act_before & held))
+		if ((cur & held) == (last->before & held))
 			break;
-		if (cua_now_us() - p->last_act_us >= REARM_HOLD_MAX_US) {
+		if (cua_now_us() - last->us >= REARM_HOLD_MAX_US) {
 			cua_debug(&a->s->ctx,
 				  "%s: element %u stayed held; "
 				  "activating it again",
@@ -153,6 +164,7 @@ act_activation_end(struct cua_act *a, struct cua_located *loc,
 		   uint64_t before)
 {
 	struct cua_proc_session *p;
+	struct cua_activation *slot;
 	int64_t t_reply = cua_now_us(), t;
 	uint64_t after;
 	char norm[64];
@@ -194,10 +206,27 @@ act_activation_end(struct cua_act *a, struct cua_located *loc,
 			  (long long)(cua_now_us() - t0) / 1000);
 	}
 	p = a->as->proc;
-	free(p->last_act_ident);
-	p->last_act_ident = strdup(n->ident);
-	p->last_act_us = cua_now_us();
-	p->last_act_before = before;
-	p->last_act_after = after;
+	slot = find_activation(p, n->ident);
+	for (int i = 0; !slot && i < CUA_ACTIVATION_MEMORY; i++)
+		if (!p->acts[i].ident)
+			slot = &p->acts[i];
+	if (!slot) {
+		/* all taken: the oldest goes */
+		slot = &p->acts[0];
+		for (int i = 1; i < CUA_ACTIVATION_MEMORY; i++)
+			if (p->acts[i].us < slot->us)
+				slot = &p->acts[i];
+	}
+	if (!slot->ident || strcmp(slot->ident, n->ident) != 0) {
+		char *ident = strdup(n->ident);
+
+		if (!ident)
+			return CUA_OK; /* only a later wait is lost */
+		free(slot->ident);
+		slot->ident = ident;
+	}
+	slot->us = cua_now_us();
+	slot->before = before;
+	slot->after = after;
 	return CUA_OK;
 }
