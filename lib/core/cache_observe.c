@@ -70,15 +70,18 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 	int changed;
 	cua_result r;
 
-	/* an event since the cached read was made up (the events sent so
-	 * far are dispatched here): the app is changing, and the two reads
-	 * need not agree */
-	cua_settle_generation(s, app->bus_name, &gen);
-	changed = e->marks.n || e->marks.full;
 	r = cua_observe_snapshot(s, app, fresh, &full, &root, popups, &n_popups,
 				 &vis, 0);
 	if (r != CUA_OK)
 		return r;
+	/* an event since the cached read was made up, up to the end of the
+	 * full read (the events sent so far are dispatched here, marked as
+	 * the next observation would act on them): the app is changing, and
+	 * the two reads need not agree. An app that changes by itself a
+	 * moment after an action (galculator releases a pressed key) changes
+	 * during the full read. */
+	cua_settle_generation(s, app->bus_name, &gen);
+	changed = e->marks.n || e->marks.full;
 	r = render_snapshot(s, app, cr->snap, cr->root, cr->popups,
 			    cr->n_popups, cr->vis, &a);
 	if (r == CUA_OK)
