@@ -304,6 +304,51 @@ shot_decode(cua_tree *t, struct img *out)
 	return ppp;
 }
 
+void *
+shot_copy(cua_tree *t, size_t *size)
+{
+	const void *data;
+	const char *mime;
+	void *copy;
+
+	if (cua_tree_get_screenshot(t, &data, size, &mime, NULL, NULL, NULL) !=
+	    CUA_OK)
+		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
+	copy = malloc(*size);
+	assert_non_null(copy);
+	memcpy(copy, data, *size);
+	return copy;
+}
+
+void
+img_pixel(const struct img *im, int x, int y, int rgb[3])
+{
+	const unsigned char *p = im->px + ((size_t)y * im->w + x) * 3;
+
+	rgb[0] = p[0];
+	rgb[1] = p[1];
+	rgb[2] = p[2];
+}
+
+double
+img_box_difference(const struct img *a, const struct img *b, int x, int y,
+		   int w, int h)
+{
+	double sum = 0;
+	long n = 0;
+
+	for (int j = y; j < y + h && j < a->h && j < b->h; j++)
+		for (int i = x; i < x + w && i < a->w && i < b->w; i++) {
+			int ca[3], cb[3];
+
+			img_pixel(a, i, j, ca);
+			img_pixel(b, i, j, cb);
+			for (int k = 0; k < 3; k++, n++)
+				sum += abs(ca[k] - cb[k]);
+		}
+	return n ? sum / (double)n : 0;
+}
+
 int
 jpeg_decode(const void *data, size_t size, struct img *out)
 {

@@ -158,6 +158,20 @@ jpeg_decode(const void *data, size_t size, struct img *out);
 double
 shot_decode(cua_tree *t, struct img *out);
 
+/* The screenshot's bytes of `t`, malloc'd (the tree keeps its own); fails
+ * the test when there is none. */
+void *
+shot_copy(cua_tree *t, size_t *size);
+
+/* The colour of pixel (x, y). */
+void
+img_pixel(const struct img *im, int x, int y, int rgb[3]);
+
+/* The mean difference of the two images' channels over the box. */
+double
+img_box_difference(const struct img *a, const struct img *b, int x, int y,
+		   int w, int h);
+
 /* 1 when the screenshot of `t` shows the box of check box `e` blue (GTK
  * 3's Adwaita draws a checked box blue, an unchecked one white). */
 int

@@ -33,21 +33,11 @@
 /* the fixture, by pid (a second instance covers it in one test) */
 static char APP[32];
 
-static void
-pixel(const struct img *im, int x, int y, int rgb[3])
-{
-	const unsigned char *p = im->px + ((size_t)y * im->w + x) * 3;
-
-	rgb[0] = p[0];
-	rgb[1] = p[1];
-	rgb[2] = p[2];
-}
-
 /* The colour at (x, y) is within 48 of `want` (JPEG at quality 80). */
 #define assert_colour(im, x, y, r_, g_, b_)                                    \
 	do {                                                                   \
 		int c_[3];                                                     \
-		pixel((im), (x), (y), c_);                                     \
+		img_pixel((im), (x), (y), c_);                                 \
 		if (abs(c_[0] - (r_)) > 48 || abs(c_[1] - (g_)) > 48 ||        \
 		    abs(c_[2] - (b_)) > 48)                                    \
 			fail_msg("pixel (%d,%d) is %d,%d,%d, want %d,%d,%d",   \
@@ -343,45 +333,6 @@ test_settle_idle(void **state)
 
 /* ---- reuse of an unchanged window's image ---- */
 
-/* The screenshot's bytes, malloc'd (the tree keeps its own). */
-static void *
-shot_bytes(cua_tree *t, size_t *size)
-{
-	const void *data;
-	const char *mime;
-	uint32_t w, h;
-	double ppp;
-	void *copy;
-
-	if (cua_tree_get_screenshot(t, &data, size, &mime, &w, &h, &ppp) !=
-	    CUA_OK)
-		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
-	copy = malloc(*size);
-	assert_non_null(copy);
-	memcpy(copy, data, *size);
-	return copy;
-}
-
-/* The mean difference of the two images' channels over the box. */
-static double
-box_difference(const struct img *a, const struct img *b, int x, int y, int w,
-	       int h)
-{
-	double sum = 0;
-	long n = 0;
-
-	for (int j = y; j < y + h && j < a->h && j < b->h; j++)
-		for (int i = x; i < x + w && i < a->w && i < b->w; i++) {
-			int ca[3], cb[3];
-
-			pixel(a, i, j, ca);
-			pixel(b, i, j, cb);
-			for (int k = 0; k < 3; k++, n++)
-				sum += abs(ca[k] - cb[k]);
-		}
-	return n ? sum / (double)n : 0;
-}
-
 /* Observes without an action since the last observation. */
 static cua_tree *
 observe_idle(void)
@@ -418,9 +369,9 @@ test_reuse_unchanged(void **state)
 
 	/* unchanged: the second image is the first one */
 	t1 = observe_idle();
-	b1 = shot_bytes(t1, &n1);
+	b1 = shot_copy(t1, &n1);
 	t2 = observe_idle();
-	b2 = shot_bytes(t2, &n2);
+	b2 = shot_copy(t2, &n2);
 	fprintf(stderr,
 		"# capture %.1f ms (reused %d), then %.1f ms (reused "
 		"%d)\n",
@@ -441,7 +392,7 @@ test_reuse_unchanged(void **state)
 	assert_non_null(t3);
 	assert_true(has_label(t3, "REUSE-AFTER-WWW"));
 	assert_int_equal(cua_tree_get_stat(t3, CUA_STAT_SCREENSHOT_REUSED), 0);
-	b3 = shot_bytes(t3, &n3);
+	b3 = shot_copy(t3, &n3);
 	assert_int_equal(jpeg_decode(b2, n2, &i2), 0);
 	assert_int_equal(jpeg_decode(b3, n3, &i3), 0);
 	assert_int_equal(i2.w, i3.w);
@@ -456,17 +407,17 @@ test_reuse_unchanged(void **state)
 	fprintf(stderr,
 		"# label box %dx%d+%d+%d: difference %.1f; pattern "
 		"%.1f\n",
-		lw, lh, lx, ly, box_difference(&i2, &i3, lx, ly, lw, lh),
-		box_difference(&i2, &i3, px, py, pw, ph));
-	assert_true(box_difference(&i2, &i3, lx, ly, lw, lh) > 2.0);
-	assert_true(box_difference(&i2, &i3, px, py, pw, ph) < 1.0);
+		lw, lh, lx, ly, img_box_difference(&i2, &i3, lx, ly, lw, lh),
+		img_box_difference(&i2, &i3, px, py, pw, ph));
+	assert_true(img_box_difference(&i2, &i3, lx, ly, lw, lh) > 2.0);
+	assert_true(img_box_difference(&i2, &i3, px, py, pw, ph) < 1.0);
 	free(i2.px);
 	free(i3.px);
 
 	/* unchanged again: the new image is kept */
 	usleep(300 * 1000);
 	t4 = observe_idle();
-	b4 = shot_bytes(t4, &n4);
+	b4 = shot_copy(t4, &n4);
 	if (!cua_tree_get_stat(t4, CUA_STAT_SCREENSHOT_REUSED)) {
 		/* the first observation after the change may catch the
 		 * last of its drawing; the next one must not */
@@ -474,10 +425,10 @@ test_reuse_unchanged(void **state)
 		free(b4);
 		free(b3);
 		t4 = observe_idle();
-		b3 = shot_bytes(t4, &n3);
+		b3 = shot_copy(t4, &n3);
 		cua_tree_unref(t4);
 		t4 = observe_idle();
-		b4 = shot_bytes(t4, &n4);
+		b4 = shot_copy(t4, &n4);
 	}
 	assert_int_equal(cua_tree_get_stat(t4, CUA_STAT_SCREENSHOT_REUSED), 1);
 	assert_int_equal(n3, n4);
@@ -778,8 +729,8 @@ check_app(cua_tree *t, const char *name, const char *role, const char *title)
 		bx = (int)(ex * ppp + 0.5) + dx;
 		if (bx < 0 || bx >= im.w || by < 0 || by >= im.h)
 			continue;
-		pixel(&im, bx, by, a);
-		pixel(&mk, bx, by, b);
+		img_pixel(&im, bx, by, a);
+		img_pixel(&mk, bx, by, b);
 		diff += abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]);
 	}
 	if (diff < 60)

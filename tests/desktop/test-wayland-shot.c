@@ -85,33 +85,6 @@ observe_idle(void)
 	return t;
 }
 
-/* The screenshot's bytes, malloc'd. */
-static void *
-shot_bytes(cua_tree *t, size_t *size)
-{
-	const void *data;
-	const char *mime;
-	void *copy;
-
-	if (cua_tree_get_screenshot(t, &data, size, &mime, NULL, NULL, NULL) !=
-	    CUA_OK)
-		fail_msg("no screenshot: %s", cua_tree_get_screenshot_error(t));
-	copy = malloc(*size);
-	assert_non_null(copy);
-	memcpy(copy, data, *size);
-	return copy;
-}
-
-static void
-pixel(const struct img *im, int x, int y, int rgb[3])
-{
-	const unsigned char *p = im->px + ((size_t)y * im->w + x) * 3;
-
-	rgb[0] = p[0];
-	rgb[1] = p[1];
-	rgb[2] = p[2];
-}
-
 /* 1 when the colour at (x, y) is within 48 of (r, g, b) (JPEG). */
 static int
 colour_is(const struct img *im, int x, int y, int r, int g, int b)
@@ -119,29 +92,9 @@ colour_is(const struct img *im, int x, int y, int r, int g, int b)
 	int c[3];
 
 	assert_true(x >= 0 && y >= 0 && x < im->w && y < im->h);
-	pixel(im, x, y, c);
+	img_pixel(im, x, y, c);
 	return abs(c[0] - r) <= 48 && abs(c[1] - g) <= 48 &&
 	       abs(c[2] - b) <= 48;
-}
-
-/* The mean difference of the two images' channels over the box. */
-static double
-box_difference(const struct img *a, const struct img *b, int x, int y, int w,
-	       int h)
-{
-	double sum = 0;
-	long n = 0;
-
-	for (int j = y; j < y + h && j < a->h && j < b->h; j++)
-		for (int i = x; i < x + w && i < a->w && i < b->w; i++) {
-			int ca[3], cb[3];
-
-			pixel(a, i, j, ca);
-			pixel(b, i, j, cb);
-			for (int k = 0; k < 3; k++, n++)
-				sum += abs(ca[k] - cb[k]);
-		}
-	return n ? sum / (double)n : 0;
 }
 
 /* The pattern's four quadrants where the element frame of "Pattern" says,
@@ -276,9 +229,9 @@ test_reuse_unchanged(void **state)
 
 	/* unchanged: the second image is the first one */
 	t1 = observe_idle();
-	b1 = shot_bytes(t1, &n1);
+	b1 = shot_copy(t1, &n1);
 	t2 = observe_idle();
-	b2 = shot_bytes(t2, &n2);
+	b2 = shot_copy(t2, &n2);
 	fprintf(stderr,
 		"# capture %.1f ms (reused %d), then %.1f ms (reused %d)\n",
 		cua_tree_get_stat(t1, CUA_STAT_CAPTURE_US) / 1000.0, reused(t1),
@@ -299,7 +252,7 @@ test_reuse_unchanged(void **state)
 				(void *)"REUSE-AFTER-WWW");
 	assert_non_null(t3);
 	assert_int_equal(reused(t3), 0);
-	b3 = shot_bytes(t3, &n3);
+	b3 = shot_copy(t3, &n3);
 	assert_int_equal(jpeg_decode(b2, n2, &i2), 0);
 	assert_int_equal(jpeg_decode(b3, n3, &i3), 0);
 	assert_int_equal(i2.w, i3.w);
@@ -313,10 +266,10 @@ test_reuse_unchanged(void **state)
 	assert_true(cua_element_get_frame(e, &px, &py, &pw, &ph));
 	fprintf(stderr,
 		"# label box %dx%d+%d+%d: difference %.1f; pattern %.1f\n", lw,
-		lh, lx, ly, box_difference(&i2, &i3, lx, ly, lw, lh),
-		box_difference(&i2, &i3, px, py, pw, ph));
-	assert_true(box_difference(&i2, &i3, lx, ly, lw, lh) > 2.0);
-	assert_true(box_difference(&i2, &i3, px, py, pw, ph) < 1.0);
+		lh, lx, ly, img_box_difference(&i2, &i3, lx, ly, lw, lh),
+		img_box_difference(&i2, &i3, px, py, pw, ph));
+	assert_true(img_box_difference(&i2, &i3, lx, ly, lw, lh) > 2.0);
+	assert_true(img_box_difference(&i2, &i3, px, py, pw, ph) < 1.0);
 	free(i2.px);
 	free(i3.px);
 	cua_tree_unref(t3);
@@ -324,9 +277,9 @@ test_reuse_unchanged(void **state)
 
 	/* unchanged again: the new image is kept */
 	t3 = observe_reused("after the label");
-	b3 = shot_bytes(t3, &n3);
+	b3 = shot_copy(t3, &n3);
 	t4 = observe_idle();
-	b4 = shot_bytes(t4, &n4);
+	b4 = shot_copy(t4, &n4);
 	assert_int_equal(reused(t4), 1);
 	assert_int_equal(n3, n4);
 	assert_memory_equal(b3, b4, n3);
