@@ -567,6 +567,21 @@ locate(struct worker *w, Window win, XWindowAttributes *a, int *rx, int *ry)
 	return (x11_trap_end(w->x) == 0) & ok;
 }
 
+/* The window's attributes and root origin, when it can be shown: what a
+ * capture and a geometry answer both start from. */
+static enum cua_capture_status
+viewable(struct worker *w, Window win, XWindowAttributes *a, int *rx, int *ry)
+{
+	if (w->dead)
+		return CUA_CAPTURE_NO_DISPLAY;
+	if (!locate(w, win, a, rx, ry))
+		return CUA_CAPTURE_UNIDENTIFIED;
+	if (a->map_state != IsViewable)
+		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED :
+					   CUA_CAPTURE_HIDDEN;
+	return CUA_CAPTURE_OK;
+}
+
 static enum cua_capture_status
 do_capture_once(struct worker *w, Window win, struct cua_capture **out);
 
@@ -598,15 +613,11 @@ do_capture_once(struct worker *w, Window win, struct cua_capture **out)
 	int64_t t0 = cua_now_us();
 	Pixmap pix = 0;
 	uint64_t stamp = 0;
+	enum cua_capture_status st;
 
 	*out = NULL;
-	if (w->dead)
-		return CUA_CAPTURE_NO_DISPLAY;
-	if (!locate(w, win, &a, &rx, &ry))
-		return CUA_CAPTURE_UNIDENTIFIED;
-	if (a.map_state != IsViewable)
-		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED :
-					   CUA_CAPTURE_HIDDEN;
+	if ((st = viewable(w, win, &a, &rx, &ry)) != CUA_CAPTURE_OK)
+		return st;
 
 	t = track(w, win);
 	read_extents(w, win, ext);
@@ -706,15 +717,11 @@ do_geometry(struct worker *w, Window win, struct cua_capture **out)
 	struct cua_capture *c;
 	int rx = 0, ry = 0, fx, fy, fw, fh;
 	int32_t ext[4];
+	enum cua_capture_status st;
 
 	*out = NULL;
-	if (w->dead)
-		return CUA_CAPTURE_NO_DISPLAY;
-	if (!locate(w, win, &a, &rx, &ry))
-		return CUA_CAPTURE_UNIDENTIFIED;
-	if (a.map_state != IsViewable)
-		return is_iconic(w, win) ? CUA_CAPTURE_MINIMIZED :
-					   CUA_CAPTURE_HIDDEN;
+	if ((st = viewable(w, win, &a, &rx, &ry)) != CUA_CAPTURE_OK)
+		return st;
 	read_extents(w, win, ext);
 	frame_in_window(ext, a.width, a.height, &fx, &fy, &fw, &fh);
 	if (!w->have_composite &&
