@@ -694,6 +694,18 @@ test_lying_child_counts_during_action(void **state)
 /* ------------------------------------------------------------------ */
 /* Calls that are never answered                                       */
 
+/* The tree around the node that never answers is there, that node is
+ * not, and the state text says the tree was cut. */
+static void
+assert_hang_cut(cua_tree *t, const char *text)
+{
+	assert_non_null(find_element(t, "button", "Before hang"));
+	assert_non_null(find_element(t, "button", "After hang"));
+	assert_null(find_element(t, "button", "Hangs"));
+	assert_true(has_line(text,
+			     "(tree truncated: the app was too slow to read)"));
+}
+
 static void
 test_one_node_never_answers(void **state)
 {
@@ -703,12 +715,7 @@ test_one_node_never_answers(void **state)
 	(void)state;
 	t = observe_within_deadline("mode hang", "one node never answers");
 	text = render_clean(t);
-	/* the rest of the tree is there, and the cut is said */
-	assert_non_null(find_element(t, "button", "Before hang"));
-	assert_non_null(find_element(t, "button", "After hang"));
-	assert_null(find_element(t, "button", "Hangs"));
-	assert_true(has_line(text,
-			     "(tree truncated: the app was too slow to read)"));
+	assert_hang_cut(t, text);
 	assert_true(cua_tree_is_truncated(t));
 	done_with(t, text);
 }
@@ -763,11 +770,7 @@ test_cached_node_stops_answering(void **state)
 	assert_true(ms < 2 * (WALK_DEADLINE_MS + SLACK_MS));
 	assert_int_equal(cache_slow_fulls, 1); /* read in full, and why */
 	text = render_clean(t);
-	assert_non_null(find_element(t, "button", "Before hang"));
-	assert_non_null(find_element(t, "button", "After hang"));
-	assert_null(find_element(t, "button", "Hangs"));
-	assert_true(has_line(text,
-			     "(tree truncated: the app was too slow to read)"));
+	assert_hang_cut(t, text);
 	done_with(t, text);
 	cua_session_set_log_handler(fx.s, NULL, NULL);
 }
