@@ -173,6 +173,65 @@ test_pattern(void **state)
 	check_pattern(fx.s);
 }
 
+/* CUA_OBSERVE_SCREENSHOT_GEOMETRY: no image, and each pixel maps to the
+ * screen point a captured screenshot's pixel maps to (docs/screenshots.md
+ * §2.2), wherever the window is. */
+static void
+test_geometry_only(void **state)
+{
+	static const int at[2][2] = { { 100, 100 }, { 260, 170 } };
+	const void *data;
+	size_t size;
+	const char *mime;
+	uint32_t w, h;
+	double ppp;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		cua_tree *t, *g;
+		int32_t sx, sy, gx, gy;
+
+		move_to(&fx.app, at[k][0], at[k][1]);
+		t = observe_until_pred(fx.s, APP, 5000, has_pattern, NULL);
+		assert_non_null(t);
+		if (cua_tree_get_screenshot(t, &data, &size, &mime, &w, &h,
+					    &ppp) != CUA_OK)
+			fail_msg("no screenshot: %s",
+				 cua_tree_get_screenshot_error(t));
+		assert_int_equal(
+			cua_session_observe(
+				fx.s, APP, CUA_OBSERVE_SCREENSHOT_GEOMETRY, &g),
+			CUA_OK);
+		assert_int_not_equal(cua_tree_get_screenshot(g, &data, &size,
+							     &mime, NULL, NULL,
+							     NULL),
+				     CUA_OK);
+		for (int i = 0; i < 3; i++) {
+			double x = i == 0 ? 0 : i == 1 ? w - 1 : w / 2.0;
+			double y = i == 0 ? 0 : i == 1 ? h - 1 : h / 3.0;
+
+			assert_int_equal(cua_tree_screenshot_to_screen(
+						 t, x, y, &sx, &sy),
+					 CUA_OK);
+			assert_int_equal(cua_tree_screenshot_to_screen(
+						 g, x, y, &gx, &gy),
+					 CUA_OK);
+			if (sx != gx || sy != gy)
+				fail_msg("window at %d,%d: pixel %.0f,%.0f is "
+					 "%d,%d captured, %d,%d from the "
+					 "geometry alone",
+					 at[k][0], at[k][1], x, y, sx, sy, gx,
+					 gy);
+		}
+		/* the image it would be has the same size */
+		assert_int_equal(
+			cua_tree_screenshot_to_screen(g, w + 1, 0, &gx, &gy),
+			CUA_ERROR_INVALID_ARGUMENT);
+		cua_tree_unref(g);
+		cua_tree_unref(t);
+	}
+}
+
 /* The share (0..1) of the fixture window's area that shows magenta on the
  * screen (the root window): how much of it the cover hides. */
 static double
@@ -821,6 +880,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern),
+		cmocka_unit_test(test_geometry_only),
 		cmocka_unit_test(test_covered),
 		cmocka_unit_test(test_offscreen),
 		cmocka_unit_test(test_settle_idle),
