@@ -11,8 +11,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -163,6 +167,122 @@ test_locale_keys(void **state)
 	assert_non_null(k);
 	assert_null(k[0]);
 	desktop_strv_free(k);
+}
+
+/* ------------------------------------------------------------------ */
+/* The desktop entries kept between app lists                          */
+
+static void
+put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The name of entry `id`, or NULL. */
+static const char *
+name_of(struct desktop_entry *e, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(e[i].app.desktop_id, id) == 0)
+			return e[i].app.name;
+	return NULL;
+}
+
+static void
+cached(struct desktop_cache *c, struct desktop_entry **e, size_t *n,
+       int want_reused)
+{
+	int reused = -1;
+
+	assert_int_equal(desktop_entries_cached(c, e, n, &reused), 0);
+	assert_int_equal(reused, want_reused);
+}
+
+/* Read again exactly when a directory or file read, the directories
+ * searched or the locale changed; the same entries otherwise. */
+static void
+test_entries_cached(void **state)
+{
+	char dir[] = "/tmp/cua-entries-XXXXXX", home[64], apps[96], sub[128],
+	     a[128], b[160], none[64];
+	struct timespec later[2] = { { 0, UTIME_OMIT }, { 0, 0 } };
+	struct desktop_cache *c;
+	struct desktop_entry *e, *e1;
+	size_t n;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(apps, sizeof(apps), "%s/applications", home);
+	snprintf(sub, sizeof(sub), "%s/sub", apps);
+	snprintf(a, sizeof(a), "%s/a.desktop", apps);
+	snprintf(b, sizeof(b), "%s/b.desktop", sub);
+	snprintf(none, sizeof(none), "%s/none", dir);
+	assert_int_equal(mkdir(home, 0700), 0);
+	assert_int_equal(mkdir(apps, 0700), 0);
+	setenv("XDG_DATA_HOME", home, 1);
+	setenv("XDG_DATA_DIRS", none, 1);
+	unsetenv("LANGUAGE");
+	unsetenv("LC_ALL");
+	unsetenv("LC_MESSAGES");
+	setenv("LANG", "C", 1);
+	put(a, "[Desktop Entry]\nType=Application\nName=Alpha\n"
+	       "Name[de]=Alfa\nExec=alpha\n");
+
+	c = desktop_cache_new();
+	cached(c, &e, &n, 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(name_of(e, n, "a"), "Alpha");
+	cached(c, &e1, &n, 1);
+	assert_ptr_equal(e1, e);
+
+	/* changed in place, to the same size: its time tells */
+	put(a, "[Desktop Entry]\nType=Application\nName=Alphb\n"
+	       "Name[de]=Alfa\nExec=alpha\n");
+	assert_int_equal(stat(a, &st), 0);
+	later[1].tv_sec = st.st_mtim.tv_sec + 5;
+	assert_int_equal(utimensat(AT_FDCWD, a, later, 0), 0);
+	cached(c, &e, &n, 0);
+	assert_string_equal(name_of(e, n, "a"), "Alphb");
+
+	/* a new entry in a new directory */
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put(b, "[Desktop Entry]\nType=Application\nName=Beta\nExec=beta\n");
+	cached(c, &e, &n, 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(name_of(e, n, "sub-b"), "Beta");
+	cached(c, &e, &n, 1);
+
+	/* another locale */
+	setenv("LANG", "de_DE.UTF-8", 1);
+	cached(c, &e, &n, 0);
+	assert_string_equal(name_of(e, n, "a"), "Alfa");
+	cached(c, &e, &n, 1);
+
+	/* removed */
+	assert_int_equal(unlink(b), 0);
+	cached(c, &e, &n, 0);
+	assert_int_equal(n, 1);
+
+	/* another directory searched */
+	setenv("XDG_DATA_HOME", none, 1);
+	cached(c, &e, &n, 0);
+	assert_int_equal(n, 0);
+
+	desktop_cache_free(c);
+	setenv("LANG", "C", 1);
+	unsetenv("XDG_DATA_HOME");
+	unsetenv("XDG_DATA_DIRS");
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(rmdir(apps), 0);
+	assert_int_equal(rmdir(home), 0);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static const char widget_entry[] = "# a comment\n"
@@ -662,6 +782,7 @@ main(void)
 		cmocka_unit_test(test_flatpak_info),
 		cmocka_unit_test(test_locale_keys),
 		cmocka_unit_test(test_entry_localized),
+		cmocka_unit_test(test_entries_cached),
 		cmocka_unit_test(test_entry_kinds),
 		cmocka_unit_test(test_exec_field_codes),
 		cmocka_unit_test(test_exec_quoting),

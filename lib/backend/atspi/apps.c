@@ -543,6 +543,7 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 	const char *wm_name = NULL;
 	cua_result rc = CUA_OK;
 	enum bus_failure down;
+	int entries_reused = 0;
 
 	*out = NULL;
 	/* a bus or window system that went away and came back (backend.c) */
@@ -585,7 +586,10 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 		if (!wm_pid && shell.name[0])
 			wm_name = shell.name;
 	}
-	if (desktop_entries_load(tmp, &entries, &n_entries) < 0) {
+	if (!be->desktop_cache)
+		be->desktop_cache = desktop_cache_new();
+	if (desktop_entries_cached(be->desktop_cache, &entries, &n_entries,
+				   &entries_reused) < 0) {
 		rc = cua_error(CUA_ERROR_NOMEM, "out of memory");
 		goto done;
 	}
@@ -662,8 +666,9 @@ atspi_list_apps(struct cua_backend *b, struct cua_app_list **out)
 	}
 	cua_debug(be->base.ctx,
 		  "app list: %zu apps (%zu on the bus, %zu windows, "
-		  "%zu desktop entries) in %lld us",
+		  "%zu desktop entries%s) in %lld us",
 		  list->n, n_probes, n_clients, n_entries,
+		  entries_reused ? ", unchanged" : "",
 		  (long long)(cua_now_us() - t0));
 
 done:

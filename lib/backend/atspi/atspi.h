@@ -43,6 +43,9 @@ struct atspi_be {
 	GDBusConnection *system;
 	char *login_session;
 	int system_tried, login_session_tried;
+	/* the installed desktop entries, read again only when a directory
+	 * or file of them changed (linux.h) */
+	struct desktop_cache *desktop_cache;
 };
 
 /* Capability bits remembered per application bus name. */

@@ -20,6 +20,7 @@
 
 #include "atspi.h"
 #include "events.h"
+#include "linux.h"
 
 /*
  * raw.h numbers roles and states as the AT-SPI2 protocol does; check it
@@ -440,6 +441,7 @@ atspi_destroy(struct cua_backend *b)
 	}
 	if (be->caps)
 		g_hash_table_destroy(be->caps);
+	desktop_cache_free(be->desktop_cache);
 	for (size_t i = 0; i < G_N_ELEMENTS(be->display_env); i++)
 		g_free(be->display_env[i]);
 	g_free(be->a11y_address);

@@ -663,17 +663,20 @@ application_dirs(void)
 }
 
 static int
-read_small_file(const char *path, char **text, size_t *len)
+read_small_file(const char *path, char **text, size_t *len, struct stat *st)
 {
-	struct stat st;
 	gsize glen = 0;
 	gchar *contents = NULL;
 
 	*text = NULL;
 	*len = 0;
+	st->st_mode = 0;
 	/* only regular files: a FIFO would block the read */
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > DESKTOP_FILE_MAX)
+	if (stat(path, st) < 0) {
+		st->st_mode = 0;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_size > DESKTOP_FILE_MAX)
 		return -1;
 	if (!g_file_get_contents(path, &contents, &glen, NULL))
 		return -1;
@@ -682,13 +685,57 @@ read_small_file(const char *path, char **text, size_t *len)
 	return 0;
 }
 
+/* What a directory or file read by the loader was: a later read that
+ * finds every one of them the same finds the same entries. */
+struct desktop_stamp {
+	char *path; /* g_malloc'd */
+	int present;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
 struct loader {
 	struct cua_arena *arena;
 	char **locales;
 	GHashTable *seen; /* ids already decided */
 	GArray *entries;  /* struct desktop_entry */
+	GArray *stamps;   /* struct desktop_stamp, or NULL */
 	int oom;
 };
+
+static void
+stamp(struct loader *ld, const char *path, const struct stat *st)
+{
+	struct desktop_stamp sp = { 0 };
+
+	if (!ld->stamps)
+		return;
+	sp.path = g_strdup(path);
+	if (st) {
+		sp.present = 1;
+		sp.dev = st->st_dev;
+		sp.ino = st->st_ino;
+		sp.size = st->st_size;
+		sp.mtime = st->st_mtim;
+	}
+	g_array_append_val(ld->stamps, sp);
+}
+
+/* The path is as it was stamped. */
+static int
+stamp_holds(const struct desktop_stamp *sp)
+{
+	struct stat st;
+
+	if (stat(sp->path, &st) < 0)
+		return !sp->present;
+	return sp->present && st.st_dev == sp->dev && st.st_ino == sp->ino &&
+	       st.st_size == sp->size &&
+	       st.st_mtim.tv_sec == sp->mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == sp->mtime.tv_nsec;
+}
 
 static int
 cmp_names(const void *a, const void *b)
@@ -700,13 +747,16 @@ static void
 load_one(struct loader *ld, const char *path, const char *id)
 {
 	struct desktop_entry e;
+	struct stat st;
 	char *text;
 	size_t len;
 	int r;
 
 	if (g_hash_table_contains(ld->seen, id))
 		return;
-	if (read_small_file(path, &text, &len) < 0)
+	r = read_small_file(path, &text, &len, &st);
+	stamp(ld, path, st.st_mode ? &st : NULL);
+	if (r < 0)
 		return;
 	r = desktop_entry_parse(text, len, (const char *const *)ld->locales,
 				ld->arena, &e);
@@ -737,6 +787,11 @@ scan_dir(struct loader *ld, const char *dir, const char *rel, int depth)
 	DIR *d;
 	size_t i;
 
+	{
+		struct stat st;
+
+		stamp(ld, dir, stat(dir, &st) == 0 ? &st : NULL);
+	}
 	d = opendir(dir);
 	if (!d)
 		return;
@@ -785,9 +840,9 @@ scan_dir(struct loader *ld, const char *dir, const char *rel, int depth)
 	desktop_strv_free(strv_finish(&names));
 }
 
-int
-desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
-		     size_t *n_out)
+static int
+load_entries(struct cua_arena *arena, GArray *stamps,
+	     struct desktop_entry **out, size_t *n_out)
 {
 	struct loader ld = { 0 };
 	char **dirs;
@@ -797,6 +852,7 @@ desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
 	*out = NULL;
 	*n_out = 0;
 	ld.arena = arena;
+	ld.stamps = stamps;
 	ld.locales = env_locale_keys();
 	dirs = application_dirs();
 	if (!ld.locales || !dirs) {
@@ -829,16 +885,127 @@ desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
 }
 
 int
+desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
+		     size_t *n_out)
+{
+	return load_entries(arena, NULL, out, n_out);
+}
+
+struct desktop_cache {
+	struct cua_arena *arena; /* the entries' */
+	struct desktop_entry *entries;
+	size_t n;
+	char *key;       /* the directories and locales they were read for */
+	GArray *stamps;  /* struct desktop_stamp */
+	unsigned reused; /* for the debug log */
+};
+
+static void
+clear_stamps(GArray *stamps)
+{
+	for (guint i = 0; i < stamps->len; i++)
+		g_free(g_array_index(stamps, struct desktop_stamp, i).path);
+	g_array_set_size(stamps, 0);
+}
+
+struct desktop_cache *
+desktop_cache_new(void)
+{
+	struct desktop_cache *c = g_new0(struct desktop_cache, 1);
+
+	c->stamps = g_array_new(FALSE, TRUE, sizeof(struct desktop_stamp));
+	return c;
+}
+
+void
+desktop_cache_free(struct desktop_cache *c)
+{
+	if (!c)
+		return;
+	clear_stamps(c->stamps);
+	g_array_free(c->stamps, TRUE);
+	cua_arena_free(c->arena);
+	g_free(c->key);
+	g_free(c);
+}
+
+/* What the entries depend on besides the files: the directories searched
+ * and the locale keys (both from the environment). */
+static char *
+cache_key(void)
+{
+	char **dirs = application_dirs(), **loc = env_locale_keys();
+	GString *k = g_string_new(NULL);
+
+	for (size_t i = 0; dirs && dirs[i]; i++)
+		g_string_append_printf(k, "%s\n", dirs[i]);
+	g_string_append_c(k, '\n');
+	for (size_t i = 0; loc && loc[i]; i++)
+		g_string_append_printf(k, "%s\n", loc[i]);
+	desktop_strv_free(dirs);
+	desktop_strv_free(loc);
+	return g_string_free(k, FALSE);
+}
+
+int
+desktop_entries_cached(struct desktop_cache *c, struct desktop_entry **out,
+		       size_t *n_out, int *reused)
+{
+	char *key = cache_key();
+	struct cua_arena *arena;
+	guint i;
+	int r;
+
+	*reused = 0;
+	if (c->arena && c->key && strcmp(key, c->key) == 0) {
+		for (i = 0; i < c->stamps->len; i++)
+			if (!stamp_holds(&g_array_index(
+				    c->stamps, struct desktop_stamp, i)))
+				break;
+		if (i == c->stamps->len) {
+			g_free(key);
+			*out = c->entries;
+			*n_out = c->n;
+			*reused = 1;
+			return 0;
+		}
+	}
+	arena = cua_arena_new();
+	if (!arena) {
+		g_free(key);
+		return -ENOMEM;
+	}
+	clear_stamps(c->stamps);
+	r = load_entries(arena, c->stamps, &c->entries, &c->n);
+	cua_arena_free(c->arena);
+	g_free(c->key);
+	c->arena = arena;
+	c->key = key;
+	if (r < 0) {
+		/* nothing kept: the next call reads again */
+		cua_arena_free(c->arena);
+		c->arena = NULL;
+		c->entries = NULL;
+		c->n = 0;
+		return r;
+	}
+	*out = c->entries;
+	*n_out = c->n;
+	return 0;
+}
+
+int
 desktop_entry_load_file(const char *path, const char *id,
 			struct cua_arena *arena, struct desktop_entry *out)
 {
 	char **locales;
 	char *text, *derived = NULL;
 	size_t len;
+	struct stat st;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (read_small_file(path, &text, &len) < 0)
+	if (read_small_file(path, &text, &len, &st) < 0)
 		return 0;
 	locales = env_locale_keys();
 	if (!locales) {

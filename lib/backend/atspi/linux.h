@@ -127,6 +127,27 @@ int
 desktop_entries_load(struct cua_arena *arena, struct desktop_entry **out,
 		     size_t *n_out);
 
+/*
+ * desktop_entries_load() kept between calls: the entries of the previous
+ * call while the directories and locales searched are the same and every
+ * directory and desktop file it read has the same device, inode, size and
+ * modification time (one stat each, about a tenth of reading them
+ * again), else read again. The entries are the cache's, valid until the
+ * next call; *reused says which. One thread at a time per cache. Returns
+ * 0 or -ENOMEM (nothing kept).
+ */
+struct desktop_cache;
+
+struct desktop_cache *
+desktop_cache_new(void);
+
+void
+desktop_cache_free(struct desktop_cache *c);
+
+int
+desktop_entries_cached(struct desktop_cache *c, struct desktop_entry **out,
+		       size_t *n_out, int *reused);
+
 /* Loads one desktop file (any path); `id` may be NULL (then derived from
  * the path). Returns 1, 0 (not an application / unreadable) or -1. */
 int
