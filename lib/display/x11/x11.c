@@ -127,10 +127,21 @@ io_error_exit(Display *dpy, void *data)
 {
 	struct x11 *x = data;
 
-	(void)dpy;
 	/* returning (instead of exit()) leaves the connection failing every
 	 * request; we stop using it */
 	x->dead = 1;
+	/*
+	 * Xlib runs the I/O error handlers holding the display's user lock
+	 * (XLockDisplay) for this thread, and never releases it, as it
+	 * expects the process to exit. Kept, it makes every other thread
+	 * that touches the connection afterwards wait forever — XCloseDisplay
+	 * included, when the connection is closed by another thread than the
+	 * one that met the broken connection (the person watcher's). Xlib
+	 * calls the handlers with its internal lock released, so that they
+	 * may call it again: the user lock is given back here, on the thread
+	 * that took it, once per error.
+	 */
+	XUnlockDisplay(dpy);
 }
 
 static void
