@@ -226,27 +226,34 @@ test_close_after_error_on_another_thread(void **state)
 }
 
 /* The thread that met the error closes the connection itself. */
+struct own_close {
+	struct x11 *x;
+	int met; /* the error was met before the close */
+};
+
 static void *
 read_then_close(void *data)
 {
-	struct x11 *x = data;
+	struct own_close *c = data;
 
-	read_until_dead(x);
-	x11_close(x);
+	read_until_dead(c->x);
+	c->met = x11_display(c->x) == NULL;
+	x11_close(c->x);
 	return NULL;
 }
 
 static void
 test_close_on_the_same_thread(void **state)
 {
-	struct x11 *x;
+	struct own_close c = { 0 };
 
 	(void)state;
 	start_xvfb();
-	x = x11_open(display);
-	assert_non_null(x);
+	c.x = x11_open(display);
+	assert_non_null(c.x);
 	kill_xvfb();
-	assert_int_equal(run_bounded(read_then_close, x, 10000), 0);
+	assert_int_equal(run_bounded(read_then_close, &c, 10000), 0);
+	assert_true(c.met);
 }
 
 static int
