@@ -98,6 +98,7 @@ atspi_bus_gone(const struct atspi_be *be)
 /* dbus.c — pipelined calls                                            */
 
 struct dbatch;
+struct peer; /* peer.h */
 
 /*
  * Reply callback. On success `reply` is the reply body (a tuple; owned by
@@ -132,12 +133,13 @@ dbatch_run(struct dbatch *batch);
 /* Gives up the batch from inside a callback (as the deadline does). */
 void
 dbatch_cancel(struct dbatch *batch);
-/* Sends calls for `bus` over a peer-to-peer connection to the app. */
+/* Sends calls for `bus` over a peer-to-peer connection to the app; the
+ * batch owns `peer` from then on. */
 void
-dbatch_set_peer(struct dbatch *batch, const char *bus, GDBusConnection *peer);
+dbatch_set_peer(struct dbatch *batch, const char *bus, struct peer *peer);
 /* Connects to the app's own socket (GetApplicationBusAddress), as
  * libatspi does for ATK-bridge apps; NULL when it has none. */
-GDBusConnection *
+struct peer *
 atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 		   uint64_t *calls, int *timed_out);
 uint64_t

@@ -563,7 +563,7 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 						     INT64_MAX;
 		int ms = (int)MIN((int64_t)job.timeout_ms, left / 1000);
 		int timed_out = 0;
-		GDBusConnection *peer = NULL;
+		struct peer *peer = NULL;
 
 		job.app_bus = bus;
 		if (ms > 0)
@@ -572,7 +572,6 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		if (peer) {
 			/* the batch keeps it and closes it when freed */
 			dbatch_set_peer(job.batch, bus, peer);
-			g_object_unref(peer);
 		}
 		if (timed_out) {
 			fetch_job_finish(&job, t0);
