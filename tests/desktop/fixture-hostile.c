@@ -45,6 +45,12 @@
  *   title evil|plain     a window title (X11 and FRAME) that forges lines
  *   appname evil|plain   an application name that forges lines
  *   slow MS              answer every call MS milliseconds late (0: off)
+ *   peer on|off          whether Application.GetApplicationBusAddress
+ *                        names a socket of the app's own, as the ATK
+ *                        bridge's does (off by default); the same filter
+ *                        answers the calls that come there
+ *   peers                prints "peers N M": connections to that socket
+ *                        so far, and calls answered there
  *   quit                 exit 0
  * Lines printed: "ready <bus name>" once registered, "action <id> <n>"
  * for each DoAction answered.
@@ -148,6 +154,13 @@ static char crash_how[8] = "kill";
 static char crash_action_how[8];
 static int win_x, win_y, win_w = 400, win_h = 300;
 static GPtrArray *held; /* calls never answered (kept alive) */
+/* the app's own socket (command peer) */
+static GDBusServer *peer_server;
+static GPtrArray *peer_conns;
+static int peer_on, peer_calls;
+/* the connection of the call being answered (the bus, or one to the
+ * app's own socket) */
+static GDBusConnection *cur_conn;
 
 /* The hostile strings (built once in main). */
 static char *big_value; /* 100,000 characters */
@@ -427,8 +440,9 @@ reply(GDBusMessage *call, GVariant *body)
 	GDBusMessage *r = g_dbus_message_new_method_reply(call);
 
 	g_dbus_message_set_body(r, body);
-	g_dbus_connection_send_message(a11y, r, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
-				       NULL, NULL);
+	g_dbus_connection_send_message(cur_conn ? cur_conn : a11y, r,
+				       G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL,
+				       NULL);
 	g_object_unref(r);
 }
 
@@ -438,8 +452,9 @@ reply_error(GDBusMessage *call, const char *name, const char *text)
 	GDBusMessage *r =
 		g_dbus_message_new_method_error_literal(call, name, text);
 
-	g_dbus_connection_send_message(a11y, r, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
-				       NULL, NULL);
+	g_dbus_connection_send_message(cur_conn ? cur_conn : a11y, r,
+				       G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL,
+				       NULL);
 	g_object_unref(r);
 }
 
@@ -680,7 +695,6 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 	struct node n;
 	long id;
 
-	(void)conn;
 	(void)user;
 	if (!incoming || g_dbus_message_get_message_type(msg) !=
 				 G_DBUS_MESSAGE_TYPE_METHOD_CALL)
@@ -696,6 +710,9 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 	if (g_atomic_int_get(&slow_ms) > 0)
 		g_usleep((gulong)g_atomic_int_get(&slow_ms) * 1000);
 	g_mutex_lock(&lock);
+	cur_conn = conn;
+	if (conn != a11y)
+		peer_calls++;
 	if (hang_all || (id == HANG_ID && hang_one && !strcmp(mode, "hang"))) {
 		hold(msg);
 	} else if (iface && m && !strcmp(iface, "org.a11y.atspi.Action") &&
@@ -706,7 +723,13 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 		hold(msg);
 	} else if (iface && m && !strcmp(iface, "org.a11y.atspi.Application") &&
 		   !strcmp(m, "GetApplicationBusAddress")) {
-		unknown(msg); /* no peer-to-peer socket */
+		if (peer_on)
+			reply(msg,
+			      g_variant_new("(s)",
+					    g_dbus_server_get_client_address(
+						    peer_server)));
+		else
+			unknown(msg); /* no peer-to-peer socket */
 	} else if (wrong_types) {
 		reply(msg, g_variant_new("(s)", evil_name));
 	} else if (id < 0 || !describe(id, &n)) {
@@ -715,6 +738,7 @@ filter(GDBusConnection *conn, GDBusMessage *msg, gboolean incoming,
 	} else {
 		answer(msg, &n);
 	}
+	cur_conn = NULL;
 	g_mutex_unlock(&lock);
 	g_object_unref(msg);
 	return NULL;
@@ -962,6 +986,11 @@ command(char *line)
 			NULL);
 		g_dbus_connection_flush_sync(a11y, NULL, NULL);
 		say("ok event %d", n);
+	} else if (strcmp(line, "peers") == 0) {
+		say("peers %u %d", peer_conns->len, peer_calls);
+	} else if (sscanf(line, "peer %7s", a) == 1) {
+		peer_on = strcmp(a, "on") == 0;
+		say("ok peer %d", peer_on);
 	} else if (strcmp(line, "quit") == 0) {
 		g_mutex_unlock(&lock);
 		exit(0);
@@ -995,6 +1024,41 @@ on_stdin(gint fd, GIOCondition cond, gpointer user)
 	if (len >= sizeof(buf) - 1)
 		len = 0;
 	return G_SOURCE_CONTINUE;
+}
+
+/* A client connected to the app's own socket: the same filter answers. */
+static gboolean
+on_peer(GDBusServer *server, GDBusConnection *conn, gpointer user)
+{
+	(void)server;
+	(void)user;
+	g_mutex_lock(&lock);
+	g_ptr_array_add(peer_conns, g_object_ref(conn));
+	g_mutex_unlock(&lock);
+	g_dbus_connection_add_filter(conn, filter, NULL, NULL);
+	return TRUE;
+}
+
+static void
+start_peer_server(void)
+{
+	GError *error = NULL;
+	char *guid = g_dbus_generate_guid();
+
+	/* an abstract socket (tmpdir on Linux): nothing left behind when
+	 * the app is killed */
+	peer_conns = g_ptr_array_new_with_free_func(g_object_unref);
+	peer_server = g_dbus_server_new_sync("unix:tmpdir=/tmp",
+					     G_DBUS_SERVER_FLAGS_NONE, guid,
+					     NULL, NULL, &error);
+	if (!peer_server) {
+		fprintf(stderr, "fixture-hostile: %s\n", error->message);
+		exit(1);
+	}
+	g_signal_connect(peer_server, "new-connection", G_CALLBACK(on_peer),
+			 NULL);
+	g_dbus_server_start(peer_server);
+	g_free(guid);
 }
 
 static char *
@@ -1034,6 +1098,7 @@ main(int argc, char **argv)
 	a11y = connect_a11y();
 	self_bus = g_dbus_connection_get_unique_name(a11y);
 	g_dbus_connection_add_filter(a11y, filter, NULL, NULL);
+	start_peer_server();
 	embed();
 
 	g_timeout_add(100, update_geometry, NULL);

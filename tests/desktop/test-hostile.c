@@ -112,7 +112,21 @@ new_session(void)
 	cmd("appname plain");
 	cmd("slow 0");
 	cmd("hang-one on");
+	cmd("peer off");
 	cmd("mode strings");
+}
+
+/* The connections made to the app's own socket so far, and the calls
+ * answered there (command peers). */
+static void
+peer_counts(unsigned *conns, int *calls)
+{
+	char line[256];
+
+	assert_int_equal(app_send(&fx.app, "peers"), 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "peers", 5000, line, sizeof(line)), 0);
+	assert_int_equal(sscanf(line, "peers %u %d", conns, calls), 2);
 }
 
 static cua_result
@@ -1007,6 +1021,109 @@ test_abort_in_action(void **state)
 	crash_during_action("abort");
 }
 
+/*
+ * An app with a socket of its own (as ATK-bridge apps have): a session
+ * connects once and sends every later read there, the walks, the live
+ * re-reads before an action and the action itself.
+ */
+static void
+test_peer_kept(void **state)
+{
+	cua_tree *t;
+	cua_element *e;
+	char *outcome = NULL, line[256];
+	unsigned conns, conns1;
+	int calls, calls1;
+	int64_t ms;
+
+	(void)state;
+	new_session();
+	peer_counts(&conns, &calls);
+	cmd("peer on");
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	assert_non_null(find_element(t, "slider", "Volume"));
+	cua_tree_unref(t);
+	peer_counts(&conns1, &calls1);
+	assert_int_equal(conns1, conns + 1);
+	assert_true(calls1 > calls + 20); /* the walk went there */
+	calls = calls1;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(observe(&t, &ms), CUA_OK);
+		cua_tree_unref(t);
+	}
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	e = find_element_prefix(t, "button", "OK");
+	assert_non_null(e);
+	assert_int_equal(timed_click(e, &outcome, &ms), CUA_OK);
+	assert_int_equal(
+		app_wait_line(&fx.app, "action 10 0", 5000, line, sizeof(line)),
+		0);
+	cua_free(outcome);
+	cua_tree_unref(t);
+	peer_counts(&conns1, &calls1);
+	assert_int_equal(conns1, conns + 1); /* still the one connection */
+	assert_true(calls1 > calls + 20);
+}
+
+/* The app dies while it is read over its own socket, which the session
+ * kept from an earlier read: the same sentence as on the bus, and its next
+ * instance is read (over a socket of its own again). */
+static void
+test_peer_crash_mid_walk(void **state)
+{
+	cua_tree *t;
+	unsigned conns, conns1;
+	int calls, calls1;
+	int64_t ms;
+
+	(void)state;
+	new_session();
+	peer_counts(&conns, &calls);
+	cmd("peer on");
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	cua_tree_unref(t);
+	peer_counts(&conns1, &calls1);
+	assert_int_equal(conns1, conns + 1);
+	cmd("crash-walk 2 kill");
+	assert_gone_error(observe(&t, &ms));
+	assert_null(t);
+	report("crash over the app's socket", ms, WALK_DEADLINE_MS + SLACK_MS);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	/* the session lets go of the dead one's socket and reads the next
+	 * instance */
+	assert_exited();
+	start_fixture();
+	assert_observable();
+	assert_observable();
+}
+
+/* The app stops answering on its own socket: the calls' own timeouts and
+ * the walk's deadline hold as on the bus. */
+static void
+test_peer_never_answers(void **state)
+{
+	cua_tree *t;
+	int64_t ms;
+	cua_result r;
+
+	(void)state;
+	new_session();
+	cmd("peer on");
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	cua_tree_unref(t);
+	cmd("hang-all on");
+	r = observe(&t, &ms);
+	assert_int_equal(r, CUA_ERROR_TIMEOUT);
+	report("app never answers on its socket", ms,
+	       WALK_DEADLINE_MS + SLACK_MS);
+	assert_null(t);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	assert_non_null(strstr(cua_error_message(),
+			       "'fixture-hostile' did not answer"));
+	cmd("hang-all off");
+	assert_observable();
+}
+
 static void
 test_crash_in_action_cli(void **state)
 {
@@ -1087,6 +1204,9 @@ main(void)
 		cmocka_unit_test(test_crash_in_action),
 		cmocka_unit_test(test_abort_in_action),
 		cmocka_unit_test(test_crash_in_action_cli),
+		cmocka_unit_test(test_peer_kept),
+		cmocka_unit_test(test_peer_crash_mid_walk),
+		cmocka_unit_test(test_peer_never_answers),
 	};
 
 	return run_test_group("hostile", tests, setup, teardown);

@@ -46,6 +46,8 @@ struct atspi_be {
 	/* the installed desktop entries, read again only when a directory
 	 * or file of them changed (linux.h) */
 	struct desktop_cache *desktop_cache;
+	/* the apps' own sockets, kept between reads (dbus.c) */
+	struct atspi_peers *peers;
 };
 
 /* Capability bits remembered per application bus name. */
@@ -98,7 +100,6 @@ atspi_bus_gone(const struct atspi_be *be)
 /* dbus.c — pipelined calls                                            */
 
 struct dbatch;
-struct peer; /* peer.h */
 
 /*
  * Reply callback. On success `reply` is the reply body (a tuple; owned by
@@ -133,15 +134,18 @@ dbatch_run(struct dbatch *batch);
 /* Gives up the batch from inside a callback (as the deadline does). */
 void
 dbatch_cancel(struct dbatch *batch);
-/* Sends calls for `bus` over a peer-to-peer connection to the app; the
- * batch owns `peer` from then on. */
-void
-dbatch_set_peer(struct dbatch *batch, const char *bus, struct peer *peer);
 /* Connects to the app's own socket (GetApplicationBusAddress), as
- * libatspi does for ATK-bridge apps; NULL when it has none. */
-struct peer *
-atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
-		   uint64_t *calls, int *timed_out);
+ * libatspi does for ATK-bridge apps, unless the backend is connected
+ * already; from then on every batch sends the app's calls there. 1 when
+ * it is connected, 0 when the app has none (or it cannot be reached);
+ * *calls counts the round trips made, *timed_out says that the app did not
+ * answer at all. */
+int
+atspi_peer_get(struct atspi_be *be, const char *bus, int timeout_ms,
+	       uint64_t *calls, int *timed_out);
+/* Closes the apps' sockets the backend kept. */
+void
+atspi_peers_free(struct atspi_be *be);
 uint64_t
 dbatch_calls(const struct dbatch *batch);
 uint64_t

@@ -20,12 +20,14 @@
  * that closes are the batch's to notice: it fails the calls concerned
  * itself, with G_IO_ERROR_TIMED_OUT and G_IO_ERROR_CLOSED as GDBus would.
  *
- * Calls for one bus name can go over a peer-to-peer connection to the app
- * instead of the bus (dbatch_set_peer, atspi_peer_connect), as libatspi
- * does for ATK-bridge apps; that spares the bus daemon two hops per call.
- * That connection is not GDBus's but peer.c's, driven from dbatch_run()
+ * Calls to an app whose own socket the backend is connected to
+ * (atspi_peer_get) go there instead of over the bus, as libatspi does for
+ * ATK-bridge apps; that spares the bus daemon two hops per call. That
+ * connection is not GDBus's but peer.c's, driven from dbatch_run()
  * itself: the calls queued meanwhile are written in one go, and the
- * answers read in one go, without a thread in between.
+ * answers read in one go, without a thread in between. The backend keeps
+ * these connections for the next reads (PEERS_MAX of them, the least
+ * recently used going first) until the app closes them.
  *
  * Memory: a call in flight holds a reference on its batch; a batch is
  * stopped before it is freed, which takes its calls back from the
@@ -35,6 +37,7 @@
  */
 #include "config.h"
 
+#include <poll.h>
 #include <string.h>
 
 #include <gio/gio.h>
@@ -61,7 +64,7 @@ struct dwire {
 struct dcall {
 	struct dbatch *batch;
 	GDBusConnection *conn; /* borrowed from the backend, or NULL: */
-	struct peer *raw;      /* borrowed from the batch */
+	struct rawconn *raw;   /* the app's own socket (a batch's ref) */
 	struct dwire *wire;
 	GDBusMessage *msg;
 	GVariantType *reply_type; /* NULL: any */
@@ -86,11 +89,55 @@ struct dbatch {
 	uint64_t errors;
 	unsigned int refs; /* the owner, plus one per call in flight */
 	int stopped;       /* no more sends, no more callbacks */
-	char *peer_bus;    /* calls to this bus name go to `peer` */
-	struct peer *peer;
-	GHashTable *raw_pending; /* serial -> struct dcall, on `peer` */
-	GQueue failed;           /* struct dcall, not sent: answered next */
+	GPtrArray *raws;   /* struct braw: the apps' sockets used */
+	GQueue failed;     /* struct dcall, not sent: answered next */
 };
+
+/* An app's own socket, shared by the batches that use it: the calls on it
+ * of every batch, so that each answer finds its call whichever batch runs
+ * (one may run inside another's callback). */
+struct rawconn {
+	int refs; /* the backend's, and one per batch that uses it */
+	struct peer *peer;
+	GHashTable *pending; /* serial -> struct dcall */
+};
+
+/* A batch's use of one. */
+struct braw {
+	struct rawconn *rc;
+	gpointer tag; /* its descriptor in dbatch_run()'s source */
+};
+
+static struct rawconn *
+rawconn_new(struct peer *peer)
+{
+	struct rawconn *rc = g_new0(struct rawconn, 1);
+
+	rc->refs = 1;
+	rc->peer = peer;
+	rc->pending = g_hash_table_new(NULL, NULL);
+	return rc;
+}
+
+static void
+rawconn_unref(struct rawconn *rc)
+{
+	if (!rc || --rc->refs > 0)
+		return;
+	/* batches take their calls back before they go */
+	peer_free(rc->peer);
+	g_hash_table_destroy(rc->pending);
+	g_free(rc);
+}
+
+static void
+braw_free(gpointer data)
+{
+	struct braw *r = data;
+
+	rawconn_unref(r->rc);
+	g_free(r);
+}
 
 static void
 dcall_free(struct dcall *c)
@@ -114,9 +161,7 @@ dbatch_unref(struct dbatch *b)
 		return;
 	while ((c = g_queue_pop_head(&b->queue)))
 		dcall_free(c);
-	peer_free(b->peer);
-	g_hash_table_destroy(b->raw_pending);
-	g_free(b->peer_bus);
+	g_ptr_array_unref(b->raws);
 	g_free(b);
 }
 
@@ -198,7 +243,7 @@ wire_take_back(struct dcall *c)
 	int had;
 
 	if (c->raw)
-		return g_hash_table_remove(c->batch->raw_pending,
+		return g_hash_table_remove(c->raw->pending,
 					   GUINT_TO_POINTER(c->serial));
 	if (!c->wire)
 		return 0; /* not sent: in batch->failed */
@@ -227,13 +272,13 @@ dcall_send(struct dcall *c)
 	c->sent_us = cua_now_us();
 	if (c->raw || !c->conn) {
 		if (c->raw)
-			c->serial = peer_send(c->raw, c->msg, &error);
+			c->serial = peer_send(c->raw->peer, c->msg, &error);
 		else
 			error = g_error_new_literal(G_IO_ERROR,
 						    G_IO_ERROR_CLOSED,
 						    "no connection to the bus");
 		if (c->serial) {
-			g_hash_table_insert(b->raw_pending,
+			g_hash_table_insert(c->raw->pending,
 					    GUINT_TO_POINTER(c->serial), c);
 		} else {
 			/* answered at the next turn, as a reply would be */
@@ -370,40 +415,66 @@ drain(struct dbatch *b)
 static void
 on_raw_reply(GDBusMessage *reply, void *data)
 {
-	struct dbatch *b = data;
+	struct rawconn *rc = data;
 	guint32 serial = g_dbus_message_get_reply_serial(reply);
 	struct dcall *c =
-		g_hash_table_lookup(b->raw_pending, GUINT_TO_POINTER(serial));
+		g_hash_table_lookup(rc->pending, GUINT_TO_POINTER(serial));
 
 	if (!c)
 		return; /* given up already */
-	g_hash_table_remove(b->raw_pending, GUINT_TO_POINTER(serial));
+	g_hash_table_remove(rc->pending, GUINT_TO_POINTER(serial));
 	c->reply = g_object_ref(reply);
 	finish(c);
 }
 
-/* Writes and reads on the peer-to-peer connection; when it closed, every
- * call on it fails as GDBus fails them. */
+/* Writes and reads on the apps' own sockets this batch uses; when one
+ * closed, every call on it fails as GDBus fails them. */
 static void
 raw_turn(struct dbatch *b)
 {
-	GError *error = NULL;
-	GList *l, *next;
+	for (guint i = 0; i < b->raws->len; i++) {
+		struct rawconn *rc = ((struct braw *)b->raws->pdata[i])->rc;
+		GError *error = NULL;
+		GHashTableIter it;
+		GPtrArray *gone;
+		gpointer c;
 
-	if (!b->peer || peer_io(b->peer, on_raw_reply, b, &error) == 0)
-		return;
-	for (l = b->sent.head; l; l = next) {
-		struct dcall *c = l->data;
-
-		next = l->next;
-		if (!c->raw || !wire_take_back(c))
+		if (peer_io(rc->peer, on_raw_reply, rc, &error) == 0)
 			continue;
-		c->error = g_error_copy(error);
-		finish(c);
-		next = b->sent.head;
+		gone = g_ptr_array_new();
+		g_hash_table_iter_init(&it, rc->pending);
+		while (g_hash_table_iter_next(&it, NULL, &c))
+			g_ptr_array_add(gone, c);
+		g_hash_table_remove_all(rc->pending);
+		for (guint k = 0; k < gone->len; k++) {
+			struct dcall *d = gone->pdata[k];
+
+			d->error = g_error_copy(error);
+			finish(d);
+		}
+		g_ptr_array_free(gone, TRUE);
+		g_error_free(error);
 	}
-	g_error_free(error);
 }
+
+/* The batch's use of `rc` (made on first use). */
+static struct rawconn *
+batch_raw(struct dbatch *b, struct rawconn *rc)
+{
+	struct braw *r;
+
+	for (guint i = 0; i < b->raws->len; i++)
+		if (((struct braw *)b->raws->pdata[i])->rc == rc)
+			return rc;
+	r = g_new0(struct braw, 1);
+	r->rc = rc;
+	rc->refs++;
+	g_ptr_array_add(b->raws, r);
+	return rc;
+}
+
+static struct rawconn *
+peer_lookup(struct atspi_be *be, const char *bus);
 
 /* Calls that waited their whole timeout, or whose connection closed:
  * failed as GDBus would fail them. */
@@ -458,7 +529,7 @@ dbatch_new(struct atspi_be *be, int timeout_ms, int max_in_flight,
 	g_queue_init(&b->queue);
 	g_queue_init(&b->sent);
 	g_queue_init(&b->failed);
-	b->raw_pending = g_hash_table_new(NULL, NULL);
+	b->raws = g_ptr_array_new_with_free_func(braw_free);
 	b->refs = 1;
 	return b;
 }
@@ -500,6 +571,7 @@ dbatch_call(struct dbatch *batch, const char *bus, const char *path,
 	    const char *iface, const char *method, GVariant *args,
 	    const GVariantType *reply_type, dbatch_cb cb, void *data)
 {
+	struct rawconn *rc;
 	struct dcall *c;
 
 	if (batch->stopped) {
@@ -510,9 +582,9 @@ dbatch_call(struct dbatch *batch, const char *bus, const char *path,
 	c = g_new0(struct dcall, 1);
 	c->batch = batch;
 	c->conn = batch->be->a11y;
-	if (batch->peer && bus && strcmp(bus, batch->peer_bus) == 0) {
+	if (bus && (rc = peer_lookup(batch->be, bus))) {
 		c->conn = NULL;
-		c->raw = batch->peer;
+		c->raw = batch_raw(batch, rc);
 	}
 	c->msg = g_dbus_message_new_method_call(bus, path, iface, method);
 	if (args)
@@ -569,12 +641,27 @@ static GSourceFuncs timer_funcs = {
 	NULL, NULL, timer_dispatch, NULL, NULL, NULL
 };
 
+/* The apps' sockets in the run's source, each with what it waits for. */
+static void
+watch_raws(struct dbatch *b, GSource *timer)
+{
+	for (guint i = 0; i < b->raws->len; i++) {
+		struct braw *r = b->raws->pdata[i];
+		GIOCondition want = peer_wants(r->rc->peer);
+
+		if (r->tag)
+			g_source_modify_unix_fd(timer, r->tag, want);
+		else if (want)
+			r->tag = g_source_add_unix_fd(
+				timer, peer_fd(r->rc->peer), want);
+	}
+}
+
 int
 dbatch_run(struct dbatch *batch)
 {
 	GMainContext *mc = batch->be->mc;
 	GSource *timer;
-	gpointer tag = NULL;
 	int pushed = 0;
 	int r = 0;
 
@@ -589,9 +676,6 @@ dbatch_run(struct dbatch *batch)
 	/* wakes the context at the next timeout or the deadline (both
 	 * on the monotonic clock, as GLib's) */
 	timer = g_source_new(&timer_funcs, sizeof(GSource));
-	if (batch->peer)
-		tag = g_source_add_unix_fd(timer, peer_fd(batch->peer),
-					   peer_wants(batch->peer));
 	g_source_attach(timer, mc);
 	pump(batch);
 	for (;;) {
@@ -601,9 +685,7 @@ dbatch_run(struct dbatch *batch)
 		raw_turn(batch);
 		give_up_late(batch);
 		pump(batch);
-		if (tag)
-			g_source_modify_unix_fd(timer, tag,
-						peer_wants(batch->peer));
+		watch_raws(batch, timer);
 		if (batch->stopped ||
 		    (batch->in_flight == 0 && g_queue_is_empty(&batch->queue)))
 			break;
@@ -631,6 +713,8 @@ dbatch_run(struct dbatch *batch)
 	}
 	g_source_destroy(timer);
 	g_source_unref(timer);
+	for (guint i = 0; i < batch->raws->len; i++)
+		((struct braw *)batch->raws->pdata[i])->tag = NULL;
 	if (pushed)
 		g_main_context_pop_thread_default(mc);
 	return r;
@@ -642,20 +726,117 @@ dbatch_run(struct dbatch *batch)
 /*
  * ATK-bridge apps (GTK 3, LibreOffice, Firefox, Java) also listen on a
  * private socket, named by Application.GetApplicationBusAddress; libatspi
- * talks to them there, past the bus daemon. A batch can route the calls
- * for one bus name over such a connection (dbatch_set_peer).
+ * talks to them there, past the bus daemon. The backend keeps one
+ * connection per app (bus name) once a walk made it (atspi_peer_get), and
+ * every batch sends that app's calls there.
  */
 
 /* Capability bit (be->caps): the app has no peer-to-peer socket. */
 #define CAP_NO_PEER (1u << 17)
+/* Apps whose sockets stay connected. */
+#define PEERS_MAX 16
+
+struct peer_slot {
+	char *bus;
+	struct rawconn *rc;
+	uint64_t used;
+};
+
+struct atspi_peers {
+	struct peer_slot slot[PEERS_MAX];
+	uint64_t clock;
+};
+
+static void
+slot_clear(struct peer_slot *sl)
+{
+	g_free(sl->bus);
+	rawconn_unref(sl->rc);
+	memset(sl, 0, sizeof(*sl));
+}
 
 void
-dbatch_set_peer(struct dbatch *batch, const char *bus, struct peer *peer)
+atspi_peers_free(struct atspi_be *be)
 {
-	g_free(batch->peer_bus);
-	peer_free(batch->peer);
-	batch->peer_bus = g_strdup(bus);
-	batch->peer = peer;
+	if (!be->peers)
+		return;
+	for (size_t i = 0; i < PEERS_MAX; i++)
+		if (be->peers->slot[i].bus)
+			slot_clear(&be->peers->slot[i]);
+	g_free(be->peers);
+	be->peers = NULL;
+}
+
+/* The app's connection, when it is kept and open. */
+static struct rawconn *
+peer_lookup(struct atspi_be *be, const char *bus)
+{
+	if (!be->peers)
+		return NULL;
+	for (size_t i = 0; i < PEERS_MAX; i++) {
+		struct peer_slot *sl = &be->peers->slot[i];
+
+		if (sl->bus && strcmp(sl->bus, bus) == 0) {
+			if (!peer_wants(sl->rc->peer))
+				return NULL; /* closed */
+			sl->used = ++be->peers->clock;
+			return sl->rc;
+		}
+	}
+	return NULL;
+}
+
+/* Lets go of the connections the apps closed (they quit, or restarted
+ * their accessibility). */
+static void
+prune(struct atspi_peers *ps)
+{
+	struct pollfd pfd[PEERS_MAX];
+	size_t idx[PEERS_MAX], n = 0;
+
+	for (size_t i = 0; i < PEERS_MAX; i++) {
+		struct peer_slot *sl = &ps->slot[i];
+
+		if (!sl->bus)
+			continue;
+		if (!peer_wants(sl->rc->peer)) {
+			slot_clear(sl);
+			continue;
+		}
+		pfd[n].fd = peer_fd(sl->rc->peer);
+		pfd[n].events = 0; /* hang-ups and errors only */
+		pfd[n].revents = 0;
+		idx[n++] = i;
+	}
+	if (n == 0 || poll(pfd, n, 0) <= 0)
+		return;
+	for (size_t k = 0; k < n; k++)
+		if (pfd[k].revents & (POLLHUP | POLLERR | POLLNVAL))
+			slot_clear(&ps->slot[idx[k]]);
+}
+
+static void
+keep(struct atspi_be *be, const char *bus, struct rawconn *rc)
+{
+	struct peer_slot *sl = NULL;
+
+	if (!be->peers)
+		be->peers = g_new0(struct atspi_peers, 1);
+	for (size_t i = 0; i < PEERS_MAX; i++) {
+		struct peer_slot *s = &be->peers->slot[i];
+
+		if (s->bus && strcmp(s->bus, bus) == 0) {
+			sl = s;
+			break;
+		}
+		if (!sl || (sl->bus && (!s->bus || s->used < sl->used)))
+			sl = s;
+	}
+	if (sl->bus)
+		slot_clear(sl);
+	sl->bus = g_strdup(bus);
+	sl->rc = rc;
+	sl->used = ++be->peers->clock;
 }
 
 /* Only local sockets: the address comes from the app. */
@@ -667,11 +848,9 @@ is_local_address(const char *a)
 	       !strchr(a, ';');
 }
 
-/* The app's peer-to-peer connection, or NULL; *calls counts the round
- * trips made, *timed_out says that the app did not answer at all. */
-struct peer *
-atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
-		   uint64_t *calls, int *timed_out)
+int
+atspi_peer_get(struct atspi_be *be, const char *bus, int timeout_ms,
+	       uint64_t *calls, int *timed_out)
 {
 	uint32_t caps = GPOINTER_TO_UINT(g_hash_table_lookup(be->caps, bus));
 	struct peer *conn;
@@ -681,7 +860,11 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 
 	*timed_out = 0;
 	if (caps & CAP_NO_PEER)
-		return NULL;
+		return 0;
+	if (be->peers)
+		prune(be->peers);
+	if (peer_lookup(be, bus))
+		return 1;
 	(*calls)++;
 	r = atspi_call_sync(be, bus, "/org/a11y/atspi/accessible/root",
 			    "org.a11y.atspi.Application",
@@ -696,7 +879,7 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 				be->caps, g_strdup(bus),
 				GUINT_TO_POINTER(caps | CAP_NO_PEER));
 		g_error_free(error);
-		return NULL;
+		return 0;
 	}
 	g_variant_get(r, "(&s)", &addr);
 	if (!is_local_address(addr)) {
@@ -705,19 +888,20 @@ atspi_peer_connect(struct atspi_be *be, const char *bus, int timeout_ms,
 				  "atspi: %s: ignoring peer address %s", bus,
 				  addr);
 		g_variant_unref(r);
-		return NULL;
+		return 0;
 	}
-
 	conn = peer_open(
 		addr, timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS,
 		&error);
-	if (!conn) {
+	if (conn) {
+		keep(be, bus, rawconn_new(conn));
+	} else {
 		cua_debug(be->base.ctx, "atspi: %s: cannot connect to %s: %s",
 			  bus, addr, error->message);
 		g_error_free(error);
 	}
 	g_variant_unref(r);
-	return conn;
+	return conn != NULL;
 }
 
 uint64_t

@@ -555,24 +555,20 @@ atspi_fetch(struct cua_backend *b, struct cua_raw_snapshot *snap,
 					   policy->range_list_threshold :
 					   20;
 
-	/* the app's own socket, when it has one (libatspi does the same);
-	 * its first question also tells whether the app answers at all */
+	/* the app's own socket, when it has one (libatspi does the same):
+	 * kept from an earlier read, or asked for, and then that first
+	 * question also tells whether the app answers at all */
 	if (n_roots && roots[0] &&
 	    fetch_split_ident(&job, roots[0]->ident, &bus, &path)) {
 		int64_t left = policy->deadline_us ? policy->deadline_us - t0 :
 						     INT64_MAX;
 		int ms = (int)MIN((int64_t)job.timeout_ms, left / 1000);
 		int timed_out = 0;
-		struct peer *peer = NULL;
 
 		job.app_bus = bus;
 		if (ms > 0)
-			peer = atspi_peer_connect(
-				be, bus, ms, &snap->stats.calls, &timed_out);
-		if (peer) {
-			/* the batch keeps it and closes it when freed */
-			dbatch_set_peer(job.batch, bus, peer);
-		}
+			atspi_peer_get(be, bus, ms, &snap->stats.calls,
+				       &timed_out);
 		if (timed_out) {
 			fetch_job_finish(&job, t0);
 			snap->stats.deadline_hit = 1;
