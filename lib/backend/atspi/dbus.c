@@ -548,8 +548,14 @@ stop(struct dbatch *b)
 	for (l = b->sent.head; l; l = next) {
 		next = l->next;
 		c = l->data;
-		if (wire_take_back(c))
-			finish(c);
+		if (!wire_take_back(c))
+			continue;
+		/* an app's own socket with calls it did not answer in time:
+		 * not used again (the next read connects anew), or what we
+		 * send it would pile up unanswered while it hangs */
+		if (c->raw)
+			peer_abandon(c->raw->peer);
+		finish(c);
 	}
 	/* the rest were answered: their answers are in the filters' queues */
 	if (b->in_flight > 0)

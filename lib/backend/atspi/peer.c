@@ -294,6 +294,12 @@ set_closed(struct peer *p)
 	p->out_off = 0;
 }
 
+void
+peer_abandon(struct peer *p)
+{
+	set_closed(p);
+}
+
 guint32
 peer_send(struct peer *p, GDBusMessage *msg, GError **error)
 {

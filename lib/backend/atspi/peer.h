@@ -36,6 +36,11 @@ peer_free(struct peer *p);
 guint32
 peer_send(struct peer *p, GDBusMessage *msg, GError **error);
 
+/* Gives the connection up: closed from now on as if the app had closed it
+ * (what is queued and not written yet is dropped). */
+void
+peer_abandon(struct peer *p);
+
 /* The socket, and the conditions to wait for (G_IO_IN, plus G_IO_OUT while
  * queued calls are not all written). */
 int
