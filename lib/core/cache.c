@@ -170,13 +170,27 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
 	return NULL;
 }
 
+/*
+ * LibreOffice's toolkit (VCL) gives its gtk3 plug-in's toolkit name, GTK
+ * 3, but its toolbars, status bar and documents are its own accessible
+ * objects, and they do not announce every change (measured in verify
+ * mode: a toolbar button turned insensitive, the status bar's word
+ * count). Its process image tells it apart.
+ */
+static int
+is_vcl(const struct cua_app_info *app)
+{
+	return (app->exe_base && strcmp(app->exe_base, "soffice.bin") == 0) ||
+	       (app->atspi_name && strcmp(app->atspi_name, "soffice") == 0);
+}
+
 int
 cua_cache_toolkit_trusted(const struct cua_cache *c,
 			  const struct cua_app_info *app)
 {
 	if (c->mode == CUA_CACHE_ALL)
 		return 1;
-	if (!app->toolkit)
+	if (!app->toolkit || is_vcl(app))
 		return 0;
 	for (size_t i = 0; i < sizeof(trusted) / sizeof(trusted[0]); i++) {
 		if (strcasecmp(app->toolkit, trusted[i].toolkit) != 0)
@@ -326,6 +340,12 @@ mark(struct cua_cache_marks *m, const struct cua_event *ev)
 	 * an object given another parent: its old parent's subtree, and
 	 * it must turn up where the reads find it (cache_observe.c) */
 	if (strncmp(t, "object:children-changed", 23) == 0)
+		f |= CUA_MARK_CHILDREN;
+	/* the container's selected children changed: GTK 3's tree views
+	 * send state-changed:selected for the row that lost the selection
+	 * and nothing for the one that gained it, so its children are read
+	 * again */
+	if (strcmp(t, "object:selection-changed") == 0)
 		f |= CUA_MARK_CHILDREN;
 	if (strcmp(t, "object:property-change:accessible-parent") == 0)
 		f |= CUA_MARK_PARENT;

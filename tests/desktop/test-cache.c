@@ -13,7 +13,9 @@
  * moved and reversed, a panel of nested widgets opened and closed (GTK 3),
  * and observations with no change at all. Observations served with
  * subtrees read again (children added or removed) and the reasons of
- * full reads are counted and printed.
+ * full reads are counted and printed. A second case moves a GTK 3 tree
+ * view's selection from row to row (announced by the view, not by the row
+ * that gains it).
  * CUA_CACHE_MUTATIONS=N per fixture (default 60); CUA_CACHE_FIXTURES a
  * comma-separated subset of gtk3, gtk4, qt5, chromium (default gtk3: the
  * toolkit the cache trusts by default, docs/concurrency.md). Chromium
@@ -383,11 +385,78 @@ test_cache_mutations(void **state)
 	assert_true(ran > 0);
 }
 
+/* The line of the row whose text starts with `label` (its first cell's
+ * text or its own name), malloc'd; NULL when none shows. */
+static char *
+row_line(cua_tree *t, const char *label)
+{
+	char *text = render(t), *line = NULL, *p, *end;
+
+	for (p = text; p && *p; p = end ? end + 1 : NULL) {
+		end = strchr(p, '\n');
+		if (end)
+			*end = '\0';
+		if (strstr(p, label) &&
+		    (strstr(p, " row") || strstr(p, " cell"))) {
+			line = strdup(p);
+			break;
+		}
+		if (!end)
+			break;
+	}
+	cua_free(text);
+	return line;
+}
+
+/*
+ * A tree view's selection moved from row to row (GTK 3 announces the row
+ * that loses it, and only a selection-changed of the view for the one
+ * that gains it): the observations are served from the cache, checked
+ * against a full read (verify mode), and show the selected row.
+ */
+static void
+test_cache_tree_selection(void **state)
+{
+	static const char *const files[] = { "budget-2025.txt", "notes.txt",
+					     "report.txt", "todo.txt" };
+	static const int rows[] = { 1, 3, 0, 2, 1 };
+	cua_tree *t;
+	int hits0;
+
+	(void)state;
+	fixture_switch(&app, "fixture-gtk3", FIXTURE_GTK3, "--extras");
+	t = need_observation("fixture-gtk3", 15000);
+	cua_tree_unref(t);
+	hits0 = hits;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char cmd[32], *line;
+
+		snprintf(cmd, sizeof(cmd), "select-file %d", rows[i]);
+		fixture_command(&app, "fixture-gtk3", cmd, NULL, 0);
+		t = NULL;
+		if (cua_session_observe(session, "fixture-gtk3",
+					CUA_OBSERVE_NO_LAUNCH |
+						CUA_OBSERVE_NO_SCREENSHOT,
+					&t) != CUA_OK)
+			fail_msg("after %s: %s", cmd, cua_error_message());
+		line = row_line(t, files[rows[i]]);
+		if (!line || !strstr(line, "selected") ||
+		    strstr(line, "selectable"))
+			fail_msg("after %s, %s shows as: %s", cmd,
+				 files[rows[i]], line ? line : "(no such row)");
+		free(line);
+		cua_tree_unref(t);
+	}
+	/* served from the cache, not read in full each time */
+	assert_true(hits - hits0 >= 3);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_mutations),
+		cmocka_unit_test(test_cache_tree_selection),
 	};
 
 	return run_test_group("cache", tests, setup, teardown);

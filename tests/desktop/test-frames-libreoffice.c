@@ -283,6 +283,23 @@ grid_shown(cua_tree *t, void *data)
 
 /* ------------------------------------------------------------------ */
 
+/* what the tree cache said of the observations (its debug lines) */
+static int untrusted_reads, cache_hits;
+
+static void
+on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
+{
+	(void)s;
+	(void)level;
+	(void)data;
+	if (strstr(msg, "tree cache: ") &&
+	    strstr(msg, "read in full (toolkit not trusted"))
+		untrusted_reads++;
+	else if (strstr(msg, "tree cache: ") &&
+		 strstr(msg, "served from the cache"))
+		cache_hits++;
+}
+
 static void
 test_calc(void **state)
 {
@@ -305,6 +322,25 @@ test_calc(void **state)
 	xid = xwin_find((pid_t)cua_tree_get_pid(t), 10000);
 	cua_tree_unref(t);
 	assert_true(xid != 0);
+
+	/* LibreOffice's toolkit reports GTK 3's name, but it does not
+	 * announce every change: never served from the tree cache */
+	cua_session_set_log_handler(session, on_cache_log, NULL);
+	cua_session_set_log_level(session, CUA_LOG_DEBUG);
+	for (int i = 0; i < 3; i++) {
+		t = NULL;
+		assert_int_equal(
+			cua_session_observe(session, APP,
+					    CUA_OBSERVE_NO_LAUNCH |
+						    CUA_OBSERVE_NO_SCREENSHOT,
+					    &t),
+			CUA_OK);
+		cua_tree_unref(t);
+	}
+	cua_session_set_log_level(session, CUA_LOG_WARNING);
+	cua_session_set_log_handler(session, NULL, NULL);
+	assert_int_equal(cache_hits, 0);
+	assert_int_equal(untrusted_reads, 3);
 	assert_int_equal(xwin_maximize(xid, 1, 10000), 0);
 
 	/* 0. the sheet's visible grid: a table of 2^31 - 1 children whose

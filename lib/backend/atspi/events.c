@@ -37,6 +37,9 @@ static const char *const registered_events[] = {
 	"object:text-changed",
 	/* the selected text the state text shows (the tree cache) */
 	"object:text-selection-changed",
+	/* a container's selected children (the tree cache): GTK 3's tree
+	 * views announce a row's selection only so */
+	"object:selection-changed",
 	"object:visible-data-changed",
 	"object:bounds-changed",
 	"window:",
