@@ -217,6 +217,17 @@ struct cua_backend_ops {
 				       struct cua_raw_node **nodes,
 				       const int *depths, size_t n,
 				       const struct cua_fetch_policy *policy);
+	/* Reads walked nodes' states, name (cleaned as the walk cleans it)
+	 * and child count again, and nothing else (the tree cache's sweep of
+	 * a toolkit that does not announce every change, core/cache.h):
+	 * nodes[i] as for refresh_nodes, with child_count set to -1 when its
+	 * count is not wanted, 0 when it is. CUA_HAVE_BASIC is set on those whose
+	 * states and name answered (clear: gone, or no answer in time, which
+	 * also sets snap->stats.deadline_hit). May be NULL. */
+	cua_result (*sweep_nodes)(struct cua_backend *b,
+				  struct cua_raw_snapshot *snap,
+				  struct cua_raw_node **nodes, size_t n,
+				  int64_t deadline_us);
 	/* Starts an installed app in the background; *pid = spawned pid. */
 	cua_result (*launch)(struct cua_backend *b,
 			     const struct cua_installed_app *app, int64_t *pid);

@@ -49,6 +49,8 @@ cua_cache_env_mode(int *verify)
 	*verify = env_on(secure_getenv("CUA_CACHE_VERIFY"));
 	if (mode && strcasecmp(mode, "all") == 0)
 		return CUA_CACHE_ALL;
+	if (mode && strcasecmp(mode, "sweep") == 0)
+		return CUA_CACHE_SWEEP;
 	if (mode && *mode && !env_on(mode))
 		return CUA_CACHE_OFF;
 	return CUA_CACHE_ON;
@@ -79,12 +81,14 @@ cua_cache_set_option(struct cua_cache **c, const char *value)
 		mode = CUA_CACHE_ON;
 	else if (strcmp(value, "all") == 0)
 		mode = CUA_CACHE_ALL;
+	else if (strcmp(value, "sweep") == 0)
+		mode = CUA_CACHE_SWEEP;
 	else if (strcmp(value, "off") == 0)
 		mode = CUA_CACHE_OFF;
 	else if (strcmp(value, "auto") != 0)
 		return cua_error(CUA_ERROR_INVALID_ARGUMENT,
 				 "option tree_cache: '%s' is not 'auto', "
-				 "'on', 'all' or 'off'",
+				 "'on', 'all', 'sweep' or 'off'",
 				 value);
 	if ((*c ? (*c)->mode : CUA_CACHE_OFF) == mode)
 		return CUA_OK;
@@ -184,14 +188,18 @@ is_vcl(const struct cua_app_info *app)
 	       (app->atspi_name && strcmp(app->atspi_name, "soffice") == 0);
 }
 
-int
+enum cua_cache_trust
 cua_cache_toolkit_trusted(const struct cua_cache *c,
 			  const struct cua_app_info *app)
 {
 	if (c->mode == CUA_CACHE_ALL)
-		return 1;
-	if (!app->toolkit || is_vcl(app))
-		return 0;
+		return CUA_TRUST_EVENTS;
+	if (c->mode == CUA_CACHE_SWEEP)
+		return CUA_TRUST_SWEEP;
+	if (is_vcl(app))
+		return CUA_TRUST_SWEEP;
+	if (!app->toolkit)
+		return CUA_TRUST_NONE;
 	for (size_t i = 0; i < sizeof(trusted) / sizeof(trusted[0]); i++) {
 		if (strcasecmp(app->toolkit, trusted[i].toolkit) != 0)
 			continue;
@@ -199,9 +207,9 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 		    (app->toolkit_version &&
 		     strncmp(app->toolkit_version, trusted[i].major,
 			     strlen(trusted[i].major)) == 0))
-			return 1;
+			return CUA_TRUST_EVENTS;
 	}
-	return 0;
+	return CUA_TRUST_NONE;
 }
 
 static int
@@ -318,8 +326,6 @@ mark(struct cua_cache_marks *m, const struct cua_event *ev)
 {
 	const char *t = ev->type;
 	uint8_t f = CUA_MARK_DETAILS;
-	char **paths;
-	uint8_t *flags;
 
 	if (!m->bus_name || m->full || strcmp(t, "x11:damage") == 0)
 		return;
@@ -354,8 +360,28 @@ mark(struct cua_cache_marks *m, const struct cua_event *ev)
 	if (strcmp(t, "object:bounds-changed") == 0 ||
 	    strcmp(t, "object:visible-data-changed") == 0)
 		f |= CUA_MARK_BOUNDS;
+	cua_cache_mark_path(m, ev->path, f);
+}
+
+uint8_t
+cua_cache_marked(const struct cua_cache_marks *m, const char *path)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (strcmp(m->paths[i], path) == 0)
+			return m->flags[i];
+	return 0;
+}
+
+void
+cua_cache_mark_path(struct cua_cache_marks *m, const char *path, uint8_t f)
+{
+	char **paths;
+	uint8_t *flags;
+
+	if (m->full)
+		return;
 	for (size_t i = 0; i < m->n; i++) {
-		if (strcmp(m->paths[i], ev->path) == 0) {
+		if (strcmp(m->paths[i], path) == 0) {
 			m->flags[i] |= f;
 			return;
 		}
@@ -379,7 +405,7 @@ mark(struct cua_cache_marks *m, const struct cua_event *ev)
 		}
 		m->cap = cap;
 	}
-	m->paths[m->n] = strdup(ev->path);
+	m->paths[m->n] = strdup(path);
 	if (!m->paths[m->n]) {
 		m->full = "out of memory";
 		return;

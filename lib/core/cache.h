@@ -40,8 +40,10 @@ struct strbuf;
 
 enum cua_cache_mode {
 	CUA_CACHE_OFF = 0,
-	CUA_CACHE_ON = 1,  /* toolkits known to announce every change */
-	CUA_CACHE_ALL = 2, /* every toolkit (for measuring) */
+	CUA_CACHE_ON = 1,    /* toolkits known to announce every change */
+	CUA_CACHE_ALL = 2,   /* every toolkit (for measuring) */
+	CUA_CACHE_SWEEP = 3, /* every toolkit, each observation swept
+			      * (CUA_TRUST_SWEEP; for measuring) */
 };
 
 /* Why an observation was not served from the cache. */
@@ -104,8 +106,10 @@ struct cua_cache {
 	size_t n;
 	uint64_t tick;
 	uint64_t counts[CUA_CACHE_MISS_COUNT];
-	uint64_t refreshed; /* nodes read again by hits */
-	uint64_t subtrees;  /* subtrees read again by hits */
+	uint64_t refreshed;   /* nodes read again by hits */
+	uint64_t subtrees;    /* subtrees read again by hits */
+	uint64_t swept;       /* nodes compared by sweeps */
+	uint64_t sweep_found; /* of them, found changed without an event */
 	/* the marks of the read in progress (the next entry's) */
 	struct cua_cache_marks reading;
 };
@@ -134,9 +138,25 @@ struct cua_cache_entry *
 cua_cache_find(struct cua_cache *c, const struct cua_app_info *app);
 /* 1 when the toolkit is known to announce every change of what is
  * rendered through AT-SPI events (docs/concurrency.md). */
-int
+/* How far an app's events are trusted (by its toolkit). */
+enum cua_cache_trust {
+	CUA_TRUST_NONE = 0,   /* read in full each time */
+	CUA_TRUST_EVENTS = 1, /* its events name every change */
+	CUA_TRUST_SWEEP = 2,  /* its events name most changes; the states,
+			       * names and child counts of every cached
+			       * node are compared at each observation */
+};
+
+enum cua_cache_trust
 cua_cache_toolkit_trusted(const struct cua_cache *c,
 			  const struct cua_app_info *app);
+/* Marks the object at `path` (of the entry's app) as an event would
+ * (enum cua_cache_mark flags). */
+void
+cua_cache_mark_path(struct cua_cache_marks *m, const char *path, uint8_t flags);
+/* The marks on the object at `path` so far (0: none). */
+uint8_t
+cua_cache_marked(const struct cua_cache_marks *m, const char *path);
 /* Keeps `snap` (takes ownership; frees it when it is too large) as the
  * app's snapshot; the least recently used app beyond the bound goes. */
 void
@@ -181,10 +201,11 @@ struct cua_cache_read {
 	enum cua_visibility vis;
 	int cached; /* served from the cache */
 	enum cua_cache_miss why;
-	const char *detail;     /* static: why a change needs a full read */
-	int keep;               /* keep the snapshot once observed */
-	int64_t calls, walk_us; /* what a hit cost */
-	size_t subtrees;        /* subtrees a hit read again */
+	const char *detail;        /* static: why a change needs a full read */
+	int keep;                  /* keep the snapshot once observed */
+	int64_t calls, walk_us;    /* what a hit cost */
+	size_t subtrees;           /* subtrees a hit read again */
+	size_t swept, sweep_found; /* nodes a sweep compared, found changed */
 };
 
 /* Reads the app for an observation: from the cache when it may, else in

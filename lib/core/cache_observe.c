@@ -562,6 +562,131 @@ out:
 	return r;
 }
 
+struct sweep {
+	struct cua_raw_node **olds, **news;
+	size_t n, cap;
+	struct cua_raw_snapshot *tmp;
+};
+
+/* The nodes below the toplevels (those came with the opening). */
+static int
+sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
+{
+	if (depth > 0 && n->ident) {
+		struct cua_raw_node *f;
+
+		if (sw->n == sw->cap) {
+			size_t cap = sw->cap ? sw->cap * 2 : 256;
+			void *o = realloc(sw->olds, cap * sizeof(*sw->olds));
+
+			if (!o)
+				return -1;
+			sw->olds = o;
+			o = realloc(sw->news, cap * sizeof(*sw->news));
+			if (!o)
+				return -1;
+			sw->news = o;
+			sw->cap = cap;
+		}
+		f = cua_raw_node_new(sw->tmp);
+		if (!f)
+			return -1;
+		f->ident = n->ident;
+		/* its child count is compared when its children were read */
+		f->child_count = (n->have & CUA_HAVE_CHILDREN) ? 0 : -1;
+		/* its value, when it was read */
+		if (n->have & CUA_HAVE_VALUE)
+			f->ifaces = CUA_IFACE_VALUE;
+		sw->olds[sw->n] = n;
+		sw->news[sw->n++] = f;
+	}
+	for (size_t i = 0; i < n->n_children; i++)
+		if (n->children[i] &&
+		    sweep_add(sw, n->children[i], depth + 1) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * A toolkit that announces most changes but not all (CUA_TRUST_SWEEP):
+ * the states, name and child count of every cached node below the
+ * toplevels read again and compared; a node that differs is marked as if
+ * its app had said so (its fields, or its subtree when its children
+ * count changed; one gone is found so). Cheaper than a full read: three
+ * calls a node, no details, no children lists.
+ */
+static cua_result
+sweep(struct cua_session *s, struct cua_cache_entry *e,
+      const struct cua_fetch_policy *pol, struct cua_cache_read *cr)
+{
+	struct cua_raw_snapshot *snap = e->snap;
+	struct sweep sw = { 0 };
+	size_t blen = strlen(e->bus_name);
+	cua_result r = CUA_OK;
+
+	sw.tmp = cua_raw_snapshot_new();
+	if (!sw.tmp || sweep_add(&sw, snap->app, -1) < 0) {
+		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (!sw.n)
+		goto out;
+	r = s->backend->ops->sweep_nodes(s->backend, sw.tmp, sw.news, sw.n,
+					 pol->deadline_us);
+	if (r != CUA_OK)
+		goto out;
+	if (sw.tmp->stats.deadline_hit) {
+		cr->detail = "an object compared again did not answer in time";
+		goto out;
+	}
+	cr->swept = sw.n;
+	for (size_t i = 0; i < sw.n; i++) {
+		struct cua_raw_node *o = sw.olds[i], *f = sw.news[i];
+		int gone = !(f->have & CUA_HAVE_BASIC);
+		int states = !gone && f->states != o->states;
+		int name = !gone && !same_name(o->name, f->name);
+		int kids = !gone && (o->have & CUA_HAVE_CHILDREN) &&
+			   f->child_count != o->child_count;
+		int value =
+			!gone && (o->have & CUA_HAVE_VALUE) &&
+			(!(f->have & CUA_HAVE_VALUE) || f->value != o->value ||
+			 f->value_min != o->value_min ||
+			 f->value_max != o->value_max);
+		uint8_t flags = 0;
+		const char *path;
+
+		if (gone || states || name || value)
+			flags = CUA_MARK_DETAILS;
+		if (kids)
+			flags |= CUA_MARK_DETAILS | CUA_MARK_CHILDREN;
+		if (!flags)
+			continue;
+		if (strncmp(o->ident, e->bus_name, blen) != 0 ||
+		    o->ident[blen] != ':') {
+			cr->detail = "an object of another process changed";
+			goto out;
+		}
+		path = o->ident + blen + 1;
+		if ((cua_cache_marked(&e->marks, path) & flags) == flags)
+			continue; /* its app said so */
+		cua_debug(
+			&s->ctx,
+			"tree cache sweep: %s changed without an event:%s%s%s%s%s",
+			path, gone ? " gone" : "", states ? " states" : "",
+			name ? " name" : "", kids ? " children" : "",
+			value ? " value" : "");
+		cr->sweep_found++;
+		cua_cache_mark_path(&e->marks, path, flags);
+	}
+	if (e->marks.full)
+		cr->detail = e->marks.full;
+out:
+	cua_raw_snapshot_free(sw.tmp);
+	free(sw.olds);
+	free(sw.news);
+	return r;
+}
+
 /*
  * A hit: the cached snapshot brought up to date from `fresh` (the app
  * opened again, owned: kept by the entry), a read of the objects its
@@ -600,6 +725,16 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		cr->why = CUA_CACHE_MISS_PROBE;
 		cr->detail = "another window is chosen";
 		return CUA_OK;
+	}
+	cua_observe_policy(s, app, snap, root, e->vis, 0, &wp, &pol);
+	if (cua_cache_toolkit_trusted(s->cache, app) == CUA_TRUST_SWEEP) {
+		if (!s->backend->ops->sweep_nodes) {
+			cr->detail = "the backend cannot compare objects";
+			return CUA_OK;
+		}
+		r = sweep(s, e, &pol, cr);
+		if (r != CUA_OK || cr->detail)
+			return r;
 	}
 	if (e->marks.n && (e->dups || !s->backend->ops->refresh_nodes)) {
 		cr->detail = "an object read twice";
@@ -672,7 +807,6 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		news[n]->index_in_parent = -2;
 		n++;
 	}
-	cua_observe_policy(s, app, snap, root, e->vis, 0, &wp, &pol);
 	if (n) {
 		r = s->backend->ops->refresh_nodes(s->backend, tmp, news,
 						   depths, n, &pol);
@@ -869,10 +1003,14 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 	cr->vis = e->vis;
 	cr->calls = (int64_t)calls;
 	cr->walk_us = cua_now_us() - t0;
+	c->swept += cr->swept;
+	c->sweep_found += cr->sweep_found;
 	cua_debug(&s->ctx,
 		  "tree cache: %s served from the cache (%lld us, %zu bytes, "
-		  "%zu subtrees read again)",
-		  app->app_id, (long long)cr->walk_us, e->bytes, cr->subtrees);
+		  "%zu subtrees read again, %zu objects compared, %zu found "
+		  "changed)",
+		  app->app_id, (long long)cr->walk_us, e->bytes, cr->subtrees,
+		  cr->swept, cr->sweep_found);
 	if (c->verify)
 		return verify(s, app, e, check, cr);
 	return CUA_OK;

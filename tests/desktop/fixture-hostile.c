@@ -40,6 +40,10 @@
  *   event ID             emit the event a renamed object emits
  *                        (object:property-change:accessible-name) for
  *                        the node with this id
+ *   silent-name TEXT     node 52 of mode hang is called TEXT from now on,
+ *                        without an event ("-": its own name again)
+ *   silent-disable on|off  node 50 of mode hang is disabled (neither
+ *                        enabled nor sensitive), without an event
  *   lie on|off           every node with children claims 2^31 - 1 of them
  *   types wrong|right    answer every call with a string (wrong types)
  *   title evil|plain     a window title (X11 and FRAME) that forges lines
@@ -143,13 +147,15 @@ static const char *self_bus;
 static GMutex lock; /* guards everything below */
 static char mode[16] = "strings";
 static int hang_all, hang_action;
-static int hang_one = 1;  /* node HANG_ID holds its calls in mode hang */
-static int lie;           /* every ChildCount says 2^31 - 1 */
-static int wrong_types;   /* every answer is a string, whatever was asked */
-static int evil_title;    /* the window's title forges lines */
-static int evil_app_name; /* so does the application's name */
-static int slow_ms;       /* each call waits this long (the app is slow) */
-static int crash_walk_at; /* 0: off; else the countdown */
+static char silent_name[32]; /* node 52's name when set */
+static int silent_disable;   /* node 50 neither enabled nor sensitive */
+static int hang_one = 1;     /* node HANG_ID holds its calls in mode hang */
+static int lie;              /* every ChildCount says 2^31 - 1 */
+static int wrong_types;      /* every answer is a string, whatever was asked */
+static int evil_title;       /* the window's title forges lines */
+static int evil_app_name;    /* so does the application's name */
+static int slow_ms;          /* each call waits this long (the app is slow) */
+static int crash_walk_at;    /* 0: off; else the countdown */
 static char crash_how[8] = "kill";
 static char crash_action_how[8];
 static int win_x, win_y, win_w = 400, win_h = 300;
@@ -356,8 +362,12 @@ describe(long id, struct node *n)
 		n->name = id == 50 ? "Before hang" :
 			  id == 51 ? "Hangs" :
 				     "After hang";
+		if (id == 52 && silent_name[0])
+			n->name = silent_name;
 		n->parent = 1;
 		n->states = button;
+		if (id == 50 && silent_disable)
+			n->states &= ~(1u << ST_ENABLED | 1u << ST_SENSITIVE);
 		n->ifaces |= I_ACTION;
 		child_rect(n, (int)(id - 50));
 		return 1;
@@ -591,7 +601,14 @@ answer(GDBusMessage *call, const struct node *n)
 		} else if (!strcmp(m, "GetRelationSet")) {
 			reply(call, g_variant_new_parsed("(@a(ua(so)) [],)"));
 		} else if (!strcmp(m, "GetIndexInParent")) {
-			reply(call, g_variant_new("(i)", 0));
+			struct node pn;
+			int idx = -1;
+
+			if (n->parent >= 0 && describe(n->parent, &pn))
+				for (int i = 0; i < pn.n_listed && idx < 0; i++)
+					if (child_id(&pn, i) == n->id)
+						idx = i;
+			reply(call, g_variant_new("(i)", idx));
 		} else if (!strcmp(m, "GetApplication")) {
 			reply(call, g_variant_new("(@(so))", ref_of(0)));
 		} else if (!strcmp(m, "GetChildren")) {
@@ -986,6 +1003,13 @@ command(char *line)
 			NULL);
 		g_dbus_connection_flush_sync(a11y, NULL, NULL);
 		say("ok event %d", n);
+	} else if (sscanf(line, "silent-name %31s", a) == 1) {
+		snprintf(silent_name, sizeof(silent_name), "%s",
+			 strcmp(a, "-") == 0 ? "" : a);
+		say("ok silent-name %s", a);
+	} else if (sscanf(line, "silent-disable %7s", a) == 1) {
+		silent_disable = strcmp(a, "on") == 0;
+		say("ok silent-disable %d", silent_disable);
 	} else if (strcmp(line, "peers") == 0) {
 		say("peers %u %d", peer_conns->len, peer_calls);
 	} else if (sscanf(line, "peer %7s", a) == 1) {

@@ -16,6 +16,8 @@
  * full reads are counted and printed. A second case moves a GTK 3 tree
  * view's selection from row to row (announced by the view, not by the row
  * that gains it).
+ * CUA_CACHE_TEST_MODE=sweep serves them swept instead (every cached
+ * node's states, name and child count compared at each observation).
  * CUA_CACHE_MUTATIONS=N per fixture (default 60); CUA_CACHE_FIXTURES a
  * comma-separated subset of gtk3, gtk4, qt5, chromium (default gtk3: the
  * toolkit the cache trusts by default, docs/concurrency.md). Chromium
@@ -108,7 +110,9 @@ on_log(cua_session *s, cua_log_level level, const char *msg, void *data)
 static int
 setup(void **state)
 {
-	setenv("CUA_TREE_CACHE", "all", 1);
+	const char *mode = getenv("CUA_CACHE_TEST_MODE");
+
+	setenv("CUA_TREE_CACHE", mode ? mode : "all", 1);
 	setenv("CUA_CACHE_VERIFY", "1", 1);
 	*state = &app;
 	if (session_setup(state) != 0)

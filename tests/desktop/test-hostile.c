@@ -32,139 +32,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "hostile.h"
 
 extern char **environ;
-
-/* The documented bounds (defaults of cua_session_set_option). */
-#define WALK_DEADLINE_MS 5000
-#define CALL_TIMEOUT_MS 1000
-/* Slack for settling, window matching and a loaded machine. */
-#define SLACK_MS 2000
-
-struct fx {
-	struct app_proc app;
-	cua_session *s;
-	char app_id[32]; /* "pid:N" */
-};
-
-static struct fx fx;
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-
-static void
-report(const char *what, int64_t ms, int64_t bound)
-{
-	printf("# %s: %lld ms (bound %lld ms)\n", what, (long long)ms,
-	       (long long)bound);
-	fflush(stdout);
-}
-
-static void
-cmd(const char *command)
-{
-	char line[256];
-
-	assert_int_equal(app_send(&fx.app, command), 0);
-	assert_int_equal(app_wait_line(&fx.app, "ok", 5000, line, sizeof(line)),
-			 0);
-}
-
-static int
-has_window(cua_tree *t, void *data)
-{
-	const char *title = cua_tree_get_window_title(t);
-
-	(void)data;
-	return title && strcmp(title, "libcua hostile") == 0;
-}
-
-/* Starts a fresh instance (after a crash, a new process). */
-static void
-start_fixture(void)
-{
-	const char *argv[] = { FIXTURE_HOSTILE, NULL };
-	char line[256];
-	cua_tree *t;
-
-	assert_int_equal(app_start(&fx.app, argv, 1), 0);
-	assert_int_equal(
-		app_wait_line(&fx.app, "ready", 10000, line, sizeof(line)), 0);
-	snprintf(fx.app_id, sizeof(fx.app_id), "pid:%lld",
-		 (long long)fx.app.pid);
-	t = observe_until_pred(fx.s, fx.app_id, 10000, has_window, NULL);
-	assert_non_null(t);
-	cua_tree_unref(t);
-}
-
-/* A new session, so that ids start at 0 again, and a well-behaved app
- * (whatever an earlier failed test left switched on). */
-static void
-new_session(void)
-{
-	cua_session_unref(fx.s);
-	fx.s = test_session();
-	cmd("hang-all off");
-	cmd("hang-action off");
-	cmd("lie off");
-	cmd("types right");
-	cmd("title plain");
-	cmd("appname plain");
-	cmd("slow 0");
-	cmd("hang-one on");
-	cmd("peer off");
-	cmd("mode strings");
-}
-
-static cua_result
-observe(cua_tree **t, int64_t *ms)
-{
-	int64_t t0 = now_ms();
-	cua_result r;
-
-	*t = NULL;
-	r = cua_session_observe(fx.s, fx.app_id, CUA_OBSERVE_NO_LAUNCH, t);
-	*ms = now_ms() - t0;
-	if (r != CUA_OK)
-		printf("# observe: %s\n", cua_error_message());
-	return r;
-}
-
-/* The app works again: a plain observation of the strings mode. */
-static void
-assert_observable(void)
-{
-	cua_tree *t;
-
-	cmd("mode strings");
-	t = observe_until_pred(fx.s, fx.app_id, 5000, has_window, NULL);
-	assert_non_null(t);
-	assert_non_null(find_element(t, "slider", "Volume"));
-	cua_tree_unref(t);
-}
-
-/* The end of a test on an observation: frees it and its text, and the
- * app works again. */
-static void
-done_with(cua_tree *t, char *text)
-{
-	cua_free(text);
-	cua_tree_unref(t);
-	assert_observable();
-}
-
-/* Clicks element e of the latest observation; the result, and the time
- * it took in *ms. */
-static cua_result
-timed_click(cua_element *e, char **outcome, int64_t *ms)
-{
-	int64_t t0 = now_ms();
-	cua_result r = cua_session_click(fx.s, fx.app_id, cua_element_get_id(e),
-					 CUA_BUTTON_LEFT, 1, outcome);
-
-	*ms = now_ms() - t0;
-	return r;
-}
 
 /* A new session, the fixture switched by `command`, and an observation
  * within the walk deadline, reported as "<what>: observation". */
@@ -182,23 +52,6 @@ observe_within_deadline(const char *command, const char *what)
 	report(label, ms, WALK_DEADLINE_MS + SLACK_MS);
 	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
 	return t;
-}
-
-/* Waits until the process has exited (it crashes on purpose); reaps it. */
-static void
-assert_exited(void)
-{
-	int status;
-
-	for (int i = 0; i < 250; i++) {
-		if (waitpid(fx.app.pid, &status, WNOHANG) == fx.app.pid) {
-			fx.app.pid = 0;
-			app_stop(&fx.app); /* closes the pipes */
-			return;
-		}
-		usleep(20000);
-	}
-	fail_msg("the fixture did not exit");
 }
 
 /*
@@ -882,25 +735,6 @@ test_action_never_answers(void **state)
 /* ------------------------------------------------------------------ */
 /* Crashes                                                             */
 
-/* After a crash: a new instance (another process) is observable. */
-static void
-restart_and_assert_observable(void)
-{
-	assert_exited();
-	start_fixture();
-	assert_observable();
-}
-
-static void
-assert_gone_error(cua_result r)
-{
-	assert_int_equal(r, CUA_ERROR_PROCESS_GONE);
-	assert_non_null(strstr(cua_error_message(),
-			       "Running application not found: "
-			       "fixture-hostile. It quit while it was being "
-			       "read"));
-}
-
 static void
 crash_during_walk(int nth, const char *how)
 {
@@ -1008,131 +842,6 @@ test_abort_in_action(void **state)
 	crash_during_action("abort");
 }
 
-/* The connections made to the app's own socket so far, and the calls
- * answered there (command peers). */
-static void
-peer_counts(unsigned *conns, int *calls)
-{
-	char line[256];
-
-	assert_int_equal(app_send(&fx.app, "peers"), 0);
-	assert_int_equal(
-		app_wait_line(&fx.app, "peers", 5000, line, sizeof(line)), 0);
-	assert_int_equal(sscanf(line, "peers %u %d", conns, calls), 2);
-}
-
-/* A new session on the app offering a socket of its own, read once: one
- * connection made there, the walk's calls answered there. Returns the
- * counts after that read. */
-static void
-peer_session(unsigned *conns, int *calls)
-{
-	cua_tree *t;
-	unsigned c0;
-	int n0;
-	int64_t ms;
-
-	new_session();
-	peer_counts(&c0, &n0);
-	cmd("peer on");
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	assert_non_null(find_element(t, "slider", "Volume"));
-	cua_tree_unref(t);
-	peer_counts(conns, calls);
-	assert_int_equal(*conns, c0 + 1);
-	assert_true(*calls > n0 + 20); /* the walk went there */
-}
-
-/*
- * An app with a socket of its own (as ATK-bridge apps have): a session
- * connects once and sends every later read there, the walks, the live
- * re-reads before an action and the action itself.
- */
-static void
-test_peer_kept(void **state)
-{
-	cua_tree *t;
-	cua_element *e;
-	char *outcome = NULL, line[256];
-	unsigned conns, conns1;
-	int calls, calls1;
-	int64_t ms;
-
-	(void)state;
-	peer_session(&conns, &calls);
-	for (int i = 0; i < 3; i++) {
-		assert_int_equal(observe(&t, &ms), CUA_OK);
-		cua_tree_unref(t);
-	}
-	assert_int_equal(observe(&t, &ms), CUA_OK);
-	e = find_element_prefix(t, "button", "OK");
-	assert_non_null(e);
-	assert_int_equal(timed_click(e, &outcome, &ms), CUA_OK);
-	assert_int_equal(
-		app_wait_line(&fx.app, "action 10 0", 5000, line, sizeof(line)),
-		0);
-	cua_free(outcome);
-	cua_tree_unref(t);
-	peer_counts(&conns1, &calls1);
-	assert_int_equal(conns1, conns); /* still the one connection */
-	assert_true(calls1 > calls + 20);
-}
-
-/* The app dies while it is read over its own socket, which the session
- * kept from an earlier read: the same sentence as on the bus, and its next
- * instance is read. */
-static void
-test_peer_crash_mid_walk(void **state)
-{
-	cua_tree *t;
-	unsigned conns;
-	int calls;
-	int64_t ms;
-
-	(void)state;
-	peer_session(&conns, &calls);
-	cmd("crash-walk 2 kill");
-	assert_gone_error(observe(&t, &ms));
-	assert_null(t);
-	report("crash over the app's socket", ms, WALK_DEADLINE_MS + SLACK_MS);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	/* the session lets go of the dead one's socket and reads the next
-	 * instance */
-	assert_exited();
-	start_fixture();
-	assert_observable();
-	assert_observable();
-}
-
-/* The app stops answering on its own socket: the calls' own timeouts and
- * the walk's deadline hold as on the bus. */
-static void
-test_peer_never_answers(void **state)
-{
-	cua_tree *t;
-	unsigned conns, conns1;
-	int calls;
-	int64_t ms;
-	cua_result r;
-
-	(void)state;
-	peer_session(&conns, &calls);
-	cmd("hang-all on");
-	r = observe(&t, &ms);
-	assert_int_equal(r, CUA_ERROR_TIMEOUT);
-	report("app never answers on its socket", ms,
-	       WALK_DEADLINE_MS + SLACK_MS);
-	assert_null(t);
-	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
-	assert_non_null(strstr(cua_error_message(),
-			       "'fixture-hostile' did not answer"));
-	cmd("hang-all off");
-	assert_observable();
-	/* the socket with calls left unanswered was given up: a new one */
-	peer_counts(&conns1, &calls);
-	assert_int_equal(conns1, conns + 1);
-}
-
 static void
 test_crash_in_action_cli(void **state)
 {
@@ -1168,25 +877,6 @@ test_crash_in_action_cli(void **state)
 
 /* ------------------------------------------------------------------ */
 
-static int
-setup(void **state)
-{
-	(void)state;
-	memset(&fx, 0, sizeof(fx));
-	fx.s = test_session();
-	start_fixture();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	cua_session_unref(fx.s);
-	app_stop(&fx.app);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -1213,10 +903,8 @@ main(void)
 		cmocka_unit_test(test_crash_in_action),
 		cmocka_unit_test(test_abort_in_action),
 		cmocka_unit_test(test_crash_in_action_cli),
-		cmocka_unit_test(test_peer_kept),
-		cmocka_unit_test(test_peer_crash_mid_walk),
-		cmocka_unit_test(test_peer_never_answers),
 	};
 
-	return run_test_group("hostile", tests, setup, teardown);
+	return run_test_group("hostile", tests, hostile_setup,
+			      hostile_teardown);
 }

@@ -142,14 +142,14 @@ test_missing_app_and_options(void **state)
 	assert_int_equal(cua_session_set_option(s, "no_such_option", "1"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(cua_error_message(), "no_such_option"));
-	/* the tree cache: its four words, and observations either way */
+	/* the tree cache: its five words, and observations either way */
 	assert_int_equal(cua_session_set_option(s, "tree_cache", "maybe"),
 			 CUA_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(cua_error_message(), "tree_cache"));
 	assert_non_null(strstr(cua_error_message(), "'auto', 'on'"));
-	for (int i = 0; i < 5; i++) {
-		static const char *const words[] = { "off", "on", "all", "auto",
-						     "off" };
+	for (int i = 0; i < 6; i++) {
+		static const char *const words[] = { "off",  "on",    "all",
+						     "auto", "sweep", "off" };
 
 		assert_int_equal(
 			cua_session_set_option(s, "tree_cache", words[i]),

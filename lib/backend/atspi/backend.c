@@ -148,6 +148,7 @@ static const struct cua_backend_ops atspi_ops = {
 	.read_nodes = atspi_read_nodes,
 	.refresh_nodes = atspi_refresh_nodes,
 	.refresh_subtrees = atspi_refresh_subtrees,
+	.sweep_nodes = atspi_sweep_nodes,
 	.read_children = atspi_read_children,
 	.call = atspi_live_call,
 	.window_query = atspi_window_query,

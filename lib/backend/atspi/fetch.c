@@ -241,6 +241,23 @@ void
 fetch_start_basic(struct fnode *fn)
 {
 	fn->stage = STAGE_BASIC;
+	if (fn->job->mode == READ_SWEEP) {
+		fetch_call(fn, K_STATE, 0, IF_ACCESSIBLE, "GetState", NULL,
+			   "(au)");
+		get_prop(fn, K_NAME, IF_ACCESSIBLE, "Name");
+		/* the count of children that were read (the caller says
+		 * which by a count of 0 rather than -1) */
+		if (fn->n->child_count >= 0)
+			get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE,
+				 "ChildCount");
+		/* and the value of those whose value was read */
+		if (fn->n->ifaces & CUA_IFACE_VALUE) {
+			get_prop(fn, K_VAL_CUR, IF_VALUE, "CurrentValue");
+			get_prop(fn, K_VAL_MIN, IF_VALUE, "MinimumValue");
+			get_prop(fn, K_VAL_MAX, IF_VALUE, "MaximumValue");
+		}
+		return;
+	}
 	fetch_call(fn, K_ROLE, 0, IF_ACCESSIBLE, "GetRole", NULL, "(u)");
 	fetch_call(fn, K_STATE, 0, IF_ACCESSIBLE, "GetState", NULL, "(au)");
 	fetch_call(fn, K_IFACES, 0, IF_ACCESSIBLE, "GetInterfaces", NULL,
@@ -754,6 +771,15 @@ fetch_advance(struct fnode *fn)
 	case STAGE_BASIC:
 		if ((fn->basic_ok & (B_ROLE | B_STATE)) == (B_ROLE | B_STATE))
 			n->have |= CUA_HAVE_BASIC;
+		if (job->mode == READ_SWEEP) {
+			/* what was compared: states and name (a gone object
+			 * answers neither) */
+			if ((fn->basic_ok & (B_STATE | B_NAME)) ==
+			    (B_STATE | B_NAME))
+				n->have |= CUA_HAVE_BASIC;
+			node_done(fn);
+			return;
+		}
 		if (job->mode == READ_OPEN) {
 			/* the app object goes on to its toplevels */
 			if (fn->depth < 0 && fn->count_ok) {

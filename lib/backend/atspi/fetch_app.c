@@ -717,6 +717,19 @@ atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
 }
 
 cua_result
+atspi_sweep_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
+		  struct cua_raw_node **nodes, size_t n, int64_t deadline_us)
+{
+	struct cua_fetch_policy pol = { .deadline_us = deadline_us };
+	int *depths = g_new0(int, n ? n : 1);
+	cua_result r;
+
+	r = refresh(b, snap, nodes, depths, n, &pol, READ_SWEEP);
+	g_free(depths);
+	return r;
+}
+
+cua_result
 atspi_refresh_subtrees(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		       struct cua_raw_node **nodes, const int *depths, size_t n,
 		       const struct cua_fetch_policy *policy)

@@ -80,6 +80,10 @@ enum read_mode {
 	 * ChildCount and the details the walk's policy asks for at the
 	 * node's depth; no descent */
 	READ_REFRESH,
+	/* named nodes of a walk compared again (the tree cache's sweep of
+	 * toolkits that do not announce every change): their states, name
+	 * and ChildCount only */
+	READ_SWEEP,
 };
 
 enum stage {

@@ -1,0 +1,269 @@
+/*
+ * Desktop tests of what a session keeps about a hostile app
+ * (fixture-hostile.c, the shared part in hostile.h): the app's own
+ * socket, kept between reads (connections counted by the fixture), and
+ * the tree cache's sweep of an app that changes without saying so (names
+ * and states changed with no event): served from the cache, the change is
+ * found; trusted on its events alone, it would not be.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostile.h"
+
+/* The connections made to the app's own socket so far, and the calls
+ * answered there (command peers). */
+static void
+peer_counts(unsigned *conns, int *calls)
+{
+	char line[256];
+
+	assert_int_equal(app_send(&fx.app, "peers"), 0);
+	assert_int_equal(
+		app_wait_line(&fx.app, "peers", 5000, line, sizeof(line)), 0);
+	assert_int_equal(sscanf(line, "peers %u %d", conns, calls), 2);
+}
+
+/* A new session on the app offering a socket of its own, read once: one
+ * connection made there, the walk's calls answered there. Returns the
+ * counts after that read. */
+static void
+peer_session(unsigned *conns, int *calls)
+{
+	cua_tree *t;
+	unsigned c0;
+	int n0;
+	int64_t ms;
+
+	new_session();
+	peer_counts(&c0, &n0);
+	cmd("peer on");
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	assert_non_null(find_element(t, "slider", "Volume"));
+	cua_tree_unref(t);
+	peer_counts(conns, calls);
+	assert_int_equal(*conns, c0 + 1);
+	assert_true(*calls > n0 + 20); /* the walk went there */
+}
+
+/*
+ * An app with a socket of its own (as ATK-bridge apps have): a session
+ * connects once and sends every later read there, the walks, the live
+ * re-reads before an action and the action itself.
+ */
+static void
+test_peer_kept(void **state)
+{
+	cua_tree *t;
+	cua_element *e;
+	char *outcome = NULL, line[256];
+	unsigned conns, conns1;
+	int calls, calls1;
+	int64_t ms;
+
+	(void)state;
+	peer_session(&conns, &calls);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(observe(&t, &ms), CUA_OK);
+		cua_tree_unref(t);
+	}
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	e = find_element_prefix(t, "button", "OK");
+	assert_non_null(e);
+	assert_int_equal(timed_click(e, &outcome, &ms), CUA_OK);
+	assert_int_equal(
+		app_wait_line(&fx.app, "action 10 0", 5000, line, sizeof(line)),
+		0);
+	cua_free(outcome);
+	cua_tree_unref(t);
+	peer_counts(&conns1, &calls1);
+	assert_int_equal(conns1, conns); /* still the one connection */
+	assert_true(calls1 > calls + 20);
+}
+
+/* The app dies while it is read over its own socket, which the session
+ * kept from an earlier read: the same sentence as on the bus, and its next
+ * instance is read. */
+static void
+test_peer_crash_mid_walk(void **state)
+{
+	cua_tree *t;
+	unsigned conns;
+	int calls;
+	int64_t ms;
+
+	(void)state;
+	peer_session(&conns, &calls);
+	cmd("crash-walk 2 kill");
+	assert_gone_error(observe(&t, &ms));
+	assert_null(t);
+	report("crash over the app's socket", ms, WALK_DEADLINE_MS + SLACK_MS);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	/* the session lets go of the dead one's socket and reads the next
+	 * instance */
+	assert_exited();
+	start_fixture();
+	assert_observable();
+	assert_observable();
+}
+
+/* The app stops answering on its own socket: the calls' own timeouts and
+ * the walk's deadline hold as on the bus. */
+static void
+test_peer_never_answers(void **state)
+{
+	cua_tree *t;
+	unsigned conns, conns1;
+	int calls;
+	int64_t ms;
+	cua_result r;
+
+	(void)state;
+	peer_session(&conns, &calls);
+	cmd("hang-all on");
+	r = observe(&t, &ms);
+	assert_int_equal(r, CUA_ERROR_TIMEOUT);
+	report("app never answers on its socket", ms,
+	       WALK_DEADLINE_MS + SLACK_MS);
+	assert_null(t);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	assert_non_null(strstr(cua_error_message(),
+			       "'fixture-hostile' did not answer"));
+	cmd("hang-all off");
+	assert_observable();
+	/* the socket with calls left unanswered was given up: a new one */
+	peer_counts(&conns1, &calls);
+	assert_int_equal(conns1, conns + 1);
+}
+
+/* what the tree cache said of the observations (its debug lines) */
+static int cache_hits, sweep_found;
+
+static void
+on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
+{
+	const char *p;
+
+	(void)s;
+	(void)level;
+	(void)data;
+	if (strstr(msg, "tree cache: ") && strstr(msg, "read in full"))
+		printf("# %s\n", msg);
+	if (!strstr(msg, "tree cache: ") ||
+	    !strstr(msg, "served from the cache"))
+		return;
+	cache_hits++;
+	p = strstr(msg, " objects compared, ");
+	if (p)
+		sweep_found += atoi(p + strlen(" objects compared, "));
+}
+
+/* An observation of mode hang (every node answers), served from the
+ * cache: its text, malloc'd. */
+static char *
+cached_text(void)
+{
+	cua_tree *t;
+	char *text;
+	int64_t ms;
+	int hits = cache_hits;
+
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	assert_int_equal(cache_hits, hits + 1);
+	text = render(t);
+	assert_non_null(text);
+	cua_tree_unref(t);
+	return text;
+}
+
+/* A session on mode hang with the cache in `mode`, and the tree cached. */
+static void
+cache_session(const char *mode)
+{
+	cua_tree *t;
+	int64_t ms;
+
+	new_session();
+	assert_int_equal(cua_session_set_option(fx.s, "tree_cache", mode),
+			 CUA_OK);
+	cua_session_set_log_handler(fx.s, on_cache_log, NULL);
+	cua_session_set_log_level(fx.s, CUA_LOG_DEBUG);
+	cmd("hang-one off");
+	cmd("mode hang");
+	cache_hits = sweep_found = 0;
+	for (int i = 0; i < 20 && !cache_hits; i++) {
+		assert_int_equal(observe(&t, &ms), CUA_OK);
+		assert_non_null(find_element(t, "button", "After hang"));
+		cua_tree_unref(t);
+	}
+	assert_true(cache_hits > 0);
+}
+
+/*
+ * An app renames a button and disables another without an event. Trusted
+ * on its events alone (tree_cache `all`), the cache serves the old tree:
+ * the fixture is silent indeed. Swept (tree_cache `sweep`, what
+ * LibreOffice gets), the observation is still served from the cache, and
+ * shows both changes.
+ */
+static void
+test_cache_sweep_silent_changes(void **state)
+{
+	char *text;
+
+	(void)state;
+	cache_session("all");
+	cmd("silent-name Renamed");
+	text = cached_text();
+	assert_non_null(strstr(text, " button After hang"));
+	assert_null(strstr(text, "Renamed"));
+	cua_free(text);
+
+	cache_session("sweep");
+	text = cached_text();
+	assert_int_equal(sweep_found, 0); /* nothing changed yet */
+	cua_free(text);
+	cmd("silent-name Swept");
+	cmd("silent-disable on");
+	text = cached_text();
+	printf("# swept: %d found changed\n", sweep_found);
+	assert_int_equal(sweep_found, 2);
+	assert_non_null(strstr(text, " button Swept"));
+	assert_null(strstr(text, "After hang"));
+	assert_non_null(strstr(text, " button (disabled) Before hang"));
+	cua_free(text);
+	/* and back, as silently */
+	cmd("silent-name -");
+	cmd("silent-disable off");
+	text = cached_text();
+	assert_int_equal(sweep_found, 4);
+	assert_non_null(strstr(text, " button After hang"));
+	assert_non_null(strstr(text, " button Before hang"));
+	cua_free(text);
+	cua_session_set_log_handler(fx.s, NULL, NULL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_peer_kept),
+		cmocka_unit_test(test_peer_crash_mid_walk),
+		cmocka_unit_test(test_peer_never_answers),
+		cmocka_unit_test(test_cache_sweep_silent_changes),
+	};
+
+	return run_test_group("hostile-cache", tests, hostile_setup,
+			      hostile_teardown);
+}
