@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 
@@ -45,6 +46,13 @@ cua_raw_node_new(struct cua_raw_snapshot *snap)
 	n->child_count = 0;
 	snap->stats.nodes++;
 	return n;
+}
+
+int
+cua_app_is_libreoffice(const struct cua_app_info *app)
+{
+	return (app->exe_base && strcmp(app->exe_base, "soffice.bin") == 0) ||
+	       (app->atspi_name && strcmp(app->atspi_name, "soffice") == 0);
 }
 
 void

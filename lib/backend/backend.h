@@ -365,6 +365,11 @@ struct cua_backend {
 
 void
 cua_app_list_free(struct cua_app_list *list);
+/* 1 for a LibreOffice process (its own toolkit, VCL, reports GTK 3's name
+ * through its gtk3 plug-in): told apart by its process image or its
+ * accessibility name. */
+int
+cua_app_is_libreoffice(const struct cua_app_info *app);
 void
 cua_installed_list_free(struct cua_installed_list *list);
 void

@@ -181,13 +181,6 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
  * mode: a toolbar button turned insensitive, the status bar's word
  * count). Its process image tells it apart.
  */
-static int
-is_vcl(const struct cua_app_info *app)
-{
-	return (app->exe_base && strcmp(app->exe_base, "soffice.bin") == 0) ||
-	       (app->atspi_name && strcmp(app->atspi_name, "soffice") == 0);
-}
-
 enum cua_cache_trust
 cua_cache_toolkit_trusted(const struct cua_cache *c,
 			  const struct cua_app_info *app)
@@ -196,7 +189,7 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 		return CUA_TRUST_EVENTS;
 	if (c->mode == CUA_CACHE_SWEEP)
 		return CUA_TRUST_SWEEP;
-	if (is_vcl(app))
+	if (cua_app_is_libreoffice(app))
 		return CUA_TRUST_SWEEP;
 	if (!app->toolkit)
 		return CUA_TRUST_NONE;

@@ -191,4 +191,3 @@ hostile_teardown(void **state)
 	app_stop(&fx.app);
 	return 0;
 }
-

@@ -215,14 +215,10 @@ click_element(cua_tree *t, const char *cell)
 	cua_element *e = find_element(t, "cell", cell);
 
 	assert_non_null(e);
-	assert_int_equal(
-		cua_session_set_option(session, "always_simulate_click", "1"),
-		CUA_OK);
+	/* LibreOffice's elements are clicked through the pointer first
+	 * (docs/actions.md §3) */
 	ACT(cua_session_click(session, APP, cua_element_get_id(e),
 			      CUA_BUTTON_LEFT, 1, &out));
-	assert_int_equal(
-		cua_session_set_option(session, "always_simulate_click", "0"),
-		CUA_OK);
 	assert_non_null(strstr(out, "\"route\":\"synthetic\""));
 	cua_free(out);
 }
@@ -281,6 +277,15 @@ grid_shown(cua_tree *t, void *data)
 	return ok;
 }
 
+/* The observation's window has this title. */
+static int
+window_titled(cua_tree *t, void *data)
+{
+	const char *title = cua_tree_get_window_title(t);
+
+	return title && strcmp(title, (const char *)data) == 0;
+}
+
 /* ------------------------------------------------------------------ */
 
 /* what the tree cache said of the observations (its debug lines) */
@@ -294,6 +299,8 @@ on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
 	(void)s;
 	(void)level;
 	(void)data;
+	if (strstr(msg, "tree cache: ") && strstr(msg, "read in full"))
+		printf("# %s\n", msg);
 	if (strstr(msg, "tree cache: ") &&
 	    strstr(msg, "read in full (toolkit not trusted"))
 		untrusted_reads++;
@@ -334,7 +341,9 @@ test_calc(void **state)
 	 * cached object compared again (the sweep) */
 	cua_session_set_log_handler(session, on_cache_log, NULL);
 	cua_session_set_log_level(session, CUA_LOG_DEBUG);
-	for (int i = 0; i < 4; i++) {
+	/* (Calc may still be changing a moment after it came up: those
+	 * observations are read in full for it) */
+	for (int i = 0; i < 30 && cache_hits < 2; i++) {
 		t = NULL;
 		assert_int_equal(
 			cua_session_observe(session, APP,
@@ -455,6 +464,35 @@ test_calc(void **state)
 	}
 	cua_tree_unref(t);
 	expect_name_box("C4", "click at element C4");
+
+	/* 6. a toolbar button that opens a modal dialog (Hyperlink): clicked
+	 * through the pointer, the click is done at once and the dialog is
+	 * read (its press action, run inside the accessibility call, left
+	 * the click unanswered past the call timeout, and at times the app
+	 * answered nothing more) */
+	t = observe_calc("before the Hyperlink button");
+	{
+		cua_element *e = find_element(t, "toggle button", "Hyperlink");
+		char *outcome = NULL;
+
+		assert_non_null(e);
+		ACT(cua_session_click(session, APP, cua_element_get_id(e),
+				      CUA_BUTTON_LEFT, 1, &outcome));
+		assert_non_null(strstr(outcome, "\"route\":\"synthetic\""));
+		cua_free(outcome);
+	}
+	cua_tree_unref(t);
+	t = observe_until_pred(session, APP, 15000, window_titled,
+			       (void *)"Hyperlink");
+	if (!t)
+		fail_msg("the Hyperlink dialog was not read: %s",
+			 cua_error_message());
+	cua_tree_unref(t);
+	ACT(cua_session_press_key(session, APP, "Escape", NULL));
+	t = observe_until_pred(session, APP, 15000, window_titled,
+			       (void *)"Untitled 1 - LibreOffice Calc");
+	assert_non_null(t);
+	cua_tree_unref(t);
 	COVERS("LibreOffice", "get_app_state click type_text press_key");
 
 	ACT(cua_session_press_key(session, APP, "ctrl+q", NULL));

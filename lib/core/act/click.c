@@ -522,6 +522,20 @@ wait_enabled(struct cua_act *a, struct cua_located *loc)
 	return CUA_OK;
 }
 
+/*
+ * Whether route 7 comes first (docs/actions.md §3): asked for
+ * (always_simulate_click), or LibreOffice, which runs a button's handler
+ * inside its press action: a handler that opens a modal dialog runs the
+ * dialog's loop there, inside the accessibility call, and the app answers
+ * no accessibility call at all until the dialog is closed.
+ */
+static int
+pointer_first(const struct cua_act *a)
+{
+	return a->s->ctx.opt.always_simulate_click ||
+	       cua_app_is_libreoffice(a->app);
+}
+
 /* The left single-click ladder (docs/actions.md §3 routes 1–7). */
 static cua_result
 click_ladder(struct cua_act *a, struct cua_located *loc)
@@ -533,7 +547,7 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 	int root = is_window_role(n->role) && loc->node == loc->window;
 	cua_result r, synth = CUA_OK;
 
-	if (a->s->ctx.opt.always_simulate_click && !menu && !root) {
+	if (pointer_first(a) && !menu && !root) {
 		synth = act_synthetic_click(a, loc, n, 1, 1);
 		if (synth == CUA_OK)
 			return CUA_OK;
@@ -582,7 +596,7 @@ click_ladder(struct cua_act *a, struct cua_located *loc)
 	}
 	if (menu)
 		return no_way_to_click(a, loc);
-	if (a->s->ctx.opt.always_simulate_click && synth != CUA_OK)
+	if (pointer_first(a) && synth != CUA_OK)
 		return synth;
 	if (!cua_raw_has_extent(n))
 		return no_way_to_click(a, loc);
