@@ -386,6 +386,27 @@ render(cua_tree *t)
 	return text;
 }
 
+int
+cache_log_line(const char *msg, int *compared, int *found)
+{
+	const char *p;
+
+	*compared = *found = 0;
+	if (!strstr(msg, "tree cache: "))
+		return 0;
+	if (strstr(msg, "read in full")) {
+		printf("# %s\n", msg);
+		return -1;
+	}
+	if (!strstr(msg, "served from the cache"))
+		return 0;
+	p = strstr(msg, " subtrees read again, ");
+	if (p && sscanf(p, " subtrees read again, %d objects compared, %d",
+			compared, found) != 2)
+		*compared = *found = 0;
+	return 1;
+}
+
 static int
 str_eq(const char *a, const char *b)
 {

@@ -94,6 +94,13 @@ observe_until_pred(cua_session *s, const char *app, int timeout_ms,
 char *
 render(cua_tree *t); /* owned; cua_free */
 
+/* A debug line of the tree cache (docs/concurrency.md §6): 1 for an
+ * observation served from the cache, with the objects its sweep compared
+ * and found changed; -1 for one read in full, printed as a TAP comment
+ * (the reason); 0 for any other line. */
+int
+cache_log_line(const char *msg, int *compared, int *found);
+
 /* First element with this role text and title (NULL: any). */
 cua_element *
 find_element(cua_tree *t, const char *role, const char *title);

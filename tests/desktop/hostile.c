@@ -191,3 +191,18 @@ hostile_teardown(void **state)
 	app_stop(&fx.app);
 	return 0;
 }
+
+void
+assert_observe_times_out(const char *what)
+{
+	cua_tree *t;
+	int64_t ms;
+
+	assert_int_equal(observe(&t, &ms), CUA_ERROR_TIMEOUT);
+	report(what, ms, WALK_DEADLINE_MS + SLACK_MS);
+	assert_null(t);
+	assert_true(ms < WALK_DEADLINE_MS + SLACK_MS);
+	assert_non_null(strstr(cua_error_message(), "timeoutReached"));
+	assert_non_null(strstr(cua_error_message(),
+			       "'fixture-hostile' did not answer"));
+}

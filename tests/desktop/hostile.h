@@ -60,6 +60,10 @@ assert_exited(void);
 /* After a crash: a new instance (another process) is observable. */
 void
 restart_and_assert_observable(void);
+/* An observation of the hung fixture: timeoutReached, "did not answer",
+ * within the walk deadline; reported as "<what>". */
+void
+assert_observe_times_out(const char *what);
 /* The sentence of an app that quit while it was being read. */
 void
 assert_gone_error(cua_result r);

@@ -294,22 +294,19 @@ static int untrusted_reads, cache_hits, swept_hits;
 static void
 on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
 {
-	const char *p;
+	int compared, found;
 
 	(void)s;
 	(void)level;
 	(void)data;
-	if (strstr(msg, "tree cache: ") && strstr(msg, "read in full"))
-		printf("# %s\n", msg);
-	if (strstr(msg, "tree cache: ") &&
-	    strstr(msg, "read in full (toolkit not trusted"))
-		untrusted_reads++;
-	else if (strstr(msg, "tree cache: ") &&
-		 strstr(msg, "served from the cache")) {
+	switch (cache_log_line(msg, &compared, &found)) {
+	case 1:
 		cache_hits++;
-		p = strstr(msg, " subtrees read again, ");
-		if (p && atoi(p + strlen(" subtrees read again, ")) > 0)
-			swept_hits++;
+		swept_hits += compared > 0;
+		break;
+	case -1:
+		untrusted_reads += strstr(msg, "toolkit not trusted") != NULL;
+		break;
 	}
 }
 
