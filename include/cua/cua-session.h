@@ -148,8 +148,8 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * every cached object compared again), `all` (every toolkit, on its
  * events; for measuring), `sweep` (every toolkit, every cached object
  * compared again; for measuring; since 0.2) or `off` (every observation
- * reads the app in full). A change drops what was cached. The text of an observation is
- * the same either way.
+ * reads the app in full). A change drops what was cached. The text of an
+ * observation is the same either way.
  *
  * @return ::CUA_OK, ::CUA_ERROR_INVALID_ARGUMENT for an unknown key or a
  *         malformed value; for `display`, ::CUA_ERROR_UNSUPPORTED for a

@@ -217,13 +217,15 @@ struct cua_backend_ops {
 				       struct cua_raw_node **nodes,
 				       const int *depths, size_t n,
 				       const struct cua_fetch_policy *policy);
-	/* Reads walked nodes' states, name (cleaned as the walk cleans it)
-	 * and child count again, and nothing else (the tree cache's sweep of
-	 * a toolkit that does not announce every change, core/cache.h):
-	 * nodes[i] as for refresh_nodes, with child_count set to -1 when its
-	 * count is not wanted, 0 when it is. CUA_HAVE_BASIC is set on those whose
-	 * states and name answered (clear: gone, or no answer in time, which
-	 * also sets snap->stats.deadline_hit). May be NULL. */
+	/* Reads walked nodes' states and name (cleaned as the walk cleans
+	 * it) again, and nothing else but what the caller asks for on each
+	 * node (the tree cache's sweep of a toolkit that does not announce
+	 * every change, core/cache.h): nodes[i] as for refresh_nodes, with
+	 * child_count 0 for its ChildCount (-1: not wanted) and ifaces
+	 * CUA_IFACE_VALUE for its current, minimum and maximum value.
+	 * CUA_HAVE_BASIC is set on those whose states and name answered
+	 * (clear: gone, or no answer in time, which also sets
+	 * snap->stats.deadline_hit). May be NULL. */
 	cua_result (*sweep_nodes)(struct cua_backend *b,
 				  struct cua_raw_snapshot *snap,
 				  struct cua_raw_node **nodes, size_t n,

@@ -179,7 +179,7 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
  * 3, but its toolbars, status bar and documents are its own accessible
  * objects, and they do not announce every change (measured in verify
  * mode: a toolbar button turned insensitive, the status bar's word
- * count). Its process image tells it apart.
+ * count, a scroll bar's value): it is swept.
  */
 enum cua_cache_trust
 cua_cache_toolkit_trusted(const struct cua_cache *c,

@@ -106,10 +106,8 @@ struct cua_cache {
 	size_t n;
 	uint64_t tick;
 	uint64_t counts[CUA_CACHE_MISS_COUNT];
-	uint64_t refreshed;   /* nodes read again by hits */
-	uint64_t subtrees;    /* subtrees read again by hits */
-	uint64_t swept;       /* nodes compared by sweeps */
-	uint64_t sweep_found; /* of them, found changed without an event */
+	uint64_t refreshed; /* nodes read again by hits */
+	uint64_t subtrees;  /* subtrees read again by hits */
 	/* the marks of the read in progress (the next entry's) */
 	struct cua_cache_marks reading;
 };
@@ -136,15 +134,15 @@ cua_cache_set_option(struct cua_cache **c, const char *value);
  * an entry of an earlier process of the app id is dropped. */
 struct cua_cache_entry *
 cua_cache_find(struct cua_cache *c, const struct cua_app_info *app);
-/* 1 when the toolkit is known to announce every change of what is
- * rendered through AT-SPI events (docs/concurrency.md). */
-/* How far an app's events are trusted (by its toolkit). */
+/* How far an app's AT-SPI events are trusted to announce every change
+ * of what is rendered (by its toolkit; docs/concurrency.md §6). */
 enum cua_cache_trust {
 	CUA_TRUST_NONE = 0,   /* read in full each time */
 	CUA_TRUST_EVENTS = 1, /* its events name every change */
 	CUA_TRUST_SWEEP = 2,  /* its events name most changes; the states,
-			       * names and child counts of every cached
-			       * node are compared at each observation */
+			       * names, child counts and values of every
+			       * cached node are compared at each
+			       * observation */
 };
 
 enum cua_cache_trust

@@ -609,11 +609,12 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 
 /*
  * A toolkit that announces most changes but not all (CUA_TRUST_SWEEP):
- * the states, name and child count of every cached node below the
- * toplevels read again and compared; a node that differs is marked as if
- * its app had said so (its fields, or its subtree when its children
- * count changed; one gone is found so). Cheaper than a full read: three
- * calls a node, no details, no children lists.
+ * the states, name, child count (when its children were read) and value
+ * (when it has one) of every cached node below the toplevels read again
+ * and compared; a node that differs is marked as if its app had said so
+ * (its fields, or its subtree when its children count changed; one gone
+ * is found so). Cheaper than a full read: two to six calls a node, no
+ * details, no children lists.
  */
 static cua_result
 sweep(struct cua_session *s, struct cua_cache_entry *e,
@@ -1003,8 +1004,6 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 	cr->vis = e->vis;
 	cr->calls = (int64_t)calls;
 	cr->walk_us = cua_now_us() - t0;
-	c->swept += cr->swept;
-	c->sweep_found += cr->sweep_found;
 	cua_debug(&s->ctx,
 		  "tree cache: %s served from the cache (%lld us, %zu bytes, "
 		  "%zu subtrees read again, %zu objects compared, %zu found "

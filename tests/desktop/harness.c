@@ -386,25 +386,33 @@ render(cua_tree *t)
 	return text;
 }
 
-int
-cache_log_line(const char *msg, int *compared, int *found)
+void
+cache_tally_log(cua_session *s, cua_log_level level, const char *msg,
+		void *data)
 {
+	struct cache_tally *t = data;
 	const char *p;
+	int compared, found;
 
-	*compared = *found = 0;
+	(void)s;
+	(void)level;
 	if (!strstr(msg, "tree cache: "))
-		return 0;
+		return;
 	if (strstr(msg, "read in full")) {
 		printf("# %s\n", msg);
-		return -1;
+		t->fulls++;
+		t->untrusted += strstr(msg, "toolkit not trusted") != NULL;
+		return;
 	}
 	if (!strstr(msg, "served from the cache"))
-		return 0;
+		return;
+	t->hits++;
 	p = strstr(msg, " subtrees read again, ");
 	if (p && sscanf(p, " subtrees read again, %d objects compared, %d",
-			compared, found) != 2)
-		*compared = *found = 0;
-	return 1;
+			&compared, &found) == 2) {
+		t->swept_hits += compared > 0;
+		t->found += found;
+	}
 }
 
 static int

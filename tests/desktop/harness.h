@@ -94,12 +94,21 @@ observe_until_pred(cua_session *s, const char *app, int timeout_ms,
 char *
 render(cua_tree *t); /* owned; cua_free */
 
-/* A debug line of the tree cache (docs/concurrency.md §6): 1 for an
- * observation served from the cache, with the objects its sweep compared
- * and found changed; -1 for one read in full, printed as a TAP comment
- * (the reason); 0 for any other line. */
-int
-cache_log_line(const char *msg, int *compared, int *found);
+/* What the tree cache said of a session's observations (its debug lines,
+ * docs/concurrency.md §6), counted by cache_tally_log. */
+struct cache_tally {
+	int hits;       /* served from the cache */
+	int swept_hits; /* of them, with objects compared (a sweep) */
+	int found;      /* objects a sweep found changed without an event */
+	int fulls;      /* read in full (the reasons printed as TAP comments) */
+	int untrusted;  /* of them, because the toolkit is not trusted */
+};
+
+/* A session log handler (data: struct cache_tally *); the session's log
+ * level must be CUA_LOG_DEBUG. */
+void
+cache_tally_log(cua_session *s, cua_log_level level, const char *msg,
+		void *data);
 
 /* First element with this role text and title (NULL: any). */
 cua_element *

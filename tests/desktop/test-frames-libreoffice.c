@@ -288,27 +288,8 @@ window_titled(cua_tree *t, void *data)
 
 /* ------------------------------------------------------------------ */
 
-/* what the tree cache said of the observations (its debug lines) */
-static int untrusted_reads, cache_hits, swept_hits;
-
-static void
-on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
-{
-	int compared, found;
-
-	(void)s;
-	(void)level;
-	(void)data;
-	switch (cache_log_line(msg, &compared, &found)) {
-	case 1:
-		cache_hits++;
-		swept_hits += compared > 0;
-		break;
-	case -1:
-		untrusted_reads += strstr(msg, "toolkit not trusted") != NULL;
-		break;
-	}
-}
+/* what the tree cache said of the observations */
+static struct cache_tally tally;
 
 static void
 test_calc(void **state)
@@ -336,11 +317,11 @@ test_calc(void **state)
 	/* LibreOffice's toolkit reports GTK 3's name, but it does not
 	 * announce every change: served from the tree cache only with every
 	 * cached object compared again (the sweep) */
-	cua_session_set_log_handler(session, on_cache_log, NULL);
+	cua_session_set_log_handler(session, cache_tally_log, &tally);
 	cua_session_set_log_level(session, CUA_LOG_DEBUG);
 	/* (Calc may still be changing a moment after it came up: those
 	 * observations are read in full for it) */
-	for (int i = 0; i < 30 && cache_hits < 2; i++) {
+	for (int i = 0; i < 30 && tally.hits < 2; i++) {
 		t = NULL;
 		assert_int_equal(
 			cua_session_observe(session, APP,
@@ -352,9 +333,9 @@ test_calc(void **state)
 	}
 	cua_session_set_log_level(session, CUA_LOG_WARNING);
 	cua_session_set_log_handler(session, NULL, NULL);
-	assert_int_equal(untrusted_reads, 0);
-	assert_true(cache_hits >= 2);
-	assert_int_equal(swept_hits, cache_hits);
+	assert_int_equal(tally.untrusted, 0);
+	assert_true(tally.hits >= 2);
+	assert_int_equal(tally.swept_hits, tally.hits);
 	assert_int_equal(xwin_maximize(xid, 1, 10000), 0);
 
 	/* 0. the sheet's visible grid: a table of 2^31 - 1 children whose

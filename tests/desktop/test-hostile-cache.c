@@ -137,22 +137,8 @@ test_peer_never_answers(void **state)
 	assert_int_equal(conns1, conns + 1);
 }
 
-/* what the tree cache said of the observations (its debug lines) */
-static int cache_hits, sweep_found;
-
-static void
-on_cache_log(cua_session *s, cua_log_level level, const char *msg, void *data)
-{
-	int compared, found;
-
-	(void)s;
-	(void)level;
-	(void)data;
-	if (cache_log_line(msg, &compared, &found) == 1) {
-		cache_hits++;
-		sweep_found += found;
-	}
-}
+/* what the tree cache said of the observations */
+static struct cache_tally tally;
 
 /* An observation of mode hang (every node answers), served from the
  * cache: its text, malloc'd. */
@@ -162,10 +148,10 @@ cached_text(void)
 	cua_tree *t;
 	char *text;
 	int64_t ms;
-	int hits = cache_hits;
+	int hits = tally.hits;
 
 	assert_int_equal(observe(&t, &ms), CUA_OK);
-	assert_int_equal(cache_hits, hits + 1);
+	assert_int_equal(tally.hits, hits + 1);
 	text = render(t);
 	assert_non_null(text);
 	cua_tree_unref(t);
@@ -182,17 +168,17 @@ cache_session(const char *mode)
 	new_session();
 	assert_int_equal(cua_session_set_option(fx.s, "tree_cache", mode),
 			 CUA_OK);
-	cua_session_set_log_handler(fx.s, on_cache_log, NULL);
+	cua_session_set_log_handler(fx.s, cache_tally_log, &tally);
 	cua_session_set_log_level(fx.s, CUA_LOG_DEBUG);
 	cmd("hang-one off");
 	cmd("mode hang");
-	cache_hits = sweep_found = 0;
-	for (int i = 0; i < 20 && !cache_hits; i++) {
+	memset(&tally, 0, sizeof(tally));
+	for (int i = 0; i < 20 && !tally.hits; i++) {
 		assert_int_equal(observe(&t, &ms), CUA_OK);
 		assert_non_null(find_element(t, "button", "After hang"));
 		cua_tree_unref(t);
 	}
-	assert_true(cache_hits > 0);
+	assert_true(tally.hits > 0);
 }
 
 /*
@@ -217,13 +203,13 @@ test_cache_sweep_silent_changes(void **state)
 
 	cache_session("sweep");
 	text = cached_text();
-	assert_int_equal(sweep_found, 0); /* nothing changed yet */
+	assert_int_equal(tally.found, 0); /* nothing changed yet */
 	cua_free(text);
 	cmd("silent-name Swept");
 	cmd("silent-disable on");
 	text = cached_text();
-	printf("# swept: %d found changed\n", sweep_found);
-	assert_int_equal(sweep_found, 2);
+	printf("# swept: %d found changed\n", tally.found);
+	assert_int_equal(tally.found, 2);
 	assert_non_null(strstr(text, " button Swept"));
 	assert_null(strstr(text, "After hang"));
 	assert_non_null(strstr(text, " button (disabled) Before hang"));
@@ -232,7 +218,7 @@ test_cache_sweep_silent_changes(void **state)
 	cmd("silent-name -");
 	cmd("silent-disable off");
 	text = cached_text();
-	assert_int_equal(sweep_found, 4);
+	assert_int_equal(tally.found, 4);
 	assert_non_null(strstr(text, " button After hang"));
 	assert_non_null(strstr(text, " button Before hang"));
 	cua_free(text);

@@ -81,8 +81,9 @@ enum read_mode {
 	 * node's depth; no descent */
 	READ_REFRESH,
 	/* named nodes of a walk compared again (the tree cache's sweep of
-	 * toolkits that do not announce every change): their states, name
-	 * and ChildCount only */
+	 * toolkits that do not announce every change): their states and name,
+	 * their ChildCount and value when the caller asks (backend.h
+	 * sweep_nodes); no details, no descent */
 	READ_SWEEP,
 };
 
