@@ -37,7 +37,10 @@
  * that observe it thousands of times). With --extras the window also
  * has a menu bar, a
  * momentary toggle button, a multi-selection tree view, a text view that
- * logs Return and Tab, and the commands `select-file N` and `chooser DIR`.
+ * logs Return and Tab, an "Ask" button whose handler asks in a modal
+ * "Question" dialog and waits for the answer (gtk_dialog_run: "asking",
+ * then "asked yes|no|other"), and the commands `select-file N` and
+ * `chooser DIR`.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -275,6 +278,31 @@ on_notes_key(GtkWidget *w, GdkEventKey *ev, gpointer data)
 	return FALSE;
 }
 
+/* A handler that asks and waits for the answer: the dialog's loop runs
+ * inside the click's handler, as many apps' confirmations do. */
+static void
+on_ask(GtkButton *b, gpointer data)
+{
+	GtkWidget *d = gtk_dialog_new_with_buttons(
+		"Question", GTK_WINDOW(window),
+		GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT, "_No",
+		GTK_RESPONSE_NO, "_Yes", GTK_RESPONSE_YES, NULL);
+	int r;
+
+	(void)b;
+	(void)data;
+	gtk_container_add(
+		GTK_CONTAINER(gtk_dialog_get_content_area(GTK_DIALOG(d))),
+		gtk_label_new("Go on?"));
+	gtk_widget_show_all(d);
+	say("asking");
+	r = gtk_dialog_run(GTK_DIALOG(d));
+	gtk_widget_destroy(d);
+	say("asked %s", r == GTK_RESPONSE_YES ? "yes" :
+			r == GTK_RESPONSE_NO  ? "no" :
+						"other");
+}
+
 static GtkWidget *
 extras_row(void)
 {
@@ -303,6 +331,10 @@ extras_row(void)
 	g_signal_connect(w, "clicked", G_CALLBACK(fixture_on_clicked), NULL);
 	gtk_container_add(GTK_CONTAINER(sw), w);
 	gtk_box_pack_start(GTK_BOX(row), sw, FALSE, FALSE, 0);
+
+	w = gtk_button_new_with_label("Ask");
+	g_signal_connect(w, "clicked", G_CALLBACK(on_ask), NULL);
+	gtk_box_pack_start(GTK_BOX(row), w, FALSE, FALSE, 0);
 
 	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
 		gtk_list_store_append(store, &it);

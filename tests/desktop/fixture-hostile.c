@@ -53,8 +53,9 @@
  *                        names a socket of the app's own, as the ATK
  *                        bridge's does (off by default); the same filter
  *                        answers the calls that come there
- *   peers                prints "peers N M": connections to that socket
- *                        so far, and calls answered there
+ *   peers                prints "peers N M O": connections to that socket
+ *                        so far, calls answered there, and connections
+ *                        still open
  *   quit                 exit 0
  * Lines printed: "ready <bus name>" once registered, "action <id> <n>"
  * for each DoAction answered.
@@ -1011,7 +1012,12 @@ command(char *line)
 		silent_disable = strcmp(a, "on") == 0;
 		say("ok silent-disable %d", silent_disable);
 	} else if (strcmp(line, "peers") == 0) {
-		say("peers %u %d", peer_conns->len, peer_calls);
+		unsigned open = 0;
+
+		for (guint i = 0; i < peer_conns->len; i++)
+			open += !g_dbus_connection_is_closed(
+				peer_conns->pdata[i]);
+		say("peers %u %d %u", peer_conns->len, peer_calls, open);
 	} else if (sscanf(line, "peer %7s", a) == 1) {
 		peer_on = strcmp(a, "on") == 0;
 		say("ok peer %d", peer_on);

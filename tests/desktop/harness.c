@@ -370,6 +370,14 @@ observe_until_pred(cua_session *s, const char *app, int timeout_ms,
 	}
 }
 
+int
+window_titled(cua_tree *t, void *data)
+{
+	const char *title = cua_tree_get_window_title(t);
+
+	return title && strcmp(title, (const char *)data) == 0;
+}
+
 cua_tree *
 observe_until(cua_session *s, const char *app, int timeout_ms)
 {

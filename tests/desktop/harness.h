@@ -91,6 +91,10 @@ observe_until(cua_session *s, const char *app, int timeout_ms);
 cua_tree *
 observe_until_pred(cua_session *s, const char *app, int timeout_ms,
 		   int (*pred)(cua_tree *t, void *data), void *data);
+/* observe_until_pred() predicate: the observation's window is titled
+ * `data` (a string). */
+int
+window_titled(cua_tree *t, void *data);
 char *
 render(cua_tree *t); /* owned; cua_free */
 

@@ -676,6 +676,47 @@ test_type_newline(void **state)
 	cua_tree_unref(t);
 }
 
+/* A button whose handler asks in a modal dialog and waits for the answer
+ * (GTK 3 presses a button inside its press action's accessibility call,
+ * and gtk_dialog_run's loop runs there): the click is done at once, the
+ * dialog is read and answered while the handler waits, and the answer
+ * reaches the handler. */
+static void
+test_modal_handler(void **state)
+{
+	cua_tree *t = need_observation(fx->app, 15000), *d;
+	char log[4096] = "", *out = NULL;
+
+	(void)state;
+	ACT(cua_session_click(
+		session, fx->app,
+		cua_element_get_id(need_element(fx->app, t, NULL, "Ask")),
+		CUA_BUTTON_LEFT, 1, &out));
+	assert_route(fx->app, out, "action:Click");
+	cua_free(out);
+	cua_tree_unref(t);
+	wait_count("asking", 1, log, sizeof(log));
+	if (count(log, "asking") != 1)
+		fail_msg("%s: the click on Ask did:\n%s", fx->app, log);
+	d = observe_until_pred(session, fx->app, 15000, window_titled,
+			       (void *)"Question");
+	if (!d)
+		fail_msg("%s: the Question dialog was not read: %s", fx->app,
+			 cua_error_message());
+	ACT(cua_session_click(
+		session, fx->app,
+		cua_element_get_id(need_element(fx->app, d, "button", "Yes")),
+		CUA_BUTTON_LEFT, 1, NULL));
+	cua_tree_unref(d);
+	wait_count("asked", 1, log, sizeof(log));
+	if (strcmp(last_line(log, "asked"), "asked yes") != 0)
+		fail_msg("%s: the dialog answered:\n%s", fx->app, log);
+	t = observe_until_pred(session, fx->app, 15000, window_titled,
+			       (void *)"libcua fixture");
+	assert_non_null(t);
+	cua_tree_unref(t);
+}
+
 /* test_<toolkit>_<what>: test_<what> on that toolkit's fixture; the
  * tools whose effects test_<what> checks (docs/coverage.md) */
 #define ON(tk, what)                                                           \
@@ -694,6 +735,7 @@ static const char covers_menu_titles[] = "click";
 static const char covers_tree_rows[] = "click";
 static const char covers_list_rows[] = "click";
 static const char covers_file_chooser[] = "click";
+static const char covers_modal_handler[] = "get_app_state click";
 static const char covers_type_newline[] = "click set_value type_text";
 ON(gtk3, repeat_calls)
 ON(gtk3, repeat_sequence)
@@ -703,6 +745,7 @@ ON(gtk3, descendant)
 ON(gtk3, menu_titles)
 ON(gtk3, tree_rows)
 ON(gtk3, file_chooser)
+ON(gtk3, modal_handler)
 ON(gtk3, type_newline)
 ON(gtk4, repeat_calls)
 ON(gtk4, repeat_sequence)
@@ -731,6 +774,7 @@ main(void)
 		cmocka_unit_test(test_gtk3_menu_titles),
 		cmocka_unit_test(test_gtk3_tree_rows),
 		cmocka_unit_test(test_gtk3_file_chooser),
+		cmocka_unit_test(test_gtk3_modal_handler),
 		cmocka_unit_test(test_gtk3_type_newline),
 		cmocka_unit_test(test_gtk4_repeat_calls),
 		cmocka_unit_test(test_gtk4_repeat_sequence),

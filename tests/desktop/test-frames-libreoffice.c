@@ -277,15 +277,6 @@ grid_shown(cua_tree *t, void *data)
 	return ok;
 }
 
-/* The observation's window has this title. */
-static int
-window_titled(cua_tree *t, void *data)
-{
-	const char *title = cua_tree_get_window_title(t);
-
-	return title && strcmp(title, (const char *)data) == 0;
-}
-
 /* ------------------------------------------------------------------ */
 
 /* what the tree cache said of the observations */

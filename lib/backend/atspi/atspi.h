@@ -156,6 +156,20 @@ GVariant *
 atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 		const char *iface, const char *method, GVariant *args,
 		const GVariantType *reply_type, int timeout_ms, GError **error);
+/*
+ * The same over a connection of its own, opened for the call and closed
+ * after it, when the app is reached on its own socket (on the bus, as
+ * atspi_call_sync). For calls whose handler may run a nested main loop
+ * (Action.DoAction: the ATK bridge answers, then runs the action, and a
+ * button that opens a modal dialog runs the dialog's loop there): the app
+ * reads no more messages from the connection that carried the call until
+ * the handler returns, so that connection must not be the kept one.
+ */
+GVariant *
+atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
+		      const char *iface, const char *method, GVariant *args,
+		      const GVariantType *reply_type, int timeout_ms,
+		      GError **error);
 
 /* ------------------------------------------------------------------ */
 /* decode.c — replies into raw nodes (the reader, fetch_reply.c)      */

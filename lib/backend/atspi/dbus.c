@@ -87,10 +87,12 @@ struct dbatch {
 	unsigned int in_flight;
 	uint64_t calls;
 	uint64_t errors;
-	unsigned int refs; /* the owner, plus one per call in flight */
-	int stopped;       /* no more sends, no more callbacks */
-	GPtrArray *raws;   /* struct braw: the apps' sockets used */
-	GQueue failed;     /* struct dcall, not sent: answered next */
+	unsigned int refs;   /* the owner, plus one per call in flight */
+	int stopped;         /* no more sends, no more callbacks */
+	GPtrArray *raws;     /* struct braw: the apps' sockets used */
+	GQueue failed;       /* struct dcall, not sent: answered next */
+	struct rawconn *own; /* a connection of the batch's own, used for
+			      * every call instead of the kept one */
 };
 
 /* An app's own socket, shared by the batches that use it: the calls on it
@@ -162,6 +164,7 @@ dbatch_unref(struct dbatch *b)
 	while ((c = g_queue_pop_head(&b->queue)))
 		dcall_free(c);
 	g_ptr_array_unref(b->raws);
+	rawconn_unref(b->own);
 	g_free(b);
 }
 
@@ -588,7 +591,10 @@ dbatch_call(struct dbatch *batch, const char *bus, const char *path,
 	c = g_new0(struct dcall, 1);
 	c->batch = batch;
 	c->conn = batch->be->a11y;
-	if (bus && (rc = peer_lookup(batch->be, bus))) {
+	if (batch->own) {
+		c->conn = NULL;
+		c->raw = batch_raw(batch, batch->own);
+	} else if (bus && (rc = peer_lookup(batch->be, bus))) {
 		c->conn = NULL;
 		c->raw = batch_raw(batch, rc);
 	}
@@ -744,6 +750,7 @@ dbatch_run(struct dbatch *batch)
 
 struct peer_slot {
 	char *bus;
+	char *address; /* where rc was connected */
 	struct rawconn *rc;
 	uint64_t used;
 };
@@ -757,6 +764,7 @@ static void
 slot_clear(struct peer_slot *sl)
 {
 	g_free(sl->bus);
+	g_free(sl->address);
 	rawconn_unref(sl->rc);
 	memset(sl, 0, sizeof(*sl));
 }
@@ -773,23 +781,30 @@ atspi_peers_free(struct atspi_be *be)
 	be->peers = NULL;
 }
 
-/* The app's connection, when it is kept and open. */
-static struct rawconn *
-peer_lookup(struct atspi_be *be, const char *bus)
+static struct peer_slot *
+peer_slot_of(struct atspi_be *be, const char *bus)
 {
 	if (!be->peers)
 		return NULL;
 	for (size_t i = 0; i < PEERS_MAX; i++) {
 		struct peer_slot *sl = &be->peers->slot[i];
 
-		if (sl->bus && strcmp(sl->bus, bus) == 0) {
-			if (!peer_wants(sl->rc->peer))
-				return NULL; /* closed */
-			sl->used = ++be->peers->clock;
-			return sl->rc;
-		}
+		if (sl->bus && strcmp(sl->bus, bus) == 0)
+			return sl;
 	}
 	return NULL;
+}
+
+/* The app's connection, when it is kept and open. */
+static struct rawconn *
+peer_lookup(struct atspi_be *be, const char *bus)
+{
+	struct peer_slot *sl = peer_slot_of(be, bus);
+
+	if (!sl || !peer_wants(sl->rc->peer))
+		return NULL; /* none, or closed */
+	sl->used = ++be->peers->clock;
+	return sl->rc;
 }
 
 /* Lets go of the connections the apps closed (they quit, or restarted
@@ -822,7 +837,8 @@ prune(struct atspi_peers *ps)
 }
 
 static void
-keep(struct atspi_be *be, const char *bus, struct rawconn *rc)
+keep(struct atspi_be *be, const char *bus, const char *address,
+     struct rawconn *rc)
 {
 	struct peer_slot *sl = NULL;
 
@@ -841,6 +857,7 @@ keep(struct atspi_be *be, const char *bus, struct rawconn *rc)
 	if (sl->bus)
 		slot_clear(sl);
 	sl->bus = g_strdup(bus);
+	sl->address = g_strdup(address);
 	sl->rc = rc;
 	sl->used = ++be->peers->clock;
 }
@@ -900,7 +917,7 @@ atspi_peer_get(struct atspi_be *be, const char *bus, int timeout_ms,
 		addr, timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS,
 		&error);
 	if (conn) {
-		keep(be, bus, rawconn_new(conn));
+		keep(be, bus, addr, rawconn_new(conn));
 	} else {
 		cua_debug(be->base.ctx, "atspi: %s: cannot connect to %s: %s",
 			  bus, addr, error->message);
@@ -940,10 +957,11 @@ on_sync_reply(struct dbatch *batch, GVariant *reply, const GError *error,
 		s->error = g_error_copy(error);
 }
 
-GVariant *
-atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
-		const char *iface, const char *method, GVariant *args,
-		const GVariantType *reply_type, int timeout_ms, GError **error)
+static GVariant *
+call_sync(struct atspi_be *be, struct rawconn *own, const char *bus,
+	  const char *path, const char *iface, const char *method,
+	  GVariant *args, const GVariantType *reply_type, int timeout_ms,
+	  GError **error)
 {
 	struct sync_result s = { NULL, NULL };
 	struct dbatch *b;
@@ -955,6 +973,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 	 * backstop. */
 	deadline = cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000;
 	b = dbatch_new(be, timeout_ms, 1, deadline);
+	b->own = own;
 	dbatch_call(b, bus, path, iface, method, args, reply_type,
 		    on_sync_reply, &s);
 	dbatch_run(b);
@@ -968,4 +987,46 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 			    "%s.%s on %s did not answer within %d ms", iface,
 			    method, bus ? bus : "(peer)", timeout_ms);
 	return NULL;
+}
+
+GVariant *
+atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
+		const char *iface, const char *method, GVariant *args,
+		const GVariantType *reply_type, int timeout_ms, GError **error)
+{
+	return call_sync(be, NULL, bus, path, iface, method, args, reply_type,
+			 timeout_ms, error);
+}
+
+GVariant *
+atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
+		      const char *iface, const char *method, GVariant *args,
+		      const GVariantType *reply_type, int timeout_ms,
+		      GError **error)
+{
+	struct peer_slot *sl = bus ? peer_slot_of(be, bus) : NULL;
+	struct peer *conn;
+	GError *e = NULL;
+
+	if (!sl || !peer_wants(sl->rc->peer))
+		/* on the bus: the app reads each client's messages apart */
+		return atspi_call_sync(be, bus, path, iface, method, args,
+				       reply_type, timeout_ms, error);
+	conn = peer_open(
+		sl->address,
+		timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS, &e);
+	if (!conn) {
+		/* the app's socket took one connection and not another:
+		 * the kept one, as any other call */
+		cua_debug(be->base.ctx,
+			  "atspi: %s: no second connection to %s (%s); %s.%s "
+			  "goes over the kept one",
+			  bus, sl->address, e->message, iface, method);
+		g_error_free(e);
+		return atspi_call_sync(be, bus, path, iface, method, args,
+				       reply_type, timeout_ms, error);
+	}
+	/* the batch closes it when it goes */
+	return call_sync(be, rawconn_new(conn), bus, path, iface, method, args,
+			 reply_type, timeout_ms, error);
 }

@@ -93,10 +93,14 @@ sync_call(struct atspi_be *be, const char *bus, const char *path,
 {
 	GError *e = NULL;
 	GVariant *r;
+	/* an action's handler may run a nested loop (a modal dialog):
+	 * not on the connection the checks after it use */
+	int apart = strcmp(method, "DoAction") == 0;
 
-	r = atspi_call_sync(be, bus, path, iface, method, args,
-			    reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
-			    fetch_call_ms(be), &e);
+	r = (apart ? atspi_call_sync_apart : atspi_call_sync)(
+		be, bus, path, iface, method, args,
+		reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
+		fetch_call_ms(be), &e);
 	if (!r) {
 		*res = gerror_result(e, method);
 		g_error_free(e);
