@@ -526,8 +526,8 @@ wait_enabled(struct cua_act *a, struct cua_located *loc)
  * Whether route 7 comes first (docs/actions.md §3): asked for
  * (always_simulate_click), or LibreOffice, which runs a button's handler
  * inside its press action: a handler that opens a modal dialog runs the
- * dialog's loop there, inside the accessibility call, and the app answers
- * no accessibility call at all until the dialog is closed.
+ * dialog's loop there, and a key typed into that dialog deadlocks the
+ * app's accessibility bridge for good. Through the pointer it does not.
  */
 static int
 pointer_first(const struct cua_act *a)
