@@ -221,9 +221,10 @@ struct cua_backend_ops {
 	 * it) again, and nothing else but what the caller asks for on each
 	 * node (the tree cache's sweep of a toolkit that does not announce
 	 * every change, core/cache.h): nodes[i] as for refresh_nodes, with
-	 * child_count 0 for its ChildCount (-1: not wanted) and ifaces
-	 * CUA_IFACE_VALUE for its current, minimum and maximum value.
-	 * CUA_HAVE_BASIC is set on those whose states and name answered
+	 * child_count 0 for its ChildCount (-1: not wanted), ifaces
+	 * CUA_IFACE_VALUE for its current, minimum and maximum value, and
+	 * index_in_parent 0 for its index in its parent (-1: not wanted; -2
+	 * when it did not answer). CUA_HAVE_BASIC is set on those whose states and name answered
 	 * (clear: gone, or no answer in time, which also sets
 	 * snap->stats.deadline_hit). May be NULL. */
 	cua_result (*sweep_nodes)(struct cua_backend *b,

@@ -566,6 +566,7 @@ struct sweep {
 	struct cua_raw_node **olds, **news;
 	size_t n, cap;
 	struct cua_raw_snapshot *tmp;
+	int order; /* compare each node's place among its siblings */
 };
 
 /* The nodes below the toplevels (those came with the opening). */
@@ -597,6 +598,9 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 		/* its value, when it was read */
 		if (n->have & CUA_HAVE_VALUE)
 			f->ifaces = CUA_IFACE_VALUE;
+		/* its place, when asked and known */
+		if (sw->order && n->parent && n->index_in_parent >= 0)
+			f->index_in_parent = 0;
 		sw->olds[sw->n] = n;
 		sw->news[sw->n++] = f;
 	}
@@ -607,24 +611,35 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 	return 0;
 }
 
+/* Qt moves an object among its siblings without an event (a button
+ * inserted before others, a list reversed): its sweep compares places. */
+static int
+sweeps_order(const struct cua_app_info *app)
+{
+	return app->toolkit && strncasecmp(app->toolkit, "Qt", 2) == 0;
+}
+
 /*
  * A toolkit that announces most changes but not all (CUA_TRUST_SWEEP):
- * the states, name, child count (when its children were read) and value
- * (when it has one) of every cached node below the toplevels read again
- * and compared; a node that differs is marked as if its app had said so
- * (its fields, or its subtree when its children count changed; one gone
- * is found so). Cheaper than a full read: two to six calls a node, no
- * details, no children lists.
+ * the states, name, child count (when its children were read), value
+ * (when it has one) and, for toolkits that reorder silently, the index in
+ * its parent of every cached node below the toplevels read again and
+ * compared; a node that differs is marked as if its app had said so (its
+ * fields, or its subtree when its children count changed; its parent's
+ * children when it moved; one gone is found so). Cheaper than a full
+ * read: two to seven calls a node, no details, no children lists.
  */
 static cua_result
-sweep(struct cua_session *s, struct cua_cache_entry *e,
-      const struct cua_fetch_policy *pol, struct cua_cache_read *cr)
+sweep(struct cua_session *s, const struct cua_app_info *app,
+      struct cua_cache_entry *e, const struct cua_fetch_policy *pol,
+      struct cua_cache_read *cr)
 {
 	struct cua_raw_snapshot *snap = e->snap;
 	struct sweep sw = { 0 };
 	size_t blen = strlen(e->bus_name);
 	cua_result r = CUA_OK;
 
+	sw.order = sweeps_order(app);
 	sw.tmp = cua_raw_snapshot_new();
 	if (!sw.tmp || sweep_add(&sw, snap->app, -1) < 0) {
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -653,6 +668,8 @@ sweep(struct cua_session *s, struct cua_cache_entry *e,
 			(!(f->have & CUA_HAVE_VALUE) || f->value != o->value ||
 			 f->value_min != o->value_min ||
 			 f->value_max != o->value_max);
+		int moved = !gone && f->index_in_parent != -1 &&
+			    f->index_in_parent != o->index_in_parent;
 		uint8_t flags = 0;
 		const char *path;
 
@@ -660,6 +677,30 @@ sweep(struct cua_session *s, struct cua_cache_entry *e,
 			flags = CUA_MARK_DETAILS;
 		if (kids)
 			flags |= CUA_MARK_DETAILS | CUA_MARK_CHILDREN;
+		if (moved) {
+			/* its parent's children are read again */
+			const char *pp = o->parent->ident;
+
+			if (!pp || strncmp(pp, e->bus_name, blen) != 0 ||
+			    pp[blen] != ':') {
+				cr->detail = "an object of another process "
+					     "moved";
+				goto out;
+			}
+			if ((cua_cache_marked(&e->marks, pp + blen + 1) &
+			     CUA_MARK_CHILDREN) == 0) {
+				cua_debug(&s->ctx,
+					  "tree cache sweep: %s moved from %d "
+					  "to %d without an event",
+					  o->ident + blen + 1,
+					  (int)o->index_in_parent,
+					  (int)f->index_in_parent);
+				cr->sweep_found++;
+				cua_cache_mark_path(&e->marks, pp + blen + 1,
+						    CUA_MARK_DETAILS |
+							    CUA_MARK_CHILDREN);
+			}
+		}
 		if (!flags)
 			continue;
 		if (strncmp(o->ident, e->bus_name, blen) != 0 ||
@@ -733,7 +774,7 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 			cr->detail = "the backend cannot compare objects";
 			return CUA_OK;
 		}
-		r = sweep(s, e, &pol, cr);
+		r = sweep(s, app, e, &pol, cr);
 		if (r != CUA_OK || cr->detail)
 			return r;
 	}

@@ -256,6 +256,12 @@ fetch_start_basic(struct fnode *fn)
 			get_prop(fn, K_VAL_MIN, IF_VALUE, "MinimumValue");
 			get_prop(fn, K_VAL_MAX, IF_VALUE, "MaximumValue");
 		}
+		/* and its place among its siblings, when asked (0) */
+		if (fn->n->index_in_parent >= 0) {
+			fn->n->index_in_parent = -2;
+			fetch_call(fn, K_INDEX, 0, IF_ACCESSIBLE,
+				   "GetIndexInParent", NULL, "(i)");
+		}
 		return;
 	}
 	fetch_call(fn, K_ROLE, 0, IF_ACCESSIBLE, "GetRole", NULL, "(u)");
