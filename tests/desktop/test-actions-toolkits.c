@@ -680,7 +680,8 @@ test_type_newline(void **state)
  * (GTK 3 presses a button inside its press action's accessibility call,
  * and gtk_dialog_run's loop runs there): the click is done at once, the
  * dialog is read and answered while the handler waits, and the answer
- * reaches the handler. */
+ * reaches the handler. Keys meanwhile are refused (they would deadlock
+ * the app's ATK bridge, docs/actions.md §3), and go again after. */
 static void
 test_modal_handler(void **state)
 {
@@ -703,6 +704,20 @@ test_modal_handler(void **state)
 	if (!d)
 		fail_msg("%s: the Question dialog was not read: %s", fx->app,
 			 cua_error_message());
+	/* a key now would deadlock the app's accessibility bridge: refused,
+	 * nothing sent, and the app still answers */
+	assert_int_equal(
+		cua_session_press_key(session, fx->app, "Escape", NULL),
+		CUA_ERROR_INPUT_BLOCKED);
+	assert_non_null(strstr(cua_error_message(), "would hang the app"));
+	cua_tree_unref(d);
+	d = observe_until_pred(session, fx->app, 5000, window_titled,
+			       (void *)"Question");
+	assert_non_null(d);
+	quiet(300, log, sizeof(log));
+	if (count(log, "asked"))
+		fail_msg("%s: the refused key reached the dialog:\n%s", fx->app,
+			 log);
 	ACT(cua_session_click(
 		session, fx->app,
 		cua_element_get_id(need_element(fx->app, d, "button", "Yes")),
@@ -715,6 +730,8 @@ test_modal_handler(void **state)
 			       (void *)"libcua fixture");
 	assert_non_null(t);
 	cua_tree_unref(t);
+	/* the handler returned: keys go again */
+	ACT(cua_session_press_key(session, fx->app, "Escape", NULL));
 }
 
 /* test_<toolkit>_<what>: test_<what> on that toolkit's fixture; the

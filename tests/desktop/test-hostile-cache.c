@@ -65,8 +65,8 @@ peer_session(unsigned *conns, int *calls)
  * An app with a socket of its own (as ATK-bridge apps have): a session
  * connects once and sends every later read there, the walks and the live
  * re-reads before an action; the press action goes over a connection of
- * its own, closed once answered (a handler may run a modal dialog's loop
- * inside it, docs/actions.md §3).
+ * its own, closed once its handler returned (a handler may run a modal
+ * dialog's loop inside it, docs/actions.md §3).
  */
 static void
 test_peer_kept(void **state)
@@ -93,8 +93,12 @@ test_peer_kept(void **state)
 		0);
 	cua_free(outcome);
 	cua_tree_unref(t);
-	/* the action's connection, and then only the kept one open (the
-	 * app sees the other closed a moment later) */
+	/* the action's connection is kept until the app answered a Ping
+	 * sent behind the action (its handler returned), and let go at the
+	 * next read; then only the kept one is open (the app sees the other
+	 * closed a moment later) */
+	assert_int_equal(observe(&t, &ms), CUA_OK);
+	cua_tree_unref(t);
 	for (int i = 0; peer_counts(&conns1, &calls1) != 1; i++) {
 		assert_true(i < 50);
 		usleep(100 * 1000);

@@ -48,6 +48,9 @@ struct atspi_be {
 	struct desktop_cache *desktop_cache;
 	/* the apps' own sockets, kept between reads (dbus.c) */
 	struct atspi_peers *peers;
+	/* press actions' own connections, while their handlers may run
+	 * (dbus.c) */
+	GPtrArray *held;
 };
 
 /* Capability bits remembered per application bus name. */
@@ -170,6 +173,18 @@ atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 		      const char *iface, const char *method, GVariant *args,
 		      const GVariantType *reply_type, int timeout_ms,
 		      GError **error);
+/*
+ * 1 when a press action sent to `bus` by atspi_call_sync_apart() still
+ * runs its handler in a nested loop: the app answers on its kept
+ * connection (a round trip of up to timeout_ms) and not yet on the
+ * action's. A key event reaching such an app deadlocks its ATK bridge
+ * (docs/actions.md §3). 0 when none runs, or the app does not answer.
+ */
+int
+atspi_action_running(struct atspi_be *be, const char *bus, int timeout_ms);
+/* Lets go of the press actions' connections. */
+void
+atspi_held_free(struct atspi_be *be);
 
 /* ------------------------------------------------------------------ */
 /* decode.c — replies into raw nodes (the reader, fetch_reply.c)      */

@@ -386,6 +386,7 @@ atspi_reconnect(struct atspi_be *be)
 		be->a11y_address = NULL;
 		g_hash_table_remove_all(be->caps);
 		atspi_peers_free(be);
+		atspi_held_free(be);
 	}
 	r = connect_a11y(be);
 	if (r == 0) {
@@ -444,6 +445,7 @@ atspi_destroy(struct cua_backend *b)
 	if (be->caps)
 		g_hash_table_destroy(be->caps);
 	atspi_peers_free(be);
+	atspi_held_free(be);
 	desktop_cache_free(be->desktop_cache);
 	for (size_t i = 0; i < G_N_ELEMENTS(be->display_env); i++)
 		g_free(be->display_env[i]);

@@ -862,6 +862,9 @@ keep(struct atspi_be *be, const char *bus, const char *address,
 	sl->used = ++be->peers->clock;
 }
 
+static void
+held_poll(struct atspi_be *be);
+
 /* Only local sockets: the address comes from the app. */
 static int
 is_local_address(const char *a)
@@ -886,6 +889,8 @@ atspi_peer_get(struct atspi_be *be, const char *bus, int timeout_ms,
 		return 0;
 	if (be->peers)
 		prune(be->peers);
+	/* press actions whose handlers returned let go */
+	held_poll(be);
 	if (peer_lookup(be, bus))
 		return 1;
 	(*calls)++;
@@ -998,6 +1003,131 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 			 timeout_ms, error);
 }
 
+/* ------------------------------------------------------------------ */
+/* Press actions on a connection of their own                          */
+
+/*
+ * A press action's connection, kept while the handler may still run
+ * (docs/actions.md §3): the ATK bridge answers DoAction and then runs the
+ * action inside the dispatch of that message; a handler that opens a
+ * modal dialog runs its loop there. A Peer.Ping sent after the answer is
+ * answered (by libdbus, at the next dispatch) only once the handler has
+ * returned.
+ */
+struct held {
+	char *bus;
+	struct rawconn *rc;
+	guint32 ping;
+	int done; /* the Ping was answered, or the connection closed */
+};
+
+/* Press actions whose handlers may still run; the oldest let go first. */
+#define HELD_MAX 8
+
+static void
+held_free(gpointer data)
+{
+	struct held *h = data;
+
+	g_free(h->bus);
+	rawconn_unref(h->rc);
+	g_free(h);
+}
+
+static void
+on_held_reply(GDBusMessage *reply, void *data)
+{
+	struct held *h = data;
+
+	if (g_dbus_message_get_reply_serial(reply) == h->ping)
+		h->done = 1;
+}
+
+/* Reads what came on the held connections; lets go of those done. */
+static void
+held_poll(struct atspi_be *be)
+{
+	for (guint i = 0; be->held && i < be->held->len;) {
+		struct held *h = be->held->pdata[i];
+		GError *e = NULL;
+
+		if (peer_io(h->rc->peer, on_held_reply, h, &e) < 0) {
+			h->done = 1;
+			g_error_free(e);
+		}
+		if (h->done)
+			g_ptr_array_remove_index(be->held, i);
+		else
+			i++;
+	}
+}
+
+/* Keeps `rc` after its press action was answered, with a Ping behind. */
+static void
+hold(struct atspi_be *be, const char *bus, struct rawconn *rc)
+{
+	GDBusMessage *m = g_dbus_message_new_method_call(
+		bus, "/", "org.freedesktop.DBus.Peer", "Ping");
+	struct held *h;
+	GError *e = NULL;
+	guint32 serial = peer_send(rc->peer, m, &e);
+
+	g_object_unref(m);
+	if (!serial) {
+		g_error_free(e);
+		return;
+	}
+	if (!be->held)
+		be->held = g_ptr_array_new_with_free_func(held_free);
+	if (be->held->len >= HELD_MAX)
+		g_ptr_array_remove_index(be->held, 0);
+	h = g_new0(struct held, 1);
+	h->bus = g_strdup(bus);
+	h->rc = rc;
+	rc->refs++;
+	h->ping = serial;
+	g_ptr_array_add(be->held, h);
+	held_poll(be); /* writes the Ping */
+}
+
+void
+atspi_held_free(struct atspi_be *be)
+{
+	if (be->held)
+		g_ptr_array_unref(be->held);
+	be->held = NULL;
+}
+
+int
+atspi_action_running(struct atspi_be *be, const char *bus, int timeout_ms)
+{
+	GVariant *r;
+	GError *e = NULL;
+	int pending = 0;
+
+	held_poll(be);
+	for (guint i = 0; be->held && i < be->held->len; i++)
+		pending |= strcmp(((struct held *)be->held->pdata[i])->bus,
+				  bus) == 0;
+	if (!pending)
+		return 0;
+	/* a handler still running, or an app that has not read the Ping
+	 * yet: an app that answers on its kept connection and still not
+	 * on the held one runs a loop inside the action */
+	r = atspi_call_sync(be, bus, "/", "org.freedesktop.DBus.Peer", "Ping",
+			    NULL, NULL, timeout_ms, &e);
+	if (!r) {
+		g_error_free(e);
+		return 0; /* busy, or gone: not known to be in a loop */
+	}
+	g_variant_unref(r);
+	held_poll(be);
+	for (guint i = 0; be->held && i < be->held->len; i++)
+		if (strcmp(((struct held *)be->held->pdata[i])->bus, bus) == 0)
+			return 1;
+	return 0;
+}
+
 GVariant *
 atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 		      const char *iface, const char *method, GVariant *args,
@@ -1005,7 +1135,9 @@ atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 		      GError **error)
 {
 	struct peer_slot *sl = bus ? peer_slot_of(be, bus) : NULL;
+	struct rawconn *rc;
 	struct peer *conn;
+	GVariant *r;
 	GError *e = NULL;
 
 	if (!sl || !peer_wants(sl->rc->peer))
@@ -1026,7 +1158,13 @@ atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 		return atspi_call_sync(be, bus, path, iface, method, args,
 				       reply_type, timeout_ms, error);
 	}
-	/* the batch closes it when it goes */
-	return call_sync(be, rawconn_new(conn), bus, path, iface, method, args,
-			 reply_type, timeout_ms, error);
+	rc = rawconn_new(conn);
+	rc->refs++; /* ours, past the batch's */
+	r = call_sync(be, rc, bus, path, iface, method, args, reply_type,
+		      timeout_ms, error);
+	/* answered: the handler may run now, inside that dispatch */
+	if (r && peer_wants(conn))
+		hold(be, bus, rc);
+	rawconn_unref(rc);
+	return r;
 }

@@ -16,6 +16,9 @@
 
 #include "atspi.h"
 
+/* how long the app may take to answer the probe of a running action */
+#define ACTION_PROBE_MS 500
+
 /* A missing member of the driver: what the core would say of a missing
  * capability. */
 static cua_result
@@ -148,6 +151,11 @@ atspi_keys(struct cua_backend *b, const struct cua_key_chord *chords, size_t n,
 
 	if (kept)
 		*kept = 0;
+	/* an element's action still running a dialog's loop in the app:
+	 * a key would deadlock its ATK bridge (docs/actions.md §3) */
+	if (app_bus && atspi_action_running((struct atspi_be *)b, app_bus,
+					    ACTION_PROBE_MS))
+		return cua_err(CUA_MSG_KEYS_WOULD_HANG);
 	FORWARD(b, keys, CUA_DISPLAY_CAP_KEYBOARD, chords, n, keymap_delay_ms,
 		&sync, kept);
 }

@@ -526,8 +526,9 @@ wait_enabled(struct cua_act *a, struct cua_located *loc)
  * Whether route 7 comes first (docs/actions.md §3): asked for
  * (always_simulate_click), or LibreOffice, which runs a button's handler
  * inside its press action: a handler that opens a modal dialog runs the
- * dialog's loop there, and a key typed into that dialog deadlocks the
- * app's accessibility bridge for good. Through the pointer it does not.
+ * dialog's loop there, and keys into that dialog would deadlock the app's
+ * accessibility bridge (they are refused meanwhile); its dialogs are
+ * typed into. Through the pointer, keys are safe.
  */
 static int
 pointer_first(const struct cua_act *a)
