@@ -1062,7 +1062,42 @@ held_poll(struct atspi_be *be)
 	}
 }
 
-/* Keeps `rc` after its press action was answered, with a Ping behind. */
+/* How long a press action's handler may take before its connection is
+ * held rather than closed (a nested loop, or a slow handler). */
+#define HANDLER_RETURN_MS 50
+
+/* Waits up to `ms` for the answer to h's Ping: 1 once answered (or the
+ * connection closed), 0 when the handler still runs. */
+static int
+held_wait(struct held *h, int ms)
+{
+	int64_t end = cua_now_us() + (int64_t)ms * 1000;
+
+	for (;;) {
+		GError *e = NULL;
+		struct pollfd pfd;
+		int64_t left;
+
+		if (peer_io(h->rc->peer, on_held_reply, h, &e) < 0) {
+			g_error_free(e);
+			return 1;
+		}
+		if (h->done)
+			return 1;
+		left = end - cua_now_us();
+		if (left <= 0)
+			return 0;
+		pfd.fd = peer_fd(h->rc->peer);
+		pfd.events = (peer_wants(h->rc->peer) & G_IO_OUT) ?
+				     POLLIN | POLLOUT :
+				     POLLIN;
+		pfd.revents = 0;
+		poll(&pfd, 1, (int)((left + 999) / 1000));
+	}
+}
+
+/* After `rc`'s press action was answered: a Ping behind it, answered once
+ * the handler returned; the connection is held while it is not. */
 static void
 hold(struct atspi_be *be, const char *bus, struct rawconn *rc)
 {
@@ -1077,17 +1112,21 @@ hold(struct atspi_be *be, const char *bus, struct rawconn *rc)
 		g_error_free(e);
 		return;
 	}
-	if (!be->held)
-		be->held = g_ptr_array_new_with_free_func(held_free);
-	if (be->held->len >= HELD_MAX)
-		g_ptr_array_remove_index(be->held, 0);
 	h = g_new0(struct held, 1);
 	h->bus = g_strdup(bus);
 	h->rc = rc;
 	rc->refs++;
 	h->ping = serial;
+	/* most handlers return at once: nothing to hold */
+	if (held_wait(h, HANDLER_RETURN_MS)) {
+		held_free(h);
+		return;
+	}
+	if (!be->held)
+		be->held = g_ptr_array_new_with_free_func(held_free);
+	if (be->held->len >= HELD_MAX)
+		g_ptr_array_remove_index(be->held, 0);
 	g_ptr_array_add(be->held, h);
-	held_poll(be); /* writes the Ping */
 }
 
 void
