@@ -212,8 +212,16 @@ chromium_stop(struct chromium *c)
 	char cmd[256];
 
 	app_stop(&c->proc);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", c->profile);
-	return system(cmd) == 0 ? 0 : -1;
+	/* Chromium's helper processes may write into the profile for a moment
+	 * after the browser is gone ("rm: cannot remove ...: Directory not
+	 * empty", seen once under the sanitizers): removed again until gone */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' 2>/dev/null", c->profile);
+	for (int i = 0; i < 50; i++) {
+		if (system(cmd) == 0 && access(c->profile, F_OK) != 0)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -1;
 }
 
 void
