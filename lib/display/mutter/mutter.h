@@ -81,8 +81,9 @@ rd_portal_token_load(char *out, size_t size);
 int
 rd_portal_token_save(const char *token, char *why, size_t size);
 
-/* ops->open, then a Shift tap and warmup_ms: the first keys of a fresh
- * session are dropped otherwise. */
+/* ops->open, then a key of no keymap (it makes the session's keyboard;
+ * no app sees it) and warmup_ms: the first keys of a fresh session are
+ * dropped otherwise. */
 cua_result
 rd_open(const struct rd_ops *ops, int cast, int timeout_ms, int warmup_ms,
 	struct rd_session **out);

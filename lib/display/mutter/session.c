@@ -353,6 +353,9 @@ rd_alive(struct rd_session *s)
 	return !s->closed && !g_dbus_connection_is_closed(s->bus);
 }
 
+/* U+10FFFE, a noncharacter: a keysym of no keymap */
+#define NO_KEY_KEYSYM 0x110fffeu
+
 cua_result
 rd_open(const struct rd_ops *ops, int cast, int timeout_ms, int warmup_ms,
 	struct rd_session **out)
@@ -361,11 +364,20 @@ rd_open(const struct rd_ops *ops, int cast, int timeout_ms, int warmup_ms,
 
 	if (res != CUA_OK)
 		return res;
-	/* the first keys of a fresh session are lost: a Shift tap, then a
-	 * pause */
-	res = rd_keysym(*out, 0xffe1, 1);
+	/*
+	 * mutter makes the session's keyboard at its first key, and without
+	 * a keyboard no window has the keyboard focus (none is ACTIVE); the
+	 * first keys after it are lost. So a key goes first, then a pause:
+	 * one no key of the keymap makes, which mutter drops after it made
+	 * the keyboard. No app sees it: a session opens whenever the focus
+	 * moved (a dialog showed), and any key event then would reach the
+	 * focused window, in a GTK 3 app whose press action's handler runs
+	 * that dialog's loop a deadlock of its accessibility bridge
+	 * (docs/actions.md §3).
+	 */
+	res = rd_keysym(*out, NO_KEY_KEYSYM, 1);
 	if (res == CUA_OK)
-		res = rd_keysym(*out, 0xffe1, 0);
+		res = rd_keysym(*out, NO_KEY_KEYSYM, 0);
 	if (res != CUA_OK) {
 		rd_close(*out);
 		*out = NULL;
