@@ -55,6 +55,12 @@ cua_app_is_libreoffice(const struct cua_app_info *app)
 	       (app->atspi_name && strcmp(app->atspi_name, "soffice") == 0);
 }
 
+int
+cua_toolkit_is_qt(const char *toolkit)
+{
+	return toolkit && strncasecmp(toolkit, "Qt", 2) == 0;
+}
+
 void
 cua_app_list_free(struct cua_app_list *list)
 {

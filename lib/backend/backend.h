@@ -373,6 +373,9 @@ cua_app_list_free(struct cua_app_list *list);
  * accessibility name. */
 int
 cua_app_is_libreoffice(const struct cua_app_info *app);
+/* 1 for the toolkit name of a Qt app (the bridge says "Qt" or "Qt5"...) */
+int
+cua_toolkit_is_qt(const char *toolkit);
 void
 cua_installed_list_free(struct cua_installed_list *list);
 void

@@ -616,7 +616,7 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 static int
 sweeps_order(const struct cua_app_info *app)
 {
-	return app->toolkit && strncasecmp(app->toolkit, "Qt", 2) == 0;
+	return cua_toolkit_is_qt(app->toolkit);
 }
 
 /*

@@ -327,8 +327,8 @@ cua_settle_generation(struct cua_session *s, const char *bus_name,
 static int
 answers_in_input_loop(const char *toolkit)
 {
-	return toolkit && (strcasecmp(toolkit, "GTK") == 0 ||
-			   strncasecmp(toolkit, "Qt", 2) == 0);
+	return toolkit &&
+	       (strcasecmp(toolkit, "GTK") == 0 || cua_toolkit_is_qt(toolkit));
 }
 
 /* The app's answer to a round trip within what is left of the cap, and

@@ -296,6 +296,21 @@ test_window_click(void **state)
 	cua_tree_unref(t);
 }
 
+/* Clicks the element named `name` in `t` once and checks the route the
+ * receipt names. */
+static void
+click_by_name(cua_tree *t, const char *name, const char *route)
+{
+	char *out = NULL;
+
+	ACT(cua_session_click(
+		session, fx->app,
+		cua_element_get_id(need_element(fx->app, t, NULL, name)),
+		CUA_BUTTON_LEFT, 1, &out));
+	assert_route(fx->app, out, route);
+	cua_free(out);
+}
+
 /* A container with no action around a button: the click presses the
  * shown button inside it (route 4). */
 static void
@@ -303,14 +318,9 @@ test_descendant(void **state)
 {
 	cua_tree *t = need_observation(fx->app, 15000);
 	struct guard *g = guard_begin(pid());
-	char log[4096] = "", *out = NULL;
+	char log[4096] = "";
 
-	ACT(cua_session_click(
-		session, fx->app,
-		cua_element_get_id(need_element(fx->app, t, NULL, "Card")),
-		CUA_BUTTON_LEFT, 1, &out));
-	assert_route(fx->app, out, "descendant");
-	cua_free(out);
+	click_by_name(t, "Card", "descendant");
 	wait_count("clicked Inside", 1, log, sizeof(log));
 	if (count(log, "clicked ") != 1 || count(log, "clicked Inside") != 1)
 		fail_msg("%s: a click on the card did:\n%s", fx->app, log);
@@ -686,15 +696,10 @@ static void
 test_modal_handler(void **state)
 {
 	cua_tree *t = need_observation(fx->app, 15000), *d;
-	char log[4096] = "", *out = NULL;
+	char log[4096] = "";
 
 	(void)state;
-	ACT(cua_session_click(
-		session, fx->app,
-		cua_element_get_id(need_element(fx->app, t, NULL, "Ask")),
-		CUA_BUTTON_LEFT, 1, &out));
-	assert_route(fx->app, out, "action:Click");
-	cua_free(out);
+	click_by_name(t, "Ask", "action:Click");
 	cua_tree_unref(t);
 	wait_count("asking", 1, log, sizeof(log));
 	if (count(log, "asking") != 1)

@@ -86,16 +86,16 @@ gerror_result(const GError *e, const char *what)
 	return gerror_message(CUA_ERROR_BACKEND, what, "", e);
 }
 
+/* apart: over a connection of its own (atspi_call_sync_apart), for an
+ * element's action, whose handler may run a nested loop (a modal
+ * dialog) that must not hold the connection the checks after it use */
 static GVariant *
-sync_call(struct atspi_be *be, const char *bus, const char *path,
-	  const char *iface, const char *method, GVariant *args,
-	  const char *reply_type, cua_result *res)
+call_on(struct atspi_be *be, int apart, const char *bus, const char *path,
+	const char *iface, const char *method, GVariant *args,
+	const char *reply_type, cua_result *res)
 {
 	GError *e = NULL;
 	GVariant *r;
-	/* an action's handler may run a nested loop (a modal dialog):
-	 * not on the connection the checks after it use */
-	int apart = strcmp(method, "DoAction") == 0;
 
 	r = (apart ? atspi_call_sync_apart : atspi_call_sync)(
 		be, bus, path, iface, method, args,
@@ -110,14 +110,22 @@ sync_call(struct atspi_be *be, const char *bus, const char *path,
 	return r;
 }
 
+static GVariant *
+sync_call(struct atspi_be *be, const char *bus, const char *path,
+	  const char *iface, const char *method, GVariant *args,
+	  const char *reply_type, cua_result *res)
+{
+	return call_on(be, 0, bus, path, iface, method, args, reply_type, res);
+}
+
 static cua_result
-bool_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
-	  const char *path, const char *iface, const char *method,
-	  GVariant *args)
+bool_call_on(struct atspi_be *be, int apart, struct cua_live_call *c,
+	     const char *bus, const char *path, const char *iface,
+	     const char *method, GVariant *args)
 {
 	cua_result res;
 	GVariant *r =
-		sync_call(be, bus, path, iface, method, args, "(b)", &res);
+		call_on(be, apart, bus, path, iface, method, args, "(b)", &res);
 	gboolean ok = FALSE;
 
 	if (!r)
@@ -126,6 +134,14 @@ bool_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
 	g_variant_unref(r);
 	c->ok = ok ? 1 : 0;
 	return CUA_OK;
+}
+
+static cua_result
+bool_call(struct atspi_be *be, struct cua_live_call *c, const char *bus,
+	  const char *path, const char *iface, const char *method,
+	  GVariant *args)
+{
+	return bool_call_on(be, 0, c, bus, path, iface, method, args);
 }
 
 static cua_result
@@ -284,8 +300,8 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 				 c->ident ? c->ident : "(null)");
 	switch (c->op) {
 	case CUA_LIVE_DO_ACTION:
-		res = bool_call(be, c, bus, path, IF_ACTION, "DoAction",
-				g_variant_new("(i)", c->a));
+		res = bool_call_on(be, 1, c, bus, path, IF_ACTION, "DoAction",
+				   g_variant_new("(i)", c->a));
 		break;
 	case CUA_LIVE_SET_VALUE:
 		r = sync_call(be, bus, path, IF_PROPS, "Set",

@@ -25,7 +25,7 @@ is_gtk(const struct cua_app_info *app)
 static int
 is_qt(const struct cua_app_info *app)
 {
-	return app->toolkit && strncasecmp(app->toolkit, "Qt", 2) == 0;
+	return cua_toolkit_is_qt(app->toolkit);
 }
 
 int
