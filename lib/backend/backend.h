@@ -144,6 +144,10 @@ struct cua_live_call {
 	const char *text;
 	/* results */
 	int ok; /* the method's boolean answer */
+	/* DoAction: not answered, but the app answered a call sent after
+	 * it: its handler runs, in a loop (Qt answers once the handler
+	 * returned; a modal dialog's loop runs in it); ok is 0 */
+	int running;
 	int32_t ret[3];
 	char *ret_text;    /* malloc'd, caller frees */
 	char *ret_ident;   /* malloc'd, caller frees */

@@ -4,7 +4,10 @@
  * group, a row of push buttons with serial numbers, check boxes, a group
  * box "Card" around a button "Inside", a line
  * edit, a plain-text editor that logs the keys Return and Tab, and a list
- * with extended selection. Every user-visible effect is printed on stdout
+ * with extended selection. With --extras, a tool button "Ask" whose handler
+ * asks a modal question (QMessageBox::question, its own loop inside the
+ * click's handler) and prints "asking", then "asked yes|no|other".
+ * Every user-visible effect is printed on stdout
  * as one line; commands on stdin mutate the window (the button-row
  * commands are fixture-gtk3's).
  *
@@ -37,9 +40,11 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSocketNotifier>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QWidget>
 
@@ -293,6 +298,24 @@ main(int argc, char **argv)
 			 });
 	bottom->addWidget(list);
 	vbox->addLayout(bottom);
+	if (argc > 1 && strcmp(argv[1], "--extras") == 0) {
+		/* a tool button: its press action clicks it at once (a push
+		 * button's animates the click, and the handler runs later) */
+		QToolButton *ask = new QToolButton;
+		QAction *act = new QAction("Ask", ask);
+
+		ask->setDefaultAction(act);
+		QObject::connect(act, &QAction::triggered, []() {
+			say("asking");
+			QMessageBox::StandardButton r = QMessageBox::question(
+				window, "Question", "Go on?",
+				QMessageBox::Yes | QMessageBox::No);
+			say("asked %s", r == QMessageBox::Yes ? "yes" :
+					r == QMessageBox::No  ? "no" :
+								"other");
+		});
+		vbox->addWidget(ask);
+	}
 
 	window->resize(700, 500);
 	window->show();

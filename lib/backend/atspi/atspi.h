@@ -167,6 +167,9 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
  * button that opens a modal dialog runs the dialog's loop there): the app
  * reads no more messages from the connection that carried the call until
  * the handler returns, so that connection must not be the kept one.
+ * On the bus a probe follows the call; when the app answers it first (it
+ * runs the handler before it answers, Qt, and the handler runs a loop)
+ * the call fails with G_IO_ERROR_PENDING: the action is running.
  */
 GVariant *
 atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,

@@ -88,11 +88,13 @@ gerror_result(const GError *e, const char *what)
 
 /* apart: over a connection of its own (atspi_call_sync_apart), for an
  * element's action, whose handler may run a nested loop (a modal
- * dialog) that must not hold the connection the checks after it use */
+ * dialog) that must not hold the connection the checks after it use;
+ * *running then tells an action whose handler runs such a loop and has
+ * not answered (NULL returned, *res CUA_OK) */
 static GVariant *
 call_on(struct atspi_be *be, int apart, const char *bus, const char *path,
 	const char *iface, const char *method, GVariant *args,
-	const char *reply_type, cua_result *res)
+	const char *reply_type, cua_result *res, int *running)
 {
 	GError *e = NULL;
 	GVariant *r;
@@ -101,6 +103,14 @@ call_on(struct atspi_be *be, int apart, const char *bus, const char *path,
 		be, bus, path, iface, method, args,
 		reply_type ? G_VARIANT_TYPE(reply_type) : NULL,
 		fetch_call_ms(be), &e);
+	if (!r && running &&
+	    g_error_matches(e, G_IO_ERROR, G_IO_ERROR_PENDING)) {
+		cua_debug(be->base.ctx, "atspi: %s", e->message);
+		g_error_free(e);
+		*running = 1;
+		*res = CUA_OK;
+		return NULL;
+	}
 	if (!r) {
 		*res = gerror_result(e, method);
 		g_error_free(e);
@@ -115,7 +125,8 @@ sync_call(struct atspi_be *be, const char *bus, const char *path,
 	  const char *iface, const char *method, GVariant *args,
 	  const char *reply_type, cua_result *res)
 {
-	return call_on(be, 0, bus, path, iface, method, args, reply_type, res);
+	return call_on(be, 0, bus, path, iface, method, args, reply_type, res,
+		       NULL);
 }
 
 static cua_result
@@ -124,10 +135,16 @@ bool_call_on(struct atspi_be *be, int apart, struct cua_live_call *c,
 	     const char *method, GVariant *args)
 {
 	cua_result res;
-	GVariant *r =
-		call_on(be, apart, bus, path, iface, method, args, "(b)", &res);
+	int running = 0;
+	GVariant *r = call_on(be, apart, bus, path, iface, method, args, "(b)",
+			      &res, &running);
 	gboolean ok = FALSE;
 
+	if (running) {
+		/* the action's handler runs (a dialog it opened waits?) */
+		c->running = 1;
+		return CUA_OK;
+	}
 	if (!r)
 		return res;
 	g_variant_get(r, "(b)", &ok);
@@ -290,6 +307,7 @@ atspi_live_call(struct cua_backend *b, struct cua_live_call *c)
 	GVariant *r, *v;
 
 	c->ok = 0;
+	c->running = 0;
 	c->ret[0] = c->ret[1] = c->ret[2] = 0;
 	c->ret_text = c->ret_ident = NULL;
 	c->ret_ints = NULL;

@@ -66,13 +66,56 @@ app_gone(const struct cua_act *a)
 		       { "name", cua_act_app_name(a) });
 }
 
+/*
+ * A press action not answered while the app answered a call sent after it
+ * (c->running): its handler runs, in a loop (Qt answers an action once
+ * the handler returned, and a modal dialog's loop runs inside it). Done
+ * when the app shows it within the call's timeout: any event of the app
+ * since the action (the dialog's window, the focus moving into it). An
+ * app that holds the action and shows nothing is not taken at its word:
+ * the result is unknown, as for an action that timed out.
+ */
+static cua_result
+action_running(struct cua_act *a, struct cua_live_call *c, int watched,
+	       uint64_t gen0, int64_t t0)
+{
+	int64_t limit = t0 + (int64_t)a->s->ctx.opt.call_timeout_ms * 1000;
+	uint64_t gen;
+
+	while (watched &&
+	       cua_settle_generation(a->s, a->app->bus_name, &gen) == 0) {
+		if (gen != gen0) {
+			cua_debug(&a->s->ctx,
+				  "%s: the action's handler runs a loop "
+				  "(%s answered a later call, and changed "
+				  "after %.0f ms): done",
+				  a->tool, cua_act_app_name(a),
+				  (cua_now_us() - t0) / 1000.0);
+			c->ok = 1;
+			return CUA_OK;
+		}
+		if (cua_now_us() >= limit)
+			break;
+		usleep(10 * 1000);
+	}
+	return CUA_ERROR_TIMEOUT;
+}
+
 /* A request whose answer is c->ok (0 on an error reply). Returns only
  * errors that must end the action (timeouts and an app that left: the
  * result is unknown, and nothing is ever replayed). */
 cua_result
 act_ask_call(struct cua_act *a, struct cua_live_call *c, int *ok)
 {
+	uint64_t gen0 = 0;
+	int watched = c->op == CUA_LIVE_DO_ACTION && a->app &&
+		      a->app->bus_name &&
+		      cua_settle_generation(a->s, a->app->bus_name, &gen0) == 0;
+	int64_t t0 = cua_now_us();
 	cua_result r = act_live(a, c);
+
+	if (r == CUA_OK && c->running)
+		r = action_running(a, c, watched, gen0, t0);
 
 	*ok = r == CUA_OK && c->ok;
 	if (r == CUA_ERROR_TIMEOUT)
