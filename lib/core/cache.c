@@ -179,7 +179,10 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
  * 3, but its toolbars, status bar and documents are its own accessible
  * objects, and they do not announce every change (measured in verify
  * mode: a toolbar button turned insensitive, the status bar's word
- * count, a scroll bar's value): it is swept.
+ * count, a scroll bar's value): it is swept. So is Qt, which announces
+ * even less (in random walks over FeatherPad the sweep found about one
+ * change without an event per click) and moves widgets among their
+ * siblings silently (its sweep compares places, cache_observe.c).
  */
 enum cua_cache_trust
 cua_cache_toolkit_trusted(const struct cua_cache *c,
@@ -189,7 +192,7 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 		return CUA_TRUST_EVENTS;
 	if (c->mode == CUA_CACHE_SWEEP)
 		return CUA_TRUST_SWEEP;
-	if (cua_app_is_libreoffice(app))
+	if (cua_app_is_libreoffice(app) || cua_toolkit_is_qt(app->toolkit))
 		return CUA_TRUST_SWEEP;
 	if (!app->toolkit)
 		return CUA_TRUST_NONE;
