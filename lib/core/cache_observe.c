@@ -239,7 +239,9 @@ patch_node(struct cua_raw_node *dst, const struct cua_raw_node *src,
 }
 
 /* The app and its toplevels as `fresh` (just opened) has them, into the
- * cached snapshot; 0 when the toplevels are the same objects. */
+ * cached snapshot; 0 when the toplevels are the same objects, -1 when
+ * they are not or one moved or resized, -2 when a toplevel's children
+ * changed. */
 static int
 patch_toplevels(struct cua_raw_snapshot *snap,
 		const struct cua_raw_snapshot *fresh)
@@ -263,6 +265,11 @@ patch_toplevels(struct cua_raw_snapshot *snap,
 			    (f->have & CUA_HAVE_EXTENTS) ||
 		    memcmp(&t->extents, &f->extents, sizeof(t->extents)) != 0)
 			return -1;
+		/* a child added to or gone from a window without an event
+		 * (Qt shows a status bar so): its children changed */
+		if ((t->have & CUA_HAVE_CHILDREN) &&
+		    t->child_count != f->child_count)
+			return -2;
 		if (snap->windows && (memcmp(&snap->windows[i].x11_frame,
 					     &fresh->windows[i].x11_frame,
 					     sizeof(struct cua_rect)) != 0 ||
@@ -745,7 +752,7 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	struct cua_fetch_policy pol;
 	struct cua_raw_node **olds = NULL, **news = NULL;
 	struct subtrees st = { 0 };
-	int *depths = NULL, refocus = 0;
+	int *depths = NULL, refocus = 0, moved;
 	size_t n = 0;
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups;
@@ -753,9 +760,13 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 	cua_result r = CUA_OK;
 
 	cr->why = CUA_CACHE_MISS_CHANGE;
-	if (patch_toplevels(snap, fresh) < 0) {
+	moved = patch_toplevels(snap, fresh);
+	if (moved < 0) {
 		cr->why = CUA_CACHE_MISS_PROBE;
-		cr->detail = "a window came, went, moved or resized";
+		cr->detail = moved == -2 ?
+				     "a window's children changed without "
+				     "an event" :
+				     "a window came, went, moved or resized";
 		cua_raw_snapshot_free(fresh);
 		return CUA_OK;
 	}

@@ -280,14 +280,14 @@ fetch_start_basic(struct fnode *fn)
 			   NULL, "(i)");
 	if (fn->job->mode == READ_OPEN) {
 		/* toplevels: extents too (windows are Components; an
-		 * error is harmless), and for the app its ChildCount */
+		 * error is harmless); for the app and its toplevels their
+		 * ChildCount (a toplevel's own children may change without
+		 * an event: the cache compares them) */
 		if (fn->depth == 0)
 			fetch_call(fn, K_EXTENTS, 0, IF_COMPONENT, "GetExtents",
 				   g_variant_new("(u)", coord_type(fn)),
 				   "((iiii))");
-		else
-			get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE,
-				 "ChildCount");
+		get_prop(fn, K_CHILD_COUNT, IF_ACCESSIBLE, "ChildCount");
 	}
 }
 
