@@ -26,12 +26,9 @@ desktop_run_tests(const char *name, const struct CMUnitTest *tests, size_t n,
 		  CMFixtureFunction setup, CMFixtureFunction teardown)
 {
 	const char *filter = getenv("CUA_TEST_FILTER");
-	const char *skip = getenv("CUA_TEST_SKIP");
 
 	if (filter)
 		cmocka_set_test_filter(filter);
-	if (skip)
-		cmocka_set_skip_filter(skip);
 	return _cmocka_run_group_tests(name, tests, n, setup, teardown);
 }
 

@@ -21,8 +21,7 @@
 #include "harness.h"
 
 /* Runs the program's tests as the group `name`; CUA_TEST_FILTER (a
- * test's name, such as test_qt) runs only the tests it matches,
- * CUA_TEST_SKIP all but those it matches. */
+ * test's name, such as test_qt) runs only the tests it matches. */
 int
 desktop_run_tests(const char *name, const struct CMUnitTest *tests, size_t n,
 		  CMFixtureFunction setup, CMFixtureFunction teardown);

@@ -167,15 +167,25 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
  * button that opens a modal dialog runs the dialog's loop there): the app
  * reads no more messages from the connection that carried the call until
  * the handler returns, so that connection must not be the kept one.
- * On the bus a probe follows the call; when the app answers it first (it
- * runs the handler before it answers, Qt, and the handler runs a loop)
- * the call fails with G_IO_ERROR_PENDING: the action is running.
+ * On the bus, atspi_call_probed().
  */
 GVariant *
 atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 		      const char *iface, const char *method, GVariant *args,
 		      const GVariantType *reply_type, int timeout_ms,
 		      GError **error);
+/*
+ * probe.c: the call (a press action) on the bus, followed at once by a
+ * probe of the same object on the same connection; when the app answers
+ * the probe first (it runs the handler before it answers, as Qt does, and
+ * the handler runs a loop) the call fails with G_IO_ERROR_PENDING: the
+ * action is running. timeout_ms > 0.
+ */
+GVariant *
+atspi_call_probed(struct atspi_be *be, const char *bus, const char *path,
+		  const char *iface, const char *method, GVariant *args,
+		  const GVariantType *reply_type, int timeout_ms,
+		  GError **error);
 /*
  * 1 when a press action sent to `bus` by atspi_call_sync_apart() still
  * runs its handler in a nested loop: the app answers on its kept

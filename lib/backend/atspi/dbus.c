@@ -1167,79 +1167,6 @@ atspi_action_running(struct atspi_be *be, const char *bus, int timeout_ms)
 	return 0;
 }
 
-/*
- * On the bus, an app that runs the action's handler before it answers
- * (Qt's bridge answers DoAction once the handler returned) and whose
- * handler runs a modal dialog's loop answers other calls from inside that
- * loop, and the action's only when the dialog closes. A probe sent right
- * after the action on the same connection (the app reads them in that
- * order) tells: the probe answered first, the handler is running a loop,
- * and the action was done; its answer is not waited for.
- */
-struct probed {
-	struct sync_result act;
-	int answered;    /* the action answered (or failed) */
-	int probe_first; /* the probe answered while the action ran */
-};
-
-static void
-on_probed_action(struct dbatch *batch, GVariant *reply, const GError *error,
-		 void *data)
-{
-	struct probed *p = data;
-
-	on_sync_reply(batch, reply, error, &p->act);
-	p->answered = 1;
-}
-
-static void
-on_probe(struct dbatch *batch, GVariant *reply, const GError *error, void *data)
-{
-	struct probed *p = data;
-
-	(void)error;
-	if (p->answered || !reply)
-		return;
-	p->probe_first = 1;
-	dbatch_cancel(batch);
-}
-
-static GVariant *
-call_probed(struct atspi_be *be, const char *bus, const char *path,
-	    const char *iface, const char *method, GVariant *args,
-	    const GVariantType *reply_type, int timeout_ms, GError **error)
-{
-	struct probed p = { { NULL, NULL }, 0, 0 };
-	struct dbatch *b;
-
-	if (timeout_ms <= 0)
-		timeout_ms = DBATCH_DEFAULT_TIMEOUT_MS;
-	b = dbatch_new(be, timeout_ms, 2,
-		       cua_now_us() + (int64_t)timeout_ms * 1000 + 250 * 1000);
-	dbatch_call(b, bus, path, iface, method, args, reply_type,
-		    on_probed_action, &p);
-	dbatch_call(b, bus, path, "org.a11y.atspi.Accessible", "GetRole", NULL,
-		    G_VARIANT_TYPE("(u)"), on_probe, &p);
-	dbatch_run(b);
-	dbatch_free(b);
-	if (p.act.reply)
-		return p.act.reply;
-	if (p.probe_first) {
-		g_set_error(error, G_IO_ERROR, G_IO_ERROR_PENDING,
-			    "%s.%s on %s: its handler still runs, in a loop "
-			    "(the app answered a later call)",
-			    iface, method, bus);
-		return NULL;
-	}
-	if (p.act.error)
-		g_propagate_error(error, p.act.error);
-	else
-		g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-			    "%s.%s on %s did not answer within %d ms", iface,
-			    method, bus, timeout_ms);
-	return NULL;
-}
-
 GVariant *
 atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 		      const char *iface, const char *method, GVariant *args,
@@ -1252,13 +1179,13 @@ atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
 	GVariant *r;
 	GError *e = NULL;
 
+	if (timeout_ms <= 0)
+		timeout_ms = DBATCH_DEFAULT_TIMEOUT_MS;
 	if (!sl || !peer_wants(sl->rc->peer))
 		/* on the bus: the app reads each client's messages apart */
-		return call_probed(be, bus, path, iface, method, args,
-				   reply_type, timeout_ms, error);
-	conn = peer_open(
-		sl->address,
-		timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS, &e);
+		return atspi_call_probed(be, bus, path, iface, method, args,
+					 reply_type, timeout_ms, error);
+	conn = peer_open(sl->address, timeout_ms, &e);
 	if (!conn) {
 		/* the app's socket took one connection and not another:
 		 * the kept one, as any other call */
