@@ -228,13 +228,17 @@ struct cua_backend_ops {
 	 * child_count 0 for its ChildCount (-1: not wanted), ifaces
 	 * CUA_IFACE_VALUE for its current, minimum and maximum value, and
 	 * index_in_parent 0 for its index in its parent (-1: not wanted; -2
-	 * when it did not answer). CUA_HAVE_BASIC is set on those whose states and name answered
-	 * (clear: gone, or no answer in time, which also sets
-	 * snap->stats.deadline_hit). May be NULL. */
+	 * when it did not answer), and sweep_ask (core/raw.h) for the
+	 * visible range a walk would read of a container read so (ifaces
+	 * as the walk read them, parent the cached one, whose extents clip
+	 * the range; `policy` gives the grid rows) and the identities of its
+	 * children; by `policy`'s deadline. CUA_HAVE_BASIC is set on
+	 * those whose states and name answered (clear: gone, or no answer
+	 * in time, which also sets snap->stats.deadline_hit). May be NULL. */
 	cua_result (*sweep_nodes)(struct cua_backend *b,
 				  struct cua_raw_snapshot *snap,
 				  struct cua_raw_node **nodes, size_t n,
-				  int64_t deadline_us);
+				  const struct cua_fetch_policy *policy);
 	/* Starts an installed app in the background; *pid = spawned pid. */
 	cua_result (*launch)(struct cua_backend *b,
 			     const struct cua_installed_app *app, int64_t *pid);

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cache.h"
 #include "render.h"
@@ -229,13 +230,17 @@ patch_node(struct cua_raw_node *dst, const struct cua_raw_node *src,
 	dst->parent = keep.parent;
 	dst->index_in_parent = keep.index_in_parent;
 	dst->children_partial = keep.children_partial;
+	dst->range_first = keep.range_first;
+	dst->range_end = keep.range_end;
 	dst->x11_window = keep.x11_window;
 	dst->have = (src->have & ~(uint32_t)CUA_HAVE_CHILDREN) |
 		    (keep.have & CUA_HAVE_CHILDREN);
 	/* the walk asks for ChildCount only of nodes with details or that
 	 * it descends into */
-	if (!descends && !(src->have & ~(uint32_t)CUA_HAVE_BASIC))
+	if (!descends && !(src->have & ~(uint32_t)CUA_HAVE_BASIC)) {
 		dst->child_count = keep.child_count;
+		dst->count_read = keep.count_read;
+	}
 }
 
 /* The app and its toplevels as `fresh` (just opened) has them, into the
@@ -337,6 +342,18 @@ add_subtree(struct subtrees *st, struct cua_raw_node *o)
 		st->cap = cap;
 	}
 	st->v[st->n++] = o;
+	return 0;
+}
+
+/* A list in the subtree was read blind (core/raw.h range_blind). */
+static int
+has_blind_range(const struct cua_raw_node *n)
+{
+	if (n->range_blind)
+		return 1;
+	for (size_t i = 0; i < n->n_children; i++)
+		if (n->children[i] && has_blind_range(n->children[i]))
+			return 1;
 	return 0;
 }
 
@@ -486,6 +503,13 @@ read_subtrees(struct cua_session *s, struct cua_cache_entry *e,
 			cr->detail = "a label of another element changed";
 			goto out;
 		}
+		/* its rows are not known: a full read finds them (or
+		 * reads blind as well, which is then what a read shows) */
+		if (has_blind_range(f)) {
+			cr->detail = "a list read again showed no rows where "
+				     "it lies";
+			goto out;
+		}
 	}
 	for (size_t i = 0; i < st->n; i++)
 		splice(st->v[i], news[i]);
@@ -574,7 +598,21 @@ struct sweep {
 	size_t n, cap;
 	struct cua_raw_snapshot *tmp;
 	int order; /* compare each node's place among its siblings */
+	int kids;  /* compare the identities of its children */
 };
+
+/* Children whose identities a sweep compares, at most (larger lists
+ * change their count when they change). */
+#define SWEEP_KIDS_MAX 64
+
+/* The node's children were read, or it had none when the walk would
+ * have read them (a list filled later: GTK 4's font list). */
+static int
+counted(const struct cua_raw_node *n)
+{
+	return (n->have & CUA_HAVE_CHILDREN) ||
+	       (n->count_read && n->child_count == 0);
+}
 
 /* The nodes below the toplevels (those came with the opening). */
 static int
@@ -600,14 +638,30 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 		if (!f)
 			return -1;
 		f->ident = n->ident;
-		/* its child count is compared when its children were read */
-		f->child_count = (n->have & CUA_HAVE_CHILDREN) ? 0 : -1;
-		/* its value, when it was read */
-		if (n->have & CUA_HAVE_VALUE)
-			f->ifaces = CUA_IFACE_VALUE;
+		/* its child count is compared when its children were read
+		 * (or there were none to read) */
+		f->child_count = counted(n) ? 0 : -1;
 		/* its place, when asked and known */
 		if (sw->order && n->parent && n->index_in_parent >= 0)
 			f->index_in_parent = 0;
+		/* the visible range of a list read by range: a toolkit that
+		 * sends no bounds events scrolls it, or lays it out anew,
+		 * silently (GTK 4 after a page switch) */
+		if (n->range_end > 0 && (n->have & CUA_HAVE_CHILDREN)) {
+			f->sweep_ask |= CUA_SWEEP_RANGE;
+			f->ifaces = n->ifaces &
+				    (CUA_IFACE_TABLE | CUA_IFACE_COMPONENT);
+			f->parent = n->parent;
+		}
+		/* its value, when it was read */
+		if (n->have & CUA_HAVE_VALUE)
+			f->ifaces |= CUA_IFACE_VALUE;
+		/* its children's identities, when asked and all were read */
+		if (sw->kids && (n->have & CUA_HAVE_CHILDREN) &&
+		    !n->children_partial && n->n_children > 0 &&
+		    n->n_children <= SWEEP_KIDS_MAX &&
+		    (int64_t)n->n_children == (int64_t)n->child_count)
+			f->sweep_ask |= CUA_SWEEP_CHILDREN;
 		sw->olds[sw->n] = n;
 		sw->news[sw->n++] = f;
 	}
@@ -624,6 +678,34 @@ static int
 sweeps_order(const struct cua_app_info *app)
 {
 	return cua_toolkit_is_qt(app->toolkit);
+}
+
+/* Chromium puts another object in an object's place without an event (the
+ * web view's document when another tab is chosen; the old one lives on,
+ * unchanged, in its background tab): its sweep compares children. */
+static int
+sweeps_children(const struct cua_app_info *app)
+{
+	return app->toolkit && strcasecmp(app->toolkit, "Chromium") == 0;
+}
+
+/* The children `f` (a sweep's) has are the ones `o` (cached) has. */
+static int
+same_children(const struct cua_raw_node *o, const struct cua_raw_node *f)
+{
+	if (!(f->have & CUA_HAVE_CHILDREN))
+		return 1; /* not asked, or no answer */
+	/* GetChildren and ChildCount disagree (docs/state-text.md
+	 * §11.5.1): the count alone is compared */
+	if ((int64_t)f->n_children != (int64_t)f->child_count)
+		return 1;
+	if (f->n_children != o->n_children)
+		return 0;
+	for (size_t i = 0; i < f->n_children; i++)
+		if (!o->children[i] ||
+		    !same_name(o->children[i]->ident, f->children[i]->ident))
+			return 0;
+	return 1;
 }
 
 /*
@@ -647,6 +729,7 @@ sweep(struct cua_session *s, const struct cua_app_info *app,
 	cua_result r = CUA_OK;
 
 	sw.order = sweeps_order(app);
+	sw.kids = sweeps_children(app);
 	sw.tmp = cua_raw_snapshot_new();
 	if (!sw.tmp || sweep_add(&sw, snap->app, -1) < 0) {
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");
@@ -655,7 +738,7 @@ sweep(struct cua_session *s, const struct cua_app_info *app,
 	if (!sw.n)
 		goto out;
 	r = s->backend->ops->sweep_nodes(s->backend, sw.tmp, sw.news, sw.n,
-					 pol->deadline_us);
+					 pol);
 	if (r != CUA_OK)
 		goto out;
 	if (sw.tmp->stats.deadline_hit) {
@@ -668,8 +751,9 @@ sweep(struct cua_session *s, const struct cua_app_info *app,
 		int gone = !(f->have & CUA_HAVE_BASIC);
 		int states = !gone && f->states != o->states;
 		int name = !gone && !same_name(o->name, f->name);
-		int kids = !gone && (o->have & CUA_HAVE_CHILDREN) &&
-			   f->child_count != o->child_count;
+		int kids = !gone && counted(o) &&
+			   (f->child_count != o->child_count ||
+			    !same_children(o, f));
 		int value =
 			!gone && (o->have & CUA_HAVE_VALUE) &&
 			(!(f->have & CUA_HAVE_VALUE) || f->value != o->value ||
@@ -677,12 +761,20 @@ sweep(struct cua_session *s, const struct cua_app_info *app,
 			 f->value_max != o->value_max);
 		int moved = !gone && f->index_in_parent != -1 &&
 			    f->index_in_parent != o->index_in_parent;
+		/* the range, or the list's place: a list box scrolled in
+		 * its view moves in it (which rows show depends on that) */
+		int range = !gone && o->range_end > 0 && f->range_end > 0 &&
+			    (f->range_first != o->range_first ||
+			     f->range_end != o->range_end ||
+			     ((o->have & f->have & CUA_HAVE_EXTENTS) &&
+			      memcmp(&o->extents, &f->extents,
+				     sizeof(o->extents)) != 0));
 		uint8_t flags = 0;
 		const char *path;
 
 		if (gone || states || name || value)
 			flags = CUA_MARK_DETAILS;
-		if (kids)
+		if (kids || range)
 			flags |= CUA_MARK_DETAILS | CUA_MARK_CHILDREN;
 		if (moved) {
 			/* its parent's children are read again */
@@ -720,10 +812,10 @@ sweep(struct cua_session *s, const struct cua_app_info *app,
 			continue; /* its app said so */
 		cua_debug(
 			&s->ctx,
-			"tree cache sweep: %s changed without an event:%s%s%s%s%s",
+			"tree cache sweep: %s changed without an event:%s%s%s%s%s%s",
 			path, gone ? " gone" : "", states ? " states" : "",
 			name ? " name" : "", kids ? " children" : "",
-			value ? " value" : "");
+			value ? " value" : "", range ? " visible range" : "");
 		cr->sweep_found++;
 		cua_cache_mark_path(&e->marks, path, flags);
 	}

@@ -247,6 +247,17 @@ enum cua_raw_have {
 	CUA_HAVE_ID = 1u << 14,
 };
 
+/* What the tree cache's sweep asks of a node beyond its states and name
+ * (cua_raw_node.sweep_ask; backend.h sweep_nodes). */
+enum cua_sweep_ask {
+	/* the visible range a walk would read now (range_first, range_end;
+	 * range_end 0 when not found) */
+	CUA_SWEEP_RANGE = 1u << 0,
+	/* its children's identities (children, n_children: nodes with
+	 * nothing but an ident; CUA_HAVE_CHILDREN when they came) */
+	CUA_SWEEP_CHILDREN = 1u << 1,
+};
+
 struct cua_raw_action {
 	const char *name;      /* raw name (`click`, `Press`, …) */
 	const char *localized; /* may be NULL */
@@ -312,6 +323,18 @@ struct cua_raw_node {
 	struct cua_raw_node *parent;
 	int32_t index_in_parent; /* absolute index in parent's child list */
 	int children_partial;    /* only a range of children was fetched */
+	/* A container read by visible range (docs/state-text.md §11.5): the
+	 * children range_first .. range_end - 1 its hit tests chose (for a
+	 * table read as a grid, its first to its last cell), whether or not
+	 * all were read; range_end 0 when it was not read so. */
+	int32_t range_first, range_end;
+	/* ... and its hit tests, made in its visible area, found no child
+	 * (GTK 4 before it has laid a list out): the first ones were read */
+	int range_blind;
+	unsigned sweep_ask; /* enum cua_sweep_ask */
+	/* ChildCount was read (the walk asks it of the nodes it may descend
+	 * into): a count of 0 is known, not assumed */
+	int count_read;
 
 	/* Set by the backend for toplevels. */
 	uint64_t x11_window; /* 0 when unknown */

@@ -18,6 +18,10 @@
  *   move NAME INDEX       move the button called NAME to position INDEX
  *   toggle NAME           toggle the check button called NAME
  *   select-row N          select list row N (and only it)
+ *   rows N                add rows to the list box until it has N
+ *   scroll-list Y         scroll the list box to Y pixels from its top
+ *                         (GTK 4 announces neither the scroll nor which
+ *                         rows it brings into view)
  *   quit                  exit 0
  * Each command ends with a line "done <command>" (fixture-gtk.c).
  *
@@ -31,7 +35,7 @@
 #include "fixture-gtk.h"
 #include "fixture-say.h"
 
-static GtkWidget *window, *button_box, *check_box, *list_box;
+static GtkWidget *window, *button_box, *check_box, *list_box, *list_sw;
 static GMainLoop *loop;
 static int next_serial = 1;
 
@@ -240,6 +244,22 @@ toggle_check(const char *label)
 			!gtk_check_button_get_active(GTK_CHECK_BUTTON(c)));
 }
 
+/* Rows "Row 00", "Row 01", … appended until the list box has `n`. */
+static void
+add_rows(int n)
+{
+	int have = 0;
+
+	while (gtk_list_box_get_row_at_index(GTK_LIST_BOX(list_box), have))
+		have++;
+	for (int i = have; i < n && i < 1000; i++) {
+		gchar *t = g_strdup_printf("Row %02d", i);
+
+		gtk_list_box_append(GTK_LIST_BOX(list_box), gtk_label_new(t));
+		g_free(t);
+	}
+}
+
 /* The commands of this fixture only. */
 static void
 command(gchar **w)
@@ -251,6 +271,12 @@ command(gchar **w)
 		gtk_list_box_unselect_all(GTK_LIST_BOX(list_box));
 		if (row)
 			gtk_list_box_select_row(GTK_LIST_BOX(list_box), row);
+	} else if (strcmp(w[0], "rows") == 0 && w[1]) {
+		add_rows(atoi(w[1]));
+	} else if (strcmp(w[0], "scroll-list") == 0 && w[1]) {
+		gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(
+						 GTK_SCROLLED_WINDOW(list_sw)),
+					 g_ascii_strtod(w[1], NULL));
 	}
 }
 
@@ -271,17 +297,13 @@ make_list(void)
 {
 	GtkWidget *sw = gtk_scrolled_window_new();
 
+	list_sw = sw;
 	list_box = gtk_list_box_new();
 	gtk_list_box_set_selection_mode(GTK_LIST_BOX(list_box),
 					GTK_SELECTION_MULTIPLE);
 	gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(list_box),
 						  FALSE);
-	for (int i = 0; i < 12; i++) {
-		gchar *t = g_strdup_printf("Row %02d", i);
-
-		gtk_list_box_append(GTK_LIST_BOX(list_box), gtk_label_new(t));
-		g_free(t);
-	}
+	add_rows(12);
 	g_signal_connect(list_box, "selected-rows-changed",
 			 G_CALLBACK(on_rows_changed), NULL);
 	g_signal_connect(list_box, "row-activated",

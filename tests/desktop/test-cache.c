@@ -455,12 +455,87 @@ test_cache_tree_selection(void **state)
 	assert_true(hits - hits0 >= 3);
 }
 
+/* The first row the list line of `t` shows ("(showing A-B of N items)"),
+ * -1 when the list shows no such summary. */
+static int
+list_first_row(cua_tree *t, int *total)
+{
+	char *text = render(t);
+	const char *p = strstr(text, " list (showing ");
+	int a = -1, b = -1;
+
+	*total = -1;
+	if (p &&
+	    sscanf(p, " list (showing %d-%d of %d items)", &a, &b, total) != 3)
+		a = -1;
+	cua_free(text);
+	return a;
+}
+
+/*
+ * A long list read by visible range, scrolled (GTK 4 announces neither
+ * the scroll nor the rows it brings into view): served swept, the cache
+ * compares the range the list's hit tests give, reads the list again when
+ * it moved, and every observation is checked against a full read (verify
+ * mode) and starts at the row in view.
+ */
+static void
+test_cache_list_scroll(void **state)
+{
+	static const int ys[] = { 600, 1000, 0, 800, 300 };
+	cua_tree *t;
+	int hits0, total, first, last_first = 0;
+
+	(void)state;
+	if (cua_session_set_option(session, "tree_cache", "sweep") != CUA_OK)
+		fail_msg("tree_cache sweep: %s", cua_error_message());
+	fixture_switch(&app, "fixture-gtk4", FIXTURE_GTK4, NULL);
+	fixture_command(&app, "fixture-gtk4", "rows 80", NULL, 0);
+	t = need_observation("fixture-gtk4", 15000);
+	first = list_first_row(t, &total);
+	cua_tree_unref(t);
+	assert_int_equal(first, 0);
+	assert_int_equal(total, 80);
+	hits0 = hits;
+	for (size_t i = 0; i < sizeof(ys) / sizeof(ys[0]); i++) {
+		char cmd[64];
+		cua_result rc;
+
+		snprintf(cmd, sizeof(cmd), "scroll-list %d", ys[i]);
+		fixture_command(&app, "fixture-gtk4", cmd, NULL, 0);
+		t = NULL;
+		rc = cua_session_observe(
+			session, "fixture-gtk4",
+			CUA_OBSERVE_NO_LAUNCH | CUA_OBSERVE_NO_SCREENSHOT, &t);
+		if (rc != CUA_OK)
+			fail_msg("after %s: %s", cmd, cua_error_message());
+		first = list_first_row(t, &total);
+		cua_tree_unref(t);
+		if (ys[i] == 0 ? first != 0 : first <= 0)
+			fail_msg("after %s the list starts at row %d", cmd,
+				 first);
+		/* further down, later rows */
+		if (i > 0 && (ys[i] > ys[i - 1]) != (first > last_first))
+			fail_msg("after %s the list starts at row %d, before "
+				 "at %d",
+				 cmd, first, last_first);
+		last_first = first;
+	}
+	/* the observations with no scroll came from the cache */
+	t = need_observation("fixture-gtk4", 15000);
+	cua_tree_unref(t);
+	assert_true(hits > hits0);
+	if (cua_session_set_option(session, "tree_cache", "auto") != CUA_OK)
+		fail_msg("tree_cache auto: %s", cua_error_message());
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_mutations),
 		cmocka_unit_test(test_cache_tree_selection),
+		cmocka_unit_test(test_cache_list_scroll),
 	};
 
 	return run_test_group("cache", tests, setup, teardown);

@@ -293,7 +293,8 @@ atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		    const struct cua_fetch_policy *policy);
 cua_result
 atspi_sweep_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
-		  struct cua_raw_node **nodes, size_t n, int64_t deadline_us);
+		  struct cua_raw_node **nodes, size_t n,
+		  const struct cua_fetch_policy *policy);
 cua_result
 atspi_refresh_subtrees(struct cua_backend *b, struct cua_raw_snapshot *snap,
 		       struct cua_raw_node **nodes, const int *depths, size_t n,

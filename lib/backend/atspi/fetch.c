@@ -237,6 +237,26 @@ fetch_new_fnode(struct job *job, struct cua_raw_node *n, const char *bus,
 	return fn;
 }
 
+/* READ_SWEEP: what the walk asks of a container read by visible range
+ * before it chooses the range (start_children()); fetch_advance() then
+ * chooses it without reading it. Its parent is the cached one, whose
+ * extents clip the rectangle hit-tested, as in the walk. */
+static void
+start_range_compare(struct fnode *fn)
+{
+	struct cua_raw_node *n = fn->n;
+
+	fn->ranged = 1;
+	fn->range_phase = 1;
+	if (n->ifaces & CUA_IFACE_TABLE) {
+		get_prop(fn, K_NCOLS, IF_TABLE, "NColumns");
+		get_prop(fn, K_TABLE_NROWS, IF_TABLE, "NRows");
+	}
+	if (n->ifaces & CUA_IFACE_COMPONENT)
+		fetch_call(fn, K_EXTENTS, 1, IF_COMPONENT, "GetExtents",
+			   g_variant_new("(u)", coord_type(fn)), "((iiii))");
+}
+
 void
 fetch_start_basic(struct fnode *fn)
 {
@@ -262,6 +282,13 @@ fetch_start_basic(struct fnode *fn)
 			fetch_call(fn, K_INDEX, 0, IF_ACCESSIBLE,
 				   "GetIndexInParent", NULL, "(i)");
 		}
+		/* and the visible range a walk would read now */
+		if (fn->n->sweep_ask & CUA_SWEEP_RANGE)
+			start_range_compare(fn);
+		/* and its children's identities */
+		if (fn->n->sweep_ask & CUA_SWEEP_CHILDREN)
+			fetch_call(fn, K_CHILDREN, 0, IF_ACCESSIBLE,
+				   "GetChildren", NULL, "(a(so))");
 		return;
 	}
 	fetch_call(fn, K_ROLE, 0, IF_ACCESSIBLE, "GetRole", NULL, "(u)");
@@ -606,6 +633,7 @@ fetch_start_hit_tests(struct fnode *fn)
 	fn->range_phase = 1;
 	if (!visible_rect(fn->n, &r))
 		return; /* fetch_advance() falls back */
+	fn->hit_tested = 1;
 	x = r.x + HIT_INSET;
 	y[0] = r.y + HIT_INSET;
 	y[1] = r.y + r.h - 1 - HIT_INSET;
@@ -675,25 +703,57 @@ start_children(struct fnode *fn)
 		fetch_advance(fn);
 }
 
-/* The hit tests are in: read the visible index range. */
-static void
-read_range(struct fnode *fn)
+/* Rows a range estimated from the geometry takes beyond the view. */
+#define ESTIMATE_MARGIN 2
+
+/*
+ * No hit test found a child (GTK 4.8's list boxes answer none): a list
+ * taller than its view, scrolled inside it, whose rows are alike, shows
+ * the rows at its offset in the view over the row pitch (its height over
+ * its children). 0 when the geometry does not say.
+ */
+static int
+estimate_range(const struct cua_raw_node *n, int64_t *first, int64_t *last)
+{
+	struct cua_rect v;
+	int64_t count = n->child_count, top, bottom;
+	double pitch;
+
+	if (count <= 0 || !visible_rect(n, &v) || n->extents.h <= v.h)
+		return 0;
+	pitch = (double)n->extents.h / (double)count;
+	if (pitch < 1.0)
+		return 0;
+	top = (int64_t)v.y - n->extents.y;
+	bottom = top + v.h;
+	*first = MAX(0, (int64_t)(top / pitch) - ESTIMATE_MARGIN);
+	*last = MIN(count - 1, (int64_t)(bottom / pitch) + ESTIMATE_MARGIN);
+	return *first <= *last;
+}
+
+/* The visible index range the hit tests give (first..last), the cells
+ * of a grid (fetch_table.c) from its first to its last one; 1 for a
+ * grid. */
+static int
+choose_range(struct fnode *fn, int64_t *first_out, int64_t *last_out)
 {
 	int64_t count = fn->n->child_count;
 	int64_t a = fn->hit[0], b = fn->hit[1], c = fn->hit[2];
 	int64_t ncols = MAX(fn->ncols, 1), first, last;
 
-	if (fetch_table_read_grid(fn)) {
-		fn->range_phase = 0;
-		return;
-	}
+	if (fetch_table_grid_range(fn, first_out, last_out))
+		return 1;
 	/* the top hit is trusted when the lower one agrees with it (a row
 	 * or two apart); otherwise it was a header or a gap */
 	if (c >= 0 && (a < 0 || a > c || c - a > 2 * ncols))
 		a = c;
 	if (a < 0 && b < 0) {
-		first = 0;
-		last = RANGE_FALLBACK - 1;
+		if (!estimate_range(fn->n, &first, &last)) {
+			first = 0;
+			last = RANGE_FALLBACK - 1;
+			/* in view, yet nothing there: still being laid out? */
+			fn->n->range_blind = fn->hit_tested;
+		}
 	} else if (a < 0) {
 		first = MAX(0, b - (RANGE_FALLBACK - 1));
 		last = b;
@@ -714,7 +774,33 @@ read_range(struct fnode *fn)
 		last = count - 1;
 	if (first > last)
 		first = last;
+	*first_out = first;
+	*last_out = last;
+	return 0;
+}
+
+/* The hit tests are in: the range they give, kept on the node (the tree
+ * cache's sweep compares it, READ_SWEEP), and read unless `compare`. */
+static void
+read_range(struct fnode *fn, int compare)
+{
+	int64_t first, last;
+	int grid;
+
 	fn->range_phase = 0;
+	grid = choose_range(fn, &first, &last);
+	if (first < 0 || last >= INT32_MAX) {
+		first = 0;
+		last = -1;
+	}
+	fn->n->range_first = (int32_t)first;
+	fn->n->range_end = (int32_t)(last + 1);
+	if (compare)
+		return;
+	if (grid) {
+		fetch_table_read_grid(fn);
+		return;
+	}
 	cua_debug(fn->job->be->base.ctx,
 		  "atspi: %s: %d children, reading %" G_GINT64_FORMAT
 		  "-%" G_GINT64_FORMAT " (hits %d, %d, %d)",
@@ -783,6 +869,8 @@ fetch_advance(struct fnode *fn)
 			if ((fn->basic_ok & (B_STATE | B_NAME)) ==
 			    (B_STATE | B_NAME))
 				n->have |= CUA_HAVE_BASIC;
+			if (fn->ranged && fn->count_ok)
+				read_range(fn, 1);
 			node_done(fn);
 			return;
 		}
@@ -824,7 +912,7 @@ fetch_advance(struct fnode *fn)
 	case STAGE_CHILDREN:
 		if (fn->range_phase) {
 			/* hit tests done (or impossible): read the range */
-			read_range(fn);
+			read_range(fn, 0);
 			if (fn->pending == 0)
 				fetch_advance(fn);
 			return;

@@ -718,9 +718,11 @@ atspi_refresh_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
 
 cua_result
 atspi_sweep_nodes(struct cua_backend *b, struct cua_raw_snapshot *snap,
-		  struct cua_raw_node **nodes, size_t n, int64_t deadline_us)
+		  struct cua_raw_node **nodes, size_t n,
+		  const struct cua_fetch_policy *policy)
 {
-	struct cua_fetch_policy pol = { .deadline_us = deadline_us };
+	struct cua_fetch_policy pol = { .deadline_us = policy->deadline_us,
+					.grid_rows = policy->grid_rows };
 	int *depths = g_new0(int, n ? n : 1);
 	cua_result r;
 

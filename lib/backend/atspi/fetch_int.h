@@ -176,6 +176,7 @@ struct fnode {
 	size_t child_first;
 	int ranged;          /* visible-range read */
 	int range_phase;     /* 1 while hit-testing */
+	int hit_tested;      /* hit tests were made (it has a visible area) */
 	int32_t hit[4];      /* child index hit at the top, bottom and
 	                  * below the top (past a header), and for tables
 	                  * at the top right; -1 none */
@@ -276,6 +277,10 @@ fetch_start_hit_tests(struct fnode *fn);
  * 0 when the flat visible range serves. */
 int
 fetch_table_read_grid(struct fnode *fn);
+/* The first and last cells of that grid, without reading them; 0 when
+ * the flat visible range serves. */
+int
+fetch_table_grid_range(struct fnode *fn, int64_t *first, int64_t *last);
 /* Gives cell `c`, read into slot i of a grid, its index and row. */
 void
 fetch_table_place_cell(struct fnode *fn, struct cua_raw_node *c, size_t i);

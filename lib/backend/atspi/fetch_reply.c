@@ -137,8 +137,9 @@ on_error(struct req *r, const GError *error)
 			atspi_caps_add(job->be, fn->bus, CAP_NO_VALUE_TEXT);
 		break;
 	case K_CHILDREN:
-		/* no fast path: indexed reads */
-		if (fn->count_ok && fn->n->child_count > 0)
+		/* no fast path: indexed reads (a sweep compares nothing) */
+		if (job->mode != READ_SWEEP && fn->count_ok &&
+		    fn->n->child_count > 0)
 			fetch_read_indexed(fn, 0, (size_t)fn->n->child_count);
 		break;
 	default:
@@ -199,6 +200,43 @@ on_relations(struct req *r, GVariant *reply)
 	g_variant_iter_free(it);
 }
 
+/* READ_SWEEP: the children's identities, as nodes with nothing else. */
+static void
+on_sweep_children(struct fnode *fn, GVariant *reply)
+{
+	struct job *job = fn->job;
+	struct cua_raw_node *n = fn->n;
+	GVariant *arr = g_variant_get_child_value(reply, 0);
+	size_t len = g_variant_n_children(arr), i = 0;
+	GVariantIter it;
+	const char *bus, *path;
+
+	if (len > ATSPI_CHILDREN_MAX)
+		len = ATSPI_CHILDREN_MAX;
+	n->children = cua_arena_alloc(job->snap->arena,
+				      (len ? len : 1) * sizeof(*n->children));
+	if (!n->children) {
+		job->oom = 1;
+		g_variant_unref(arr);
+		return;
+	}
+	g_variant_iter_init(&it, arr);
+	while (i < len && g_variant_iter_next(&it, "(&s&o)", &bus, &path)) {
+		struct cua_raw_node *c = cua_raw_node_new(job->snap);
+
+		if (!c) {
+			job->oom = 1;
+			break;
+		}
+		if (!is_null_ref(path))
+			c->ident = fetch_make_ident(job, bus, path);
+		n->children[i++] = c;
+	}
+	n->n_children = i;
+	n->have |= CUA_HAVE_CHILDREN;
+	g_variant_unref(arr);
+}
+
 static void
 on_children(struct fnode *fn, GVariant *reply)
 {
@@ -208,6 +246,11 @@ on_children(struct fnode *fn, GVariant *reply)
 	GVariantIter it;
 	const char *bus, *path;
 
+	if (job->mode == READ_SWEEP) {
+		g_variant_unref(arr);
+		on_sweep_children(fn, reply);
+		return;
+	}
 	if (!fn->count_ok || (int64_t)len != (int64_t)fn->n->child_count) {
 		/* docs/state-text.md §11.5.1: ChildCount + GetChildAtIndex is
 		 * canonical; GTK 4.8's GetChildren can disagree */
@@ -446,6 +489,7 @@ on_success(struct req *r, GVariant *reply)
 	case K_CHILD_COUNT:
 		if (prop_int(reply, &i)) {
 			n->child_count = MAX(i, 0);
+			n->count_read = 1;
 			fn->count_ok = 1;
 		}
 		break;

@@ -18,13 +18,14 @@
 /* Most cells of a visible grid; rows beyond it are left out. */
 #define GRID_MAX 600
 
-int
-fetch_table_read_grid(struct fnode *fn)
+/* The grid of cells the hit tests bound: rows r0..r1, columns c0..c1;
+ * 0 when the flat visible range serves. */
+static int
+grid_of(struct fnode *fn, int64_t *r0, int64_t *r1, int64_t *c0, int64_t *c1)
 {
 	int64_t ncols = fn->ncols;
 	int64_t a = fn->hit[0], b = fn->hit[1], c = fn->hit[2], d = fn->hit[3];
-	int64_t r0, r1, c0, c1, width, count, i = 0;
-	int32_t *index;
+	int64_t width;
 
 	if (!(fn->n->ifaces & CUA_IFACE_TABLE) || ncols <= 1 || b < 0 || d < 0)
 		return 0;
@@ -40,29 +41,51 @@ fetch_table_read_grid(struct fnode *fn)
 		a = c;
 	if (a < 0)
 		return 0;
-	r0 = a / ncols;
-	c0 = a % ncols;
-	r1 = b / ncols;
-	c1 = d % ncols;
+	*r0 = a / ncols;
+	*c0 = a % ncols;
+	*r1 = b / ncols;
+	*c1 = d % ncols;
 	/* every column is in view: whole rows, read as a flat range */
-	if (r1 < r0 || c1 < c0 || (c0 == 0 && c1 == ncols - 1))
+	if (*r1 < *r0 || *c1 < *c0 || (*c0 == 0 && *c1 == ncols - 1))
 		return 0;
 	if (fn->job->pol->grid_rows > 0 &&
-	    r1 - r0 + 1 > fn->job->pol->grid_rows)
-		r1 = r0 + fn->job->pol->grid_rows - 1;
-	width = c1 - c0 + 1;
+	    *r1 - *r0 + 1 > fn->job->pol->grid_rows)
+		*r1 = *r0 + fn->job->pol->grid_rows - 1;
+	width = *c1 - *c0 + 1;
 	if (width > GRID_MAX) {
 		width = GRID_MAX;
-		c1 = c0 + width - 1;
+		*c1 = *c0 + width - 1;
 	}
-	if ((r1 - r0 + 1) * width > GRID_MAX)
-		r1 = r0 + GRID_MAX / width - 1;
+	if ((*r1 - *r0 + 1) * width > GRID_MAX)
+		*r1 = *r0 + GRID_MAX / width - 1;
 	/* the cells' indices must be ones the table can report */
-	while (r1 >= r0 && r1 * ncols + c1 > INT32_MAX)
-		r1--;
-	if (r1 < r0)
+	while (*r1 >= *r0 && *r1 * ncols + *c1 > INT32_MAX)
+		(*r1)--;
+	return *r1 >= *r0;
+}
+
+int
+fetch_table_grid_range(struct fnode *fn, int64_t *first, int64_t *last)
+{
+	int64_t r0, r1, c0, c1;
+
+	if (!grid_of(fn, &r0, &r1, &c0, &c1))
 		return 0;
-	count = (r1 - r0 + 1) * width;
+	*first = r0 * fn->ncols + c0;
+	*last = r1 * fn->ncols + c1;
+	return 1;
+}
+
+int
+fetch_table_read_grid(struct fnode *fn)
+{
+	int64_t ncols = fn->ncols;
+	int64_t r0, r1, c0, c1, count, i = 0;
+	int32_t *index;
+
+	if (!grid_of(fn, &r0, &r1, &c0, &c1))
+		return 0;
+	count = (r1 - r0 + 1) * (c1 - c0 + 1);
 	index = cua_arena_alloc(fn->job->tmp, (size_t)count * sizeof(*index));
 	if (!index)
 		abort(); /* the walk cannot continue without its state */
