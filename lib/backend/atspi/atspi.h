@@ -49,7 +49,7 @@ struct atspi_be {
 	/* the apps' own sockets, kept between reads (dbus.c) */
 	struct atspi_peers *peers;
 	/* press actions' own connections, while their handlers may run
-	 * (dbus.c) */
+	 * (held.c) */
 	GPtrArray *held;
 };
 
@@ -167,7 +167,7 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
  * button that opens a modal dialog runs the dialog's loop there): the app
  * reads no more messages from the connection that carried the call until
  * the handler returns, so that connection must not be the kept one.
- * On the bus, atspi_call_probed().
+ * On the bus, atspi_call_probed(). held.c.
  */
 GVariant *
 atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,

@@ -27,7 +27,9 @@
  * itself: the calls queued meanwhile are written in one go, and the
  * answers read in one go, without a thread in between. The backend keeps
  * these connections for the next reads (PEERS_MAX of them, the least
- * recently used going first) until the app closes them.
+ * recently used going first) until the app closes them. Press actions
+ * go over connections of their own, held while their handlers run
+ * (held.c).
  *
  * Memory: a call in flight holds a reference on its batch; a batch is
  * stopped before it is freed, which takes its calls back from the
@@ -44,9 +46,9 @@
 
 #include "atspi.h"
 #include "connect.h"
+#include "dbus_int.h"
 #include "peer.h"
 
-#define DBATCH_DEFAULT_TIMEOUT_MS 1000
 #define DBATCH_DEFAULT_IN_FLIGHT 256
 
 /* The replies of one connection, shared by every batch that uses it
@@ -95,23 +97,14 @@ struct dbatch {
 			      * every call instead of the kept one */
 };
 
-/* An app's own socket, shared by the batches that use it: the calls on it
- * of every batch, so that each answer finds its call whichever batch runs
- * (one may run inside another's callback). */
-struct rawconn {
-	int refs; /* the backend's, and one per batch that uses it */
-	struct peer *peer;
-	GHashTable *pending; /* serial -> struct dcall */
-};
-
 /* A batch's use of one. */
 struct braw {
 	struct rawconn *rc;
 	gpointer tag; /* its descriptor in dbatch_run()'s source */
 };
 
-static struct rawconn *
-rawconn_new(struct peer *peer)
+struct rawconn *
+dbus_rawconn_new(struct peer *peer)
 {
 	struct rawconn *rc = g_new0(struct rawconn, 1);
 
@@ -121,8 +114,8 @@ rawconn_new(struct peer *peer)
 	return rc;
 }
 
-static void
-rawconn_unref(struct rawconn *rc)
+void
+dbus_rawconn_unref(struct rawconn *rc)
 {
 	if (!rc || --rc->refs > 0)
 		return;
@@ -137,7 +130,7 @@ braw_free(gpointer data)
 {
 	struct braw *r = data;
 
-	rawconn_unref(r->rc);
+	dbus_rawconn_unref(r->rc);
 	g_free(r);
 }
 
@@ -164,7 +157,7 @@ dbatch_unref(struct dbatch *b)
 	while ((c = g_queue_pop_head(&b->queue)))
 		dcall_free(c);
 	g_ptr_array_unref(b->raws);
-	rawconn_unref(b->own);
+	dbus_rawconn_unref(b->own);
 	g_free(b);
 }
 
@@ -748,13 +741,6 @@ dbatch_run(struct dbatch *batch)
 /* Apps whose sockets stay connected. */
 #define PEERS_MAX 16
 
-struct peer_slot {
-	char *bus;
-	char *address; /* where rc was connected */
-	struct rawconn *rc;
-	uint64_t used;
-};
-
 struct atspi_peers {
 	struct peer_slot slot[PEERS_MAX];
 	uint64_t clock;
@@ -765,7 +751,7 @@ slot_clear(struct peer_slot *sl)
 {
 	g_free(sl->bus);
 	g_free(sl->address);
-	rawconn_unref(sl->rc);
+	dbus_rawconn_unref(sl->rc);
 	memset(sl, 0, sizeof(*sl));
 }
 
@@ -781,8 +767,8 @@ atspi_peers_free(struct atspi_be *be)
 	be->peers = NULL;
 }
 
-static struct peer_slot *
-peer_slot_of(struct atspi_be *be, const char *bus)
+struct peer_slot *
+dbus_peer_slot(struct atspi_be *be, const char *bus)
 {
 	if (!be->peers)
 		return NULL;
@@ -799,7 +785,7 @@ peer_slot_of(struct atspi_be *be, const char *bus)
 static struct rawconn *
 peer_lookup(struct atspi_be *be, const char *bus)
 {
-	struct peer_slot *sl = peer_slot_of(be, bus);
+	struct peer_slot *sl = dbus_peer_slot(be, bus);
 
 	if (!sl || !peer_wants(sl->rc->peer))
 		return NULL; /* none, or closed */
@@ -862,9 +848,6 @@ keep(struct atspi_be *be, const char *bus, const char *address,
 	sl->used = ++be->peers->clock;
 }
 
-static void
-held_poll(struct atspi_be *be);
-
 /* Only local sockets: the address comes from the app. */
 static int
 is_local_address(const char *a)
@@ -890,7 +873,7 @@ atspi_peer_get(struct atspi_be *be, const char *bus, int timeout_ms,
 	if (be->peers)
 		prune(be->peers);
 	/* press actions whose handlers returned let go */
-	held_poll(be);
+	atspi_held_poll(be);
 	if (peer_lookup(be, bus))
 		return 1;
 	(*calls)++;
@@ -922,7 +905,7 @@ atspi_peer_get(struct atspi_be *be, const char *bus, int timeout_ms,
 		addr, timeout_ms > 0 ? timeout_ms : DBATCH_DEFAULT_TIMEOUT_MS,
 		&error);
 	if (conn) {
-		keep(be, bus, addr, rawconn_new(conn));
+		keep(be, bus, addr, dbus_rawconn_new(conn));
 	} else {
 		cua_debug(be->base.ctx, "atspi: %s: cannot connect to %s: %s",
 			  bus, addr, error->message);
@@ -962,11 +945,11 @@ on_sync_reply(struct dbatch *batch, GVariant *reply, const GError *error,
 		s->error = g_error_copy(error);
 }
 
-static GVariant *
-call_sync(struct atspi_be *be, struct rawconn *own, const char *bus,
-	  const char *path, const char *iface, const char *method,
-	  GVariant *args, const GVariantType *reply_type, int timeout_ms,
-	  GError **error)
+GVariant *
+dbus_call_own(struct atspi_be *be, struct rawconn *own, const char *bus,
+	      const char *path, const char *iface, const char *method,
+	      GVariant *args, const GVariantType *reply_type, int timeout_ms,
+	      GError **error)
 {
 	struct sync_result s = { NULL, NULL };
 	struct dbatch *b;
@@ -999,211 +982,6 @@ atspi_call_sync(struct atspi_be *be, const char *bus, const char *path,
 		const char *iface, const char *method, GVariant *args,
 		const GVariantType *reply_type, int timeout_ms, GError **error)
 {
-	return call_sync(be, NULL, bus, path, iface, method, args, reply_type,
-			 timeout_ms, error);
-}
-
-/* ------------------------------------------------------------------ */
-/* Press actions on a connection of their own                          */
-
-/*
- * A press action's connection, kept while the handler may still run
- * (docs/actions.md §3): the ATK bridge answers DoAction and then runs the
- * action inside the dispatch of that message; a handler that opens a
- * modal dialog runs its loop there. A Peer.Ping sent after the answer is
- * answered (by libdbus, at the next dispatch) only once the handler has
- * returned.
- */
-struct held {
-	char *bus;
-	struct rawconn *rc;
-	guint32 ping;
-	int done; /* the Ping was answered, or the connection closed */
-};
-
-/* Press actions whose handlers may still run; the oldest let go first. */
-#define HELD_MAX 8
-
-static void
-held_free(gpointer data)
-{
-	struct held *h = data;
-
-	g_free(h->bus);
-	rawconn_unref(h->rc);
-	g_free(h);
-}
-
-static void
-on_held_reply(GDBusMessage *reply, void *data)
-{
-	struct held *h = data;
-
-	if (g_dbus_message_get_reply_serial(reply) == h->ping)
-		h->done = 1;
-}
-
-/* Reads what came on the held connections; lets go of those done. */
-static void
-held_poll(struct atspi_be *be)
-{
-	for (guint i = 0; be->held && i < be->held->len;) {
-		struct held *h = be->held->pdata[i];
-		GError *e = NULL;
-
-		if (peer_io(h->rc->peer, on_held_reply, h, &e) < 0) {
-			h->done = 1;
-			g_error_free(e);
-		}
-		if (h->done)
-			g_ptr_array_remove_index(be->held, i);
-		else
-			i++;
-	}
-}
-
-/* How long a press action's handler may take before its connection is
- * held rather than closed (a nested loop, or a slow handler). */
-#define HANDLER_RETURN_MS 50
-
-/* Waits up to `ms` for the answer to h's Ping: 1 once answered (or the
- * connection closed), 0 when the handler still runs. */
-static int
-held_wait(struct held *h, int ms)
-{
-	int64_t end = cua_now_us() + (int64_t)ms * 1000;
-
-	for (;;) {
-		GError *e = NULL;
-		struct pollfd pfd;
-		int64_t left;
-
-		if (peer_io(h->rc->peer, on_held_reply, h, &e) < 0) {
-			g_error_free(e);
-			return 1;
-		}
-		if (h->done)
-			return 1;
-		left = end - cua_now_us();
-		if (left <= 0)
-			return 0;
-		pfd.fd = peer_fd(h->rc->peer);
-		pfd.events = (peer_wants(h->rc->peer) & G_IO_OUT) ?
-				     POLLIN | POLLOUT :
-				     POLLIN;
-		pfd.revents = 0;
-		poll(&pfd, 1, (int)((left + 999) / 1000));
-	}
-}
-
-/* After `rc`'s press action was answered: a Ping behind it, answered once
- * the handler returned; the connection is held while it is not. */
-static void
-hold(struct atspi_be *be, const char *bus, struct rawconn *rc)
-{
-	GDBusMessage *m = g_dbus_message_new_method_call(
-		bus, "/", "org.freedesktop.DBus.Peer", "Ping");
-	struct held *h;
-	GError *e = NULL;
-	guint32 serial = peer_send(rc->peer, m, &e);
-
-	g_object_unref(m);
-	if (!serial) {
-		g_error_free(e);
-		return;
-	}
-	h = g_new0(struct held, 1);
-	h->bus = g_strdup(bus);
-	h->rc = rc;
-	rc->refs++;
-	h->ping = serial;
-	/* most handlers return at once: nothing to hold */
-	if (held_wait(h, HANDLER_RETURN_MS)) {
-		held_free(h);
-		return;
-	}
-	if (!be->held)
-		be->held = g_ptr_array_new_with_free_func(held_free);
-	if (be->held->len >= HELD_MAX)
-		g_ptr_array_remove_index(be->held, 0);
-	g_ptr_array_add(be->held, h);
-}
-
-void
-atspi_held_free(struct atspi_be *be)
-{
-	if (be->held)
-		g_ptr_array_unref(be->held);
-	be->held = NULL;
-}
-
-int
-atspi_action_running(struct atspi_be *be, const char *bus, int timeout_ms)
-{
-	GVariant *r;
-	GError *e = NULL;
-	int pending = 0;
-
-	held_poll(be);
-	for (guint i = 0; be->held && i < be->held->len; i++)
-		pending |= strcmp(((struct held *)be->held->pdata[i])->bus,
-				  bus) == 0;
-	if (!pending)
-		return 0;
-	/* a handler still running, or an app that has not read the Ping
-	 * yet: an app that answers on its kept connection and still not
-	 * on the held one runs a loop inside the action */
-	r = atspi_call_sync(be, bus, "/", "org.freedesktop.DBus.Peer", "Ping",
-			    NULL, NULL, timeout_ms, &e);
-	if (!r) {
-		g_error_free(e);
-		return 0; /* busy, or gone: not known to be in a loop */
-	}
-	g_variant_unref(r);
-	held_poll(be);
-	for (guint i = 0; be->held && i < be->held->len; i++)
-		if (strcmp(((struct held *)be->held->pdata[i])->bus, bus) == 0)
-			return 1;
-	return 0;
-}
-
-GVariant *
-atspi_call_sync_apart(struct atspi_be *be, const char *bus, const char *path,
-		      const char *iface, const char *method, GVariant *args,
-		      const GVariantType *reply_type, int timeout_ms,
-		      GError **error)
-{
-	struct peer_slot *sl = bus ? peer_slot_of(be, bus) : NULL;
-	struct rawconn *rc;
-	struct peer *conn;
-	GVariant *r;
-	GError *e = NULL;
-
-	if (timeout_ms <= 0)
-		timeout_ms = DBATCH_DEFAULT_TIMEOUT_MS;
-	if (!sl || !peer_wants(sl->rc->peer))
-		/* on the bus: the app reads each client's messages apart */
-		return atspi_call_probed(be, bus, path, iface, method, args,
-					 reply_type, timeout_ms, error);
-	conn = peer_open(sl->address, timeout_ms, &e);
-	if (!conn) {
-		/* the app's socket took one connection and not another:
-		 * the kept one, as any other call */
-		cua_debug(be->base.ctx,
-			  "atspi: %s: no second connection to %s (%s); %s.%s "
-			  "goes over the kept one",
-			  bus, sl->address, e->message, iface, method);
-		g_error_free(e);
-		return atspi_call_sync(be, bus, path, iface, method, args,
-				       reply_type, timeout_ms, error);
-	}
-	rc = rawconn_new(conn);
-	rc->refs++; /* ours, past the batch's */
-	r = call_sync(be, rc, bus, path, iface, method, args, reply_type,
-		      timeout_ms, error);
-	/* answered: the handler may run now, inside that dispatch */
-	if (r && peer_wants(conn))
-		hold(be, bus, rc);
-	rawconn_unref(rc);
-	return r;
+	return dbus_call_own(be, NULL, bus, path, iface, method, args,
+			     reply_type, timeout_ms, error);
 }
