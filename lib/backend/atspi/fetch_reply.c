@@ -246,11 +246,6 @@ on_children(struct fnode *fn, GVariant *reply)
 	GVariantIter it;
 	const char *bus, *path;
 
-	if (job->mode == READ_SWEEP) {
-		g_variant_unref(arr);
-		on_sweep_children(fn, reply);
-		return;
-	}
 	if (!fn->count_ok || (int64_t)len != (int64_t)fn->n->child_count) {
 		/* docs/state-text.md §11.5.1: ChildCount + GetChildAtIndex is
 		 * canonical; GTK 4.8's GetChildren can disagree */
@@ -494,7 +489,10 @@ on_success(struct req *r, GVariant *reply)
 		}
 		break;
 	case K_CHILDREN:
-		on_children(fn, reply);
+		if (job->mode == READ_SWEEP)
+			on_sweep_children(fn, reply);
+		else
+			on_children(fn, reply);
 		break;
 	case K_CHILD_AT:
 		g_variant_get(reply, "((&s&o))", &bus, &path);
