@@ -118,8 +118,10 @@ out:
  * an action, the screenshot (capture + encoding) and the whole
  * observation. With the tree cache (on unless
  * CUA_TREE_CACHE=0) the read is the cache's: the clicked box read again,
- * the rest from the cache.
+ * the rest from the cache. Clicks come CLICK_PACE_MS apart at the
+ * closest (an agent's pace is seconds).
  */
+#define CLICK_PACE_MS 500
 static void
 bench_click(cua_session *s, const char *label, const char *app, int runs,
 	    const char *role, const char *const *titles, const char *what)
@@ -129,6 +131,7 @@ bench_click(cua_session *s, const char *label, const char *app, int runs,
 	double *wall = calloc((size_t)runs, sizeof(double));
 	double *shot = calloc((size_t)runs, sizeof(double));
 	cua_tree *t = NULL;
+	double last = 0;
 	int n = 0;
 
 	if (!read || !settle || !wall || !shot ||
@@ -145,6 +148,11 @@ bench_click(cua_session *s, const char *label, const char *app, int runs,
 			       titles[i % 2] ? titles[i % 2] : "");
 			goto out;
 		}
+		/* at an agent's pace, not faster: a source that fires
+		 * eight times a second is taken for an animation (settle.c) */
+		if (i > 0)
+			bench_sleep_until(last + CLICK_PACE_MS);
+		last = bench_now_ms();
 		if (cua_session_click(s, app, cua_element_get_id(e), 1, 1,
 				      &outcome) != CUA_OK) {
 			printf("%-28s  click failed: %s\n", label,

@@ -25,6 +25,22 @@ bench_now_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+void
+bench_sleep_until(double ms)
+{
+	double left;
+
+	while ((left = ms - bench_now_ms()) > 0) {
+		struct timespec ts = {
+			(time_t)(left / 1000),
+			(long)((left - (double)(time_t)(left / 1000) * 1000) *
+			       1e6)
+		};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 pid_t
 bench_spawn(const char *const argv[])
 {

@@ -16,6 +16,10 @@
 double
 bench_now_ms(void);
 
+/* Sleeps until bench_now_ms() reaches `ms` (at once when it has). */
+void
+bench_sleep_until(double ms);
+
 /* Starts argv[0] (looked up in PATH) with stdin, stdout and stderr on
  * /dev/null; -1 when it cannot start. */
 pid_t
