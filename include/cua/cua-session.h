@@ -96,7 +96,8 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  *
  * Screenshot and settle keys (docs/screenshots.md §10): `settle_quiet_ms`
  * (250), `settle_cap_ms` (1000), `settle_busy_cap_ms` (5000),
- * `settle_probe_ms` (40), `settle_answered_ms` (30), `warmup_cap_ms`
+ * `settle_probe_ms` (40), `settle_answered_ms` (30), `settle_drawn_ms`
+ * (10; since 0.2), `warmup_cap_ms`
  * (1200), `capture_timeout_ms`
  * (2500), `capture_fallback_timeout_ms` (3000),
  * `screenshot_max_long_edge` (2048), `screenshot_max_short_edge` (768),
@@ -298,7 +299,9 @@ cua_session_list_apps(cua_session *session, uint32_t flags, char **out);
  * of its window drawn after its last event, where the display driver
  * reports damage) and answered for (a round trip confirms it handled the
  * input), `settle_answered_ms`
- * (30) of quiet suffices (docs/screenshots.md §6.2). Right after the tree,
+ * (30) of quiet suffices, `settle_drawn_ms` (10) once the window drew
+ * again where each changed object lies (docs/screenshots.md §6.2).
+ * Right after the tree,
  * the same window is captured (see
  * cua_tree_get_screenshot()); a failed capture never fails the
  * observation.

@@ -324,6 +324,8 @@ cua_session_set_option(cua_session *s, const char *key, const char *value)
 		  offsetof(struct cua_options, settle_probe_ms), 0, 60000 },
 		{ "settle_answered_ms",
 		  offsetof(struct cua_options, settle_answered_ms), 0, 60000 },
+		{ "settle_drawn_ms",
+		  offsetof(struct cua_options, settle_drawn_ms), 0, 60000 },
 		{ "warmup_cap_ms", offsetof(struct cua_options, warmup_cap_ms),
 		  0, 600000 },
 		{ "capture_timeout_ms",

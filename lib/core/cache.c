@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -146,10 +147,43 @@ cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e)
 	c->n--;
 }
 
-static int
-same_str(const char *a, const char *b)
+int
+cua_cache_same_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+int
+cua_cache_object_area(struct cua_cache *c, const char *bus, const char *path,
+		      struct cua_rect *area)
+{
+	char ident[256];
+	int64_t v;
+	const struct cua_raw_node *n;
+
+	for (size_t i = 0; c && bus && i < c->n; i++) {
+		struct cua_cache_entry *e = &c->e[i];
+
+		if (!cua_cache_same_str(e->bus_name, bus))
+			continue;
+		if (snprintf(ident, sizeof(ident), "%s:%s", bus, path) >=
+		    (int)sizeof(ident))
+			return -1;
+		/* the read holds every object that shows in the window
+		 * (hidden ones get no details: cache_observe.c) */
+		if (!cua_hmap_get(&e->idents, ident, &v))
+			return 0;
+		n = (const struct cua_raw_node *)(intptr_t)v;
+		if (!(n->have & CUA_HAVE_BASIC) ||
+		    !CUA_HAS_STATE(n, CUA_STATE_SHOWING))
+			return 0;
+		if (!(n->have & CUA_HAVE_EXTENTS) || n->extents.w <= 0 ||
+		    n->extents.h <= 0)
+			return -1;
+		*area = n->extents;
+		return 1;
+	}
+	return -1;
 }
 
 struct cua_cache_entry *
@@ -163,7 +197,7 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
 		if (strcmp(e->app_id, app->app_id) != 0)
 			continue;
 		if (e->pid != app->pid || e->start_time != app->start_time ||
-		    !same_str(e->bus_name, app->bus_name)) {
+		    !cua_cache_same_str(e->bus_name, app->bus_name)) {
 			/* restarted, or back on the bus under a new name */
 			cua_cache_drop(c, e);
 			return NULL;

@@ -94,6 +94,12 @@ struct cua_cache_entry {
 	struct cua_hmap idents;       /* ident -> node of snap */
 	int dups;   /* an object appears twice: no partial reads */
 	int ranged; /* a container was read by visible range: idem */
+	/* the sweep made while the settle waited (cua_cache_presweep):
+	 * it stands while the app's event generation is presweep_gen */
+	int presweep;
+	uint64_t presweep_gen;
+	const char *presweep_detail;
+	size_t presweep_swept, presweep_found;
 	/* snapshots that hold what partial reads patched in */
 	struct cua_raw_snapshot **patches;
 	size_t n_patches;
@@ -185,6 +191,17 @@ int
 cua_cache_reindex(struct cua_cache_entry *e);
 const char *
 cua_cache_miss_name(enum cua_cache_miss m);
+/* Equal strings, NULL being "". */
+int
+cua_cache_same_str(const char *a, const char *b);
+/* Where the cache last read the object at `path` of the app on `bus`: 1
+ * and *area (screen coordinates) when it showed, with a size; 0 when it
+ * did not show (or the read did not hold it: it holds every object that
+ * shows); -1 when nothing of the app is cached, or its place is not
+ * known. */
+int
+cua_cache_object_area(struct cua_cache *c, const char *bus, const char *path,
+		      struct cua_rect *area);
 /* The first line where `a` and `b` differ (1-based), 0 when equal;
  * *la / *lb point at the lines in a and b, *na / *nb their lengths. */
 size_t
@@ -204,6 +221,7 @@ struct cua_cache_read {
 	int64_t calls, walk_us;    /* what a hit cost */
 	size_t subtrees;           /* subtrees a hit read again */
 	size_t swept, sweep_found; /* nodes a sweep compared, found changed */
+	int presweep;              /* the sweep was made while settling */
 };
 
 /* Reads the app for an observation: from the cache when it may, else in
@@ -213,6 +231,20 @@ struct cua_cache_read {
 cua_result
 cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 		  int warmed, struct cua_cache_read *cr);
+/* The sweep (cache_sweep.c) of the entry of an app whose toolkit is
+ * trusted as CUA_TRUST_SWEEP: every cached object below the toplevels
+ * compared with the app's; one that differs is marked as its event would
+ * have. cr->detail set: only a full read will do. */
+cua_result
+cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
+		struct cua_cache_entry *e, const struct cua_fetch_policy *pol,
+		struct cua_cache_read *cr);
+/* The sweep of the app's entry made ahead, while the settle waits for the
+ * app to be quiet; the next observation uses it when no event of the app
+ * came after it began (cache_observe.c). Nothing to do for an app not
+ * cached or not swept; a failure leaves the sweep to the observation. */
+void
+cua_cache_presweep(struct cua_session *s, const struct cua_app_info *app);
 /* After a successful observation: hands `snap` (the read's, or the one
  * the warm-up replaced it with) to the cache, or frees it. */
 void

@@ -31,6 +31,7 @@ cua_options_default(struct cua_options *opt)
 	opt->settle_busy_cap_ms = 5000;
 	opt->settle_probe_ms = 40;
 	opt->settle_answered_ms = 30;
+	opt->settle_drawn_ms = 10;
 	opt->warmup_cap_ms = 1200;
 	opt->capture_timeout_ms = 2500;
 	opt->capture_fallback_timeout_ms = 3000;

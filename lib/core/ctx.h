@@ -28,6 +28,7 @@ struct cua_options {
 	int settle_busy_cap_ms; /* 5000 */
 	int settle_probe_ms;    /* 40: first look at an app not watched yet */
 	int settle_answered_ms; /* 30: after an action the app answered */
+	int settle_drawn_ms;    /* 10: ... and drew where it changed */
 	int warmup_cap_ms;      /* 1200 */
 	int capture_timeout_ms; /* 2500 */
 	int capture_fallback_timeout_ms; /* 3000 */

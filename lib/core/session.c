@@ -646,6 +646,16 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 	return CUA_OK;
 }
 
+/* The X window's place on the screen, what its damage is measured from
+ * (the whole window, client-side shadows included), or NULL. */
+static const struct cua_rect *
+damage_origin(const struct cua_tree *t)
+{
+	if (!t || !t->x11_window || !t->has_window_frame)
+		return NULL;
+	return t->window_surface.w > 0 ? &t->window_surface : &t->window_frame;
+}
+
 cua_result
 cua_session_observe_internal(struct cua_session *s, const char *query,
 			     uint32_t flags, struct cua_tree **out)
@@ -689,15 +699,14 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	/* settle -> walk -> capture (docs/screenshots.md §6.2); the
 	 * first-sight probe overlaps the walk */
 	proc = live_proc(s, app);
-	cua_settle(s, app->bus_name, app->toolkit,
-		   proc && proc->latest ? proc->latest->x11_window : 0,
+	cua_settle(s, app, proc && proc->latest ? proc->latest->x11_window : 0,
+		   proc ? damage_origin(proc->latest) : NULL,
 		   (flags & CUA_OBSERVE_AFTER_ACTION) != 0, &settled);
 	warmed = proc && proc->warmed_up;
 	r = cua_cache_observe(s, app, warmed, &cr);
 	/* an app seen for the first time is probed during the read: if it
 	 * changed meanwhile, it is settled and read again */
-	if (r == CUA_OK &&
-	    cua_settle_probe_end(s, app->bus_name, app->toolkit, &settled)) {
+	if (r == CUA_OK && cua_settle_probe_end(s, app, &settled)) {
 		if (!cr.cached)
 			cua_raw_snapshot_free(cr.snap);
 		r = cua_cache_observe(s, app, warmed, &cr);

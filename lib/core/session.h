@@ -146,11 +146,13 @@ cua_app_session_drop_process(struct cua_app_session *as);
  * settle.c: the UI settle before an observation (docs/screenshots.md §6).
  * Waits, event-driven, until the app has been quiet for settle_quiet_ms
  * (settle_answered_ms after an action it reacted to and answered for,
- * `toolkit` permitting; at most settle_cap_ms, settle_busy_cap_ms while
- * it signals BUSY);
+ * its toolkit permitting; settle_drawn_ms when, besides, its window drew
+ * again where each object its events named lies; at most settle_cap_ms,
+ * settle_busy_cap_ms while it signals BUSY);
  * returns at once for an app that was watched, idle and not acted on.
- * `window` (0: unknown) also counts its damage. Fills the tree's
- * shot_stats.settle_us / settle_capped when `t` is not NULL.
+ * `window` (0: unknown) also counts its damage; `frame` (NULL: unknown)
+ * is that window's frame on the screen. While it waits it may make the
+ * tree cache's comparison of objects (cua_cache_presweep).
  */
 struct cua_settle_result {
 	int64_t settle_us;
@@ -158,22 +160,24 @@ struct cua_settle_result {
 	int busy;
 	int events;
 	int rounds; /* short quiet intervals that brought more events */
+	int64_t presweep_us; /* the cache's comparison made while waiting */
 	/* the first-sight probe runs during the walk: finish it with
 	 * cua_settle_probe_end() once the tree is read */
 	int probe_open;
 	int64_t probe_t0, probe_n0;
 };
 void
-cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
-	   uint64_t window, int acted, struct cua_settle_result *res);
+cua_settle(struct cua_session *s, const struct cua_app_info *app,
+	   uint64_t window, const struct cua_rect *frame, int acted,
+	   struct cua_settle_result *res);
 /* Ends a probe left open by cua_settle() (probe_open): waits for what is
  * left of settle_probe_ms; an event of the app since the probe began
  * means the read may show a changing UI: then the app is settled as a
  * known app is (until it is quiet) and 1 is returned (read again); 0:
  * the read stands. */
 int
-cua_settle_probe_end(struct cua_session *s, const char *bus_name,
-		     const char *toolkit, struct cua_settle_result *res);
+cua_settle_probe_end(struct cua_session *s, const struct cua_app_info *app,
+		     struct cua_settle_result *res);
 /* Records that input was sent to the app with this bus name (the next
  * settle waits for the quiet interval). Actions call this. */
 void

@@ -31,6 +31,12 @@
  * from another thread or process than the one that handles the input
  * (browsers, Java) keep it too.
  *
+ * Shorter still (settle_drawn_ms): when the window drew again where each
+ * object the events named lies (all_drawn: damage after the object's
+ * last event over its place in the tree cache), since frames elsewhere
+ * say nothing of a toolbar drawn later. While it waits, the settle makes
+ * the tree cache's sweep the observation would make (cache_sweep.c).
+ *
  * What this rests on, recorded with tools/bench/settle-timeline.c (the
  * arrival of each event and damage after a click): GTK 3 check boxes
  * (gtk3-widget-factory, Mousepad's preferences) draw 6 to 24 ms after
@@ -65,6 +71,30 @@
 #define NOISE_HOLD_US (2000 * 1000)
 #define NOISE_SLOTS 64
 
+/* The cache's comparison of objects is made during the wait for quiet
+ * when at least this much of it is left. */
+#define PRESWEEP_MIN_US (5 * 1000)
+
+/* The drawn rule (cua_settle): the objects named by the events since the
+ * previous settle, and the window's latest frames. More events than fit,
+ * or one whose place is not known, leave the rule out. */
+#define DRAW_EVENTS 32
+#define DRAW_FRAMES 32
+#define DRAW_PATH 96
+/* An object's cached place may be measured from a slightly other origin
+ * than the window's (LibreOffice's toolbars: 25 px, frames.h) */
+#define DRAW_MARGIN 32
+
+struct draw_event {
+	char path[DRAW_PATH];
+	int64_t at; /* arrival of its last event */
+};
+
+struct draw_frame {
+	struct cua_rect area; /* window pixels */
+	int64_t at;
+};
+
 struct noise {
 	uint64_t key;
 	int64_t start_us, last_us, noisy_until;
@@ -94,6 +124,12 @@ struct cua_settle {
 	 * arrived before probe_until */
 	int64_t probe_until, probe_hits;
 	struct noise noise[NOISE_SLOTS];
+	/* the drawn rule: objects named since the previous settle (none
+	 * when draw_unknown), the latest frames (a ring) */
+	struct draw_event draw_ev[DRAW_EVENTS];
+	int n_draw_ev, draw_unknown;
+	struct draw_frame draw_fr[DRAW_FRAMES];
+	uint64_t n_draw_fr;
 };
 
 static uint64_t
@@ -169,6 +205,136 @@ trace(struct cua_settle *st, const char *what, const struct cua_event *ev)
 			ev->area.h, ev->area.x, ev->area.y);
 }
 
+/*
+ * Events whose change an app draws inside the object's own area: its
+ * states (but coming into view or leaving it), name, description, value,
+ * text, caret, selection. Others (children added or removed, moves,
+ * windows) may draw anywhere.
+ */
+static int
+draws_in_place(const char *type)
+{
+	static const char *const in_place[] = {
+		"object:state-changed:",
+		"object:property-change:accessible-name",
+		"object:property-change:accessible-description",
+		"object:property-change:accessible-value",
+		"object:value-changed",
+		"object:text-",
+		"object:visible-data-changed",
+		"object:selection-changed",
+		"object:active-descendant-changed",
+	};
+
+	if (strcmp(type, "object:state-changed:showing") == 0 ||
+	    strcmp(type, "object:state-changed:visible") == 0 ||
+	    strcmp(type, "object:state-changed:defunct") == 0 ||
+	    strcmp(type, "object:state-changed:iconified") == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(in_place) / sizeof(*in_place); i++)
+		if (strncmp(type, in_place[i], strlen(in_place[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* A counted accessibility event: its object is one the window must draw
+ * again before the drawn rule holds. */
+static void
+note_draw(struct cua_settle *st, const struct cua_event *ev)
+{
+	struct draw_event *d = NULL;
+
+	if (st->draw_unknown)
+		return;
+	if (!ev->path || !draws_in_place(ev->type) ||
+	    strlen(ev->path) >= DRAW_PATH) {
+		st->draw_unknown = 1;
+		return;
+	}
+	for (int i = 0; i < st->n_draw_ev && !d; i++)
+		if (strcmp(st->draw_ev[i].path, ev->path) == 0)
+			d = &st->draw_ev[i];
+	if (!d) {
+		if (st->n_draw_ev == DRAW_EVENTS) {
+			st->draw_unknown = 1;
+			return;
+		}
+		d = &st->draw_ev[st->n_draw_ev++];
+		strcpy(d->path, ev->path);
+	}
+	if (ev->time_us > d->at)
+		d->at = ev->time_us;
+}
+
+static int
+overlaps(const struct cua_rect *a, const struct cua_rect *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
+	       b->y < a->y + a->h;
+}
+
+/*
+ * The drawn rule: every object the events since the previous settle named
+ * lies where a frame of the window drew after its last event (or does not
+ * show). Its place is the tree cache's (screen coordinates, made window
+ * pixels with `win`, the window's frame on the screen); an object the
+ * cache does not know, or an event that may draw anywhere, leaves the
+ * rule out (-1); 0: not drawn yet, 1: drawn, *drawn_at the last frame
+ * that drew where one of them lies (an animation of it goes on).
+ */
+static int
+all_drawn(struct cua_settle *st, const struct cua_rect *win, int64_t *drawn_at)
+{
+	uint64_t first =
+		st->n_draw_fr > DRAW_FRAMES ? st->n_draw_fr - DRAW_FRAMES : 0;
+
+	if (!win || !st->s->cache || st->draw_unknown || !st->n_draw_ev) {
+		cua_log(&st->s->ctx, CUA_LOG_TRACE, "settle drawn: %s",
+			!win             ? "no window frame" :
+			!st->s->cache    ? "no cache" :
+			st->draw_unknown ? "an event may draw anywhere" :
+					   "no event");
+		return -1;
+	}
+	for (int i = 0; i < st->n_draw_ev; i++) {
+		const struct draw_event *d = &st->draw_ev[i];
+		struct cua_rect a;
+		int k = cua_cache_object_area(st->s->cache, st->bus_name,
+					      d->path, &a),
+		    found = 0;
+
+		if (k < 0) {
+			cua_log(&st->s->ctx, CUA_LOG_TRACE,
+				"settle drawn: %s: its place is not known",
+				d->path);
+			return -1;
+		}
+		if (k == 0)
+			continue; /* not showing: nothing to draw */
+		a.x -= win->x + DRAW_MARGIN;
+		a.y -= win->y + DRAW_MARGIN;
+		a.w += 2 * DRAW_MARGIN;
+		a.h += 2 * DRAW_MARGIN;
+		for (uint64_t j = first; j < st->n_draw_fr; j++) {
+			const struct draw_frame *f =
+				&st->draw_fr[j % DRAW_FRAMES];
+
+			if (f->at > d->at && overlaps(&f->area, &a)) {
+				found = 1;
+				if (f->at > *drawn_at)
+					*drawn_at = f->at;
+			}
+		}
+		if (!found) {
+			cua_log(&st->s->ctx, CUA_LOG_TRACE,
+				"settle drawn: %s (%dx%d%+d%+d) not drawn yet",
+				d->path, a.w, a.h, a.x, a.y);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static int
 on_event(void *data, const struct cua_event *ev)
 {
@@ -192,6 +358,8 @@ on_event(void *data, const struct cua_event *ev)
 
 		if (ev->time_us > st->last_frame_us)
 			st->last_frame_us = ev->time_us;
+		st->draw_fr[st->n_draw_fr % DRAW_FRAMES].area = ev->area;
+		st->draw_fr[st->n_draw_fr++ % DRAW_FRAMES].at = ev->time_us;
 		if (frame)
 			st->waiting_frame = 0;
 		if ((int64_t)ev->area.w * ev->area.h < SMALL_DAMAGE_AREA) {
@@ -221,6 +389,7 @@ on_event(void *data, const struct cua_event *ev)
 		st->last_atspi_us = ev->time_us;
 	if (strncmp(ev->type, "object:children-changed", 23) == 0)
 		st->last_children_us = ev->time_us;
+	note_draw(st, ev);
 	st->n_events++;
 	if (ev->time_us <= st->probe_until)
 		st->probe_hits++;
@@ -356,16 +525,20 @@ app_answered(struct cua_session *s, struct cua_settle *st, int64_t t0,
 }
 
 void
-cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
-	   uint64_t window, int acted, struct cua_settle_result *res)
+cua_settle(struct cua_session *s, const struct cua_app_info *app,
+	   uint64_t window, const struct cua_rect *frame, int acted,
+	   struct cua_settle_result *res)
 {
 	const struct cua_backend_ops *ops = s->backend->ops;
 	const struct cua_options *opt = &s->ctx.opt;
+	const char *bus_name = app->bus_name, *toolkit = app->toolkit;
 	struct cua_settle *st;
 	int64_t t0 = cua_now_us(), q = (int64_t)opt->settle_quiet_ms * 1000;
 	int64_t qa = (int64_t)opt->settle_answered_ms * 1000;
-	int64_t n0, now, ref, qq;
-	int fresh = 0, short_ok = 0, reacted, drawn;
+	int64_t qd = (int64_t)opt->settle_drawn_ms * 1000;
+	int64_t n0, now, ref, qq, drawn_at;
+	int fresh = 0, short_ok = 0, reacted, drawn, swept = 0, by_drawn = 0,
+	    rule;
 
 	memset(res, 0, sizeof(*res));
 	if (!bus_name || !*bus_name || !ops->watch_add || !ops->watch_dispatch)
@@ -440,7 +613,36 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 		drawn = st->last_frame_us > st->settled_us &&
 			st->last_frame_us > st->last_atspi_us;
 		qq = short_ok && reacted && drawn ? qa : q;
-		st->waiting_frame = short_ok && reacted && !drawn;
+		/* and each object its events named was drawn again: the
+		 * drawn interval */
+		drawn_at = 0;
+		rule = qq == qa && qd < qa ? all_drawn(st, frame, &drawn_at) :
+					     -1;
+		/* quiet where they lie for the drawn interval (a check
+		 * mark's animation draws on), within the answered one */
+		by_drawn = rule == 1 && drawn_at + qd < ref + qa;
+		if (by_drawn) {
+			qq = qd;
+			if (drawn_at > ref)
+				ref = drawn_at;
+		}
+		/* a frame still to come ends the wait for it (each one,
+		 * while the drawn rule weighs them) */
+		st->waiting_frame =
+			short_ok && reacted && (!drawn || rule >= 0);
+		/* the wait for quiet reads what the observation will: the
+		 * cache's comparison of objects, if the app sends nothing
+		 * from here on (cua_cache_presweep). At once, frames still
+		 * to come or not: measured on Writer, the app draws them
+		 * a little later, but the whole ends sooner than a sweep
+		 * after them */
+		if (!swept && short_ok && reacted && drawn && !st->busy &&
+		    ref + qq - now >= PRESWEEP_MIN_US) {
+			swept = 1;
+			cua_cache_presweep(s, app);
+			res->presweep_us = cua_now_us() - now;
+			continue;
+		}
 		if (now - ref >= qq && !st->busy) {
 			int64_t n1 = st->n_events;
 
@@ -464,6 +666,9 @@ cua_settle(struct cua_session *s, const char *bus_name, const char *toolkit,
 	}
 done:
 	st->waiting_frame = 0;
+	/* the drawn rule starts afresh with the next events */
+	st->n_draw_ev = 0;
+	st->draw_unknown = 0;
 	res->busy = st->busy;
 	res->events = (int)(st->n_events - n0);
 	res->settle_us = cua_now_us() - t0;
@@ -474,18 +679,19 @@ done:
 	if (res->probe_open)
 		return;
 	if (res->settle_us > 1000 || res->events)
-		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s",
+		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s%s",
 			  bus_name, (long long)res->settle_us, res->events,
 			  acted ? ", after an action" : "",
 			  short_ok ? ", answered" : "",
-			  res->busy ? ", busy" : "",
+			  by_drawn ? ", drawn" : "", res->busy ? ", busy" : "",
 			  res->capped ? ", capped" : "");
 }
 
 int
-cua_settle_probe_end(struct cua_session *s, const char *bus_name,
-		     const char *toolkit, struct cua_settle_result *res)
+cua_settle_probe_end(struct cua_session *s, const struct cua_app_info *app,
+		     struct cua_settle_result *res)
 {
+	const char *bus_name = app->bus_name;
 	struct cua_settle *st = bus_name ? find(s, bus_name) : NULL;
 	int64_t t0 = cua_now_us(), waited;
 	struct cua_settle_result more;
@@ -509,7 +715,7 @@ cua_settle_probe_end(struct cua_session *s, const char *bus_name,
 	}
 	/* it changed while it was read: settle it as a known app, from
 	 * its last event on, and read again */
-	cua_settle(s, bus_name, toolkit, st->window, 0, &more);
+	cua_settle(s, app, st->window, NULL, 0, &more);
 	cua_debug(&s->ctx,
 		  "settle %s: %lld events in the first %d ms of the read: "
 		  "read again",
