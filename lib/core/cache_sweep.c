@@ -124,7 +124,8 @@ same_children(const struct cua_raw_node *o, const struct cua_raw_node *f)
 		return 0;
 	for (size_t i = 0; i < f->n_children; i++)
 		if (!o->children[i] ||
-		    !cua_cache_same_str(o->children[i]->ident, f->children[i]->ident))
+		    !cua_cache_same_str(o->children[i]->ident,
+					f->children[i]->ident))
 			return 0;
 	return 1;
 }
@@ -254,7 +255,6 @@ out:
 	free(sw.news);
 	return r;
 }
-
 
 void
 cua_cache_presweep(struct cua_session *s, const struct cua_app_info *app)

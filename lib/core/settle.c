@@ -52,6 +52,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -678,13 +679,20 @@ done:
 	st->settled_us = cua_now_us();
 	if (res->probe_open)
 		return;
-	if (res->settle_us > 1000 || res->events)
-		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s%s",
+	if (res->settle_us > 1000 || res->events) {
+		char swept_note[64] = "";
+
+		if (res->presweep_us)
+			snprintf(swept_note, sizeof(swept_note),
+				 ", %lld us of it sweeping the cache",
+				 (long long)res->presweep_us);
+		cua_debug(&s->ctx, "settle %s: %lld us, %d events%s%s%s%s%s%s",
 			  bus_name, (long long)res->settle_us, res->events,
 			  acted ? ", after an action" : "",
 			  short_ok ? ", answered" : "",
 			  by_drawn ? ", drawn" : "", res->busy ? ", busy" : "",
-			  res->capped ? ", capped" : "");
+			  res->capped ? ", capped" : "", swept_note);
+	}
 }
 
 int
