@@ -647,11 +647,18 @@ warm_up(struct cua_session *s, const struct cua_app_info *app,
 }
 
 /* The X window's place on the screen, what its damage is measured from
- * (the whole window, client-side shadows included), or NULL. */
+ * (the whole window, client-side shadows included), or NULL. Only the x11
+ * driver's damage says where the window drew (mutter's is every frame
+ * whole), which the settle's drawn rule needs. */
 static const struct cua_rect *
-damage_origin(const struct cua_tree *t)
+damage_origin(struct cua_session *s, const struct cua_tree *t)
 {
-	if (!t || !t->x11_window || !t->has_window_frame)
+	struct cua_display *d = s->backend->ops->display ?
+					s->backend->ops->display(s->backend) :
+					NULL;
+
+	if (!d || strcmp(d->ops->name, "x11") != 0 || !t || !t->x11_window ||
+	    !t->has_window_frame)
 		return NULL;
 	return t->window_surface.w > 0 ? &t->window_surface : &t->window_frame;
 }
@@ -700,7 +707,7 @@ cua_session_observe_internal(struct cua_session *s, const char *query,
 	 * first-sight probe overlaps the walk */
 	proc = live_proc(s, app);
 	cua_settle(s, app, proc && proc->latest ? proc->latest->x11_window : 0,
-		   proc ? damage_origin(proc->latest) : NULL,
+		   proc ? damage_origin(s, proc->latest) : NULL,
 		   (flags & CUA_OBSERVE_AFTER_ACTION) != 0, &settled);
 	warmed = proc && proc->warmed_up;
 	r = cua_cache_observe(s, app, warmed, &cr);
