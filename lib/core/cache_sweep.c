@@ -26,6 +26,13 @@ struct sweep {
  * change their count when they change). */
 #define SWEEP_KIDS_MAX 64
 
+/* Values a sweep found moved without an event are read again, this far
+ * apart (more than a frame at 60 Hz), until two reads agree, for at most
+ * MOTION_MAX_US; at most MOTION_OBJECTS of them. */
+#define MOTION_STEP_US (25 * 1000)
+#define MOTION_MAX_US (400 * 1000)
+#define MOTION_OBJECTS 8
+
 /* The node's children were read, or it had none when the walk would
  * have read them (a list filled later: GTK 4's font list). */
 static int
@@ -130,6 +137,89 @@ same_children(const struct cua_raw_node *o, const struct cua_raw_node *f)
 	return 1;
 }
 
+/* Waits until `until`, delivering the session's events meanwhile. */
+static void
+pause_until(struct cua_session *s, int64_t until)
+{
+	const struct cua_backend_ops *ops = s->backend->ops;
+	int64_t now;
+
+	while ((now = cua_now_us()) < until) {
+		if (ops->watch_dispatch &&
+		    (ops->watch_dispatch(s->backend, until) > 0 ||
+		     cua_now_us() - now >= 1000))
+			continue;
+		/* no event machinery to wait in */
+		cua_sleep_ms((int)((until - now + 999) / 1000));
+	}
+}
+
+/*
+ * Values that moved without an event may be moving still: a toolkit that
+ * animates a value (GTK 4 scrolls a list to its new end over about
+ * 200 ms and says nothing) would be observed mid-way, and the next read
+ * would find another value (gnome-calculator's history). They are read
+ * again a frame and more apart until two reads agree. Returns 1 when one
+ * still moved after MOTION_MAX_US.
+ */
+static int
+wait_motion(struct cua_session *s, struct cua_raw_node *const *moved, size_t n,
+	    const struct cua_fetch_policy *pol)
+{
+	double last[MOTION_OBJECTS][3];
+	int64_t t0 = cua_now_us();
+
+	for (size_t i = 0; i < n; i++) {
+		last[i][0] = moved[i]->value;
+		last[i][1] = moved[i]->value_min;
+		last[i][2] = moved[i]->value_max;
+	}
+	for (;;) {
+		struct cua_raw_node *f[MOTION_OBJECTS];
+		struct cua_raw_snapshot *tmp;
+		int64_t until = cua_now_us() + MOTION_STEP_US;
+		int same = 1;
+
+		if (until - t0 > MOTION_MAX_US)
+			return 1;
+		pause_until(s, until);
+		tmp = cua_raw_snapshot_new();
+		if (!tmp)
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			f[i] = cua_raw_node_new(tmp);
+			if (!f[i]) {
+				cua_raw_snapshot_free(tmp);
+				return 0;
+			}
+			f[i]->ident = moved[i]->ident;
+			f[i]->child_count = -1; /* not asked */
+			f[i]->ifaces = CUA_IFACE_VALUE;
+		}
+		if (s->backend->ops->sweep_nodes(s->backend, tmp, f, n, pol) !=
+		    CUA_OK) {
+			cua_error_clear();
+			cua_raw_snapshot_free(tmp);
+			return 0;
+		}
+		for (size_t i = 0; i < n; i++) {
+			/* gone, or no value now: the observation says so */
+			if (!(f[i]->have & CUA_HAVE_VALUE))
+				continue;
+			if (f[i]->value != last[i][0] ||
+			    f[i]->value_min != last[i][1] ||
+			    f[i]->value_max != last[i][2])
+				same = 0;
+			last[i][0] = f[i]->value;
+			last[i][1] = f[i]->value_min;
+			last[i][2] = f[i]->value_max;
+		}
+		cua_raw_snapshot_free(tmp);
+		if (same)
+			return 0;
+	}
+}
+
 /*
  * A toolkit that announces most changes but not all (CUA_TRUST_SWEEP):
  * the states, name, child count (when its children were read), value
@@ -147,7 +237,8 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 {
 	struct cua_raw_snapshot *snap = e->snap;
 	struct sweep sw = { 0 };
-	size_t blen = strlen(e->bus_name);
+	struct cua_raw_node *moving[MOTION_OBJECTS];
+	size_t blen = strlen(e->bus_name), n_moved = 0;
 	cua_result r = CUA_OK;
 
 	sw.order = sweeps_order(app);
@@ -246,9 +337,25 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 			value ? " value" : "", range ? " visible range" : "");
 		cr->sweep_found++;
 		cua_cache_mark_path(&e->marks, path, flags);
+		if (value && !gone && (f->have & CUA_HAVE_VALUE) &&
+		    n_moved < MOTION_OBJECTS)
+			moving[n_moved++] = f;
 	}
 	if (e->marks.full)
 		cr->detail = e->marks.full;
+	/* what the observation reads of them (again, or in full) is read
+	 * once they rest */
+	if (n_moved) {
+		int64_t t1 = cua_now_us();
+		int still = wait_motion(s, moving, n_moved, pol);
+
+		cr->motion_us = cua_now_us() - t1;
+		cua_debug(&s->ctx,
+			  "tree cache sweep: %zu values moved without an "
+			  "event; %s after %lld us",
+			  n_moved, still ? "still moving" : "at rest",
+			  (long long)cr->motion_us);
+	}
 out:
 	cua_raw_snapshot_free(sw.tmp);
 	free(sw.olds);

@@ -22,6 +22,8 @@
  *   scroll-list Y         scroll the list box to Y pixels from its top
  *                         (GTK 4 announces neither the scroll nor which
  *                         rows it brings into view)
+ *   glide-list Y MS       the same over MS milliseconds, a frame at a time
+ *                         (as GTK's own animations, without an event)
  *   quit                  exit 0
  * Each command ends with a line "done <command>" (fixture-gtk.c).
  *
@@ -260,6 +262,30 @@ add_rows(int n)
 	}
 }
 
+/* glide-list: from where the list was to `to`, over `us`. */
+struct glide {
+	double from, to;
+	gint64 start, us;
+};
+
+static gboolean
+glide_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+	struct glide *g = data;
+	GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment(
+		GTK_SCROLLED_WINDOW(widget));
+	gint64 now = gdk_frame_clock_get_frame_time(clock);
+	double f = g->us > 0 ? (double)(now - g->start) / (double)g->us : 1;
+
+	if (f >= 1) {
+		gtk_adjustment_set_value(adj, g->to);
+		g_free(g);
+		return G_SOURCE_REMOVE;
+	}
+	gtk_adjustment_set_value(adj, g->from + (g->to - g->from) * f);
+	return G_SOURCE_CONTINUE;
+}
+
 /* The commands of this fixture only. */
 static void
 command(gchar **w)
@@ -277,6 +303,16 @@ command(gchar **w)
 		gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(
 						 GTK_SCROLLED_WINDOW(list_sw)),
 					 g_ascii_strtod(w[1], NULL));
+	} else if (strcmp(w[0], "glide-list") == 0 && w[1] && w[2]) {
+		struct glide *g = g_new0(struct glide, 1);
+
+		g->from = gtk_adjustment_get_value(
+			gtk_scrolled_window_get_vadjustment(
+				GTK_SCROLLED_WINDOW(list_sw)));
+		g->to = g_ascii_strtod(w[1], NULL);
+		g->start = g_get_monotonic_time();
+		g->us = (gint64)atoi(w[2]) * 1000;
+		gtk_widget_add_tick_callback(list_sw, glide_tick, g, NULL);
 	}
 }
 

@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -477,7 +478,10 @@ list_first_row(cua_tree *t, int *total)
  * the scroll nor the rows it brings into view): served swept, the cache
  * compares the range the list's hit tests give, reads the list again when
  * it moved, and every observation is checked against a full read (verify
- * mode) and starts at the row in view.
+ * mode) and starts at the row in view. Then scrolls that glide (GTK 4
+ * animates a scroll bar's value without an event): an observation made
+ * at once must show the list at rest (the sweep waits for the value to
+ * rest; without that it showed the list mid-way).
  */
 static void
 test_cache_list_scroll(void **state)
@@ -525,6 +529,35 @@ test_cache_list_scroll(void **state)
 	t = need_observation("fixture-gtk4", 15000);
 	cua_tree_unref(t);
 	assert_true(hits > hits0);
+	/* a scroll that glides (300 ms, a frame at a time, no event), as
+	 * GTK 4's own: the observation right after it shows the list at
+	 * rest, as one made long after does */
+	for (int round = 0; round < 2; round++) {
+		const char *cmd =
+			round ? "glide-list 100 300" : "glide-list 900 300";
+		char *now, *later;
+
+		fixture_command(&app, "fixture-gtk4", cmd, NULL, 0);
+		t = NULL;
+		if (cua_session_observe(session, "fixture-gtk4",
+					CUA_OBSERVE_NO_LAUNCH |
+						CUA_OBSERVE_NO_SCREENSHOT,
+					&t) != CUA_OK)
+			fail_msg("after %s: %s", cmd, cua_error_message());
+		now = render(t);
+		cua_tree_unref(t);
+		usleep(700 * 1000);
+		t = need_observation("fixture-gtk4", 15000);
+		later = render(t);
+		cua_tree_unref(t);
+		if (strcmp(now, later) != 0)
+			fail_msg("after %s, the observation made at once "
+				 "differs from one made 700 ms later:\n%s\n"
+				 "---\n%s",
+				 cmd, now, later);
+		cua_free(now);
+		cua_free(later);
+	}
 	if (cua_session_set_option(session, "tree_cache", "auto") != CUA_OK)
 		fail_msg("tree_cache auto: %s", cua_error_message());
 }
