@@ -216,8 +216,20 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
  * count, a scroll bar's value): it is swept. So is Qt, which announces
  * even less (in random walks over FeatherPad the sweep found about one
  * change without an event per click) and moves widgets among their
- * siblings silently (its sweep compares places, cache_observe.c).
+ * siblings silently (its sweep compares places, cache_observe.c). And
+ * GTK 4, which says nothing when it scrolls a list or lays it out anew
+ * (a visible range, a scroll bar's value, which it animates), fills a
+ * list after it shows it, and shows a scroll bar silently: its sweep
+ * compares visible ranges and waits for moving values (cache_sweep.c).
  */
+static int
+is_gtk4(const struct cua_app_info *app)
+{
+	return app->toolkit && strcasecmp(app->toolkit, "GTK") == 0 &&
+	       app->toolkit_version &&
+	       strncmp(app->toolkit_version, "4.", 2) == 0;
+}
+
 enum cua_cache_trust
 cua_cache_toolkit_trusted(const struct cua_cache *c,
 			  const struct cua_app_info *app)
@@ -226,7 +238,8 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 		return CUA_TRUST_EVENTS;
 	if (c->mode == CUA_CACHE_SWEEP)
 		return CUA_TRUST_SWEEP;
-	if (cua_app_is_libreoffice(app) || cua_toolkit_is_qt(app->toolkit))
+	if (cua_app_is_libreoffice(app) || cua_toolkit_is_qt(app->toolkit) ||
+	    is_gtk4(app))
 		return CUA_TRUST_SWEEP;
 	if (!app->toolkit)
 		return CUA_TRUST_NONE;
