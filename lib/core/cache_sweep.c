@@ -19,7 +19,8 @@ struct sweep {
 	size_t n, cap;
 	struct cua_raw_snapshot *tmp;
 	int order; /* compare each node's place among its siblings */
-	int kids;  /* compare the identities of its children */
+	int kids;  /* compare the identities of its children, its
+		    * description and the actions of scrollable ones */
 };
 
 /* Children whose identities a sweep compares, at most (larger lists
@@ -40,6 +41,36 @@ counted(const struct cua_raw_node *n)
 {
 	return (n->have & CUA_HAVE_CHILDREN) ||
 	       (n->count_read && n->child_count == 0);
+}
+
+/* A document, or an object whose actions scroll it: Chromium gives the
+ * scroll actions to what can scroll now, as its layout changes, without
+ * an event (a page that grew past its view). */
+static int
+may_scroll(const struct cua_raw_node *n)
+{
+	if (n->role == CUA_ROLE_DOCUMENT_WEB ||
+	    n->role == CUA_ROLE_DOCUMENT_FRAME)
+		return 1;
+	for (size_t i = 0; i < n->n_actions; i++)
+		if (n->actions[i].name &&
+		    strncasecmp(n->actions[i].name, "scroll", 6) == 0)
+			return 1;
+	return 0;
+}
+
+/* The same action names, in the same order. */
+static int
+same_actions(const struct cua_raw_node *o, const struct cua_raw_node *f)
+{
+	if (!(f->have & CUA_HAVE_ACTIONS))
+		return 1; /* not asked, or no answer */
+	if (f->n_actions != o->n_actions)
+		return 0;
+	for (size_t i = 0; i < f->n_actions; i++)
+		if (!cua_cache_same_str(o->actions[i].name, f->actions[i].name))
+			return 0;
+	return 1;
 }
 
 /* The nodes below the toplevels (those came with the opening). */
@@ -90,6 +121,12 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 		    n->n_children <= SWEEP_KIDS_MAX &&
 		    (int64_t)n->n_children == (int64_t)n->child_count)
 			f->sweep_ask |= CUA_SWEEP_CHILDREN;
+		/* its description, and the actions of what may scroll, when
+		 * asked and read */
+		if (sw->kids && (n->have & CUA_HAVE_DESCRIPTION))
+			f->sweep_ask |= CUA_SWEEP_DESCRIPTION;
+		if (sw->kids && (n->have & CUA_HAVE_ACTIONS) && may_scroll(n))
+			f->sweep_ask |= CUA_SWEEP_ACTIONS;
 		sw->olds[sw->n] = n;
 		sw->news[sw->n++] = f;
 	}
@@ -110,7 +147,9 @@ sweeps_order(const struct cua_app_info *app)
 
 /* Chromium puts another object in an object's place without an event (the
  * web view's document when another tab is chosen; the old one lives on,
- * unchanged, in its background tab): its sweep compares children. */
+ * unchanged, in its background tab): its sweep compares children. It
+ * changes descriptions (the Reload button's while a page loads) and
+ * scroll actions silently too. */
 static int
 sweeps_children(const struct cua_app_info *app)
 {
@@ -264,6 +303,9 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 		int gone = !(f->have & CUA_HAVE_BASIC);
 		int states = !gone && f->states != o->states;
 		int name = !gone && !cua_cache_same_str(o->name, f->name);
+		int desc = !gone && (f->have & CUA_HAVE_DESCRIPTION) &&
+			   !cua_cache_same_str(o->description, f->description);
+		int actions = !gone && !same_actions(o, f);
 		int kids = !gone && counted(o) &&
 			   (f->child_count != o->child_count ||
 			    !same_children(o, f));
@@ -285,7 +327,7 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 		uint8_t flags = 0;
 		const char *path;
 
-		if (gone || states || name || value)
+		if (gone || states || name || value || desc || actions)
 			flags = CUA_MARK_DETAILS;
 		/* a value moved without an event where lists are read by
 		 * visible range: a scroll bar, whose list may be laid out
@@ -329,12 +371,14 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 		path = o->ident + blen + 1;
 		if ((cua_cache_marked(&e->marks, path) & flags) == flags)
 			continue; /* its app said so */
-		cua_debug(
-			&s->ctx,
-			"tree cache sweep: %s changed without an event:%s%s%s%s%s%s",
-			path, gone ? " gone" : "", states ? " states" : "",
-			name ? " name" : "", kids ? " children" : "",
-			value ? " value" : "", range ? " visible range" : "");
+		cua_debug(&s->ctx,
+			  "tree cache sweep: %s changed without an "
+			  "event:%s%s%s%s%s%s%s%s",
+			  path, gone ? " gone" : "", states ? " states" : "",
+			  name ? " name" : "", kids ? " children" : "",
+			  value ? " value" : "", range ? " visible range" : "",
+			  desc ? " description" : "",
+			  actions ? " actions" : "");
 		cr->sweep_found++;
 		cua_cache_mark_path(&e->marks, path, flags);
 		if (value && !gone && (f->have & CUA_HAVE_VALUE) &&

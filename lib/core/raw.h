@@ -256,6 +256,10 @@ enum cua_sweep_ask {
 	/* its children's identities (children, n_children: nodes with
 	 * nothing but an ident; CUA_HAVE_CHILDREN when they came) */
 	CUA_SWEEP_CHILDREN = 1u << 1,
+	/* its description (CUA_HAVE_DESCRIPTION when it came) */
+	CUA_SWEEP_DESCRIPTION = 1u << 2,
+	/* its actions (CUA_HAVE_ACTIONS when they came) */
+	CUA_SWEEP_ACTIONS = 1u << 3,
 };
 
 struct cua_raw_action {

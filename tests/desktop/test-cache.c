@@ -22,7 +22,9 @@
  * comma-separated subset of gtk3, gtk4, qt5, chromium (default gtk3: the
  * toolkit the cache trusts by default, docs/concurrency.md). Chromium
  * shows tests/data/cache-page.html, whose keys make the same kinds of
- * change (and hide a list, add and remove its items, change a text).
+ * change (and hide a list, add and remove its items, change a text, a
+ * button's description, and grow the page past its view and back, which
+ * gives and takes the document's scroll actions).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -249,8 +251,8 @@ mutate(struct row *r, char *cmd, size_t size)
 static void
 mutate_page(char *key, size_t size)
 {
-	static const char keys[] = "rrtdaimvnfshl";
-	int op = rand() % 16;
+	static const char keys[] = "rrtdaimvnfshlcg";
+	int op = rand() % 18;
 
 	if (op < (int)sizeof(keys) - 1)
 		snprintf(key, size, "%c", keys[op]);

@@ -289,6 +289,12 @@ fetch_start_basic(struct fnode *fn)
 		if (fn->n->sweep_ask & CUA_SWEEP_CHILDREN)
 			fetch_call(fn, K_CHILDREN, 0, IF_ACCESSIBLE,
 				   "GetChildren", NULL, "(a(so))");
+		/* and its description, its actions */
+		if (fn->n->sweep_ask & CUA_SWEEP_DESCRIPTION)
+			get_prop(fn, K_DESC, IF_ACCESSIBLE, "Description");
+		if (fn->n->sweep_ask & CUA_SWEEP_ACTIONS)
+			fetch_call(fn, K_ACTIONS, 0, IF_ACTION, "GetActions",
+				   NULL, "(a(sss))");
 		return;
 	}
 	fetch_call(fn, K_ROLE, 0, IF_ACCESSIBLE, "GetRole", NULL, "(u)");
