@@ -222,7 +222,6 @@ struct cua_cache_read {
 	size_t subtrees;           /* subtrees a hit read again */
 	size_t swept, sweep_found; /* nodes a sweep compared, found changed */
 	int presweep;              /* the sweep was made while settling */
-	int64_t motion_us;         /* the sweep's wait for values to rest */
 };
 
 /* Reads the app for an observation: from the cache when it may, else in

@@ -393,12 +393,11 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 		int64_t t1 = cua_now_us();
 		int still = wait_motion(s, moving, n_moved, pol);
 
-		cr->motion_us = cua_now_us() - t1;
 		cua_debug(&s->ctx,
 			  "tree cache sweep: %zu values moved without an "
 			  "event; %s after %lld us",
 			  n_moved, still ? "still moving" : "at rest",
-			  (long long)cr->motion_us);
+			  (long long)(cua_now_us() - t1));
 	}
 out:
 	cua_raw_snapshot_free(sw.tmp);
