@@ -10,7 +10,8 @@
  * and encoding) and the whole observation.
  * Run it inside a headless desktop:  meson compile -C build bench
  * Arguments: [DATA-DIR [RUNS [APPS [KEY=VALUE...]]]], APPS a
- * comma-separated subset of gtk3, gtk4, featherpad, chromium, writer
+ * comma-separated subset of gtk3, gtk4, featherpad, chromium,
+ * chromium-long (a generated page of some 3,000 objects), writer
  * (default: all); KEY=VALUE session options (settle_answered_ms=250: the
  * settle before the short quiet interval after an action).
  *
@@ -193,6 +194,47 @@ out:
 	free(shot);
 }
 
+/*
+ * A long web page for Chromium, written to `path`: a navigation bar of
+ * links, a form of check boxes, a table and paragraphs with links, some
+ * 3,000 objects, most of them below the fold. Returns 0, or -1 (errno).
+ */
+static int
+write_long_page(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>libcua long page</title></head><body>\n<nav>",
+	      f);
+	for (int i = 0; i < 60; i++)
+		fprintf(f, "<a href=\"#s%d\">Section %d</a> ", i, i);
+	fputs("</nav>\n<h1>A long page</h1>\n<form>", f);
+	for (int i = 0; i < 40; i++)
+		fprintf(f,
+			"<label><input type=\"checkbox\"%s> Option %d</label>\n",
+			i % 3 ? "" : " checked", i);
+	fputs("</form>\n<table><thead><tr><th>Item</th>"
+	      "<th>Price</th><th>Stock</th><th>Note</th></tr></thead><tbody>\n",
+	      f);
+	for (int i = 0; i < 200; i++)
+		fprintf(f,
+			"<tr><td>Item %d</td><td>%d.%02d</td><td>%d</td>"
+			"<td><a href=\"#s%d\">details</a></td></tr>\n",
+			i, i % 50, i % 100, (i * 7) % 90, i % 60);
+	fputs("</tbody></table>\n", f);
+	for (int i = 0; i < 60; i++)
+		fprintf(f,
+			"<h2 id=\"s%d\">Section %d</h2><p>Paragraph %d of the "
+			"long page, with <a href=\"#s%d\">a link</a> and "
+			"<b>bold words</b> inside.</p>\n",
+			i, i, i, (i + 1) % 60);
+	fputs("</body></html>\n", f);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
 /* Whether `key` is in the comma-separated list (NULL: every app). */
 static int
 wanted(const char *list, const char *key)
@@ -215,7 +257,7 @@ main(int argc, char **argv)
 	int runs = argc > 2 && atoi(argv[2]) > 0 ? atoi(argv[2]) : 7;
 	const char *apps = argc > 3 ? argv[3] : NULL;
 	cua_session *s = NULL;
-	char url[4096], prof[128], lo[256];
+	char url[4096], prof[128], lo[256], page[64];
 	cua_tree *t = NULL;
 	pid_t pid;
 
@@ -291,7 +333,28 @@ main(int argc, char **argv)
 
 		pid = bench_spawn(av);
 		bench(s, "Chromium (form page)", "chromium", runs);
+		static const char *const gift[] = { "Gift wrap", "Gift wrap" };
+
+		bench_click(s, "Chromium (form page)", "chromium", runs,
+			    "checkbox", gift, "a click");
 		bench_stop(pid);
+	}
+	/* a page of some 3,000 objects: what reading (or sweeping) many
+	 * nodes costs */
+	snprintf(page, sizeof(page), "/tmp/cua-bench-long-%d.html",
+		 (int)getpid());
+	snprintf(url, sizeof(url), "file://%s", page);
+	if (wanted(apps, "chromium-long") && write_long_page(page) == 0) {
+		const char *av[] = { "chromium", CHROMIUM_TEST_FLAGS, prof, url,
+				     NULL };
+		static const char *const box[] = { "Option 1", "Option 1" };
+
+		pid = bench_spawn(av);
+		bench(s, "Chromium (long page)", "chromium", runs);
+		bench_click(s, "Chromium (long page)", "chromium", runs,
+			    "checkbox", box, "a click");
+		bench_stop(pid);
+		unlink(page);
 	}
 
 	snprintf(lo, sizeof(lo),
