@@ -221,6 +221,11 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
  * (a visible range, a scroll bar's value, which it animates), fills a
  * list after it shows it, and shows a scroll bar silently: its sweep
  * compares visible ranges and waits for moving values (cache_sweep.c).
+ * And Chromium (Electron apps too), whose events come from another
+ * process than the one that changed (often after the observation), that
+ * puts another document in a tab's place silently and gives a page its
+ * scroll actions as its layout changes: its sweep compares children,
+ * descriptions and scroll actions too.
  */
 static int
 is_gtk4(const struct cua_app_info *app)
@@ -228,6 +233,12 @@ is_gtk4(const struct cua_app_info *app)
 	return app->toolkit && strcasecmp(app->toolkit, "GTK") == 0 &&
 	       app->toolkit_version &&
 	       strncmp(app->toolkit_version, "4.", 2) == 0;
+}
+
+static int
+is_chromium(const struct cua_app_info *app)
+{
+	return app->toolkit && strcasecmp(app->toolkit, "Chromium") == 0;
 }
 
 enum cua_cache_trust
@@ -239,7 +250,7 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 	if (c->mode == CUA_CACHE_SWEEP)
 		return CUA_TRUST_SWEEP;
 	if (cua_app_is_libreoffice(app) || cua_toolkit_is_qt(app->toolkit) ||
-	    is_gtk4(app))
+	    is_gtk4(app) || is_chromium(app))
 		return CUA_TRUST_SWEEP;
 	if (!app->toolkit)
 		return CUA_TRUST_NONE;
