@@ -112,6 +112,22 @@ cua_cache_marks_clear(struct cua_cache_marks *m)
 }
 
 static void
+free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
+static void
+carry_clear(struct cua_cache *c)
+{
+	free_strs(c->carry, c->n_carry);
+	c->n_carry = 0;
+	free(c->carry_bus);
+	c->carry_bus = NULL;
+}
+
+static void
 entry_clear(struct cua_cache_entry *e)
 {
 	free(e->app_id);
@@ -122,6 +138,7 @@ entry_clear(struct cua_cache_entry *e)
 		cua_raw_snapshot_free(e->patches[i]);
 	free(e->patches);
 	cua_raw_snapshot_free(e->snap);
+	free_strs(e->restless, e->n_restless);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -134,7 +151,22 @@ cua_cache_free(struct cua_cache *c)
 		entry_clear(&c->e[i]);
 	free(c->e);
 	cua_cache_marks_clear(&c->reading);
+	carry_clear(c);
 	free(c);
+}
+
+void
+cua_cache_drop_for_read(struct cua_cache *c, struct cua_cache_entry *e)
+{
+	carry_clear(c);
+	if (e->n_restless && e->bus_name &&
+	    (c->carry_bus = strdup(e->bus_name))) {
+		memcpy(c->carry, e->restless,
+		       e->n_restless * sizeof(*e->restless));
+		c->n_carry = e->n_restless;
+		e->n_restless = 0;
+	}
+	cua_cache_drop(c, e);
 }
 
 void
@@ -278,15 +310,27 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		enum cua_visibility vis)
 {
 	struct cua_cache_entry *e = cua_cache_find(c, app), *grown;
-	size_t bytes = cua_arena_used(snap->arena);
+	size_t bytes = cua_arena_used(snap->arena), n_restless = 0;
+	char *restless[CUA_CACHE_RESTLESS];
 
-	if (e)
+	if (e) {
+		/* the same process: its values still moving stay known */
+		n_restless = e->n_restless;
+		memcpy(restless, e->restless, n_restless * sizeof(char *));
+		e->n_restless = 0;
 		cua_cache_drop(c, e);
+	} else if (c->carry_bus && app->bus_name &&
+		   strcmp(c->carry_bus, app->bus_name) == 0) {
+		/* or its entry was dropped for this read */
+		n_restless = c->n_carry;
+		memcpy(restless, c->carry, n_restless * sizeof(char *));
+		c->n_carry = 0;
+	}
+	carry_clear(c);
 	if (bytes > CUA_CACHE_APP_BYTES || !app->app_id ||
 	    snap->stats.deadline_hit || snap->stats.node_cap_hit) {
 		/* too large, or not a whole read: not worth keeping */
-		cua_raw_snapshot_free(snap);
-		return;
+		goto fail;
 	}
 	if (c->n == CACHE_APPS) {
 		struct cua_cache_entry *old = &c->e[0];
@@ -297,10 +341,8 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		cua_cache_drop(c, old);
 	}
 	grown = realloc(c->e, (c->n + 1) * sizeof(*c->e));
-	if (!grown) {
-		cua_raw_snapshot_free(snap);
-		return;
-	}
+	if (!grown)
+		goto fail;
 	c->e = grown;
 	e = &c->e[c->n];
 	memset(e, 0, sizeof(*e));
@@ -309,8 +351,7 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	if (!e->app_id || (app->bus_name && !e->bus_name)) {
 		free(e->app_id);
 		free(e->bus_name);
-		cua_raw_snapshot_free(snap);
-		return;
+		goto fail;
 	}
 	c->n++;
 	e->pid = app->pid;
@@ -324,6 +365,8 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	e->vis = vis;
 	e->bytes = bytes;
 	e->used = ++c->tick;
+	memcpy(e->restless, restless, n_restless * sizeof(char *));
+	e->n_restless = n_restless;
 	/* the marks recorded since the read began are the entry's now */
 	e->marks = c->reading;
 	memset(&c->reading, 0, sizeof(c->reading));
@@ -331,6 +374,10 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	if (!e->marks.bus_name || strcmp(e->marks.bus_name, e->bus_name) != 0 ||
 	    index_nodes(e, snap->app) < 0)
 		cua_cache_drop(c, e);
+	return;
+fail:
+	free_strs(restless, n_restless);
+	cua_raw_snapshot_free(snap);
 }
 
 const char *

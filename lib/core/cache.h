@@ -36,6 +36,8 @@ struct strbuf;
 /* The most one app's snapshot (with what hits patched in) may take, and
  * the hits patched in before the app is read afresh. */
 #define CUA_CACHE_APP_BYTES (32u << 20)
+/* Values a sweep waits for to rest, at most (cache_sweep.c). */
+#define CUA_CACHE_RESTLESS 8
 #define CUA_CACHE_MAX_PATCHES 256
 
 enum cua_cache_mode {
@@ -103,6 +105,10 @@ struct cua_cache_entry {
 	/* snapshots that hold what partial reads patched in */
 	struct cua_raw_snapshot **patches;
 	size_t n_patches;
+	/* values that were still moving when the last sweep stopped waiting
+	 * for them (cache_sweep.c): not waited for again while they move */
+	char *restless[CUA_CACHE_RESTLESS];
+	size_t n_restless;
 };
 
 struct cua_cache {
@@ -116,6 +122,11 @@ struct cua_cache {
 	uint64_t subtrees;  /* subtrees read again by hits */
 	/* the marks of the read in progress (the next entry's) */
 	struct cua_cache_marks reading;
+	/* the values still moving of an entry dropped for a full read
+	 * (cua_cache_drop_for_read), for the entry that read stores */
+	char *carry_bus;
+	char *carry[CUA_CACHE_RESTLESS];
+	size_t n_carry;
 };
 
 /* The mode the environment asks for: CUA_TREE_CACHE unset, empty or
@@ -170,6 +181,10 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		enum cua_visibility vis);
 void
 cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e);
+/* The same, for a full read of its app that follows: what the entry knew
+ * of values still moving goes to the entry that read stores. */
+void
+cua_cache_drop_for_read(struct cua_cache *c, struct cua_cache_entry *e);
 /* An event of the app with accessibility bus name `bus` (settle.c
  * hands every one over): marks the objects it names in that app's entry
  * and in the read in progress; never another app's. */

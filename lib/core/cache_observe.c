@@ -908,7 +908,7 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 			  app->app_id, cua_cache_miss_name(cr->why),
 			  cr->detail ? ": " : "", cr->detail ? cr->detail : "");
 		if (e)
-			cua_cache_drop(c, e);
+			cua_cache_drop_for_read(c, e);
 		return full_read(s, app, fresh, cr);
 	}
 	/* the entry goes on with the marks recorded from now on */

@@ -32,7 +32,7 @@ struct sweep {
  * MOTION_MAX_US; at most MOTION_OBJECTS of them. */
 #define MOTION_STEP_US (25 * 1000)
 #define MOTION_MAX_US (400 * 1000)
-#define MOTION_OBJECTS 8
+#define MOTION_OBJECTS CUA_CACHE_RESTLESS
 
 /* The node's children were read, or it had none when the walk would
  * have read them (a list filled later: GTK 4's font list). */
@@ -259,6 +259,37 @@ wait_motion(struct cua_session *s, struct cua_raw_node *const *moved, size_t n,
 	}
 }
 
+/* Every value in `moved` was still moving when the last wait ended. */
+static int
+restless_all(const struct cua_cache_entry *e, struct cua_raw_node *const *moved,
+	     size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < e->n_restless &&
+		       strcmp(e->restless[j], moved[i]->ident) != 0)
+			j++;
+		if (j == e->n_restless)
+			return 0;
+	}
+	return 1;
+}
+
+/* The values still moving are those of `moved` (none: n 0). Out of
+ * memory, fewer are kept: they are waited for again. */
+static void
+set_restless(struct cua_cache_entry *e, struct cua_raw_node *const *moved,
+	     size_t n)
+{
+	for (size_t i = 0; i < e->n_restless; i++)
+		free(e->restless[i]);
+	e->n_restless = 0;
+	for (size_t i = 0; i < n && i < CUA_CACHE_RESTLESS; i++)
+		if ((e->restless[e->n_restless] = strdup(moved[i]->ident)))
+			e->n_restless++;
+}
+
 /*
  * A toolkit that announces most changes but not all (CUA_TRUST_SWEEP):
  * the states, name, child count (when its children were read), value
@@ -388,8 +419,17 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 	if (e->marks.full)
 		cr->detail = e->marks.full;
 	/* what the observation reads of them (again, or in full) is read
-	 * once they rest */
-	if (n_moved) {
+	 * once they rest; those that did not rest at the last wait (a
+	 * progress shown without events, an endless animation) are not
+	 * waited for while they move */
+	if (n_moved && restless_all(e, moving, n_moved)) {
+		cua_debug(&s->ctx,
+			  "tree cache sweep: %zu values moved without an "
+			  "event; still moving at the last observation, not "
+			  "waited for",
+			  n_moved);
+		set_restless(e, moving, n_moved);
+	} else if (n_moved) {
 		int64_t t1 = cua_now_us();
 		int still = wait_motion(s, moving, n_moved, pol);
 
@@ -398,6 +438,9 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 			  "event; %s after %lld us",
 			  n_moved, still ? "still moving" : "at rest",
 			  (long long)(cua_now_us() - t1));
+		set_restless(e, moving, still ? n_moved : 0);
+	} else {
+		set_restless(e, NULL, 0);
 	}
 out:
 	cua_raw_snapshot_free(sw.tmp);

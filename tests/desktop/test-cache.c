@@ -59,6 +59,9 @@ static struct chromium browser;
 
 /* what the cache said about each observation (its debug lines) */
 static int hits, fulls, excused, spliced;
+/* its waits for values moved without an event: ended at rest, ended
+ * still moving, not made (the values still moving at the last one) */
+static int rested, gave_up, unwaited;
 
 /* why observations were read in full: the reasons and their counts */
 #define N_REASONS 24
@@ -104,6 +107,12 @@ on_log(cua_session *s, cua_log_level level, const char *msg, void *data)
 	} else if (strstr(msg, "tree cache verify: ") &&
 		   strstr(msg, "changed during the check"))
 		excused++;
+	else if (strstr(msg, "tree cache sweep: ") &&
+		 strstr(msg, "moved without an event")) {
+		rested += strstr(msg, "; at rest after") != NULL;
+		gave_up += strstr(msg, "; still moving after") != NULL;
+		unwaited += strstr(msg, "not waited for") != NULL;
+	}
 	if (getenv("CUA_CACHE_TRACE") && strstr(msg, "tree cache"))
 		fprintf(stderr, "libcua: %s\n", msg);
 	if (level >= CUA_LOG_WARNING)
@@ -476,6 +485,74 @@ list_first_row(cua_tree *t, int *total)
 }
 
 /*
+ * A value that keeps moving without an event (a glide over 4 s, as a
+ * progress shown without events): an observation waits for it to rest
+ * and gives up after 400 ms; the observations after that one do not
+ * wait for it again while it moves. Once it rests, what is observed at
+ * once is what is observed later, and a new glide is waited for again.
+ */
+static void
+glide_for_good(void)
+{
+	int64_t end;
+	int seen = 0;
+	cua_tree *t;
+	char *now, *later;
+
+	fixture_command(&app, "fixture-gtk4", "glide-list 1000 4000", NULL, 0);
+	end = now_ms() + 3000;
+	while (now_ms() < end) {
+		int gave_up0 = gave_up, rested0 = rested;
+
+		t = NULL;
+		if (cua_session_observe(session, "fixture-gtk4",
+					CUA_OBSERVE_NO_LAUNCH |
+						CUA_OBSERVE_NO_SCREENSHOT,
+					&t) != CUA_OK)
+			fail_msg("during a glide: %s", cua_error_message());
+		cua_tree_unref(t);
+		if (seen && (gave_up > gave_up0 || rested > rested0))
+			fail_msg("the observation after one that stopped "
+				 "waiting for a moving value waited again");
+		if (gave_up > gave_up0)
+			seen = 1;
+	}
+	if (!seen)
+		fail_msg("no observation in 3 s of a glide found the value "
+			 "still moving after 400 ms (%d waits ended at rest): "
+			 "the fixture's frames stalled?",
+			 rested);
+	assert_true(unwaited > 0);
+	usleep(1500 * 1000); /* the glide is over */
+	for (int round = 0; round < 2; round++) {
+		/* the second round: a short glide, waited for */
+		if (round)
+			fixture_command(&app, "fixture-gtk4",
+					"glide-list 200 300", NULL, 0);
+		t = NULL;
+		if (cua_session_observe(session, "fixture-gtk4",
+					CUA_OBSERVE_NO_LAUNCH |
+						CUA_OBSERVE_NO_SCREENSHOT,
+					&t) != CUA_OK)
+			fail_msg("after a glide: %s", cua_error_message());
+		now = render(t);
+		cua_tree_unref(t);
+		usleep(700 * 1000);
+		t = need_observation("fixture-gtk4", 15000);
+		later = render(t);
+		cua_tree_unref(t);
+		if (strcmp(now, later) != 0)
+			fail_msg("after a glide%s, the observation made at "
+				 "once differs from one made 700 ms later:\n"
+				 "%s\n---\n%s",
+				 round ? " (a short one after a long one)" : "",
+				 now, later);
+		cua_free(now);
+		cua_free(later);
+	}
+}
+
+/*
  * A long list read by visible range, scrolled (GTK 4 announces neither
  * the scroll nor the rows it brings into view): served swept, the cache
  * compares the range the list's hit tests give, reads the list again when
@@ -560,6 +637,7 @@ test_cache_list_scroll(void **state)
 		cua_free(now);
 		cua_free(later);
 	}
+	glide_for_good();
 	if (cua_session_set_option(session, "tree_cache", "auto") != CUA_OK)
 		fail_msg("tree_cache auto: %s", cua_error_message());
 }
