@@ -87,9 +87,11 @@ policy_details(void *ud, const struct cua_raw_node *n, int depth)
  * read of an app with a menu bar (LibreOffice Writer: 300 of 557 nodes,
  * 30 hidden items under each of its menus). An open one is SELECTED (GTK 3,
  * LibreOffice), EXPANDED (Gecko) or holds the focus (Qt's menu bars hold
- * menu items, not menus, and are not concerned). When the menu opens, the
- * tree cache sees the node descended differently and reads afresh
- * (cache_observe.c).
+ * menu items, not menus, and are not concerned); but a menu that says
+ * whether it is open (EXPANDABLE) is closed when not EXPANDED, focused or
+ * not: Gecko's menu keeps the focus after Escape closed it, and its
+ * items stay SHOWING. When the menu opens, the tree cache sees the node
+ * descended differently and reads afresh (cache_observe.c).
  */
 static int
 is_closed_submenu(const struct cua_raw_node *n)
@@ -101,7 +103,8 @@ is_closed_submenu(const struct cua_raw_node *n)
 	return !CUA_HAS_STATE(n, CUA_STATE_SELECTED) &&
 	       !CUA_HAS_STATE(n, CUA_STATE_EXPANDED) &&
 	       !CUA_HAS_STATE(n, CUA_STATE_ARMED) &&
-	       !CUA_HAS_STATE(n, CUA_STATE_FOCUSED);
+	       (!CUA_HAS_STATE(n, CUA_STATE_FOCUSED) ||
+		CUA_HAS_STATE(n, CUA_STATE_EXPANDABLE));
 }
 
 static int

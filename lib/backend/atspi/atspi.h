@@ -66,8 +66,12 @@ enum atspi_cap {
 	/* GetActions answers the same string three times for every action
 	 * (Gecko through at-spi2-atk: its name, description and key binding
 	 * getters share one buffer, so all three read the key binding,
-	 * ";;"): its entries are unusable and every name comes from
-	 * GetName(i). */
+	 * ";;"): its entries are unusable, it is not asked again, and every
+	 * name comes from GetName(i) after the NActions count. Set for Gecko
+	 * apps before the first read: the shared buffer is freed between the
+	 * getters, and an entry read from freed memory that is not UTF-8
+	 * makes libdbus abort the app (Firefox ESR 115, the items of an open
+	 * menu). */
 	ATSPI_CAP_ACTIONS_BY_INDEX = 1u << 21,
 };
 

@@ -257,6 +257,19 @@ start_range_compare(struct fnode *fn)
 			   g_variant_new("(u)", coord_type(fn)), "((iiii))");
 }
 
+/* The node's actions: GetActions, or where its entries are unusable or
+ * unsafe (ATSPI_CAP_ACTIONS_BY_INDEX), their count, then each name by
+ * GetName(i) (fetch_reply.c). */
+static void
+fetch_actions(struct fnode *fn)
+{
+	if (atspi_caps_of(fn->job->be, fn->bus) & ATSPI_CAP_ACTIONS_BY_INDEX)
+		get_prop(fn, K_NACTIONS, IF_ACTION, "NActions");
+	else
+		fetch_call(fn, K_ACTIONS, 0, IF_ACTION, "GetActions", NULL,
+			   "(a(sss))");
+}
+
 void
 fetch_start_basic(struct fnode *fn)
 {
@@ -293,8 +306,7 @@ fetch_start_basic(struct fnode *fn)
 		if (fn->n->sweep_ask & CUA_SWEEP_DESCRIPTION)
 			get_prop(fn, K_DESC, IF_ACCESSIBLE, "Description");
 		if (fn->n->sweep_ask & CUA_SWEEP_ACTIONS)
-			fetch_call(fn, K_ACTIONS, 0, IF_ACTION, "GetActions",
-				   NULL, "(a(sss))");
+			fetch_actions(fn);
 		return;
 	}
 	fetch_call(fn, K_ROLE, 0, IF_ACCESSIBLE, "GetRole", NULL, "(u)");
@@ -417,8 +429,7 @@ fetch_start_details(struct fnode *fn)
 		fetch_call(fn, K_DOCURL, 0, IF_DOCUMENT, "GetAttributes", NULL,
 			   "(a{ss})");
 	if (want & CUA_HAVE_ACTIONS)
-		fetch_call(fn, K_ACTIONS, 0, IF_ACTION, "GetActions", NULL,
-			   "(a(sss))");
+		fetch_actions(fn);
 	if (want & CUA_HAVE_VALUE) {
 		get_prop(fn, K_VAL_CUR, IF_VALUE, "CurrentValue");
 		get_prop(fn, K_VAL_MIN, IF_VALUE, "MinimumValue");

@@ -172,6 +172,30 @@ on_actions(struct fnode *fn, GVariant *reply)
 				   "(s)");
 }
 
+/* Actions counted (ATSPI_CAP_ACTIONS_BY_INDEX): each name read with
+ * GetName(i). At most ACTIONS_MAX of them. */
+#define ACTIONS_MAX 64
+static void
+on_nactions(struct fnode *fn, int32_t count)
+{
+	struct job *job = fn->job;
+	struct cua_raw_node *n = fn->n;
+	size_t k = count < 0 ? 0 : count > ACTIONS_MAX ? ACTIONS_MAX : count;
+
+	n->actions = cua_arena_alloc(job->snap->arena,
+				     (k ? k : 1) * sizeof(*n->actions));
+	if (!n->actions) {
+		job->oom = 1;
+		return;
+	}
+	memset(n->actions, 0, (k ? k : 1) * sizeof(*n->actions));
+	n->n_actions = k;
+	n->have |= CUA_HAVE_ACTIONS;
+	for (size_t i = 0; i < k; i++)
+		fetch_call(fn, K_ACTION_NAME, (int)i, IF_ACTION, "GetName",
+			   g_variant_new("(i)", (int32_t)i), "(s)");
+}
+
 static void
 on_relations(struct req *r, GVariant *reply)
 {
@@ -380,6 +404,10 @@ on_success(struct req *r, GVariant *reply)
 	}
 	case K_ACTIONS:
 		on_actions(fn, reply);
+		break;
+	case K_NACTIONS:
+		if (prop_int(reply, &i))
+			on_nactions(fn, i);
 		break;
 	case K_ACTION_NAME:
 		g_variant_get(reply, "(&s)", &s);
