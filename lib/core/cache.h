@@ -117,9 +117,6 @@ struct cua_cache {
 	struct cua_cache_entry *e;
 	size_t n;
 	uint64_t tick;
-	uint64_t counts[CUA_CACHE_MISS_COUNT];
-	uint64_t refreshed; /* nodes read again by hits */
-	uint64_t subtrees;  /* subtrees read again by hits */
 	/* the marks of the read in progress (the next entry's) */
 	struct cua_cache_marks reading;
 	/* the values still moving of an entry dropped for a full read

@@ -514,7 +514,6 @@ read_subtrees(struct cua_session *s, struct cua_cache_entry *e,
 	/* the walk reads the second one without its subtree */
 	if (e->dups)
 		cr->detail = "an object appears twice";
-	s->cache->subtrees += st->n;
 	cr->subtrees = st->n;
 out:
 	if (cua_cache_hold(e, tmp) < 0 && r == CUA_OK)
@@ -803,7 +802,6 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 		snap->focused = focus;
 		snap->focused_ident = focus ? focus->ident : NULL;
 	}
-	s->cache->refreshed += n;
 	cr->why = CUA_CACHE_HIT;
 out:
 	/* held while patched nodes point into it (the bound on patches
@@ -900,7 +898,6 @@ cua_cache_observe(struct cua_session *s, const struct cua_app_info *app,
 			check = NULL;
 		}
 	}
-	c->counts[cr->why]++;
 	if (cr->why != CUA_CACHE_HIT) {
 		if (!cr->detail && e)
 			cr->detail = e->marks.full;
