@@ -146,7 +146,8 @@ cua_session_set_log_level(cua_session *session, cua_log_level level);
  * (the default: as the `CUA_TREE_CACHE` environment variable says when
  * the session is created, on when it is unset, off for `0`), `on` (the
  * apps of toolkits known to announce their changes, and LibreOffice's,
- * Qt's, GTK 4's and Chromium's with every cached object compared again),
+ * Qt's, GTK 4's, Chromium's and Firefox's with every cached object
+ * compared again),
  * `all` (every toolkit, on its
  * events; for measuring), `sweep` (every toolkit, every cached object
  * compared again; for measuring; since 0.2) or `off` (every observation

@@ -257,7 +257,9 @@ cua_cache_find(struct cua_cache *c, const struct cua_app_info *app)
  * process than the one that changed (often after the observation), that
  * puts another document in a tab's place silently and gives a page its
  * scroll actions as its layout changes: its sweep compares children,
- * descriptions and scroll actions too.
+ * descriptions and scroll actions too. And Gecko (Firefox), which gives
+ * an element a description without an event: its sweep compares
+ * descriptions.
  */
 static int
 is_gtk4(const struct cua_app_info *app)
@@ -268,9 +270,10 @@ is_gtk4(const struct cua_app_info *app)
 }
 
 static int
-is_chromium(const struct cua_app_info *app)
+is_browser(const struct cua_app_info *app)
 {
-	return app->toolkit && strcasecmp(app->toolkit, "Chromium") == 0;
+	return app->toolkit && (strcasecmp(app->toolkit, "Chromium") == 0 ||
+				strcasecmp(app->toolkit, "Gecko") == 0);
 }
 
 enum cua_cache_trust
@@ -282,7 +285,7 @@ cua_cache_toolkit_trusted(const struct cua_cache *c,
 	if (c->mode == CUA_CACHE_SWEEP)
 		return CUA_TRUST_SWEEP;
 	if (cua_app_is_libreoffice(app) || cua_toolkit_is_qt(app->toolkit) ||
-	    is_gtk4(app) || is_chromium(app))
+	    is_gtk4(app) || is_browser(app))
 		return CUA_TRUST_SWEEP;
 	if (!app->toolkit)
 		return CUA_TRUST_NONE;

@@ -19,8 +19,9 @@ struct sweep {
 	size_t n, cap;
 	struct cua_raw_snapshot *tmp;
 	int order; /* compare each node's place among its siblings */
-	int kids;  /* compare the identities of its children, its
-		    * description and the actions of scrollable ones */
+	int kids;  /* compare the identities of its children and the
+		    * actions of scrollable ones */
+	int desc;  /* compare its description */
 };
 
 /* Children whose identities a sweep compares, at most (larger lists
@@ -123,7 +124,7 @@ sweep_add(struct sweep *sw, struct cua_raw_node *n, int depth)
 			f->sweep_ask |= CUA_SWEEP_CHILDREN;
 		/* its description, and the actions of what may scroll, when
 		 * asked and read */
-		if (sw->kids && (n->have & CUA_HAVE_DESCRIPTION))
+		if (sw->desc && (n->have & CUA_HAVE_DESCRIPTION))
 			f->sweep_ask |= CUA_SWEEP_DESCRIPTION;
 		if (sw->kids && (n->have & CUA_HAVE_ACTIONS) && may_scroll(n))
 			f->sweep_ask |= CUA_SWEEP_ACTIONS;
@@ -154,6 +155,15 @@ static int
 sweeps_children(const struct cua_app_info *app)
 {
 	return app->toolkit && strcasecmp(app->toolkit, "Chromium") == 0;
+}
+
+/* Browsers change descriptions without an event: Chromium (above), and
+ * Gecko when a page gives an element a title it did not have. */
+static int
+sweeps_descriptions(const struct cua_app_info *app)
+{
+	return sweeps_children(app) ||
+	       (app->toolkit && strcasecmp(app->toolkit, "Gecko") == 0);
 }
 
 /* The children `f` (a sweep's) has are the ones `o` (cached) has. */
@@ -313,6 +323,7 @@ cua_cache_sweep(struct cua_session *s, const struct cua_app_info *app,
 
 	sw.order = sweeps_order(app);
 	sw.kids = sweeps_children(app);
+	sw.desc = sweeps_descriptions(app);
 	sw.tmp = cua_raw_snapshot_new();
 	if (!sw.tmp || sweep_add(&sw, snap->app, -1) < 0) {
 		r = cua_error(CUA_ERROR_NOMEM, "out of memory");

@@ -193,7 +193,7 @@ chromium_run(struct app_proc *p, const char *profile, const char *url)
 }
 
 void
-chromium_start(struct chromium *c, const char *page)
+chromium_start(struct web_browser *c, const char *page)
 {
 	char url[4096];
 
@@ -203,8 +203,46 @@ chromium_start(struct chromium *c, const char *page)
 	chromium_run(&c->proc, c->profile, url);
 }
 
+void
+firefox_run(struct app_proc *p, const char *profile, const char *url)
+{
+	static const char prefs[] =
+		"user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"
+		"user_pref(\"browser.startup.homepage_override.mstone\", "
+		"\"ignore\");\n"
+		"user_pref(\"datareporting.policy."
+		"dataSubmissionPolicyBypassNotification\", true);\n"
+		"user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", "
+		"false);\n"
+		"user_pref(\"browser.aboutwelcome.enabled\", false);\n"
+		"user_pref(\"browser.sessionstore.resume_from_crash\", false);\n";
+	const char *argv[] = { "firefox-esr", "--no-remote", "--new-instance",
+			       "--profile",   profile,       url,
+			       NULL };
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/user.js", profile);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	fputs(prefs, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(app_start(p, argv, 0), 0);
+}
+
+void
+firefox_start(struct web_browser *c, const char *page)
+{
+	char url[4096];
+
+	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-firefox-XXXXXX");
+	assert_non_null(mkdtemp(c->profile));
+	snprintf(url, sizeof(url), "file://%s", data_path(page));
+	firefox_run(&c->proc, c->profile, url);
+}
+
 int
-chromium_stop(struct chromium *c)
+web_browser_stop(struct web_browser *c)
 {
 	char cmd[256];
 

@@ -102,23 +102,32 @@ has_value(cua_tree *t, void *want_value);
 int
 value_is_not(cua_tree *t, void *want_value);
 
-/* Chromium with accessibility on, showing the page tests/data/`page` in
- * a profile of its own (a new temporary directory). */
-struct chromium {
+/* A browser (Chromium with accessibility on, or Firefox ESR) showing the
+ * page tests/data/`page` in a profile of its own (a new temporary
+ * directory). */
+struct web_browser {
 	struct app_proc proc;
 	char profile[32];
 };
-/* Starts it (asserts). */
+/* Starts Chromium so (asserts). */
 void
-chromium_start(struct chromium *c, const char *page);
+chromium_start(struct web_browser *c, const char *page);
 /* Starts Chromium with accessibility on at `url`, with the profile
  * directory `profile` (asserts). */
 void
 chromium_run(struct app_proc *p, const char *profile, const char *url);
+/* Starts Firefox ESR so (asserts). */
+void
+firefox_start(struct web_browser *c, const char *page);
+/* Starts Firefox ESR at `url` with the profile directory `profile`,
+ * given preferences that open no first-run page nor ask to be the
+ * default browser (asserts). */
+void
+firefox_run(struct app_proc *p, const char *profile, const char *url);
 /* Stops it and removes its profile; 0, or -1 when the profile could not
  * be removed. */
 int
-chromium_stop(struct chromium *c);
+web_browser_stop(struct web_browser *c);
 
 /* SIGTERM to `pid` (when > 0), up to 5 s for it to go, then SIGKILL. */
 void

@@ -637,7 +637,7 @@ scrolled(cua_tree *t, void *data)
 static void
 test_chromium_form(void **state)
 {
-	struct chromium chromium;
+	struct web_browser chromium;
 	cua_tree *t;
 	char *out = NULL;
 	uint32_t id;
@@ -700,7 +700,7 @@ test_chromium_form(void **state)
 		cua_tree_unref(t2);
 	}
 	cua_tree_unref(t);
-	assert_int_equal(chromium_stop(&chromium), 0);
+	assert_int_equal(web_browser_stop(&chromium), 0);
 	COVERS("Chromium",
 	       "get_app_state click select_text set_value drag scroll");
 }

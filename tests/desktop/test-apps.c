@@ -227,7 +227,7 @@ page_ready(cua_tree *t, void *data)
 static void
 test_chromium_form(void **state)
 {
-	struct chromium chromium;
+	struct web_browser chromium;
 	cua_tree *t;
 	char *text;
 
@@ -271,7 +271,7 @@ test_chromium_form(void **state)
 	assert_focus_trailer(t, text, "HTML content libcua form");
 	cua_free(text);
 	cua_tree_unref(t);
-	assert_int_equal(chromium_stop(&chromium), 0);
+	assert_int_equal(web_browser_stop(&chromium), 0);
 }
 
 int

@@ -63,45 +63,19 @@ static struct browser *br; /* the one under test */
 /* ------------------------------------------------------------------ */
 /* The browsers                                                        */
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Starts the browser on the page and waits for its window (read from
  * the X server: the first look must be libcua's first request). */
 static void
 start(struct browser *b)
 {
-	char url[4096], prefs[128];
+	char url[4096];
 	pid_t pid;
 
 	snprintf(b->profile, sizeof(b->profile), "/tmp/cua-%s-XXXXXX", b->app);
 	assert_non_null(mkdtemp(b->profile));
 	snprintf(url, sizeof(url), "file://%s", data_path("browser.html"));
 	if (b == &firefox) {
-		/* no first-run pages, no default-browser question */
-		const char *argv[] = {
-			"firefox-esr", "--no-remote", "--new-instance",
-			"--profile",   b->profile,    url,
-			NULL
-		};
-
-		snprintf(prefs, sizeof(prefs), "%s/user.js", b->profile);
-		write_file(
-			prefs,
-			"user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"
-			"user_pref(\"browser.startup.homepage_override.mstone\", \"ignore\");\n"
-			"user_pref(\"datareporting.policy.dataSubmissionPolicyBypassNotification\", true);\n"
-			"user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", false);\n"
-			"user_pref(\"browser.aboutwelcome.enabled\", false);\n"
-			"user_pref(\"browser.sessionstore.resume_from_crash\", false);\n");
-		assert_int_equal(app_start(&b->proc, argv, 0), 0);
+		firefox_run(&b->proc, b->profile, url);
 	} else {
 		chromium_run(&b->proc, b->profile, url);
 	}

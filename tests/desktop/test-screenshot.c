@@ -857,7 +857,7 @@ static void
 test_chromium(void **state)
 {
 	const char *rt[] = { "button", "Submit order" };
-	struct chromium chromium;
+	struct web_browser chromium;
 	cua_tree *t;
 
 	chromium_start(&chromium, "form.html");
@@ -871,7 +871,7 @@ test_chromium(void **state)
 	assert_non_null(t);
 	check_app(t, "chromium", rt[0], rt[1]);
 	cua_tree_unref(t);
-	if (chromium_stop(&chromium) < 0)
+	if (web_browser_stop(&chromium) < 0)
 		fprintf(stderr, "# could not remove %s\n", chromium.profile);
 }
 
