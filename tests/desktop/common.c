@@ -192,15 +192,25 @@ chromium_run(struct app_proc *p, const char *profile, const char *url)
 	assert_int_equal(app_start(p, argv, 0), 0);
 }
 
-void
-chromium_start(struct web_browser *c, const char *page)
+/* A browser started by `run` at tests/data/`page`, in a new profile
+ * directory named after `name`. */
+static void
+web_browser_start(struct web_browser *c, const char *name,
+		  void (*run)(struct app_proc *, const char *, const char *),
+		  const char *page)
 {
 	char url[4096];
 
-	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-chromium-XXXXXX");
+	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-%s-XXXXXX", name);
 	assert_non_null(mkdtemp(c->profile));
 	snprintf(url, sizeof(url), "file://%s", data_path(page));
-	chromium_run(&c->proc, c->profile, url);
+	run(&c->proc, c->profile, url);
+}
+
+void
+chromium_start(struct web_browser *c, const char *page)
+{
+	web_browser_start(c, "chromium", chromium_run, page);
 }
 
 void
@@ -233,12 +243,7 @@ firefox_run(struct app_proc *p, const char *profile, const char *url)
 void
 firefox_start(struct web_browser *c, const char *page)
 {
-	char url[4096];
-
-	snprintf(c->profile, sizeof(c->profile), "/tmp/cua-firefox-XXXXXX");
-	assert_non_null(mkdtemp(c->profile));
-	snprintf(url, sizeof(url), "file://%s", data_path(page));
-	firefox_run(&c->proc, c->profile, url);
+	web_browser_start(c, "firefox", firefox_run, page);
 }
 
 int
