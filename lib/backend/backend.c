@@ -61,6 +61,21 @@ cua_toolkit_is_qt(const char *toolkit)
 	return toolkit && strncasecmp(toolkit, "Qt", 2) == 0;
 }
 
+int
+cua_toolkit_is_chromium(const char *toolkit)
+{
+	return toolkit && (strcasestr(toolkit, "chrom") ||
+			   strcasestr(toolkit, "electron"));
+}
+
+int
+cua_toolkit_is_gecko(const char *toolkit)
+{
+	return toolkit && (strcasestr(toolkit, "gecko") ||
+			   strcasestr(toolkit, "firefox") ||
+			   strcasestr(toolkit, "mozilla"));
+}
+
 void
 cua_app_list_free(struct cua_app_list *list)
 {

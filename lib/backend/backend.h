@@ -384,6 +384,14 @@ cua_app_is_libreoffice(const struct cua_app_info *app);
 /* 1 for the toolkit name of a Qt app (the bridge says "Qt" or "Qt5"...) */
 int
 cua_toolkit_is_qt(const char *toolkit);
+/* 1 for the toolkit name of a Chromium-based app (Chromium, Chrome,
+ * Electron apps) */
+int
+cua_toolkit_is_chromium(const char *toolkit);
+/* 1 for the toolkit name of a Gecko app (Firefox: "Gecko"; Mozilla's
+ * others) */
+int
+cua_toolkit_is_gecko(const char *toolkit);
 void
 cua_installed_list_free(struct cua_installed_list *list);
 void

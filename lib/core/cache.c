@@ -272,8 +272,8 @@ is_gtk4(const struct cua_app_info *app)
 static int
 is_browser(const struct cua_app_info *app)
 {
-	return app->toolkit && (strcasecmp(app->toolkit, "Chromium") == 0 ||
-				strcasecmp(app->toolkit, "Gecko") == 0);
+	return cua_toolkit_is_chromium(app->toolkit) ||
+	       cua_toolkit_is_gecko(app->toolkit);
 }
 
 enum cua_cache_trust

@@ -154,7 +154,7 @@ sweeps_order(const struct cua_app_info *app)
 static int
 sweeps_children(const struct cua_app_info *app)
 {
-	return app->toolkit && strcasecmp(app->toolkit, "Chromium") == 0;
+	return cua_toolkit_is_chromium(app->toolkit);
 }
 
 /* Browsers change descriptions without an event: Chromium (above), and
@@ -162,8 +162,7 @@ sweeps_children(const struct cua_app_info *app)
 static int
 sweeps_descriptions(const struct cua_app_info *app)
 {
-	return sweeps_children(app) ||
-	       (app->toolkit && strcasecmp(app->toolkit, "Gecko") == 0);
+	return sweeps_children(app) || cua_toolkit_is_gecko(app->toolkit);
 }
 
 /* The children `f` (a sweep's) has are the ones `o` (cached) has. */

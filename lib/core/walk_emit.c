@@ -666,7 +666,7 @@ is_skeleton(const struct walk *w, const struct cua_raw_node *root)
 {
 	const char *tk = w->tree->toolkit;
 
-	if (!tk || !(strcasestr(tk, "chrom") || strcasestr(tk, "electron")))
+	if (!cua_toolkit_is_chromium(tk))
 		return 0;
 	return empty_document_in(w, root, 0);
 }

@@ -23,9 +23,7 @@ cua_walk_visibility_for(const char *toolkit, const char *version)
 	     strcasecmp(toolkit, "gtk") == 0) &&
 	    version && version[0] == '4')
 		return CUA_VIS_VISIBLE;
-	if (toolkit &&
-	    (strcasestr(toolkit, "chrom") || strcasestr(toolkit, "gecko") ||
-	     strcasestr(toolkit, "firefox") || strcasestr(toolkit, "electron")))
+	if (cua_toolkit_is_chromium(toolkit) || cua_toolkit_is_gecko(toolkit))
 		return CUA_VIS_VISIBLE;
 	return CUA_VIS_SHOWING;
 }

@@ -167,7 +167,7 @@ note_app(struct atspi_be *be, const struct cua_app_info *app)
 			       app_is_english(app->pid) ?
 				       ATSPI_CAP_ACTIONS_RAW :
 				       ATSPI_CAP_ACTIONS_LOCALIZED);
-	if (app->toolkit && g_ascii_strcasecmp(app->toolkit, "Gecko") == 0)
+	if (cua_toolkit_is_gecko(app->toolkit))
 		atspi_caps_add(be, app->bus_name, ATSPI_CAP_ACTIONS_BY_INDEX);
 	if (app->toolkit && g_ascii_strcasecmp(app->toolkit, "gtk") == 0 &&
 	    app->toolkit_version && app->toolkit_version[0] == '4')

@@ -182,13 +182,13 @@ on_nactions(struct fnode *fn, int32_t count)
 	struct cua_raw_node *n = fn->n;
 	size_t k = count < 0 ? 0 : count > ACTIONS_MAX ? ACTIONS_MAX : count;
 
+	/* zeroed: no name until GetName(i) answers */
 	n->actions = cua_arena_alloc(job->snap->arena,
 				     (k ? k : 1) * sizeof(*n->actions));
 	if (!n->actions) {
 		job->oom = 1;
 		return;
 	}
-	memset(n->actions, 0, (k ? k : 1) * sizeof(*n->actions));
 	n->n_actions = k;
 	n->have |= CUA_HAVE_ACTIONS;
 	for (size_t i = 0; i < k; i++)

@@ -162,11 +162,9 @@ wheel_step(const struct cua_app_info *app, double extent)
 		return pow(extent > 1 ? extent : 1, 2.0 / 3.0);
 	if (is_qt(app))
 		return 60;
-	if (app->toolkit && (strcasestr(app->toolkit, "chrom") ||
-			     strcasestr(app->toolkit, "electron")))
+	if (cua_toolkit_is_chromium(app->toolkit))
 		return 120;
-	if (app->toolkit && (strcasestr(app->toolkit, "gecko") ||
-			     strcasestr(app->toolkit, "mozilla")))
+	if (cua_toolkit_is_gecko(app->toolkit))
 		return 57;
 	return 50;
 }
