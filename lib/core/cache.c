@@ -313,23 +313,10 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		enum cua_visibility vis)
 {
 	struct cua_cache_entry *e = cua_cache_find(c, app), *grown;
-	size_t bytes = cua_arena_used(snap->arena), n_restless = 0;
-	char *restless[CUA_CACHE_RESTLESS];
+	size_t bytes = cua_arena_used(snap->arena);
 
-	if (e) {
-		/* the same process: its values still moving stay known */
-		n_restless = e->n_restless;
-		memcpy(restless, e->restless, n_restless * sizeof(char *));
-		e->n_restless = 0;
-		cua_cache_drop(c, e);
-	} else if (c->carry_bus && app->bus_name &&
-		   strcmp(c->carry_bus, app->bus_name) == 0) {
-		/* or its entry was dropped for this read */
-		n_restless = c->n_carry;
-		memcpy(restless, c->carry, n_restless * sizeof(char *));
-		c->n_carry = 0;
-	}
-	carry_clear(c);
+	if (e)
+		cua_cache_drop_for_read(c, e);
 	if (bytes > CUA_CACHE_APP_BYTES || !app->app_id ||
 	    snap->stats.deadline_hit || snap->stats.node_cap_hit) {
 		/* too large, or not a whole read: not worth keeping */
@@ -368,8 +355,14 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 	e->vis = vis;
 	e->bytes = bytes;
 	e->used = ++c->tick;
-	memcpy(e->restless, restless, n_restless * sizeof(char *));
-	e->n_restless = n_restless;
+	/* the same process: its values still moving stay known */
+	if (c->carry_bus && app->bus_name &&
+	    strcmp(c->carry_bus, app->bus_name) == 0) {
+		memcpy(e->restless, c->carry, c->n_carry * sizeof(*c->carry));
+		e->n_restless = c->n_carry;
+		c->n_carry = 0;
+	}
+	carry_clear(c);
 	/* the marks recorded since the read began are the entry's now */
 	e->marks = c->reading;
 	memset(&c->reading, 0, sizeof(c->reading));
@@ -379,7 +372,7 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		cua_cache_drop(c, e);
 	return;
 fail:
-	free_strs(restless, n_restless);
+	carry_clear(c);
 	cua_raw_snapshot_free(snap);
 }
 

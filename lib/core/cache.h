@@ -120,7 +120,8 @@ struct cua_cache {
 	/* the marks of the read in progress (the next entry's) */
 	struct cua_cache_marks reading;
 	/* the values still moving of an entry dropped for a full read
-	 * (cua_cache_drop_for_read), for the entry that read stores */
+	 * (cua_cache_drop_for_read), for the entry that read stores; any
+	 * store clears it */
 	char *carry_bus;
 	char *carry[CUA_CACHE_RESTLESS];
 	size_t n_carry;
@@ -178,8 +179,9 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		enum cua_visibility vis);
 void
 cua_cache_drop(struct cua_cache *c, struct cua_cache_entry *e);
-/* The same, for a full read of its app that follows: what the entry knew
- * of values still moving goes to the entry that read stores. */
+/* The same, for a full read of its app that follows (or the store of
+ * one): what the entry knew of values still moving goes to the entry
+ * that read stores. */
 void
 cua_cache_drop_for_read(struct cua_cache *c, struct cua_cache_entry *e);
 /* An event of the app with accessibility bus name `bus` (settle.c
