@@ -119,12 +119,12 @@ x11d_activate_window(struct cua_display *d, uint64_t window, int timeout_ms,
  * events sent meanwhile are delivered later with the pointer's position
  * at that time, so a drag's moves and even a click's release would be
  * reported at the end point. Wait, bounded, until the server has
- * processed the press (its button shows down) before the next event.
- * This is a confirmation wait, not a delay: unfrozen, the first query
- * already shows the button.
+ * processed the press (its button shows down, `down` 1) or the release
+ * (up, `down` 0) before the next event. This is a confirmation wait, not
+ * a delay: unfrozen, the first query already shows the button.
  */
 static void
-wait_delivered(Display *d, Window root, uint32_t button)
+wait_delivered(Display *d, Window root, uint32_t button, int down)
 {
 	static const unsigned int masks[] = { 0,           Button1Mask,
 					      Button2Mask, Button3Mask,
@@ -137,7 +137,7 @@ wait_delivered(Display *d, Window root, uint32_t button)
 	if (button >= G_N_ELEMENTS(masks) || !masks[button])
 		return;
 	while (XQueryPointer(d, root, &rr, &cr, &x, &y, &wx, &wy, &mask) &&
-	       !(mask & masks[button]) && cua_now_us() < end)
+	       !!(mask & masks[button]) != down && cua_now_us() < end)
 		g_usleep(500);
 }
 
@@ -201,12 +201,21 @@ x11d_pointer(struct cua_display *dp, const struct cua_pointer_event *ev,
 					     CurrentTime);
 			pressed |= 1u << (ev[i].button & 31);
 			XFlush(d);
-			wait_delivered(d, root, ev[i].button);
+			wait_delivered(d, root, ev[i].button, 1);
 			break;
 		case CUA_POINTER_RELEASE:
 			XTestFakeButtonEvent(d, ev[i].button, False,
 					     CurrentTime);
 			pressed &= ~(1u << (ev[i].button & 31));
+			/* a multi-click's next press only once the server
+			 * shows this release: sent at once, on a loaded
+			 * desktop under openbox the app missed the second
+			 * press of 5 in 40 double clicks (GTK 3 fixture);
+			 * with the wait, of none in 100 */
+			if (i + 1 < n && ev[i + 1].kind == CUA_POINTER_PRESS) {
+				XFlush(d);
+				wait_delivered(d, root, ev[i].button, 0);
+			}
 			break;
 		}
 		XFlush(d);
