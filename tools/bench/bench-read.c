@@ -2,7 +2,7 @@
  * bench-read: how fast libcua reads and renders real apps.
  *
  * For each app: start it (through libcua's own launcher, or directly for
- * Chromium and LibreOffice, which need flags), wait until its tree is
+ * the browsers and LibreOffice, which need flags), wait until its tree is
  * complete, then observe and render it N times and report the raw nodes,
  * rendered elements, D-Bus calls per node, the median and best time of
  * reading the tree alone (walk and ids, from the tree's statistics), and
@@ -11,8 +11,8 @@
  * Run it inside a headless desktop:  meson compile -C build bench
  * Arguments: [DATA-DIR [RUNS [APPS [KEY=VALUE...]]]], APPS a
  * comma-separated subset of gtk3, gtk4, featherpad, chromium,
- * chromium-long (a generated page of some 3,000 objects), writer
- * (default: all); KEY=VALUE session options (settle_answered_ms=250: the
+ * chromium-long (a generated page of some 3,000 objects), firefox (Firefox
+ * ESR on the form page, in a new profile), writer (default: all); KEY=VALUE session options (settle_answered_ms=250: the
  * settle before the short quiet interval after an action).
  *
  * SPDX-License-Identifier: MIT
@@ -235,6 +235,47 @@ write_long_page(const char *path)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/*
+ * A new Firefox profile in `dir` (a mkdtemp template) whose preferences
+ * keep first-run pages and prompts away, as the tests' own. Returns 0, or
+ * -1 (errno).
+ */
+static int
+firefox_profile(char *dir)
+{
+	static const char *const prefs[] = {
+		"browser.shell.checkDefaultBrowser\", false",
+		"browser.startup.homepage_override.mstone\", \"ignore\"",
+		"datareporting.policy.dataSubmissionPolicyBypassNotification\", "
+		"true",
+		"toolkit.telemetry.reportingpolicy.firstRun\", false",
+		"browser.aboutwelcome.enabled\", false",
+		"browser.sessionstore.resume_from_crash\", false",
+	};
+	char path[128];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/user.js", dir);
+	if (!(f = fopen(path, "we")))
+		return -1;
+	for (size_t i = 0; i < sizeof(prefs) / sizeof(prefs[0]); i++)
+		fprintf(f, "user_pref(\"%s);\n", prefs[i]);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Removes a directory the bench made, with what is in it. */
+static void
+remove_tree(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench-read: could not remove %s\n", dir);
+}
+
 /* Whether `key` is in the comma-separated list (NULL: every app). */
 static int
 wanted(const char *list, const char *key)
@@ -258,6 +299,7 @@ main(int argc, char **argv)
 	const char *apps = argc > 3 ? argv[3] : NULL;
 	cua_session *s = NULL;
 	char url[4096], prof[128], lo[256], page[64];
+	char ffprof[] = "/tmp/cua-bench-firefox-XXXXXX";
 	cua_tree *t = NULL;
 	pid_t pid;
 
@@ -355,6 +397,24 @@ main(int argc, char **argv)
 			    "checkbox", box, "a click");
 		bench_stop(pid);
 		unlink(page);
+	}
+
+	if (wanted(apps, "firefox") && firefox_profile(ffprof) == 0) {
+		const char *av[] = {
+			"firefox-esr", "--no-remote", "--new-instance",
+			"--profile",   ffprof,        NULL,
+			NULL
+		};
+		static const char *const gift[] = { "Gift wrap", "Gift wrap" };
+
+		snprintf(url, sizeof(url), "file://%s/form.html", data);
+		av[5] = url;
+		pid = bench_spawn(av);
+		bench(s, "Firefox (form page)", "firefox", runs);
+		bench_click(s, "Firefox (form page)", "firefox", runs,
+			    "checkbox", gift, "a click");
+		bench_stop(pid);
+		remove_tree(ffprof);
 	}
 
 	snprintf(lo, sizeof(lo),
