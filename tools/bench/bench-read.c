@@ -235,6 +235,20 @@ write_long_page(const char *path)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* A browser started with `argv` on a page: the page unchanged, then
+ * clicks on its check box `box`. */
+static void
+bench_page(cua_session *s, const char *const argv[], const char *label,
+	   const char *app, int runs, const char *box)
+{
+	const char *const titles[] = { box, box };
+	pid_t pid = bench_spawn(argv);
+
+	bench(s, label, app, runs);
+	bench_click(s, label, app, runs, "checkbox", titles, "a click");
+	bench_stop(pid);
+}
+
 /*
  * A new Firefox profile in `dir` (a mkdtemp template) whose preferences
  * keep first-run pages and prompts away, as the tests' own. Returns 0, or
@@ -373,13 +387,8 @@ main(int argc, char **argv)
 		const char *av[] = { "chromium", CHROMIUM_TEST_FLAGS, prof, url,
 				     NULL };
 
-		pid = bench_spawn(av);
-		bench(s, "Chromium (form page)", "chromium", runs);
-		static const char *const gift[] = { "Gift wrap", "Gift wrap" };
-
-		bench_click(s, "Chromium (form page)", "chromium", runs,
-			    "checkbox", gift, "a click");
-		bench_stop(pid);
+		bench_page(s, av, "Chromium (form page)", "chromium", runs,
+			   "Gift wrap");
 	}
 	/* a page of some 3,000 objects: what reading (or sweeping) many
 	 * nodes costs */
@@ -389,15 +398,12 @@ main(int argc, char **argv)
 	if (wanted(apps, "chromium-long") && write_long_page(page) == 0) {
 		const char *av[] = { "chromium", CHROMIUM_TEST_FLAGS, prof, url,
 				     NULL };
-		static const char *const box[] = { "Option 1", "Option 1" };
 
-		pid = bench_spawn(av);
-		bench(s, "Chromium (long page)", "chromium", runs);
-		bench_click(s, "Chromium (long page)", "chromium", runs,
-			    "checkbox", box, "a click");
-		bench_stop(pid);
+		bench_page(s, av, "Chromium (long page)", "chromium", runs,
+			   "Option 1");
 		unlink(page);
 	}
+	remove_tree(strchr(prof, '=') + 1);
 
 	if (wanted(apps, "firefox") && firefox_profile(ffprof) == 0) {
 		const char *av[] = {
@@ -405,15 +411,11 @@ main(int argc, char **argv)
 			"--profile",   ffprof,        NULL,
 			NULL
 		};
-		static const char *const gift[] = { "Gift wrap", "Gift wrap" };
 
 		snprintf(url, sizeof(url), "file://%s/form.html", data);
 		av[5] = url;
-		pid = bench_spawn(av);
-		bench(s, "Firefox (form page)", "firefox", runs);
-		bench_click(s, "Firefox (form page)", "firefox", runs,
-			    "checkbox", gift, "a click");
-		bench_stop(pid);
+		bench_page(s, av, "Firefox (form page)", "firefox", runs,
+			   "Gift wrap");
 		remove_tree(ffprof);
 	}
 
