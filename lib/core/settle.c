@@ -615,10 +615,12 @@ cua_settle(struct cua_session *s, const struct cua_app_info *app,
 			st->last_frame_us > st->last_atspi_us;
 		qq = short_ok && reacted && drawn ? qa : q;
 		/* and each object its events named was drawn again: the
-		 * drawn interval */
+		 * drawn interval (only where the answered one applies: not
+		 * because settle_answered_ms was set equal to q) */
 		drawn_at = 0;
-		rule = qq == qa && qd < qa ? all_drawn(st, frame, &drawn_at) :
-					     -1;
+		rule = short_ok && reacted && drawn && qd < qa ?
+			       all_drawn(st, frame, &drawn_at) :
+			       -1;
 		/* quiet where they lie for the drawn interval (a check
 		 * mark's animation draws on), within the answered one */
 		by_drawn = rule == 1 && drawn_at + qd < ref + qa;
