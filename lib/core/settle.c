@@ -538,8 +538,8 @@ cua_settle(struct cua_session *s, const struct cua_app_info *app,
 	int64_t qa = (int64_t)opt->settle_answered_ms * 1000;
 	int64_t qd = (int64_t)opt->settle_drawn_ms * 1000;
 	int64_t n0, now, ref, qq, drawn_at;
-	int fresh = 0, short_ok = 0, reacted, drawn, swept = 0, by_drawn = 0,
-	    rule;
+	int fresh = 0, short_ok = 0, reacted, drawn, answered, swept = 0,
+	    by_drawn = 0, rule;
 
 	memset(res, 0, sizeof(*res));
 	if (!bus_name || !*bus_name || !ops->watch_add || !ops->watch_dispatch)
@@ -613,14 +613,14 @@ cua_settle(struct cua_session *s, const struct cua_app_info *app,
 		reacted = st->last_event_us > st->settled_us;
 		drawn = st->last_frame_us > st->settled_us &&
 			st->last_frame_us > st->last_atspi_us;
-		qq = short_ok && reacted && drawn ? qa : q;
+		answered = short_ok && reacted && drawn;
+		qq = answered ? qa : q;
 		/* and each object its events named was drawn again: the
 		 * drawn interval (only where the answered one applies: not
 		 * because settle_answered_ms was set equal to q) */
 		drawn_at = 0;
-		rule = short_ok && reacted && drawn && qd < qa ?
-			       all_drawn(st, frame, &drawn_at) :
-			       -1;
+		rule = answered && qd < qa ? all_drawn(st, frame, &drawn_at) :
+					     -1;
 		/* quiet where they lie for the drawn interval (a check
 		 * mark's animation draws on), within the answered one */
 		by_drawn = rule == 1 && drawn_at + qd < ref + qa;

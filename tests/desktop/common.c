@@ -19,6 +19,7 @@
 #include <turbojpeg.h>
 
 #include "chromium-flags.h"
+#include "firefox-prefs.h"
 #include "common.h"
 
 int
@@ -216,26 +217,14 @@ chromium_start(struct web_browser *c, const char *page)
 void
 firefox_run(struct app_proc *p, const char *profile, const char *url)
 {
-	static const char prefs[] =
-		"user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"
-		"user_pref(\"browser.startup.homepage_override.mstone\", "
-		"\"ignore\");\n"
-		"user_pref(\"datareporting.policy."
-		"dataSubmissionPolicyBypassNotification\", true);\n"
-		"user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", "
-		"false);\n"
-		"user_pref(\"browser.aboutwelcome.enabled\", false);\n"
-		"user_pref(\"browser.sessionstore.resume_from_crash\", false);\n";
-	const char *argv[] = { "firefox-esr", "--no-remote", "--new-instance",
-			       "--profile",   profile,       url,
-			       NULL };
+	const char *argv[] = { FIREFOX_TEST_COMMAND, profile, url, NULL };
 	char path[256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/user.js", profile);
 	f = fopen(path, "we");
 	assert_non_null(f);
-	fputs(prefs, f);
+	fputs(FIREFOX_TEST_PREFS, f);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(app_start(p, argv, 0), 0);
 }

@@ -30,6 +30,7 @@
 
 #include "bench-util.h"
 #include "chromium-flags.h"
+#include "firefox-prefs.h"
 
 static void
 bench(cua_session *s, const char *label, const char *app, int runs)
@@ -250,22 +251,13 @@ bench_page(cua_session *s, const char *const argv[], const char *label,
 }
 
 /*
- * A new Firefox profile in `dir` (a mkdtemp template) whose preferences
- * keep first-run pages and prompts away, as the tests' own. Returns 0, or
+ * A new Firefox profile in `dir` (a mkdtemp template) with the tests'
+ * preferences (firefox-prefs.h). Returns 0, or
  * -1 (errno).
  */
 static int
 firefox_profile(char *dir)
 {
-	static const char *const prefs[] = {
-		"browser.shell.checkDefaultBrowser\", false",
-		"browser.startup.homepage_override.mstone\", \"ignore\"",
-		"datareporting.policy.dataSubmissionPolicyBypassNotification\", "
-		"true",
-		"toolkit.telemetry.reportingpolicy.firstRun\", false",
-		"browser.aboutwelcome.enabled\", false",
-		"browser.sessionstore.resume_from_crash\", false",
-	};
 	char path[128];
 	FILE *f;
 
@@ -274,8 +266,7 @@ firefox_profile(char *dir)
 	snprintf(path, sizeof(path), "%s/user.js", dir);
 	if (!(f = fopen(path, "we")))
 		return -1;
-	for (size_t i = 0; i < sizeof(prefs) / sizeof(prefs[0]); i++)
-		fprintf(f, "user_pref(\"%s);\n", prefs[i]);
+	fputs(FIREFOX_TEST_PREFS, f);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -405,15 +396,10 @@ main(int argc, char **argv)
 	}
 	remove_tree(strchr(prof, '=') + 1);
 
+	snprintf(url, sizeof(url), "file://%s/form.html", data);
 	if (wanted(apps, "firefox") && firefox_profile(ffprof) == 0) {
-		const char *av[] = {
-			"firefox-esr", "--no-remote", "--new-instance",
-			"--profile",   ffprof,        NULL,
-			NULL
-		};
+		const char *av[] = { FIREFOX_TEST_COMMAND, ffprof, url, NULL };
 
-		snprintf(url, sizeof(url), "file://%s/form.html", data);
-		av[5] = url;
 		bench_page(s, av, "Firefox (form page)", "firefox", runs,
 			   "Gift wrap");
 		remove_tree(ffprof);
@@ -435,6 +421,7 @@ main(int argc, char **argv)
 			    "toggle button", bold, "a click");
 		bench_stop_app(s, "libreoffice-writer");
 		bench_stop(pid);
+		remove_tree(strstr(lo, "file://") + 7);
 	}
 	cua_session_unref(s);
 	return 0;
