@@ -13,14 +13,14 @@
 	"firefox-esr", "--no-remote", "--new-instance", "--profile"
 
 #define FIREFOX_TEST_PREFS                                                     \
-	"user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"          \
-	"user_pref(\"browser.startup.homepage_override.mstone\", "            \
+	"user_pref(\"browser.shell.checkDefaultBrowser\", false);\n"           \
+	"user_pref(\"browser.startup.homepage_override.mstone\", "             \
 	"\"ignore\");\n"                                                       \
 	"user_pref(\"datareporting.policy."                                    \
 	"dataSubmissionPolicyBypassNotification\", true);\n"                   \
-	"user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", "          \
+	"user_pref(\"toolkit.telemetry.reportingpolicy.firstRun\", "           \
 	"false);\n"                                                            \
-	"user_pref(\"browser.aboutwelcome.enabled\", false);\n"               \
+	"user_pref(\"browser.aboutwelcome.enabled\", false);\n"                \
 	"user_pref(\"browser.sessionstore.resume_from_crash\", false);\n"
 
 #endif
