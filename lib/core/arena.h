@@ -26,5 +26,8 @@ cua_arena_strndup(struct cua_arena *arena, const char *s, size_t n);
 /* Total bytes handed out (for statistics). */
 size_t
 cua_arena_used(const struct cua_arena *arena);
+/* Total bytes the arena holds from the allocator: what it costs. */
+size_t
+cua_arena_held(const struct cua_arena *arena);
 
 #endif

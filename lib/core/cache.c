@@ -313,7 +313,7 @@ cua_cache_store(struct cua_cache *c, const struct cua_app_info *app,
 		enum cua_visibility vis)
 {
 	struct cua_cache_entry *e = cua_cache_find(c, app), *grown;
-	size_t bytes = cua_arena_used(snap->arena);
+	size_t bytes = cua_arena_held(snap->arena);
 
 	if (e)
 		cua_cache_drop_for_read(c, e);
@@ -543,7 +543,7 @@ cua_cache_hold(struct cua_cache_entry *e, struct cua_raw_snapshot *snap)
 	}
 	e->patches = p;
 	e->patches[e->n_patches++] = snap;
-	e->bytes += cua_arena_used(snap->arena);
+	e->bytes += cua_arena_held(snap->arena);
 	return 0;
 }
 

@@ -90,8 +90,8 @@ struct cua_cache_entry {
 	uint32_t root, popups[CUA_MAX_POPUPS];
 	size_t n_popups;
 	enum cua_visibility vis;
-	size_t bytes;
-	uint64_t used;                /* LRU tick */
+	size_t bytes;  /* held: the snapshot's and the patches' arenas */
+	uint64_t used; /* LRU tick */
 	struct cua_cache_marks marks; /* since the read began */
 	struct cua_hmap idents;       /* ident -> node of snap */
 	int dups;   /* an object appears twice: no partial reads */

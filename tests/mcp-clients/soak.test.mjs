@@ -1,6 +1,6 @@
 // The long-session soak (lib/soak.mjs), its two-minute run: one cua-mcp
 // over three apps, every tool, valid calls only; after a 40-second
-// warm-up the server's memory may grow by 10 MB at most, and its open
+// warm-up the server's memory may grow by 4 MB at most, and its open
 // descriptors, threads and zombie children not at all. tools/soak runs
 // the same for 30 minutes.
 //
