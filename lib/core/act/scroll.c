@@ -355,39 +355,6 @@ probe_pick(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 	return -1;
 }
 
-/* Waits for the content to stop moving after wheel clicks: until the
- * probe has moved and then kept still for `quiet` µs, or has not moved
- * at all for `start` µs. *moved: where it came to rest (from
- * `from`, where it was). */
-static int
-probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
-	     double from, int64_t quiet, int64_t start, double *moved,
-	     cua_result *r)
-{
-	int64_t t0 = cua_now_us(), last_change = t0;
-	int changed = 0;
-
-	*moved = from;
-	for (;;) {
-		double m = from;
-		int64_t now;
-
-		usleep(PROBE_POLL_US);
-		if (probe_read(a, loc, p, &m, r) < 0)
-			return -1;
-		now = cua_now_us();
-		if (fabs(m - *moved) > 0.5) {
-			*moved = m;
-			changed = 1;
-			last_change = now;
-		} else if (changed && now - last_change >= quiet) {
-			return 0;
-		}
-		if ((!changed && now - t0 >= start) || now - t0 >= PROBE_CAP_US)
-			return 0;
-	}
-}
-
 /* The current value of scroll bar `sb`, read again. */
 static cua_result
 bar_value(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *sb,
@@ -399,6 +366,58 @@ bar_value(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *sb,
 	r = a->b->ops->read_nodes(a->b, loc->snap, &sb, 1, CUA_HAVE_VALUE);
 	*v = sb->value;
 	return r;
+}
+
+/* Waits for the content to stop moving after wheel clicks: until the
+ * probe has moved and then kept still for `quiet` µs, or has not moved
+ * at all for `start` µs. *moved: where it came to rest (from
+ * `from`, where it was). With the axis' scroll bar `sb` (at `bar0`
+ * before the clicks), also until the bar has moved and the probe has
+ * not for `quiet` µs: the probe does not see the content (Qt's text
+ * editors), which the caller finds out from the bar. */
+static int
+probe_settle(struct cua_act *a, struct cua_located *loc, struct probe *p,
+	     double from, int64_t quiet, int64_t start, struct cua_raw_node *sb,
+	     double bar0, double *moved, cua_result *r)
+{
+	int64_t t0 = cua_now_us(), last_change = t0, bar_moved = 0;
+	int changed = 0;
+
+	*moved = from;
+	for (;;) {
+		double m = from, bar;
+		int64_t now;
+
+		usleep(PROBE_POLL_US);
+		if (probe_read(a, loc, p, &m, r) < 0)
+			return -1;
+		now = cua_now_us();
+		if (fabs(m - *moved) > 0.5) {
+			cua_log(&a->s->ctx, CUA_LOG_TRACE,
+				"scroll: moved %.1f after %.1f ms", m - from,
+				(now - t0) / 1000.0);
+			*moved = m;
+			changed = 1;
+			last_change = now;
+		} else if (changed && now - last_change >= quiet) {
+			return 0;
+		}
+		if (!changed && sb && !bar_moved) {
+			*r = bar_value(a, loc, sb, &bar);
+			if (*r != CUA_OK)
+				return -1;
+			if (fabs(bar - bar0) > 1e-9) {
+				bar_moved = now;
+				cua_log(&a->s->ctx, CUA_LOG_TRACE,
+					"scroll: the bar moved after %.1f ms",
+					(now - t0) / 1000.0);
+			}
+		}
+		if (!changed && bar_moved && now - bar_moved >= quiet)
+			return 0;
+		if ((!changed && now - t0 >= start) || now - t0 >= PROBE_CAP_US)
+			return 0;
+	}
 }
 
 /*
@@ -505,6 +524,13 @@ wheel_measured(struct cua_act *a, struct cua_located *loc,
 		*r = bar_value(a, loc, sb, &bar);
 	if (*r != CUA_OK)
 		return 0;
+	/* a bar at its end in this direction: the content cannot move, and
+	 * no click would say so sooner than the wait for none (PROBE_START_US) */
+	if (sb && sb->value_max > sb->value_min &&
+	    (p.sign > 0 ? bar >= sb->value_max : bar <= sb->value_min)) {
+		at_limit = 1;
+		goto done;
+	}
 	for (int round = 0; round < 4 && total < 500; round++) {
 		double before = moved;
 		long want;
@@ -514,7 +540,7 @@ wheel_measured(struct cua_act *a, struct cua_located *loc,
 			return 0;
 		total += batch;
 		if (probe_settle(a, loc, &p, before, quiet, PROBE_START_US,
-				 &moved, r) < 0) {
+				 round == 0 ? sb : NULL, bar, &moved, r) < 0) {
 			if (*r != CUA_OK)
 				return 0;
 			break; /* the probe is gone: what was measured stands */
@@ -526,7 +552,8 @@ wheel_measured(struct cua_act *a, struct cua_located *loc,
 			double later;
 
 			if (probe_settle(a, loc, &p, moved, PROBE_CONFIRM_US,
-					 PROBE_CONFIRM_US, &later, r) < 0) {
+					 PROBE_CONFIRM_US, NULL, 0, &later,
+					 r) < 0) {
 				if (*r != CUA_OK)
 					return 0;
 				break;
@@ -566,6 +593,7 @@ wheel_measured(struct cua_act *a, struct cua_located *loc,
 			want = 4 * lround((distance - moved) / guess) + 4;
 		batch = want < 500 - total ? want : 500 - total;
 	}
+done:
 	json_object_set_new(a->outcome, "wheel_clicks", json_integer(total));
 	json_object_set_new(
 		a->outcome, "pages_applied",
