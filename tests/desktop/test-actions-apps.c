@@ -49,6 +49,23 @@ wait_value(uint32_t id, const char *value, int timeout_ms)
 	cua_tree_unref(t);
 }
 
+/* observe_until_pred(): element *(uint32_t *)data is not in the tree */
+static int
+element_gone(cua_tree *t, void *data)
+{
+	return cua_tree_find_element(t, *(uint32_t *)data) == NULL;
+}
+
+/* The scroll's outcome says the content was at its end and nothing was
+ * turned: the axis' scroll bar said so before any click. */
+static void
+assert_scrolled_nothing(const char *out)
+{
+	if (!strstr(out, "\"at_limit\":true") ||
+	    !strstr(out, "\"wheel_clicks\":0,"))
+		fail_msg("a scroll with nothing to scroll: %s", out);
+}
+
 static int
 has_text(cua_tree *t, void *data)
 {
@@ -329,6 +346,29 @@ test_gtk3_widget_factory(void **state)
 					 v, h);
 			cua_tree_unref(t2);
 		}
+
+		/* a text that fits: GTK hides the bar, its range empty;
+		 * the scroll says at once that nothing moves, and the text
+		 * is untouched */
+		{
+			cua_tree *t2;
+			uint32_t gone = sb;
+
+			ACT(cua_session_set_value(session, app,
+						  cua_element_get_id(area),
+						  "short", NULL));
+			t2 = observe_until_pred(session, app, 5000,
+						element_gone, &gone);
+			assert_non_null(t2);
+			cua_tree_unref(t2);
+			ACT(cua_session_scroll(session, app,
+					       cua_element_get_id(area), "down",
+					       0.5, &out));
+			assert_route(NULL, out, "wheel");
+			assert_scrolled_nothing(out);
+			cua_free(out);
+			wait_value(cua_element_get_id(area), "short", 5000);
+		}
 	}
 	/* the entry and the text view (role text), the view's scroll bar */
 	guard_allow(g, "text", NULL, GUARD_NODE);
@@ -536,6 +576,18 @@ test_featherpad_qt(void **state)
 					"the view",
 					v, fit);
 			cua_tree_unref(t4);
+
+			/* at the top, up: the bar at its end says so before
+			 * any click, and the text stays at its top */
+			ACT(cua_session_press_key(session, app, "ctrl+Home",
+						  NULL));
+			wait_value(w.id, "0", 5000);
+			ACT(cua_session_scroll(session, app, editor, "up", 1,
+					       &out));
+			assert_route(NULL, out, "wheel");
+			assert_scrolled_nothing(out);
+			cua_free(out);
+			wait_value(w.id, "0", 5000);
 		}
 		cua_tree_unref(t3);
 	}

@@ -106,18 +106,31 @@ scrollbar_value(struct cua_act *a, struct cua_located *loc,
 	return CUA_OK;
 }
 
+/* A scroll bar whose range is empty: its content fits (GTK and Qt hide
+ * such a bar, and keep its value at 0 of 0). */
+static int
+range_empty(const struct cua_raw_node *sb)
+{
+	return (sb->ifaces & CUA_IFACE_VALUE) && (sb->have & CUA_HAVE_VALUE) &&
+	       sb->value_max == sb->value_min;
+}
+
 /* The scroll bar of an axis (docs/actions.md §5.2): the node itself, a
  * scroll-bar child of it or of its nearest scroll pane (ancestor-or-self), or
  * one of its siblings (GTK 4 does not mark its scrolled windows as scroll
- * panes). */
+ * panes). Without one, *fits (when given) says whether the axis has a bar
+ * whose range is empty: nothing there scrolls along it. */
 static cua_result
 find_scrollbar(struct cua_act *a, struct cua_located *loc, enum dir d,
-	       struct cua_raw_node **out)
+	       struct cua_raw_node **out, int *fits)
 {
 	struct cua_raw_node *cands[3] = { loc->node, NULL, NULL };
+	int empty = 0;
 	cua_result r;
 
 	*out = NULL;
+	if (fits)
+		*fits = 0;
 	if (scrollbar_axis_ok(loc->node, d))
 		return scrollbar_value(a, loc, loc->node, out);
 	for (struct cua_raw_node *p = loc->node; p; p = p->parent)
@@ -148,8 +161,20 @@ find_scrollbar(struct cua_act *a, struct cua_located *loc, enum dir d,
 			r = scrollbar_value(a, loc, sb, out);
 			if (r != CUA_OK || *out)
 				return r;
+			/* a hidden bar was read without its value (as the
+			 * walk reads it): GTK hides a bar whose content fits */
+			if (fits && !empty && (sb->ifaces & CUA_IFACE_VALUE) &&
+			    !(sb->have & CUA_HAVE_VALUE)) {
+				r = a->b->ops->read_nodes(a->b, loc->snap, &sb,
+							  1, CUA_HAVE_VALUE);
+				if (r != CUA_OK)
+					return r;
+			}
+			empty = empty || range_empty(sb);
 		}
 	}
+	if (fits)
+		*fits = empty;
 	return CUA_OK;
 }
 
@@ -450,12 +475,13 @@ value_applied(struct cua_act *a, struct cua_located *loc,
 
 /* The scroll bar of the axis for telling whether the content moved:
  * that of the Value route, else one held by a child of `n` (Qt's scroll
- * areas have their bars in containers of their own). */
+ * areas have their bars in containers of their own); *fits as for
+ * find_scrollbar. */
 static cua_result
 wheel_bar(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
-	  enum dir d, struct cua_raw_node **out)
+	  enum dir d, struct cua_raw_node **out, int *fits)
 {
-	cua_result r = find_scrollbar(a, loc, d, out);
+	cua_result r = find_scrollbar(a, loc, d, out, fits);
 
 	if (r != CUA_OK || *out || n->child_count <= 0 || n->child_count > 16)
 		return r;
@@ -512,25 +538,32 @@ wheel_measured(struct cua_act *a, struct cua_located *loc,
 	double moved = 0, step = 0, last = 0, bar = 0;
 	long total = 0, batch = 1;
 	int64_t quiet = PROBE_QUIET_US;
-	int at_limit = 0;
+	int at_limit = 0, fits = 0;
+	int sign = (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
 
 	*sent = 0;
-	if (probe_pick(a, loc, n, d, &p, r) < 0)
-		return -1;
 	/* the scroll bar tells a probe that cannot see the content from
 	 * content that cannot move */
-	*r = wheel_bar(a, loc, n, d, &sb);
+	*r = wheel_bar(a, loc, n, d, &sb, &fits);
 	if (*r == CUA_OK && sb)
 		*r = bar_value(a, loc, sb, &bar);
 	if (*r != CUA_OK)
 		return 0;
-	/* a bar at its end in this direction: the content cannot move, and
-	 * no click would say so sooner than the wait for none (PROBE_START_US) */
-	if (sb && sb->value_max > sb->value_min &&
-	    (p.sign > 0 ? bar >= sb->value_max : bar <= sb->value_min)) {
+	/* a bar whose range is empty, or at its end in this direction: the
+	 * content cannot move, and no click would say so sooner than the
+	 * wait for none (PROBE_START_US); the element asked for is not
+	 * passed over for what holds it */
+	if ((!sb && fits) ||
+	    (sb && (range_empty(sb) || (sign > 0 ? bar >= sb->value_max :
+						   bar <= sb->value_min)))) {
 		at_limit = 1;
+		cua_log(&a->s->ctx, CUA_LOG_TRACE,
+			"scroll: the %s scroll bar is at its end",
+			act_vertical(d) ? "vertical" : "horizontal");
 		goto done;
 	}
+	if (probe_pick(a, loc, n, d, &p, r) < 0)
+		return -1;
 	for (int round = 0; round < 4 && total < 500; round++) {
 		double before = moved;
 		long want;
@@ -626,7 +659,7 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 	    (n->ifaces & CUA_IFACE_TEXT)) {
 		sb = NULL;
 	} else {
-		r = find_scrollbar(a, loc, d, &sb);
+		r = find_scrollbar(a, loc, d, &sb, NULL);
 		if (r != CUA_OK)
 			return r;
 	}
