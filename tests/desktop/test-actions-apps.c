@@ -56,6 +56,20 @@ element_gone(cua_tree *t, void *data)
 	return cua_tree_find_element(t, *(uint32_t *)data) == NULL;
 }
 
+/* ctrl+Home in the text `editor`, its scroll bar `bar` back at 0, then
+ * one page of scroll in `dir` by the wheel route; the outcome (cua_free) */
+static char *
+scroll_from_top(uint32_t editor, uint32_t bar, const char *dir)
+{
+	char *out = NULL;
+
+	ACT(cua_session_press_key(session, app, "ctrl+Home", NULL));
+	wait_value(bar, "0", 5000);
+	ACT(cua_session_scroll(session, app, editor, dir, 1, &out));
+	assert_route(NULL, out, "wheel");
+	return out;
+}
+
 /* The scroll's outcome says the content was at its end and nothing was
  * turned: the axis' scroll bar said so before any click. */
 static void
@@ -550,12 +564,7 @@ test_featherpad_qt(void **state)
 			fit = 300 - atoi(cua_element_get_value(
 					    cua_tree_find_element(t4, w.id)));
 			cua_tree_unref(t4);
-			ACT(cua_session_press_key(session, app, "ctrl+Home",
-						  NULL));
-			wait_value(w.id, "0", 5000);
-			ACT(cua_session_scroll(session, app, editor, "down", 1,
-					       &out));
-			assert_route(NULL, out, "wheel");
+			out = scroll_from_top(editor, w.id, "down");
 			/* the editor's children (the scroll bars' holders)
 			 * never move: the first click moved the bar, so the
 			 * content is not at its end */
@@ -579,12 +588,7 @@ test_featherpad_qt(void **state)
 
 			/* at the top, up: the bar at its end says so before
 			 * any click, and the text stays at its top */
-			ACT(cua_session_press_key(session, app, "ctrl+Home",
-						  NULL));
-			wait_value(w.id, "0", 5000);
-			ACT(cua_session_scroll(session, app, editor, "up", 1,
-					       &out));
-			assert_route(NULL, out, "wheel");
+			out = scroll_from_top(editor, w.id, "up");
 			assert_scrolled_nothing(out);
 			cua_free(out);
 			wait_value(w.id, "0", 5000);
