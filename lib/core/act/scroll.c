@@ -28,6 +28,14 @@ is_qt(const struct cua_app_info *app)
 	return cua_toolkit_is_qt(app->toolkit);
 }
 
+/* +1 for the directions that make positions grow (down, right), -1 for
+ * the others */
+static int
+dir_sign(enum dir d)
+{
+	return (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
+}
+
 int
 act_parse_direction(const char *d, enum dir *out)
 {
@@ -319,7 +327,7 @@ probe_pick(struct cua_act *a, struct cua_located *loc, struct cua_raw_node *n,
 
 	memset(p, 0, sizeof(*p));
 	p->vertical = act_vertical(d);
-	p->sign = (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
+	p->sign = dir_sign(d);
 	*r = CUA_OK;
 	for (int depth = 0;
 	     depth < 2 && level && level->child_count > 0 && !p->n_nodes;
@@ -539,7 +547,7 @@ wheel_measured(struct cua_act *a, struct cua_located *loc,
 	long total = 0, batch = 1;
 	int64_t quiet = PROBE_QUIET_US;
 	int at_limit = 0, fits = 0;
-	int sign = (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
+	int sign = dir_sign(d);
 
 	*sent = 0;
 	/* the scroll bar tells a probe that cannot see the content from
@@ -650,7 +658,7 @@ act_scroll_by(struct cua_act *a, struct cua_located *loc, enum dir d,
 	      double distance, double page)
 {
 	struct cua_raw_node *sb, *n = loc->node;
-	int sign = (d == DIR_DOWN || d == DIR_RIGHT) ? 1 : -1;
+	int sign = dir_sign(d);
 	cua_result r;
 
 	/* Qt's text editors count their scroll bar in lines, not points:
