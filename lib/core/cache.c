@@ -390,9 +390,9 @@ cua_cache_miss_name(enum cua_cache_miss m)
 
 size_t
 cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
-		     const char **lb, size_t *nb)
+		     const char **lb, size_t *nb, size_t *col)
 {
-	size_t line = 1;
+	size_t line = 1, k;
 	const char *pa = a, *pb = b;
 
 	for (;;) {
@@ -400,18 +400,35 @@ cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
 		size_t ka = ea ? (size_t)(ea - pa) : strlen(pa);
 		size_t kb = eb ? (size_t)(eb - pb) : strlen(pb);
 
-		if (ka != kb || memcmp(pa, pb, ka) != 0 || !ea != !eb) {
-			*la = pa;
-			*na = ka;
-			*lb = pb;
-			*nb = kb;
-			return line;
+		if (ka == kb && memcmp(pa, pb, ka) == 0 && !ea != !eb) {
+			/* the same line, the last of one text: the other's
+			 * next line that is not empty is the difference */
+			const char **p = ea ? &pa : &pb;
+
+			pa += ka;
+			pb += kb;
+			while (**p == '\n') {
+				++*p;
+				line++;
+			}
+			ka = strcspn(pa, "\n");
+			kb = strcspn(pb, "\n");
+		} else if (ka == kb && memcmp(pa, pb, ka) == 0) {
+			if (!ea)
+				return 0;
+			pa = ea + 1;
+			pb = eb + 1;
+			line++;
+			continue;
 		}
-		if (!ea)
-			return 0;
-		pa = ea + 1;
-		pb = eb + 1;
-		line++;
+		for (k = 0; k < ka && k < kb && pa[k] == pb[k]; k++)
+			;
+		*la = pa;
+		*na = ka;
+		*lb = pb;
+		*nb = kb;
+		*col = k + 1;
+		return line;
 	}
 }
 

@@ -217,10 +217,13 @@ int
 cua_cache_object_area(struct cua_cache *c, const char *bus, const char *path,
 		      struct cua_rect *area);
 /* The first line where `a` and `b` differ (1-based), 0 when equal;
- * *la / *lb point at the lines in a and b, *na / *nb their lengths. */
+ * *la / *lb point at the lines in a and b, *na / *nb their lengths, *col
+ * the first byte that differs (1-based). Where one text ends and the other
+ * goes on, the line is the longer's next line that is not empty, and the
+ * shorter's is empty (at its end). */
 size_t
 cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
-		     const char **lb, size_t *nb);
+		     const char **lb, size_t *nb, size_t *col);
 
 /* One observation's read (cache_observe.c). */
 struct cua_cache_read {

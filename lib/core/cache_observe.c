@@ -17,6 +17,7 @@
 #include "render.h"
 #include "session.h"
 #include "strbuf.h"
+#include "utf8.h"
 
 /* The state text of the tree `snap` gives (before ids are assigned). */
 static cua_result
@@ -62,7 +63,7 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 {
 	struct cua_raw_snapshot *full = NULL;
 	uint32_t root, popups[CUA_MAX_POPUPS];
-	size_t n_popups, line;
+	size_t n_popups, line, col, from;
 	enum cua_visibility vis;
 	char *a = NULL, *b = NULL;
 	const char *la, *lb;
@@ -90,7 +91,7 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 				    &b);
 	if (r != CUA_OK)
 		goto out;
-	line = cua_cache_first_diff(a, b, &la, &na, &lb, &nb);
+	line = cua_cache_first_diff(a, b, &la, &na, &lb, &nb, &col);
 	if (!line)
 		goto out;
 	if (changed) {
@@ -114,13 +115,18 @@ verify(struct cua_session *s, const struct cua_app_info *app,
 	cr->cached = 0;
 	cr->keep = 0;
 	cr->snap = NULL;
+	/* the lines from a little before their first difference, cut at
+	 * characters */
+	from = cua_utf8_floor(la, col > 61 ? col - 61 : 0);
+	na = cua_utf8_floor(la + from, na - from > 200 ? 200 : na - from);
+	nb = cua_utf8_floor(lb + from, nb - from > 200 ? 200 : nb - from);
 	r = cua_error(CUA_ERROR,
 		      "tree cache verify (CUA_CACHE_VERIFY): the cached tree "
-		      "of %s differs from a full read at line %zu: cached "
-		      "\"%.*s\", read \"%.*s\". The cache missed a change "
-		      "(CUA_TREE_CACHE=0 reads in full).",
-		      app->app_id, line, (int)(na > 200 ? 200 : na), la,
-		      (int)(nb > 200 ? 200 : nb), lb);
+		      "of %s differs from a full read at line %zu, column "
+		      "%zu: cached \"%s%.*s\", read \"%s%.*s\". The cache "
+		      "missed a change (CUA_TREE_CACHE=0 reads in full).",
+		      app->app_id, line, col, from ? "…" : "", (int)na,
+		      la + from, from ? "…" : "", (int)nb, lb + from);
 	cua_warn(&s->ctx, "%s", cua_error_get());
 out:
 	cua_raw_snapshot_free(full);
@@ -690,16 +696,30 @@ apply_marks(struct cua_session *s, const struct cua_app_info *app,
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < e->marks.n; i++) {
-		struct cua_raw_node *o =
-			node_of(e, e->bus_name, e->marks.paths[i], &sb);
+	for (size_t i = 0; i <= e->marks.n; i++) {
+		struct cua_raw_node *o;
+		uint8_t fl = i < e->marks.n ? e->marks.flags[i] : 0;
 		int skip = 0;
 
-		if (e->marks.flags[i] & CUA_MARK_FOCUS)
-			refocus = 1;
+		if (i < e->marks.n) {
+			o = node_of(e, e->bus_name, e->marks.paths[i], &sb);
+			if (fl & CUA_MARK_FOCUS)
+				refocus = 1;
+		} else {
+			/* the focus moved: toolkits announce the object that
+			 * gained it, seldom the one that lost it (GTK 3's
+			 * entry when a menu opens), whose cached state would
+			 * still say focused */
+			o = refocus ? snap->focused : NULL;
+			for (size_t k = 0; o && k < n; k++)
+				if (olds[k] == o)
+					o = NULL;
+			if (!o)
+				continue;
+		}
 		/* which rows of a long list show depends on the geometry */
-		if (e->ranged && ((e->marks.flags[i] & CUA_MARK_BOUNDS) || !o ||
-				  in_ranged(o))) {
+		if (e->ranged &&
+		    ((fl & CUA_MARK_BOUNDS) || !o || in_ranged(o))) {
 			cr->detail = "a list read by visible range may scroll";
 			goto out;
 		}
