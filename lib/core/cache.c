@@ -400,11 +400,19 @@ cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
 		size_t ka = ea ? (size_t)(ea - pa) : strlen(pa);
 		size_t kb = eb ? (size_t)(eb - pb) : strlen(pb);
 
-		if (ka == kb && memcmp(pa, pb, ka) == 0 && !ea != !eb) {
-			/* the same line, the last of one text: the other's
-			 * next line that is not empty is the difference */
+		if (ka == kb && memcmp(pa, pb, ka) == 0) {
 			const char **p = ea ? &pa : &pb;
 
+			if (!ea && !eb)
+				return 0;
+			if (ea && eb) {
+				pa = ea + 1;
+				pb = eb + 1;
+				line++;
+				continue;
+			}
+			/* the same line, the last of one text: the other's
+			 * next line that is not empty is the difference */
 			pa += ka;
 			pb += kb;
 			while (**p == '\n') {
@@ -413,13 +421,6 @@ cua_cache_first_diff(const char *a, const char *b, const char **la, size_t *na,
 			}
 			ka = strcspn(pa, "\n");
 			kb = strcspn(pb, "\n");
-		} else if (ka == kb && memcmp(pa, pb, ka) == 0) {
-			if (!ea)
-				return 0;
-			pa = ea + 1;
-			pb = eb + 1;
-			line++;
-			continue;
 		}
 		for (k = 0; k < ka && k < kb && pa[k] == pb[k]; k++)
 			;
